@@ -1,0 +1,3 @@
+module cordillera
+
+go 1.26.8

@@ -1,0 +1,174 @@
+package noise
+
+import "math"
+
+// WorleyMode selects what cellular noise measures.
+type WorleyMode int
+
+// The cellular noise modes.
+const (
+	F1        WorleyMode = iota // distance to the nearest feature point: round cells, pits at the points
+	F2MinusF1                   // second-nearest minus nearest distance: 0 on the cell borders, ridges between cells
+)
+
+// worleyNoise is cellular noise (Worley, "A cellular texture basis function",
+// 1996) with one feature point per lattice cell, jittered uniformly inside
+// it, and Euclidean distance.
+type worleyNoise struct {
+	key  uint64
+	mode WorleyMode
+}
+
+// Affine maps of the distances onto [-1, 1): N = scale·F − 1.
+//
+// F1 < √2: the nearest point is at most the own cell's, and that lies inside
+// the unit square with p. F2 − F1 < √(5/2): if the own cell's point is the
+// nearest, F2 is at most the distance to the farthest point of the nearest
+// of the four edge-neighbouring cells, largest (√(1.5² + 0.5²)) for p at the
+// cell centre; otherwise F2 is at most the own point's distance, under √2.
+// Both bounds are approached only by arbitrarily unlikely jitters.
+const (
+	worleyF1Scale   = math.Sqrt2                        // 2/√2
+	worleyF2F1Scale = 1.2649110640673517327995574177731 // 2/√(5/2) = √(8/5)
+)
+
+// NewWorley returns cellular noise for a seed. Both modes lie in [-1, 1)
+// (N = −1 on a feature point for F1, on a cell border for F2MinusF1), and
+// both are skewed towards −1: for F1 the mean is about −0.3 and values
+// above 0.2 are rare; for F2MinusF1 the mean is about −0.5.
+// The gradient is √2·(p − f₁)/F1 for F1 and √(8/5)·((p − f₂)/F2 − (p − f₁)/F1)
+// for F2MinusF1, with f₁, f₂ the nearest and second-nearest feature points;
+// it is undefined on a feature point (returned as 0) and jumps across cell
+// borders.
+func NewWorley(seed int64, mode WorleyMode) Basis {
+	return worleyNoise{key: seedKey(seed, saltWorley), mode: mode}
+}
+
+// featurePoint returns the jitter in [0, 1)² of the feature point of lattice
+// cell (i, j), given j's row key: the hash's high and low 32 bits.
+func featurePoint(row uint64, i int) vec2 {
+	h := hashCell(row, i)
+	return vec2{float64(float64(h>>32) * 0x1p-32), float64(float64(uint32(h)) * 0x1p-32)}
+}
+
+// worleyNearest holds the squared distances to the two nearest feature
+// points and their offsets from p.
+type worleyNearest struct {
+	d1, d2 float64
+	o1, o2 vec2
+}
+
+// add records a feature point at offset o, squared distance d.
+func (w *worleyNearest) add(o vec2, d float64) {
+	switch {
+	case d < w.d1:
+		w.d2, w.o2 = w.d1, w.o1
+		w.d1, w.o1 = d, o
+	case d < w.d2:
+		w.d2, w.o2 = d, o
+	}
+}
+
+// cellGap is how far, along one axis, a sample at offset u ∈ [0, 1] in its
+// cell lies from the cell o cells away.
+func cellGap(o int, u float64) float64 {
+	switch {
+	case o < 0:
+		return u - float64(o+1)
+	case o > 0:
+		return float64(o) - u
+	}
+	return 0
+}
+
+// nearest finds the two nearest feature points, exactly: first the 3×3
+// cells around p, then those of the surrounding 5×5 ring that could still
+// hold a point nearer than the current F1 (mode F1) or F2. The bounds above
+// show that no cell beyond the 5×5 block can (its gap is at least 2).
+func (n worleyNoise) nearest(x, y float64) worleyNearest {
+	i, u := floorFrac(x)
+	j, v := floorFrac(y)
+	w := worleyNearest{d1: math.Inf(1), d2: math.Inf(1)}
+	for oj := -1; oj <= 1; oj++ {
+		r := rowKey(n.key, j+oj)
+		for oi := -1; oi <= 1; oi++ {
+			w.addCell(r, i, oi, oj, u, v)
+		}
+	}
+	for oj := -2; oj <= 2; oj++ {
+		gy := cellGap(oj, v)
+		gy2 := float64(gy * gy)
+		r := rowKey(n.key, j+oj)
+		for oi := -2; oi <= 2; oi++ {
+			if oi > -2 && oi < 2 && oj > -2 && oj < 2 {
+				continue // inner 3×3, done
+			}
+			gx := cellGap(oi, u)
+			bound := w.d2
+			if n.mode == F1 {
+				bound = w.d1
+			}
+			if float64(gx*gx)+gy2 >= bound {
+				continue
+			}
+			w.addCell(r, i, oi, oj, u, v)
+		}
+	}
+	return w
+}
+
+// addCell records the feature point of cell (i+oi, j+oj), given that row's
+// key, for the sample at offset (u, v) in cell (i, j).
+func (w *worleyNearest) addCell(r uint64, i, oi, oj int, u, v float64) {
+	f := featurePoint(r, i+oi)
+	o := vec2{float64(oi) + f.x - u, float64(oj) + f.y - v}
+	w.add(o, float64(o.x*o.x)+float64(o.y*o.y))
+}
+
+// Value returns N(x, y).
+func (n worleyNoise) Value(x, y float64) float64 {
+	w := n.nearest(x, y)
+	if n.mode == F1 {
+		return float64(worleyF1Scale*math.Sqrt(w.d1)) - 1
+	}
+	return float64(worleyF2F1Scale*(math.Sqrt(w.d2)-math.Sqrt(w.d1))) - 1
+}
+
+// Eval returns N(x, y) and its gradient. ∇F = (p − f)/F = −o/F for the
+// distance F to a feature point at offset o; it is taken as 0 where F = 0.
+func (n worleyNoise) Eval(x, y float64) (v, dx, dy float64) {
+	w := n.nearest(x, y)
+	f1 := math.Sqrt(w.d1)
+	g1 := unitAway(w.o1, f1)
+	if n.mode == F1 {
+		return float64(worleyF1Scale*f1) - 1, worleyF1Scale * g1.x, worleyF1Scale * g1.y
+	}
+	f2 := math.Sqrt(w.d2)
+	g2 := unitAway(w.o2, f2)
+	return float64(worleyF2F1Scale*(f2-f1)) - 1, worleyF2F1Scale * (g2.x - g1.x), worleyF2F1Scale * (g2.y - g1.y)
+}
+
+// unitAway is the unit vector from a feature point at offset o, distance f,
+// towards p: −o/f, or 0 where f = 0.
+func unitAway(o vec2, f float64) vec2 {
+	if f == 0 {
+		return vec2{}
+	}
+	return vec2{-o.x / f, -o.y / f}
+}
+
+// ValueRow fills v[k] = N(xs[k], y).
+func (n worleyNoise) ValueRow(xs []float64, y float64, v []float64) {
+	v = v[:len(xs)]
+	for k, x := range xs {
+		v[k] = n.Value(x, y)
+	}
+}
+
+// EvalRow fills v[k], dx[k], dy[k] with Eval(xs[k], y).
+func (n worleyNoise) EvalRow(xs []float64, y float64, v, dx, dy []float64) {
+	v, dx, dy = v[:len(xs)], dx[:len(xs)], dy[:len(xs)]
+	for k, x := range xs {
+		v[k], dx[k], dy[k] = n.Eval(x, y)
+	}
+}

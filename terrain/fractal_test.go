@@ -1,0 +1,332 @@
+package terrain
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"cordillera/noise"
+)
+
+// The fast path must give exactly what the point-evaluated oracle gives,
+// for every fractal algorithm, basis, and with or without distortion.
+func TestFastPathMatchesReference(t *testing.T) {
+	for _, alg := range Algorithms {
+		if alg.IsSubdivision() {
+			continue
+		}
+		for _, basis := range noise.Kinds {
+			for _, distortion := range []float64{0, 40} {
+				p := smallParams(alg)
+				p.Basis, p.Distortion, p.Size = basis, distortion, 97
+				p.Lacunarity = 1.9871 // not a power of two: exercises the coordinate arithmetic
+				fast, err := Generate(context.Background(), p, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref, err := GenerateReference(context.Background(), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range fast.Samples {
+					if math.Float32bits(fast.Samples[i]) != math.Float32bits(ref.Samples[i]) {
+						t.Fatalf("%s/%s distortion %v: sample %d fast %v != reference %v",
+							alg, basis, distortion, i, fast.Samples[i], ref.Samples[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestFractalAlgorithmsMatchListings(t *testing.T) {
+	// One sample computed by hand from the thesis listings with the basis
+	// itself, against the generator's raw output.
+	p := DefaultParams()
+	p.Size, p.Octaves, p.Lacunarity, p.Hurst, p.Offset = 33, 4, 2.1, 0.7, 0.4
+	col, row := 13, 21
+	for _, alg := range []Algorithm{FBm, Hetero, Hybrid, Quilez, Ridged, Billow} {
+		p.Algorithm = alg
+		m, err := fractalRaw(context.Background(), p, nil, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		freq := 1 / featurePeriod(p.Size, p.FeatureSize)
+		x, y := float64(col)*freq, float64(row)*freq
+		var value, w, dx, dy, signal float64
+		for i := 0; i < p.Octaves; i++ {
+			b, _ := noise.New(p.Basis, octaveSeed(p.Seed, i))
+			n, ndx, ndy := b.Eval(x, y)
+			amp := math.Pow(p.Lacunarity, -float64(i)*p.Hurst)
+			switch alg {
+			case FBm: // listing 6.1
+				value += amp * n
+			case Hetero: // listing 6.2
+				if i == 0 {
+					value = n + p.Offset
+				} else {
+					value += value * amp * (n + p.Offset)
+				}
+			case Hybrid: // listing 6.3
+				if i == 0 {
+					value, w = n+p.Offset, n+p.Offset
+				} else {
+					w = math.Min(w, 1)
+					aux := amp * (n + p.Offset)
+					value += w * aux
+					w *= aux
+				}
+			case Quilez: // listing 6.4
+				dx, dy = dx+ndx, dy+ndy
+				value += amp * n / (1 + dx*dx + dy*dy)
+			case Ridged:
+				r := (1 - math.Abs(n)) * (1 - math.Abs(n))
+				if i == 0 {
+					value, signal = r, r
+				} else {
+					signal = r * math.Min(math.Max(signal*2, 0), 1)
+					value += signal * amp
+				}
+			case Billow:
+				value += amp * math.Abs(n)
+			}
+			x, y = x*p.Lacunarity, y*p.Lacunarity
+		}
+		if got := float64(m.At(col, row)); math.Abs(got-value) > 1e-6*math.Max(1, math.Abs(value)) {
+			t.Errorf("%s: raw sample %v, listing gives %v", alg, got, value)
+		}
+	}
+}
+
+func TestDeterministicAndSeedDependent(t *testing.T) {
+	for _, alg := range Algorithms {
+		p := smallParams(alg)
+		a, _ := Generate(context.Background(), p, nil)
+		b, _ := Generate(context.Background(), p, nil)
+		p.Seed++
+		c, _ := Generate(context.Background(), p, nil)
+		if meanAbsDiff(a, b) != 0 {
+			t.Errorf("%s: two runs with one seed differ", alg)
+		}
+		if meanAbsDiff(a, c) < 0.02 {
+			t.Errorf("%s: seeds 17 and 18 give nearly the same map", alg)
+		}
+		lo, hi := a.Range()
+		if lo != 0 || hi != 1 {
+			t.Errorf("%s: normalised range %v–%v, want 0–1", alg, lo, hi)
+		}
+	}
+}
+
+// roughness is the mean absolute difference between horizontal neighbours.
+func roughness(m *Heightmap) float64 {
+	var s float64
+	for y := 0; y < m.Height; y++ {
+		for x := 1; x < m.Width; x++ {
+			s += math.Abs(float64(m.At(x, y) - m.At(x-1, y)))
+		}
+	}
+	return s / float64(m.Height*(m.Width-1))
+}
+
+func TestLargerHurstIsSmoother(t *testing.T) {
+	for _, alg := range []Algorithm{FBm, Quilez, Billow, DiamondSquareAlg, Midpoint} {
+		prev := math.Inf(1)
+		for _, h := range []float64{0.3, 0.6, 1.0, 1.5} {
+			var r float64
+			for seed := int64(1); seed <= 3; seed++ {
+				p := smallParams(alg)
+				p.Size, p.Hurst, p.Seed = 129, h, seed
+				m, err := Generate(context.Background(), p, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r += roughness(m) / 3
+			}
+			if r >= prev {
+				t.Errorf("%s: roughness %v at H=%v is not below %v at the smaller H", alg, r, h, prev)
+			}
+			prev = r
+		}
+	}
+}
+
+func TestLargerFeatureSizeIsSmoother(t *testing.T) {
+	prev := math.Inf(1)
+	for _, fs := range []float64{50, 75, 90, 100} {
+		p := smallParams(FBm)
+		p.Size, p.FeatureSize = 129, fs
+		m, _ := Generate(context.Background(), p, nil)
+		if r := roughness(m); r >= prev {
+			t.Errorf("feature size %v%%: roughness %v not below %v", fs, r, prev)
+		} else {
+			prev = r
+		}
+	}
+}
+
+// localDetail is the mean absolute Laplacian of the raw heights in the given
+// samples: how much fine detail rides on the surface there.
+func localDetail(m *Heightmap, idx []int) float64 {
+	var s float64
+	var n int
+	for _, i := range idx {
+		x, y := i%m.Width, i/m.Width
+		if x == 0 || y == 0 || x == m.Width-1 || y == m.Height-1 {
+			continue
+		}
+		lap := 4*m.At(x, y) - m.At(x-1, y) - m.At(x+1, y) - m.At(x, y-1) - m.At(x, y+1)
+		s += math.Abs(float64(lap))
+		n++
+	}
+	return s / float64(n)
+}
+
+// quantileSets returns the indices of the lowest and highest fifth of key.
+func quantileSets(key []float64) (low, high []int) {
+	idx := make([]int, len(key))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return key[idx[a]] < key[idx[b]] })
+	k := len(idx) / 5
+	return idx[:k], idx[len(idx)-k:]
+}
+
+// The heterogeneous multifractal scales each octave by the height so far,
+// so ground near its sea level is smoother than ground above it (thesis
+// 6.1.2); plain fBm shows no such difference.
+func TestHeteroSmootherNearSeaLevel(t *testing.T) {
+	ratio := func(alg Algorithm) float64 {
+		p := smallParams(alg)
+		p.Size, p.Octaves, p.Offset, p.FeatureSize = 257, 8, 0.5, 80
+		raw, err := fractalRaw(context.Background(), p, nil, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := make([]float64, len(raw.Samples))
+		for i, v := range raw.Samples {
+			key[i] = float64(v)
+		}
+		low, high := quantileSets(key)
+		return localDetail(raw, low) / localDetail(raw, high)
+	}
+	h, f := ratio(Hetero), ratio(FBm)
+	if h > 0.6 {
+		t.Errorf("hetero: detail near sea level / detail on the heights = %v, want < 0.6", h)
+	}
+	if f < 0.7 {
+		t.Errorf("fbm: detail ratio %v; the comparison is meaningless if fBm is not uniform", f)
+	}
+}
+
+// Quilez turbulence damps later octaves where the accumulated gradient is
+// large, so steep ground carries less fine detail than flat ground; fBm with
+// the same basis carries the same detail on both.
+func TestQuilezDampsDetailOnSlopes(t *testing.T) {
+	ratio := func(alg Algorithm) float64 {
+		p := smallParams(alg)
+		p.Size, p.Octaves = 257, 6
+		full, _ := fractalRaw(context.Background(), p, nil, 0, 1)
+		p.Octaves = 1
+		first, _ := fractalRaw(context.Background(), p, nil, 0, 1)
+		b, _ := noise.New(p.Basis, octaveSeed(p.Seed, 0))
+		freq := 1 / featurePeriod(p.Size, p.FeatureSize)
+		slope := make([]float64, len(full.Samples))
+		detail := make([]float64, len(full.Samples))
+		for i := range slope {
+			_, dx, dy := b.Eval(float64(i%p.Size)*freq, float64(i/p.Size)*freq)
+			slope[i] = math.Hypot(dx, dy)
+			detail[i] = math.Abs(float64(full.Samples[i] - first.Samples[i]))
+		}
+		flat, steep := quantileSets(slope)
+		mean := func(idx []int) (s float64) {
+			for _, i := range idx {
+				s += detail[i]
+			}
+			return s / float64(len(idx))
+		}
+		return mean(steep) / mean(flat)
+	}
+	q, f := ratio(Quilez), ratio(FBm)
+	if q > 0.8 || q > 0.85*f {
+		t.Errorf("detail on the steepest fifth / on the flattest fifth: quilez %v, fbm %v; want quilez < 0.8 and well below fbm", q, f)
+	}
+}
+
+func TestGenerateCancels(t *testing.T) {
+	for _, alg := range []Algorithm{FBm, Swiss, DiamondSquareAlg} {
+		p := DefaultParams()
+		p.Algorithm, p.Size = alg, 4097
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { time.Sleep(5 * time.Millisecond); cancel() }()
+		start := time.Now()
+		m, err := Generate(ctx, p, nil)
+		if !errors.Is(err, context.Canceled) || m != nil {
+			t.Errorf("%s: got map %v, error %v; want context.Canceled", alg, m != nil, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: cancellation took %v", alg, d)
+		}
+	}
+}
+
+func TestGenerateReportsProgress(t *testing.T) {
+	for _, alg := range []Algorithm{FBm, Midpoint, DiamondSquareAlg} {
+		var mu sync.Mutex
+		var got []float64
+		p := smallParams(alg)
+		p.Size, p.Effect, p.Intensity = 257, Canyon, 40
+		_, err := Generate(context.Background(), p, func(f float64) {
+			mu.Lock()
+			got = append(got, f)
+			mu.Unlock()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < 5 || got[0] != 0 || got[len(got)-1] != 1 {
+			t.Fatalf("%s: progress %v, want several reports from 0 to 1", alg, got)
+		}
+		for i, f := range got {
+			if f < 0 || f > 1 || (i > 0 && f < got[i-1]) {
+				t.Fatalf("%s: progress %v not non-decreasing within [0, 1]", alg, got)
+			}
+		}
+	}
+}
+
+func TestGenerateRejectsBadParams(t *testing.T) {
+	p := DefaultParams()
+	p.Hurst = math.NaN()
+	if _, err := Generate(context.Background(), p, nil); err == nil {
+		t.Error("NaN hurst accepted")
+	}
+	p = DefaultParams()
+	p.Algorithm, p.Size = Midpoint, 1000
+	if _, err := Generate(context.Background(), p, nil); err == nil {
+		t.Error("midpoint at 1000 accepted")
+	}
+}
+
+func BenchmarkFBmPerlin1025(b *testing.B) {
+	p := DefaultParams()
+	for b.Loop() {
+		if _, err := Generate(context.Background(), p, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFBmPerlin1025Reference(b *testing.B) {
+	p := DefaultParams()
+	for b.Loop() {
+		if _, err := GenerateReference(context.Background(), p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

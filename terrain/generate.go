@@ -1,0 +1,87 @@
+package terrain
+
+import (
+	"context"
+	"fmt"
+)
+
+// Generate makes the heightmap p describes: the raw surface of p.Algorithm
+// (with the domain distortion of p.Distortion), normalised to [0, 1], then
+// shaped by the post-effect p.Effect (thesis ch. 6.1–6.2). It uses all cores,
+// reports progress in [0, 1], and returns ctx.Err() soon after ctx is done.
+func Generate(ctx context.Context, p Params, progress Progress) (*Heightmap, error) {
+	return generate(ctx, p, progress, false)
+}
+
+// GenerateReference is Generate done the straightforward way: fractal
+// synthesis point by point on one goroutine. It exists as the oracle the
+// fast path is tested and benchmarked against; its output is identical.
+func GenerateReference(ctx context.Context, p Params) (*Heightmap, error) {
+	return generate(ctx, p, nil, true)
+}
+
+func generate(ctx context.Context, p Params, progress Progress, reference bool) (*Heightmap, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	report := func(f float64) {
+		if progress != nil {
+			progress(f)
+		}
+	}
+	report(0)
+	var m *Heightmap
+	var err error
+	sub := progressRange(progress, 0, 0.85)
+	switch {
+	case p.Algorithm == Midpoint:
+		m, err = MidpointDisplacement(ctx, p, sub)
+	case p.Algorithm == MidpointRecursive:
+		m, err = MidpointDisplacementRecursive(ctx, p, sub)
+	case p.Algorithm == DiamondSquareAlg:
+		m, err = DiamondSquare(ctx, p, sub)
+	case reference:
+		m, err = fractalReference(ctx, p)
+	default:
+		m, err = fractalRaw(ctx, p, progress, 0, 0.85)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFinite(m, p); err != nil {
+		return nil, err
+	}
+	if p.Algorithm.IsSubdivision() && p.Distortion > 0 {
+		if m, err = distortMap(ctx, m, p, progress, 0.85, 0.05); err != nil {
+			return nil, err
+		}
+	}
+	m.Normalize()
+	if err := applyEffect(ctx, m, p.Effect, p.Intensity, progress, 0.9, 0.1); err != nil {
+		return nil, err
+	}
+	m.CellSize = p.CellSize
+	m.VerticalScale = p.Amplitude
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	report(1)
+	return m, nil
+}
+
+// progressRange maps a sub-task's progress in [0, 1] onto [base, base+span]
+// of the whole.
+func progressRange(progress Progress, base, span float64) Progress {
+	if progress == nil {
+		return nil
+	}
+	return func(f float64) { progress(base + span*f) }
+}
+
+// Describe is a one-line summary of a generation for logs and the CLI.
+func (p Params) Describe() string {
+	if p.Algorithm.IsSubdivision() {
+		return fmt.Sprintf("%s %d² seed %d H %g corners %s", p.Algorithm, p.Size, p.Seed, p.Hurst, p.Corners)
+	}
+	return fmt.Sprintf("%s/%s %d² seed %d feature %g%% octaves %d λ %g H %g", p.Algorithm, p.Basis, p.Size, p.Seed, p.FeatureSize, p.Octaves, p.Lacunarity, p.Hurst)
+}

@@ -1,0 +1,315 @@
+package terrain
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"cordillera/noise"
+)
+
+// Algorithm names a heightmap generator.
+type Algorithm string
+
+// The generators.
+const (
+	Midpoint          Algorithm = "midpoint"           // midpoint displacement, iterative (course notes 000, listing 2)
+	MidpointRecursive Algorithm = "midpoint-recursive" // midpoint displacement, recursive (course notes 000, listing 3)
+	DiamondSquareAlg  Algorithm = "diamond-square"     // diamond-square (000, papers 001 and 003)
+	FBm               Algorithm = "fbm"                // fractional Brownian motion (thesis listing 6.1)
+	Hetero            Algorithm = "hetero"             // heterogeneous multifractal (thesis listing 6.2)
+	Hybrid            Algorithm = "hybrid"             // hybrid multifractal (thesis listing 6.3)
+	Quilez            Algorithm = "quilez"             // Quilez's gradient-damped turbulence (thesis listing 6.4)
+	Ridged            Algorithm = "ridged"             // Musgrave's ridged multifractal on 1−|N| (thesis 8.2)
+	Billow            Algorithm = "billow"             // billowy noise, fBm of |N| (thesis 8.2)
+	Swiss             Algorithm = "swiss"              // de Carpentier's Swiss turbulence (thesis 8.2)
+)
+
+// Algorithms lists every generator in the order a user sees them.
+var Algorithms = []Algorithm{Midpoint, MidpointRecursive, DiamondSquareAlg, FBm, Hetero, Hybrid, Quilez, Ridged, Billow, Swiss}
+
+// IsSubdivision reports whether a is one of the subdivision generators, which
+// need a (2^k+1)² grid and ignore the noise parameters.
+func (a Algorithm) IsSubdivision() bool {
+	return a == Midpoint || a == MidpointRecursive || a == DiamondSquareAlg
+}
+
+// Effect names a post-effect T_post (thesis section 6.2).
+type Effect string
+
+// The post-effects.
+const (
+	NoEffect Effect = "none"
+	Glacier  Effect = "glacier" // bias, thesis eq. 6.3
+	Canyon   Effect = "canyon"  // gain, thesis eq. 6.4
+	Plateau  Effect = "plateau" // two-sided gain, thesis eq. 6.5
+)
+
+// Effects lists every post-effect.
+var Effects = []Effect{NoEffect, Glacier, Canyon, Plateau}
+
+// Corner initialisations for the subdivision generators.
+const (
+	CornersRandom = "random" // corners drawn as A·R, R uniform in [−1, 1] (paper 001)
+	CornersFixed  = "fixed"  // all four corners set to CornerValue·A (paper 003 uses 0)
+)
+
+// MaxSize caps the side of a generated map: 8193² float32 samples are 268 MB,
+// and generation holds a few such buffers, so memory stays under 2 GB.
+const MaxSize = 8193
+
+// Params is every parameter of a generation. Its fields are described, with
+// defaults and ranges, by Specs: the CLI flags, the JSON files and the debug
+// UI are all built from that table.
+type Params struct {
+	Algorithm   Algorithm  `json:"algorithm"`
+	Basis       noise.Kind `json:"basis"`
+	Size        int        `json:"size"`
+	Seed        int64      `json:"seed"`
+	FeatureSize float64    `json:"feature-size"`
+	Octaves     int        `json:"octaves"`
+	Lacunarity  float64    `json:"lacunarity"`
+	Hurst       float64    `json:"hurst"`
+	Offset      float64    `json:"offset"`
+	Amplitude   float64    `json:"amplitude"`
+	Corners     string     `json:"corners"`
+	CornerValue float64    `json:"corner-value"`
+	Distortion  float64    `json:"distortion"`
+	Effect      Effect     `json:"effect"`
+	Intensity   float64    `json:"intensity"`
+	CellSize    float64    `json:"cell-size"`
+}
+
+// SpecKind is the type of a parameter's value.
+type SpecKind int
+
+// The parameter types.
+const (
+	IntParam SpecKind = iota
+	FloatParam
+	ChoiceParam
+)
+
+// Spec describes one parameter: its name (the CLI flag and the JSON key),
+// default, range or choices, and a one-line meaning.
+type Spec struct {
+	Name     string
+	Kind     SpecKind
+	Default  string // as a user would type it
+	Min, Max float64
+	Choices  []string
+	Usage    string
+
+	get func(p *Params) string
+	set func(p *Params, s string) error
+}
+
+// Specs is the single source of truth for every generation parameter.
+// The defaults are those of thesis section 7.3 (Perlin, seed 17, feature
+// size 90 %, 8 octaves, λ = 2, H = 1).
+var Specs = []Spec{
+	choiceSpec("algorithm", string(FBm), names(Algorithms), "generator: subdivision (midpoint, diamond-square) or fractal noise synthesis",
+		func(p *Params) *string { return (*string)(&p.Algorithm) }),
+	choiceSpec("basis", string(noise.Perlin), names(noise.Kinds), "basis noise N of the fractal generators",
+		func(p *Params) *string { return (*string)(&p.Basis) }),
+	intSpec("size", 1025, 2, MaxSize, "samples per side of the square map (subdivision needs 2^k+1)",
+		func(p *Params) *int { return &p.Size }),
+	intSpec("seed", 17, math.MinInt64, math.MaxInt64, "random seed: the same seed always gives the same map",
+		func(p *Params) *int64 { return &p.Seed }),
+	floatSpec("feature-size", 90, 0, 100, "size of the largest features, % on a log scale: 0 = one sample, 100 = the whole map",
+		func(p *Params) *float64 { return &p.FeatureSize }),
+	intSpec("octaves", 8, 1, 24, "number of noise bands n summed by the fractal generators",
+		func(p *Params) *int { return &p.Octaves }),
+	floatSpec("lacunarity", 2, 1.01, 16, "λ: frequency ratio between successive octaves",
+		func(p *Params) *float64 { return &p.Lacunarity }),
+	floatSpec("hurst", 1, 0, 2, "H: roughness decay, amplitude λ^(−iH) per octave or 2^(−nH) per subdivision; larger is smoother",
+		func(p *Params) *float64 { return &p.Hurst }),
+	floatSpec("offset", 0.5, -1, 2, "o: sea-level shift of the hetero and hybrid multifractals",
+		func(p *Params) *float64 { return &p.Offset }),
+	floatSpec("amplitude", 200, 1e-3, 1e6, "A: height of the terrain in world units (subdivision: z = A·R·2^(−nH))",
+		func(p *Params) *float64 { return &p.Amplitude }),
+	choiceSpec("corners", CornersRandom, []string{CornersRandom, CornersFixed}, "subdivision corner start: random A·R, or the fixed corner-value",
+		func(p *Params) *string { return &p.Corners }),
+	floatSpec("corner-value", 0, -1, 1, "height of the four corners with -corners fixed, in units of A (paper 003 uses 0)",
+		func(p *Params) *float64 { return &p.CornerValue }),
+	floatSpec("distortion", 0, 0, 100, "α in %: domain distortion T_pre(x,y) = (x + αN₁, y + αN₂)",
+		func(p *Params) *float64 { return &p.Distortion }),
+	choiceSpec("effect", string(NoEffect), names(Effects), "post-effect on the normalised heights: glacier (bias), canyon (gain), plateau",
+		func(p *Params) *string { return (*string)(&p.Effect) }),
+	floatSpec("intensity", 50, 0, 99, "s in %: strength of the post-effect (0 = none)",
+		func(p *Params) *float64 { return &p.Intensity }),
+	floatSpec("cell-size", 1, 1e-3, 1e4, "horizontal distance between samples in world units",
+		func(p *Params) *float64 { return &p.CellSize }),
+}
+
+// DefaultParams returns the parameters with every default of Specs.
+func DefaultParams() Params {
+	var p Params
+	for _, s := range Specs {
+		if err := s.set(&p, s.Default); err != nil {
+			panic("terrain: bad default for " + s.Name + ": " + err.Error())
+		}
+	}
+	return p
+}
+
+// SpecByName returns the spec of the named parameter.
+func SpecByName(name string) (Spec, bool) {
+	for _, s := range Specs {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Get returns p's value of this parameter as text.
+func (s Spec) Get(p *Params) string { return s.get(p) }
+
+// Set parses text into p's value of this parameter, checking its range.
+func (s Spec) Set(p *Params, text string) error { return s.set(p, text) }
+
+// Validate checks every parameter against its range and the combinations
+// the generators need. The error names the parameter and the problem.
+func (p *Params) Validate() error {
+	for _, s := range Specs {
+		if err := s.set(&Params{}, s.get(p)); err != nil {
+			return err
+		}
+	}
+	if p.Algorithm.IsSubdivision() {
+		if err := CheckSubdivisionSize(p.Size); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckSubdivisionSize reports whether n is a valid subdivision size 2^k+1,
+// naming the nearest valid sizes if it is not.
+func CheckSubdivisionSize(n int) error {
+	if n >= 3 && (n-1)&(n-2) == 0 {
+		return nil
+	}
+	lo, hi := 3, 3
+	for hi < n {
+		lo, hi = hi, 2*hi-1
+	}
+	if n <= 3 {
+		return fmt.Errorf("size %d: subdivision needs a size of 2^k+1; the smallest is 3", n)
+	}
+	return fmt.Errorf("size %d: subdivision needs a size of 2^k+1; nearest valid sizes are %d and %d", n, lo, hi)
+}
+
+// MarshalJSON writes every parameter, by its spec name.
+func (p Params) MarshalJSON() ([]byte, error) {
+	type plain Params
+	return json.Marshal(plain(p))
+}
+
+// UnmarshalJSON reads parameters: keys missing from the input keep their
+// defaults, unknown keys and out-of-range values are errors.
+func (p *Params) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return fmt.Errorf("parameters: %w", err)
+	}
+	q := DefaultParams()
+	for key, val := range raw {
+		s, ok := SpecByName(key)
+		if !ok {
+			return fmt.Errorf("parameters: unknown parameter %q", key)
+		}
+		var text string
+		if s.Kind == ChoiceParam {
+			if err := json.Unmarshal(val, &text); err != nil {
+				return fmt.Errorf("parameters: %s: want a string, got %s", key, val)
+			}
+		} else {
+			var num json.Number
+			dec := json.NewDecoder(strings.NewReader(string(val)))
+			dec.UseNumber()
+			if err := dec.Decode(&num); err != nil {
+				return fmt.Errorf("parameters: %s: want a number, got %s", key, val)
+			}
+			text = num.String()
+		}
+		if err := s.set(&q, text); err != nil {
+			return fmt.Errorf("parameters: %w", err)
+		}
+	}
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("parameters: %w", err)
+	}
+	*p = q
+	return nil
+}
+
+func names[T ~string](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}
+
+func choiceSpec(name, def string, choices []string, usage string, field func(*Params) *string) Spec {
+	return Spec{Name: name, Kind: ChoiceParam, Default: def, Choices: choices, Usage: usage,
+		get: func(p *Params) string { return *field(p) },
+		set: func(p *Params, s string) error {
+			if !slices.Contains(choices, s) {
+				return fmt.Errorf("%s: %q is not one of %s", name, s, strings.Join(choices, ", "))
+			}
+			*field(p) = s
+			return nil
+		}}
+}
+
+func intSpec[T int | int64](name string, def int64, lo, hi float64, usage string, field func(*Params) *T) Spec {
+	return Spec{Name: name, Kind: IntParam, Default: strconv.FormatInt(def, 10), Min: lo, Max: hi, Usage: usage,
+		get: func(p *Params) string { return strconv.FormatInt(int64(*field(p)), 10) },
+		set: func(p *Params, s string) error {
+			v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s: %q is not a whole number", name, s)
+			}
+			if float64(v) < lo || float64(v) > hi {
+				return fmt.Errorf("%s: %d is out of range [%s, %s]", name, v, fmtNum(lo), fmtNum(hi))
+			}
+			*field(p) = T(v)
+			return nil
+		}}
+}
+
+func floatSpec(name string, def, lo, hi float64, usage string, field func(*Params) *float64) Spec {
+	return Spec{Name: name, Kind: FloatParam, Default: fmtNum(def), Min: lo, Max: hi, Usage: usage,
+		get: func(p *Params) string { return strconv.FormatFloat(*field(p), 'g', -1, 64) },
+		set: func(p *Params, s string) error {
+			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				return fmt.Errorf("%s: %q is not a number", name, s)
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%s: %s is not a finite number", name, s)
+			}
+			if v < lo || v > hi {
+				return fmt.Errorf("%s: %s is out of range [%s, %s]", name, fmtNum(v), fmtNum(lo), fmtNum(hi))
+			}
+			*field(p) = v
+			return nil
+		}}
+}
+
+func fmtNum(v float64) string {
+	switch v {
+	case math.MaxInt64:
+		return "2^63-1"
+	case math.MinInt64:
+		return "-2^63"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

@@ -1,0 +1,114 @@
+package terrain
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Preset is a named set of parameters: the thesis's scenarios and figures,
+// and the settings of the other source documents.
+type Preset struct {
+	Name        string
+	Description string
+	Overrides   [][2]string // parameter name and value, applied over DefaultParams
+}
+
+// Presets are the built-in presets. Every override goes through the
+// parameter table, so a preset cannot name a parameter that does not exist.
+var Presets = []Preset{
+	{"default", "the default world: thesis 7.3 defaults (fBm, Perlin, seed 17, feature 90 %, 8 octaves, λ 2, H 1) at 1025²", nil},
+	{"thesis-defaults", "thesis section 7.3 test defaults exactly: 257² (the thesis's 256²), fBm, Perlin, seed 17, feature 90 %, n 8, λ 2, H 1, height 50",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}}},
+	{"scenario-2", "thesis 7.6 scenario 2: fBm, feature size 100 %, plateau effect 75 %, height 200",
+		[][2]string{{"feature-size", "100"}, {"effect", "plateau"}, {"intensity", "75"}, {"amplitude", "200"}}},
+	{"scenario-3", "thesis 7.6 scenario 3: hybrid multifractal, feature 95 %, H 0.25, offset 0.7, glacier effect 25 %, height 300",
+		[][2]string{{"algorithm", "hybrid"}, {"feature-size", "95"}, {"hurst", "0.25"}, {"offset", "0.7"}, {"effect", "glacier"}, {"intensity", "25"}, {"amplitude", "300"}}},
+	{"hetero", "thesis fig. 7.8 (c): heterogeneous multifractal with offset 0.5, smooth lowlands and rough peaks",
+		[][2]string{{"algorithm", "hetero"}, {"offset", "0.5"}}},
+	{"quilez", "thesis fig. 7.10 (c): Quilez turbulence, H 1, value noise as in Quilez's shader",
+		[][2]string{{"algorithm", "quilez"}, {"basis", "value"}}},
+	{"ridged-alps", "ridged multifractal: sharp crests and smooth valleys (thesis 8.2)",
+		[][2]string{{"algorithm", "ridged"}, {"hurst", "0.9"}, {"feature-size", "88"}, {"amplitude", "300"}}},
+	{"swiss", "de Carpentier's Swiss turbulence: eroded gullies (thesis 8.2)",
+		[][2]string{{"algorithm", "swiss"}, {"hurst", "0.9"}, {"amplitude", "250"}}},
+	{"distorted", "thesis fig. 7.11 (c): fBm with domain distortion α 50 %",
+		[][2]string{{"distortion", "50"}}},
+	{"canyon", "thesis fig. 7.13 (c): fBm with the canyon effect at 75 %",
+		[][2]string{{"effect", "canyon"}, {"intensity", "75"}}},
+	{"midpoint", "course notes 000: midpoint displacement, random corners, H 0.8",
+		[][2]string{{"algorithm", "midpoint"}, {"hurst", "0.8"}}},
+	{"diamond-square", "paper 001: diamond-square with random corners, H 0.8",
+		[][2]string{{"algorithm", "diamond-square"}, {"hurst", "0.8"}}},
+	{"diamond-square-003", "article 003: diamond-square with the corners fixed at 0",
+		[][2]string{{"algorithm", "diamond-square"}, {"corners", "fixed"}, {"corner-value", "0"}, {"hurst", "0.9"}}},
+}
+
+// PresetParams returns the parameters of a built-in preset.
+func PresetParams(name string) (Params, error) {
+	for _, pr := range Presets {
+		if pr.Name != name {
+			continue
+		}
+		p := DefaultParams()
+		for _, o := range pr.Overrides {
+			s, ok := SpecByName(o[0])
+			if !ok {
+				return Params{}, fmt.Errorf("preset %s: unknown parameter %q", name, o[0])
+			}
+			if err := s.Set(&p, o[1]); err != nil {
+				return Params{}, fmt.Errorf("preset %s: %w", name, err)
+			}
+		}
+		return p, p.Validate()
+	}
+	known := make([]string, len(Presets))
+	for i, pr := range Presets {
+		known[i] = pr.Name
+	}
+	return Params{}, fmt.Errorf("unknown preset %q (built-in presets: %s; or give a .json file)", name, strings.Join(known, ", "))
+}
+
+// maxParamsFile bounds what LoadParams reads: a parameter file is a few
+// hundred bytes, so anything much larger is not one.
+const maxParamsFile = 1 << 20
+
+// LoadParams reads parameters saved as JSON. Missing keys take their
+// defaults; unknown keys and out-of-range values are errors naming the file.
+func LoadParams(path string) (Params, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Params{}, err
+	}
+	if len(data) > maxParamsFile {
+		return Params{}, fmt.Errorf("%s: %d bytes is too large for a parameter file", path, len(data))
+	}
+	var p Params
+	if err := p.UnmarshalJSON(data); err != nil {
+		return Params{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// ResolvePreset returns the parameters of a built-in preset name or of a
+// JSON parameter file (any name ending in .json).
+func ResolvePreset(nameOrFile string) (Params, error) {
+	if strings.HasSuffix(strings.ToLower(nameOrFile), ".json") {
+		return LoadParams(nameOrFile)
+	}
+	return PresetParams(nameOrFile)
+}
+
+// SaveParams writes parameters as indented JSON, atomically.
+func SaveParams(path string, p Params) error {
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	})
+}

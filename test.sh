@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: formatting, vet, staticcheck, the unit and
+# property tests, the race detector on the concurrent packages, and the
+# kept fuzz corpora (replayed by go test).
+set -euo pipefail
+cd "$(dirname "$0")"
+. scripts/ensure-go.sh
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted"; exit 1; fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== staticcheck"
+if ! command -v staticcheck >/dev/null 2>&1 && [ ! -x "$(go env GOPATH)/bin/staticcheck" ]; then
+	go install honnef.co/go/tools/cmd/staticcheck@2025.1.1
+fi
+"$(command -v staticcheck || echo "$(go env GOPATH)/bin/staticcheck")" ./...
+
+echo "== go test"
+go test -count=1 ./...
+
+echo "== go test -race (packages with goroutines)"
+go test -count=1 -race -short ./terrain/...
