@@ -15,8 +15,12 @@ import (
 	"cordillera/terrain"
 )
 
-// errUsage marks an error the flag package has already reported.
-var errUsage = errors.New("usage")
+// errUsage marks an error the flag package has already reported; errHelp a
+// request for the flag list, which has been printed.
+var (
+	errUsage = errors.New("usage")
+	errHelp  = errors.New("help")
+)
 
 // generateOptions are the parsed flags of the generate command.
 type generateOptions struct {
@@ -51,11 +55,14 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 			return nil
 		})
 	}
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cordillera generate -o OUT [flags]")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {} // a bad flag gets its error alone; -h gets the list below
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "usage: cordillera generate -o OUT [flags]")
+			fs.PrintDefaults()
+			return opt, errHelp
+		}
+		fmt.Fprintln(stderr, "run 'cordillera generate -h' for the list of flags")
 		return opt, errUsage
 	}
 	if fs.NArg() > 0 {
@@ -87,12 +94,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 }
 
 func specUsage(s terrain.Spec) string {
-	switch s.Kind {
-	case terrain.ChoiceParam:
-		return fmt.Sprintf("%s: %s (default %s)", s.Usage, strings.Join(s.Choices, "|"), s.Default)
-	default:
-		return fmt.Sprintf("%s [%g, %g] (default %s)", s.Usage, s.Min, s.Max, s.Default)
-	}
+	return fmt.Sprintf("%s: %s (default %s)", s.Usage, s.RangeText(), s.Default)
 }
 
 func checkOutputExt(path string) error {

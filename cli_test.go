@@ -96,7 +96,7 @@ func TestGenerateBadInput(t *testing.T) {
 	}{
 		{[]string{"-hurst", "NaN", "-o", out}, "not a finite number"},
 		{[]string{"-octaves", "-3", "-o", out}, "out of range"},
-		{[]string{"-size", "99999", "-o", out}, "out of range [2, 8193]"},
+		{[]string{"-size", "99999", "-o", out}, "out of range [2, 8193]: larger maps would need more than 2 GB"},
 		{[]string{"-algorithm", "diamond-square", "-size", "1000", "-o", out}, "nearest valid sizes are 513 and 1025"},
 		{[]string{"-basis", "plaid", "-o", out}, "not one of"},
 		{[]string{"-size", "65"}, "-o OUT is required"},

@@ -30,6 +30,9 @@ func main() {
 		usage(os.Stderr)
 		err = fmt.Errorf("unknown command %q", cmd)
 	}
+	if err == errHelp {
+		return
+	}
 	if err != nil {
 		if err != errUsage {
 			fmt.Fprintln(os.Stderr, "cordillera:", err)

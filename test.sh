@@ -15,7 +15,7 @@ go vet ./...
 
 echo "== staticcheck"
 if ! command -v staticcheck >/dev/null 2>&1 && [ ! -x "$(go env GOPATH)/bin/staticcheck" ]; then
-	go install honnef.co/go/tools/cmd/staticcheck@2025.1.1
+	go install honnef.co/go/tools/cmd/staticcheck@v0.7.0
 fi
 "$(command -v staticcheck || echo "$(go env GOPATH)/bin/staticcheck")" ./...
 

@@ -2,7 +2,6 @@ package terrain
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync"
 
@@ -380,17 +379,4 @@ func fractalReference(ctx context.Context, p Params) (*Heightmap, error) {
 		}
 	}
 	return m, nil
-}
-
-// checkFinite turns a map with non-finite samples — possible when a
-// multifractal diverges for extreme parameters — into an error that names
-// the parameters to change.
-func checkFinite(m *Heightmap, p Params) error {
-	for _, v := range m.Samples {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("%s diverged (heights overflow) with octaves %d, lacunarity %g, hurst %g, offset %g: lower the offset or the octaves, or raise hurst",
-				p.Algorithm, p.Octaves, p.Lacunarity, p.Hurst, p.Offset)
-		}
-	}
-	return nil
 }

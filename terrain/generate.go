@@ -48,15 +48,14 @@ func generate(ctx context.Context, p Params, progress Progress, reference bool) 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFinite(m, p); err != nil {
-		return nil, err
-	}
 	if p.Algorithm.IsSubdivision() && p.Distortion > 0 {
 		if m, err = distortMap(ctx, m, p, progress, 0.85, 0.05); err != nil {
 			return nil, err
 		}
 	}
-	m.Normalize()
+	if err := normalize(ctx, m, p); err != nil {
+		return nil, err
+	}
 	if err := applyEffect(ctx, m, p.Effect, p.Intensity, progress, 0.9, 0.1); err != nil {
 		return nil, err
 	}
@@ -67,6 +66,49 @@ func generate(ctx context.Context, p Params, progress Progress, reference bool) 
 	}
 	report(1)
 	return m, nil
+}
+
+// normalize rescales the raw heights onto [0, 1] on all cores (thesis 6.1:
+// the generators' raw ranges differ widely). Non-finite heights, possible
+// when a multifractal diverges for extreme parameters, are an error that
+// names the parameters to change.
+func normalize(ctx context.Context, m *Heightmap, p Params) error {
+	rowLo := make([]float32, m.Height)
+	rowHi := make([]float32, m.Height)
+	bad := make([]bool, m.Height)
+	err := forRows(ctx, m.Height, nil, 0, 0, func(row int) {
+		line := m.Samples[row*m.Width : (row+1)*m.Width]
+		lo, hi := line[0], line[0]
+		for _, v := range line {
+			if v != v || v-v != 0 { // NaN or ±Inf
+				bad[row] = true
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		rowLo[row], rowHi[row] = lo, hi
+	})
+	if err != nil {
+		return err
+	}
+	lo, hi := rowLo[0], rowHi[0]
+	for row := range rowLo {
+		if bad[row] {
+			return fmt.Errorf("%s diverged (heights overflow) with octaves %d, lacunarity %g, hurst %g, offset %g: lower the offset or the octaves, or raise hurst",
+				p.Algorithm, p.Octaves, p.Lacunarity, p.Hurst, p.Offset)
+		}
+		lo, hi = min(lo, rowLo[row]), max(hi, rowHi[row])
+	}
+	span := float64(hi) - float64(lo)
+	return forRows(ctx, m.Height, nil, 0, 0, func(row int) {
+		line := m.Samples[row*m.Width : (row+1)*m.Width]
+		for i, v := range line {
+			if span == 0 {
+				line[i] = 0
+			} else {
+				line[i] = float32((float64(v) - float64(lo)) / span)
+			}
+		}
+	})
 }
 
 // progressRange maps a sub-task's progress in [0, 1] onto [base, base+span]

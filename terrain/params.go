@@ -103,6 +103,7 @@ type Spec struct {
 	Min, Max float64
 	Choices  []string
 	Usage    string
+	Why      string // why the range stops where it does, added to out-of-range errors
 
 	get func(p *Params) string
 	set func(p *Params, s string) error
@@ -116,8 +117,8 @@ var Specs = []Spec{
 		func(p *Params) *string { return (*string)(&p.Algorithm) }),
 	choiceSpec("basis", string(noise.Perlin), names(noise.Kinds), "basis noise N of the fractal generators",
 		func(p *Params) *string { return (*string)(&p.Basis) }),
-	intSpec("size", 1025, 2, MaxSize, "samples per side of the square map (subdivision needs 2^k+1)",
-		func(p *Params) *int { return &p.Size }),
+	withWhy(intSpec("size", 1025, 2, MaxSize, "samples per side of the square map (subdivision needs 2^k+1)",
+		func(p *Params) *int { return &p.Size }), "larger maps would need more than 2 GB of memory"),
 	intSpec("seed", 17, math.MinInt64, math.MaxInt64, "random seed: the same seed always gives the same map",
 		func(p *Params) *int64 { return &p.Seed }),
 	floatSpec("feature-size", 90, 0, 100, "size of the largest features, % on a log scale: 0 = one sample, 100 = the whole map",
@@ -165,6 +166,14 @@ func SpecByName(name string) (Spec, bool) {
 		}
 	}
 	return Spec{}, false
+}
+
+// RangeText describes the accepted values: "[lo, hi]" or "a|b|c".
+func (s Spec) RangeText() string {
+	if s.Kind == ChoiceParam {
+		return strings.Join(s.Choices, "|")
+	}
+	return "[" + fmtNum(s.Min) + ", " + fmtNum(s.Max) + "]"
 }
 
 // Get returns p's value of this parameter as text.
@@ -247,6 +256,20 @@ func (p *Params) UnmarshalJSON(data []byte) error {
 	}
 	*p = q
 	return nil
+}
+
+// withWhy attaches the reason for a parameter's range to its errors.
+func withWhy(s Spec, why string) Spec {
+	set := s.set
+	s.Why = why
+	s.set = func(p *Params, text string) error {
+		err := set(p, text)
+		if err != nil && strings.Contains(err.Error(), "out of range") {
+			return fmt.Errorf("%w: %s", err, why)
+		}
+		return err
+	}
+	return s
 }
 
 func names[T ~string](xs []T) []string {

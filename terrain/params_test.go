@@ -42,7 +42,7 @@ func TestSpecsCoverEveryField(t *testing.T) {
 		}
 		// Setting the spec must change exactly this field.
 		p := DefaultParams()
-		alt := s.Default
+		var alt string
 		switch s.Kind {
 		case ChoiceParam:
 			alt = s.Choices[len(s.Choices)-1]
