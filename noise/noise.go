@@ -21,10 +21,10 @@ type Kind string
 // The basis functions.
 const (
 	Value      Kind = "value"       // value noise, thesis listing 6.5/6.6; range [-1, 1]
-	Perlin     Kind = "perlin"      // improved gradient noise (quintic fade), thesis listing 6.7/6.8
-	Simplex    Kind = "simplex"     // Perlin's simplex noise on the skewed triangular lattice
-	Worley     Kind = "worley"      // cellular noise, distance to the nearest feature point (F1)
-	WorleyEdge Kind = "worley-f2f1" // cellular noise, F2 − F1: ridges along the cell borders
+	Perlin     Kind = "perlin"      // improved gradient noise (quintic fade), thesis listing 6.7/6.8; range [-√½, √½]
+	Simplex    Kind = "simplex"     // Perlin's simplex noise on the skewed triangular lattice; range [-1, 1]
+	Worley     Kind = "worley"      // cellular noise, distance to the nearest feature point (F1); range [-1, 1)
+	WorleyEdge Kind = "worley-f2f1" // cellular noise, F2 − F1: ridges along the cell borders; range [-1, 1)
 )
 
 // Kinds lists every basis in the order a user sees them.

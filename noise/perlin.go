@@ -9,127 +9,121 @@ type perlinNoise struct{ key uint64 }
 
 // NewPerlin returns Perlin noise for a seed. It is unscaled, like the
 // thesis's: the range is [-√½, √½], reached only at a cell centre with all
-// four gradients pointing away from it; typical extremes are about ±0.6.
+// four gradients pointing away from it; samples rarely pass ±0.6.
 func NewPerlin(seed int64) Basis { return perlinNoise{key: seedKey(seed, saltPerlin)} }
 
-// perlinCell holds what one row needs of one cell. With the corner gradients
-// ga = g(i, j), gb = g(i+1, j), gc = g(i, j+1), gd = g(i+1, j+1), the corner
-// values of thesis eq. A.8 are
+// perlinColumn is one lattice column i on the current row. With the cell's
+// corner gradients ga = g(i, j), gb = g(i+1, j), gc = g(i, j+1),
+// gd = g(i+1, j+1), the corner values of thesis eq. A.8 are
 //
 //	a = ga·(u, v), b = gb·(u−1, v), c = gc·(u, v−1), d = gd·(u−1, v−1).
 //
-// Interpolating in v first, e = lerp(w(v), a, c) and f = lerp(w(v), b, d)
-// are linear in u on a row: e = e1·u + e0 and f = f1·(u−1) + f0. Then
-// N = e + (f − e)·w(u), the thesis's Lerp(wv, Lerp(wu, a, b), Lerp(wu, c, d))
-// rearranged, and a sample inside a known cell costs two multiply-adds, a
-// lerp and a fade.
-type perlinCell struct{ e1, e0, f1, f0 float64 }
+// Interpolating in v first, e = lerp(w(v), a, c) depends only on the left
+// column's gradients and is linear in u: e = s·u + o. The right column gives
+// f = lerp(w(v), b, d) = s'·(u−1) + o' by the same formula, and
+// N = e + (f − e)·w(u) — the thesis's Lerp(wv, Lerp(wu, a, b),
+// Lerp(wu, c, d)) rearranged. So a row computes each column once, and a
+// sample inside a known cell costs two multiply-adds, a lerp and a fade.
+type perlinColumn struct{ s, o float64 }
 
-// perlinSlope holds the further per-cell terms of ∂N/∂y:
-// c − a = ex·u + ey, d − b = fx·(u−1) + fy, and ev, fv, the parts of ∂e/∂v
-// and ∂f/∂v that do not depend on u.
-type perlinSlope struct{ ex, ey, fx, fy, ev, fv float64 }
+// perlinColumnSlope holds a column's further terms of ∂N/∂y:
+// c − a = sx·u + sy, and sv, the part of ∂e/∂v that does not depend on u.
+type perlinColumnSlope struct{ sx, sy, sv float64 }
 
-func newPerlinCell(ga, gb, gc, gd vec2, v, wv float64) perlinCell {
-	ay, cy := float64(ga.y*v), float64(gc.y*(v-1))
-	by, dy := float64(gb.y*v), float64(gd.y*(v-1))
-	return perlinCell{
-		e1: ga.x + float64((gc.x-ga.x)*wv),
-		e0: ay + float64((cy-ay)*wv),
-		f1: gb.x + float64((gd.x-gb.x)*wv),
-		f0: by + float64((dy-by)*wv),
-	}
+// newPerlinColumn returns the column with gradients g0 at row j and g1 at
+// row j+1, on the row at offset v, w(v) = wv.
+func newPerlinColumn(g0, g1 vec2, v, wv float64) perlinColumn {
+	y0, y1 := float64(g0.y*v), float64(g1.y*(v-1))
+	return perlinColumn{s: g0.x + float64((g1.x-g0.x)*wv), o: y0 + float64((y1-y0)*wv)}
 }
 
-func newPerlinSlope(ga, gb, gc, gd vec2, v, wv float64) perlinSlope {
-	ay, cy := float64(ga.y*v), float64(gc.y*(v-1))
-	by, dy := float64(gb.y*v), float64(gd.y*(v-1))
-	return perlinSlope{
-		ex: gc.x - ga.x, ey: cy - ay,
-		fx: gd.x - gb.x, fy: dy - by,
-		ev: ga.y + float64((gc.y-ga.y)*wv),
-		fv: gb.y + float64((gd.y-gb.y)*wv),
-	}
+func newPerlinColumnSlope(g0, g1 vec2, v, wv float64) perlinColumnSlope {
+	y0, y1 := float64(g0.y*v), float64(g1.y*(v-1))
+	return perlinColumnSlope{sx: g1.x - g0.x, sy: y1 - y0, sv: g0.y + float64((g1.y-g0.y)*wv)}
 }
 
-// edges returns e(u) and f(u), the interpolated values on the cell's left
-// and right edge carried to column u.
-func (c *perlinCell) edges(u float64) (e, f float64) {
-	return float64(c.e1*u) + c.e0, float64(c.f1*(u-1)) + c.f0
+// edges returns e(u) and f(u), the values interpolated to the row on the
+// cell's left column l and right column r, carried to offset u.
+func edges(l, r *perlinColumn, u float64) (e, f float64) {
+	return float64(l.s*u) + l.o, float64(r.s*(u-1)) + r.o
 }
 
-// value is N = e + (f − e)·w(u).
-func (c *perlinCell) value(u, wu float64) float64 {
-	e, f := c.edges(u)
+// perlinAt is N = e + (f − e)·w(u) in the cell between columns l and r.
+func perlinAt(l, r *perlinColumn, u, wu float64) float64 {
+	e, f := edges(l, r, u)
 	return e + float64((f-e)*wu)
 }
 
-// eval is N and its gradient, thesis eq. A.11 in the same arrangement:
+// perlinEval is N and its gradient, thesis eq. A.11 in the same arrangement:
 //
-//	∂N/∂x = e1 + (f1 − e1)·w(u) + (f − e)·w'(u)
+//	∂N/∂x = s + (s' − s)·w(u) + (f − e)·w'(u)
 //	∂N/∂y = ∂e/∂v + (∂f/∂v − ∂e/∂v)·w(u), where
 //	∂e/∂v = ga_y + (gc_y − ga_y)·w(v) + (c − a)·w'(v),
 //	∂f/∂v = gb_y + (gd_y − gb_y)·w(v) + (d − b)·w'(v).
-func (c *perlinCell) eval(s *perlinSlope, u, wu, du, dv float64) (n, dx, dy float64) {
-	e, f := c.edges(u)
+func perlinEval(l, r *perlinColumn, ls, rs *perlinColumnSlope, u, wu, du, dv float64) (n, dx, dy float64) {
+	e, f := edges(l, r, u)
 	n = e + float64((f-e)*wu)
-	dx = c.e1 + float64((c.f1-c.e1)*wu) + float64((f-e)*du)
-	dedv := s.ev + float64((float64(s.ex*u)+s.ey)*dv)
-	dfdv := s.fv + float64((float64(s.fx*(u-1))+s.fy)*dv)
+	dx = l.s + float64((r.s-l.s)*wu) + float64((f-e)*du)
+	dedv := ls.sv + float64((float64(ls.sx*u)+ls.sy)*dv)
+	dfdv := rs.sv + float64((float64(rs.sx*(u-1))+rs.sy)*dv)
 	dy = dedv + float64((dfdv-dedv)*wu)
 	return n, dx, dy
 }
 
-// corners returns the gradients of cell column i between the rows with keys
-// r0 (row j) and r1 (row j+1).
-func corners(r0, r1 uint64, i int) (ga, gb, gc, gd vec2) {
-	return gradient(r0, i), gradient(r0, i+1), gradient(r1, i), gradient(r1, i+1)
+// column returns column i between the rows with keys r0 (row j) and r1
+// (row j+1).
+func (perlinNoise) column(r0, r1 uint64, i int, v, wv float64) perlinColumn {
+	return newPerlinColumn(gradient(r0, i), gradient(r1, i), v, wv)
+}
+
+// columnSlope returns column i's slope terms, like column.
+func (perlinNoise) columnSlope(r0, r1 uint64, i int, v, wv float64) (perlinColumn, perlinColumnSlope) {
+	g0, g1 := gradient(r0, i), gradient(r1, i)
+	return newPerlinColumn(g0, g1, v, wv), newPerlinColumnSlope(g0, g1, v, wv)
 }
 
 // Value returns N(x, y).
 func (n perlinNoise) Value(x, y float64) float64 {
 	i, u := floorFrac(x)
 	j, v := floorFrac(y)
-	ga, gb, gc, gd := corners(rowKey(n.key, j), rowKey(n.key, j+1), i)
-	c := newPerlinCell(ga, gb, gc, gd, v, fade(v))
-	return c.value(u, fade(u))
+	r0, r1, wv := rowKey(n.key, j), rowKey(n.key, j+1), fade(v)
+	l, r := n.column(r0, r1, i, v, wv), n.column(r0, r1, i+1, v, wv)
+	return perlinAt(&l, &r, u, fade(u))
 }
 
 // Eval returns N(x, y) and its gradient.
 func (n perlinNoise) Eval(x, y float64) (v, dx, dy float64) {
 	i, u := floorFrac(x)
 	j, t := floorFrac(y)
-	ga, gb, gc, gd := corners(rowKey(n.key, j), rowKey(n.key, j+1), i)
-	wv := fade(t)
-	c := newPerlinCell(ga, gb, gc, gd, t, wv)
-	s := newPerlinSlope(ga, gb, gc, gd, t, wv)
-	return c.eval(&s, u, fade(u), fadeD(u), fadeD(t))
+	r0, r1, wv := rowKey(n.key, j), rowKey(n.key, j+1), fade(t)
+	l, ls := n.columnSlope(r0, r1, i, t, wv)
+	r, rs := n.columnSlope(r0, r1, i+1, t, wv)
+	return perlinEval(&l, &r, &ls, &rs, u, fade(u), fadeD(u), fadeD(t))
 }
 
 // ValueRow fills v[k] = N(xs[k], y). The row's lattice terms are computed
-// once, a cell's gradients and coefficients once per run of samples inside
-// it, and a step to the next cell on the right reuses the shared edge's
-// gradients.
+// once, a cell's columns once per run of samples inside it, and a step to
+// a neighbouring cell reuses the column they share.
 func (n perlinNoise) ValueRow(xs []float64, y float64, v []float64) {
 	v = v[:len(xs)]
 	j, t := floorFrac(y)
-	r0, r1 := rowKey(n.key, j), rowKey(n.key, j+1)
-	wv := fade(t)
-	var c perlinCell
-	var ga, gb, gc, gd vec2
+	r0, r1, wv := rowKey(n.key, j), rowKey(n.key, j+1), fade(t)
+	var l, r perlinColumn
 	ci, have := 0, false
 	for k, x := range xs {
 		i, u := floorFrac(x)
 		if i != ci || !have {
-			if have && i == ci+1 {
-				ga, gc = gb, gd
-				gb, gd = gradient(r0, i+1), gradient(r1, i+1)
-			} else {
-				ga, gb, gc, gd = corners(r0, r1, i)
+			switch {
+			case have && i == ci+1:
+				l, r = r, n.column(r0, r1, i+1, t, wv)
+			case have && i == ci-1:
+				l, r = n.column(r0, r1, i, t, wv), l
+			default:
+				l, r = n.column(r0, r1, i, t, wv), n.column(r0, r1, i+1, t, wv)
 			}
-			c, ci, have = newPerlinCell(ga, gb, gc, gd, t, wv), i, true
+			ci, have = i, true
 		}
-		v[k] = c.value(u, fade(u))
+		v[k] = perlinAt(&l, &r, u, fade(u))
 	}
 }
 
@@ -138,24 +132,26 @@ func (n perlinNoise) ValueRow(xs []float64, y float64, v []float64) {
 func (n perlinNoise) EvalRow(xs []float64, y float64, v, dx, dy []float64) {
 	v, dx, dy = v[:len(xs)], dx[:len(xs)], dy[:len(xs)]
 	j, t := floorFrac(y)
-	r0, r1 := rowKey(n.key, j), rowKey(n.key, j+1)
-	wv, dv := fade(t), fadeD(t)
-	var c perlinCell
-	var s perlinSlope
-	var ga, gb, gc, gd vec2
+	r0, r1, wv, dv := rowKey(n.key, j), rowKey(n.key, j+1), fade(t), fadeD(t)
+	var l, r perlinColumn
+	var ls, rs perlinColumnSlope
 	ci, have := 0, false
 	for k, x := range xs {
 		i, u := floorFrac(x)
 		if i != ci || !have {
-			if have && i == ci+1 {
-				ga, gc = gb, gd
-				gb, gd = gradient(r0, i+1), gradient(r1, i+1)
-			} else {
-				ga, gb, gc, gd = corners(r0, r1, i)
+			switch {
+			case have && i == ci+1:
+				l, ls = r, rs
+				r, rs = n.columnSlope(r0, r1, i+1, t, wv)
+			case have && i == ci-1:
+				r, rs = l, ls
+				l, ls = n.columnSlope(r0, r1, i, t, wv)
+			default:
+				l, ls = n.columnSlope(r0, r1, i, t, wv)
+				r, rs = n.columnSlope(r0, r1, i+1, t, wv)
 			}
-			c, ci, have = newPerlinCell(ga, gb, gc, gd, t, wv), i, true
-			s = newPerlinSlope(ga, gb, gc, gd, t, wv)
+			ci, have = i, true
 		}
-		v[k], dx[k], dy[k] = c.eval(&s, u, fade(u), fadeD(u), dv)
+		v[k], dx[k], dy[k] = perlinEval(&l, &r, &ls, &rs, u, fade(u), fadeD(u), dv)
 	}
 }

@@ -13,7 +13,9 @@ import (
 // in how each octave is folded into the running height. The per-sample
 // folding rules live in the small step functions below and are shared by the
 // straightforward point-evaluated reference (the test oracle) and the fast
-// row-wise path, so the two agree bit for bit.
+// row-wise path, so the two agree bit for bit. Products that feed a sum are
+// wrapped in float64(…), which forbids the compiler to fuse them into one
+// multiply-add (it does on arm64): a seed gives the same map on every machine.
 
 // swissWarp is de Carpentier's warp factor: how far the accumulated
 // gradient pushes the sample point of later octaves.
@@ -90,7 +92,7 @@ func (s *synthesis) needsGradient() bool { return s.alg == Quilez || s.alg == Sw
 func (s *synthesis) point(col, row int) (x, y float64) {
 	x, y = float64(col)*s.freq, float64(row)*s.freq
 	if s.alpha > 0 {
-		x, y = x+s.alpha*s.warpX.Value(x, y), y+s.alpha*s.warpY.Value(x, y)
+		x, y = x+float64(s.alpha*s.warpX.Value(x, y)), y+float64(s.alpha*s.warpY.Value(x, y))
 	}
 	return x, y
 }
@@ -99,11 +101,13 @@ func (s *synthesis) point(col, row int) (x, y float64) {
 // and octave i's noise value (and gradient), as in thesis listings 6.1–6.4.
 
 // fbmStep: H(p) = Σ N(λ^i p)·λ^(−iH) (listing 6.1, eq. 6.1).
-func fbmStep(value, amp, n float64) float64 { return value + amp*n }
+func fbmStep(value, amp, n float64) float64 { return value + float64(amp*n) }
 
 // heteroStep: each octave scaled by the current height, so low ground
 // stays smooth (listing 6.2). Octave 0 is value = n + offset.
-func heteroStep(value, amp, n, offset float64) float64 { return value + value*amp*(n+offset) }
+func heteroStep(value, amp, n, offset float64) float64 {
+	return value + float64(value*amp*(n+offset))
+}
 
 // hybridStep: the weight w is scaled by each octave and capped at 1 to
 // prevent divergence (listing 6.3). Octave 0 is w = value = n + offset.
@@ -112,7 +116,7 @@ func hybridStep(value, w, amp, n, offset float64) (float64, float64) {
 		w = 1
 	}
 	aux := amp * (n + offset)
-	return value + w*aux, w * aux
+	return value + float64(w*aux), w * aux
 }
 
 // quilezStep: the accumulated gradient d damps later octaves on steep
@@ -120,7 +124,7 @@ func hybridStep(value, w, amp, n, offset float64) (float64, float64) {
 func quilezStep(value, ddx, ddy, amp, n, ndx, ndy float64) (float64, float64, float64) {
 	ddx += ndx
 	ddy += ndy
-	return value + amp*n/(1+ddx*ddx+ddy*ddy), ddx, ddy
+	return value + amp*n/(1+float64(ddx*ddx)+float64(ddy*ddy)), ddx, ddy
 }
 
 // ridge is the ridged basis transform (1 − |N|)² of thesis 8.2.
@@ -134,11 +138,11 @@ func ridge(n float64) float64 {
 func ridgedStep(value, signal, amp, n float64) (float64, float64) {
 	weight := min(max(signal*ridgedGain, 0), 1)
 	signal = ridge(n) * weight
-	return value + signal*amp, signal
+	return value + float64(signal*amp), signal
 }
 
 // billowStep: fBm of |N|, rounded hills with creased valleys (thesis 8.2).
-func billowStep(value, amp, n float64) float64 { return value + amp*math.Abs(n) }
+func billowStep(value, amp, n float64) float64 { return value + float64(amp*math.Abs(n)) }
 
 // swiss evaluates de Carpentier's Swiss turbulence at one sample: later
 // octaves are sampled at points displaced along the accumulated gradient and
@@ -149,10 +153,10 @@ func (s *synthesis) swiss(x, y float64) float64 {
 	sum, amp, freq := 0.0, 1.0, 1.0
 	var dsx, dsy float64
 	for _, b := range s.octaves {
-		n, dx, dy := b.Eval((x+swissWarp*dsx)*freq, (y+swissWarp*dsy)*freq)
-		sum += amp * (1 - math.Abs(n))
-		dsx += amp * dx * -n
-		dsy += amp * dy * -n
+		n, dx, dy := b.Eval((x+float64(swissWarp*dsx))*freq, (y+float64(swissWarp*dsy))*freq)
+		sum += float64(amp * (1 - math.Abs(n)))
+		dsx += float64(amp * dx * -n)
+		dsy += float64(amp * dy * -n)
 		freq *= s.lacunarity
 		amp *= s.gain * min(max(sum, 0), 1)
 	}
