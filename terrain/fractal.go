@@ -90,7 +90,7 @@ func (s *synthesis) needsGradient() bool { return s.alg == Quilez || s.alg == Sw
 // point returns the first-octave coordinates of sample (col, row), after the
 // domain distortion T_pre of thesis eq. 6.2 when α > 0.
 func (s *synthesis) point(col, row int) (x, y float64) {
-	x, y = float64(col)*s.freq, float64(row)*s.freq
+	x, y = float64(float64(col)*s.freq), float64(float64(row)*s.freq)
 	if s.alpha > 0 {
 		x, y = x+float64(s.alpha*s.warpX.Value(x, y)), y+float64(s.alpha*s.warpY.Value(x, y))
 	}
