@@ -8,16 +8,17 @@ import "context"
 //
 //   - the diamond step sets the centre of every square of side 2d from its
 //     four corners, h(v_m) = (h(v₁) + h(v₂) + h(v₃) + h(v₄))/4 + z (notes eq. 9);
-//   - then the square step sets the midpoint of every edge from the diamond
-//     around it — the edge's two ends and the centres of the squares on either
-//     side — or from the three of them that exist on the map's border.
+//   - the square step sets the midpoint of every edge from the diamond around
+//     it — the edge's two ends and the centres of the squares on either side —
+//     or from the three of them that exist on the map's border.
 //
 // z = A·R·2^(−nH) with R uniform in [−1, 1]. Unlike midpoint displacement,
 // every vertex but those on the border averages four parents in two
 // directions, which softens the axis-aligned creases (notes section 3).
 //
-// The heights are raw (the corners' level plus displacements of up to about
-// 2A); CellSize and VerticalScale come from p.
+// The heights are raw, for the caller to normalise: the corners plus
+// displacements that sum to at most A·Σ2^(−nH). CellSize and VerticalScale
+// come from p.
 func DiamondSquare(ctx context.Context, p Params, progress Progress) (*Heightmap, error) {
 	return subdivide(ctx, p, progress, (*subdivision).diamondSquare)
 }
@@ -27,72 +28,119 @@ func (s *subdivision) diamondSquare(ctx context.Context) error {
 	total, known := float64(s.size*s.size), 4.0
 	for n := 1; n <= s.N; n++ {
 		k := float64(int(1) << (n - 1)) // squares per side before the split
-		diamonds, squares := k*k, 2*k*(k+1)
-		if err := s.diamondStep(ctx, n, known/total, diamonds/total); err != nil {
+		added := 3*k*k + 2*k
+		if err := s.diamondSquareLevel(ctx, n, known/total, added/total); err != nil {
 			return err
 		}
-		known += diamonds
-		if err := s.squareStep(ctx, n, known/total, squares/total); err != nil {
-			return err
-		}
-		known += squares
+		known += added
 	}
 	return nil
 }
 
-// diamondStep sets the centre (x, y) = (d+2di, d+2dj) of every square of
-// level n from the square's four corners (x±d, y±d). Progress goes from base
-// to base+span.
+// diamondStep is level n's diamond step as one pass over the map, as the
+// notes describe it: every centre before any edge midpoint. Progress goes
+// from base to base+span.
 func (s *subdivision) diamondStep(ctx context.Context, n int, base, span float64) error {
-	d, scaled := s.half(n), s.amp[n]*0x1p-52
-	return forRows(ctx, (s.size-1)/(2*d), s.reporter(), base, span, func(r int) {
-		y := d + 2*d*r
-		k := rowKey(s.key, y)
-		south, row, north := s.row(y-d), s.row(y), s.row(y+d)
-		for x := d; x < s.size; x += 2 * d {
-			row[x] = height(mean4(south[x-d], south[x+d], north[x-d], north[x+d]), scaled, k, x)
-		}
-		s.count(y, d, s.size, 2*d)
+	d := s.half(n)
+	return forRows(ctx, (s.size-1)/(2*d), s.reporter(), base, span, func(j int) {
+		s.diamondRow(n, d+2*d*j)
 	})
 }
 
-// squareStep sets every edge midpoint of level n — on rows y = 0, 2d, …
-// the points x = d, 3d, …; on rows y = d, 3d, … the points x = 0, 2d, … —
-// from its neighbours (x, y±d) and (x±d, y), which diamondStep(n) and the
-// levels before have set. A border point has three. Progress goes from base
-// to base+span.
+// squareStep is level n's square step as one pass over the map; diamondStep(n)
+// must be done. Progress goes from base to base+span.
 func (s *subdivision) squareStep(ctx context.Context, n int, base, span float64) error {
-	d, scaled := s.half(n), s.amp[n]*0x1p-52
-	last := s.size - 1
-	return forRows(ctx, last/d+1, s.reporter(), base, span, func(r int) {
-		y := r * d
-		k := rowKey(s.key, y)
-		row := s.row(y)
-		if y == 0 || y == last {
-			inner := s.row(d) // the row next to the border
-			if y == last {
-				inner = s.row(last - d)
-			}
-			for x := d; x < last; x += 2 * d {
-				row[x] = height(mean3(row[x-d], row[x+d], inner[x]), scaled, k, x)
-			}
-			s.count(y, d, last, 2*d)
-			return
-		}
-		south, north := s.row(y-d), s.row(y+d)
-		start := d
-		if r%2 == 1 {
-			row[0] = height(mean3(south[0], north[0], row[d]), scaled, k, 0)
-			row[last] = height(mean3(south[last], north[last], row[last-d]), scaled, k, last)
-			s.count(y, 0, s.size, last)
-			start = 2 * d
-		}
-		for x := start; x < last; x += 2 * d {
-			row[x] = height(mean4(south[x], north[x], row[x-d], row[x+d]), scaled, k, x)
-		}
-		s.count(y, start, last, 2*d)
+	d := s.half(n)
+	return forRows(ctx, (s.size-1)/d+1, s.reporter(), base, span, func(r int) {
+		s.squareRow(n, r*d)
 	})
+}
+
+// sweepBand is how many rows of centres diamondSquareLevel gives a worker at
+// a time.
+const sweepBand = 4
+
+// diamondSquareLevel does level n's diamond and square steps together, in
+// one sweep down the rows, instead of diamondStep then squareStep: a row's
+// edge midpoints are set as soon as the centres beside them are, while those
+// rows are still in the cache. The map is the same bit for bit, since every
+// vertex still reads only parents that are final; but a 4097² level reads
+// and writes its rows from memory once instead of twice or three times.
+//
+// The rows of centres y_j = d+2dj, j = 0..K−1, are split into bands of
+// sweepBand. Within a band, the row of corners between two of its rows of
+// centres can take its edge midpoints at once; the rows of corners at the
+// bands' edges, which need a neighbouring band's centres, follow in a
+// second, short pass. Progress goes from base to base+span.
+func (s *subdivision) diamondSquareLevel(ctx context.Context, n int, base, span float64) error {
+	d := s.half(n)
+	K := (s.size - 1) / (2 * d)
+	bands := (K + sweepBand - 1) / sweepBand
+	edgeRows := float64(bands+1) * float64(K) / float64(3*K*K+2*K) // share of the level's vertices on the bands' edges
+	err := forRows(ctx, bands, s.reporter(), base, span*(1-edgeRows), func(b int) {
+		j0, j1 := b*sweepBand, min((b+1)*sweepBand, K)
+		for j := j0; j < j1; j++ {
+			y := d + 2*d*j
+			s.diamondRow(n, y)
+			s.squareRow(n, y)
+			if j > j0 {
+				s.squareRow(n, y-d) // the corners' row between centre rows j−1 and j
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return forRows(ctx, bands+1, s.reporter(), base+span*(1-edgeRows), span*edgeRows, func(b int) {
+		s.squareRow(n, 2*d*min(b*sweepBand, K))
+	})
+}
+
+// diamondRow sets the level-n centres on row y = d, 3d, …: each (x, y),
+// x = d, 3d, …, from its square's four corners (x±d, y±d) (notes eq. 9).
+func (s *subdivision) diamondRow(n, y int) {
+	d, scaled, k := s.half(n), s.amp[n]*0x1p-52, rowKey(s.key, y)
+	row := s.row(y)
+	south, north := s.row(y - d)[:len(row)], s.row(y + d)[:len(row)]
+	for x := d; x+d < len(row); x += 2 * d {
+		row[x] = height(mean4(south[x-d], south[x+d], north[x-d], north[x+d]), scaled, k, x)
+	}
+	s.count(y, d, s.size, 2*d)
+}
+
+// squareRow sets the level-n edge midpoints on row y, a multiple of d: each
+// from the diamond around it, its neighbours (x, y±d) and (x±d, y). On a row
+// of corners (y = 0, 2d, …) they are x = d, 3d, …; on a row of centres
+// (y = d, 3d, …), x = 0, 2d, …, 2^N. A point on the map's border has three
+// neighbours. The centres of level n around the row must be set.
+func (s *subdivision) squareRow(n, y int) {
+	d, scaled, k := s.half(n), s.amp[n]*0x1p-52, rowKey(s.key, y)
+	last := s.size - 1
+	row := s.row(y)
+	if y == 0 || y == last {
+		inner := s.row(d) // the row next to the border
+		if y == last {
+			inner = s.row(last - d)
+		}
+		for x := d; x < last; x += 2 * d {
+			row[x] = height(mean3(row[x-d], row[x+d], inner[x]), scaled, k, x)
+		}
+		s.count(y, d, last, 2*d)
+		return
+	}
+	south, north := s.row(y - d)[:len(row)], s.row(y + d)[:len(row)]
+	start := d
+	if (y/d)%2 == 1 {
+		row[0] = height(mean3(south[0], north[0], row[d]), scaled, k, 0)
+		row[last] = height(mean3(south[last], north[last], row[last-d]), scaled, k, last)
+		s.count(y, 0, s.size, last)
+		start = 2 * d
+	}
+	for x := start; x+d < len(row); x += 2 * d {
+		row[x] = height(mean4(south[x], north[x], row[x-d], row[x+d]), scaled, k, x)
+	}
+	s.count(y, start, last, 2*d)
 }
 
 // mean3 is the mean of a border point's three parents.
-func mean3(a, b, c float32) float64 { return (float64(a) + float64(b) + float64(c)) / 3 }
+func mean3(a, b, c float32) float32 { return (a + b + c) / 3 }

@@ -2,6 +2,7 @@ package terrain
 
 import (
 	"context"
+	"math"
 	"testing"
 )
 
@@ -55,6 +56,37 @@ func TestDiamondSquareStages5x5(t *testing.T) {
 		}
 		return s.squareStep(context.Background(), n, 0, 0)
 	})
+}
+
+// DiamondSquare sweeps each level's two steps together; the map must be the
+// one of the notes' order, every diamond step before its square step.
+func TestDiamondSquareSweepEqualsTwoPasses(t *testing.T) {
+	for _, size := range []int{3, 5, 17, 33, 129, 1025} {
+		for _, seed := range []int64{1, 99} {
+			p := subdivisionParams(size, seed, 0.6, CornersRandom)
+			swept, err := DiamondSquare(context.Background(), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _, err := newSubdivision(p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := 1; n <= s.N; n++ {
+				if err := s.diamondStep(context.Background(), n, 0, 0); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.squareStep(context.Background(), n, 0, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, v := range s.h {
+				if math.Float32bits(v) != math.Float32bits(swept.Samples[i]) {
+					t.Fatalf("%d² seed %d: (%d, %d) is %g in two passes per level, %g swept", size, seed, i%size, i/size, v, swept.Samples[i])
+				}
+			}
+		}
+	}
 }
 
 // uniformFill is the floor for any generator that draws one R per vertex:

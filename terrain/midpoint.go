@@ -19,10 +19,13 @@ import (
 //
 // with z = A·R·2^(−nH), R uniform in [−1, 1]. Because every edge midpoint of
 // a level is done before any centre, a vertex shared by two squares is
-// computed once, and each centre sees its edges' final heights.
+// computed once, and each centre sees its edges' final heights. (Listing 2
+// counts its loop from n = 0, which would give the first level the corners'
+// full amplitude A; the text and listing 3 start at n = 1, as here.)
 //
-// The heights are raw (the corners' level plus displacements of up to about
-// 2A); CellSize and VerticalScale come from p.
+// The heights are raw, for the caller to normalise: the corners plus
+// displacements that sum to at most A·Σ2^(−nH). CellSize and VerticalScale
+// come from p.
 func MidpointDisplacement(ctx context.Context, p Params, progress Progress) (*Heightmap, error) {
 	return subdivide(ctx, p, progress, (*subdivision).midpoint)
 }

@@ -92,7 +92,7 @@ func checkSubdivisionParams(p Params) error {
 func (s *subdivision) half(n int) int { return (s.size - 1) >> n }
 
 // displace stores h(x, y) = mean + z at a single vertex.
-func (s *subdivision) displace(x, y, n int, mean float64) {
+func (s *subdivision) displace(x, y, n int, mean float32) {
 	s.h[y*s.size+x] = height(mean, s.amp[n]*0x1p-52, rowKey(s.key, y), x)
 	s.count(y, x, x+1, 1)
 }
@@ -102,10 +102,10 @@ func (s *subdivision) displace(x, y, n int, mean float64) {
 // two moved from R into the amplitude leaves the product's rounding
 // unchanged. Every pass computes its vertices through height, so that all
 // round alike.
-func height(mean, scaled float64, k uint64, x int) float32 {
+func height(mean float32, scaled float64, k uint64, x int) float32 {
 	// The conversion forbids a fused multiply-add, so that every
 	// architecture rounds the sum alike.
-	return float32(mean + float64(scaled*float64(randomBits(k, x))))
+	return float32(float64(mean) + float64(scaled*float64(randomBits(k, x))))
 }
 
 // count records a write to each vertex x0, x0+step, … < x1 of row y, when
@@ -125,18 +125,17 @@ func (s *subdivision) row(y int) []float32 { return s.h[y*s.size : (y+1)*s.size 
 // at returns h(x, y).
 func (s *subdivision) at(x, y int) float32 { return s.h[y*s.size+x] }
 
-// mean2 is the mean of the two ends of an edge (notes eq. 1). Both midpoint
-// forms compute through it, with the lower-coordinate end first, so that they
-// round alike.
-func mean2(a, b float32) float64 { return (float64(a) + float64(b)) * 0.5 }
+// mean2 is the mean of the two ends of an edge (notes eq. 1). Callers give
+// the lower-coordinate end first, so that the iterative and recursive
+// midpoint forms round alike.
+func mean2(a, b float32) float32 { return (a + b) * 0.5 }
 
 // mean4 is the mean of four parents (notes eq. 8 and 9).
-func mean4(a, b, c, d float32) float64 {
-	return (float64(a) + float64(b) + float64(c) + float64(d)) * 0.25
-}
+func mean4(a, b, c, d float32) float32 { return (a + b + c + d) * 0.25 }
 
 // report passes f on to the caller's Progress, dropping values below one
-// already reported: forRows's workers finish blocks in any order.
+// already reported: the recursive form's goroutines finish squares in any
+// order.
 func (s *subdivision) report(f float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -77,9 +77,10 @@ func TestSubdivisionMapFields(t *testing.T) {
 			t.Errorf("%s: %v", g.name, err)
 		}
 		// Raw heights: not normalised, within the corners' A plus the sum
-		// of the displacement bounds, and spanning more than [0, 1].
+		// of the displacement bounds, A·Σ2^(−nH) over n ≥ 1, and spanning
+		// more than [0, 1].
 		lo, hi := m.Range()
-		limit := float32(p.Amplitude * (1 + 1/(1-math.Exp2(-p.Hurst))))
+		limit := float32(p.Amplitude / (1 - math.Exp2(-p.Hurst)))
 		if lo < -limit || hi > limit || hi-lo < 1 {
 			t.Errorf("%s: raw range [%g, %g], want a span over 1 within ±%g", g.name, lo, hi, limit)
 		}
@@ -311,6 +312,36 @@ func TestSubdivisionCancelledMidway(t *testing.T) {
 		}
 		if !errors.Is(err, context.Canceled) || m != nil {
 			t.Errorf("%s cancelled: map %v, error %v; want no map and context.Canceled", g.name, m != nil, err)
+		}
+	}
+}
+
+// Cancelled a third of the way through a 4097² map, a generator stops
+// working: its progress stays near a third instead of running on to 1 and
+// finishing a map nobody wants. Unlike a time limit, this cannot pass for a
+// generator that ignores its context.
+func TestSubdivisionStopsWorkWhenCancelled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 4097² maps")
+	}
+	for _, g := range subdivisionGenerators {
+		ctx, cancel := context.WithCancel(context.Background())
+		var mu sync.Mutex
+		var reached float64
+		m, err := g.generate(ctx, subdivisionParams(4097, 1, 0.5, CornersRandom), func(f float64) {
+			mu.Lock()
+			defer mu.Unlock()
+			reached = max(reached, f)
+			if f >= 0.3 {
+				cancel()
+			}
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) || m != nil {
+			t.Errorf("%s cancelled: map %v, error %v; want no map and context.Canceled", g.name, m != nil, err)
+		}
+		if reached > 0.5 {
+			t.Errorf("%s cancelled at progress 0.3 went on to %.3f", g.name, reached)
 		}
 	}
 }
