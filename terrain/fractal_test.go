@@ -330,3 +330,75 @@ func BenchmarkFBmPerlin1025Reference(b *testing.B) {
 		}
 	}
 }
+
+// curvature is the mean discrete Laplacian 4h − Σneighbours over the given
+// samples, per unit of the map's height range: positive on crests, negative
+// in creases.
+func curvature(m *Heightmap, idx []int) float64 {
+	lo, hi := m.Range()
+	var s float64
+	var n int
+	for _, i := range idx {
+		x, y := i%m.Width, i/m.Width
+		if x == 0 || y == 0 || x == m.Width-1 || y == m.Height-1 {
+			continue
+		}
+		s += float64(4*m.At(x, y) - m.At(x-1, y) - m.At(x+1, y) - m.At(x, y-1) - m.At(x, y+1))
+		n++
+	}
+	return s / float64(n) / float64(hi-lo)
+}
+
+// lowHigh returns the raw map of alg and its lowest and highest fifths.
+func lowHigh(t *testing.T, alg Algorithm, tweak func(*Params)) (m *Heightmap, low, high []int) {
+	p := smallParams(alg)
+	p.Size, p.Octaves, p.FeatureSize = 257, 8, 80
+	if tweak != nil {
+		tweak(&p)
+	}
+	m, err := fractalRaw(context.Background(), p, nil, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := make([]float64, len(m.Samples))
+	for i, v := range m.Samples {
+		key[i] = float64(v)
+	}
+	low, high = quantileSets(key)
+	return m, low, high
+}
+
+// The ridged multifractal folds each octave into sharp crests: its highest
+// ground is more sharply curved than its lowest, the opposite of fBm.
+func TestRidgedHasSharpCrests(t *testing.T) {
+	asym := func(alg Algorithm) float64 {
+		m, low, high := lowHigh(t, alg, nil)
+		return curvature(m, high) / -curvature(m, low)
+	}
+	r, f := asym(Ridged), asym(FBm)
+	if r < 1.2 || r < 1.5*f {
+		t.Errorf("crest/valley curvature: ridged %v, fbm %v; want ridged > 1.2 and > 1.5× fbm", r, f)
+	}
+}
+
+// Billowy noise sums |N|, which creases wherever N crosses zero: its valleys
+// are far more sharply curved than fBm's.
+func TestBillowHasCreasedValleys(t *testing.T) {
+	valley := func(alg Algorithm) float64 {
+		m, low, _ := lowHigh(t, alg, nil)
+		return -curvature(m, low)
+	}
+	b, f := valley(Billow), valley(FBm)
+	if b < 1.8*f {
+		t.Errorf("valley curvature: billow %v, fbm %v; want billow > 1.8× fbm", b, f)
+	}
+}
+
+// The hybrid multifractal weights each octave by the ones before, so its
+// valleys stay smooth (thesis 6.1.3, with Musgrave's H = 0.25).
+func TestHybridHasSmoothValleys(t *testing.T) {
+	m, low, high := lowHigh(t, Hybrid, func(p *Params) { p.Hurst, p.Offset = 0.25, 0.7 })
+	if r := localDetail(m, low) / localDetail(m, high); r > 0.5 {
+		t.Errorf("hybrid: detail in the valleys / on the heights = %v, want < 0.5", r)
+	}
+}
