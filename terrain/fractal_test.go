@@ -169,9 +169,9 @@ func TestLargerFeatureSizeIsSmoother(t *testing.T) {
 	}
 }
 
-// localDetail is the mean absolute Laplacian of the raw heights in the given
-// samples: how much fine detail rides on the surface there.
-func localDetail(m *Heightmap, idx []int) float64 {
+// meanLaplacian averages f(4h − Σneighbours) over the interior samples
+// among idx.
+func meanLaplacian(m *Heightmap, idx []int, f func(float64) float64) float64 {
 	var s float64
 	var n int
 	for _, i := range idx {
@@ -179,12 +179,15 @@ func localDetail(m *Heightmap, idx []int) float64 {
 		if x == 0 || y == 0 || x == m.Width-1 || y == m.Height-1 {
 			continue
 		}
-		lap := 4*m.At(x, y) - m.At(x-1, y) - m.At(x+1, y) - m.At(x, y-1) - m.At(x, y+1)
-		s += math.Abs(float64(lap))
+		s += f(float64(4*m.At(x, y) - m.At(x-1, y) - m.At(x+1, y) - m.At(x, y-1) - m.At(x, y+1)))
 		n++
 	}
 	return s / float64(n)
 }
+
+// localDetail is the mean absolute Laplacian of the raw heights in the given
+// samples: how much fine detail rides on the surface there.
+func localDetail(m *Heightmap, idx []int) float64 { return meanLaplacian(m, idx, math.Abs) }
 
 // quantileSets returns the indices of the lowest and highest fifth of key.
 func quantileSets(key []float64) (low, high []int) {
@@ -336,17 +339,7 @@ func BenchmarkFBmPerlin1025Reference(b *testing.B) {
 // in creases.
 func curvature(m *Heightmap, idx []int) float64 {
 	lo, hi := m.Range()
-	var s float64
-	var n int
-	for _, i := range idx {
-		x, y := i%m.Width, i/m.Width
-		if x == 0 || y == 0 || x == m.Width-1 || y == m.Height-1 {
-			continue
-		}
-		s += float64(4*m.At(x, y) - m.At(x-1, y) - m.At(x+1, y) - m.At(x, y-1) - m.At(x, y+1))
-		n++
-	}
-	return s / float64(n) / float64(hi-lo)
+	return meanLaplacian(m, idx, func(l float64) float64 { return l }) / float64(hi-lo)
 }
 
 // lowHigh returns the raw map of alg and its lowest and highest fifths.
