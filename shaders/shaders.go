@@ -1,0 +1,112 @@
+// Package shaders holds Cordillera's Kage shaders, embedded as source for
+// ebiten.NewShader. Both return premultiplied colour with alpha 1. Every
+// uniform is a float32, or a []float32 for vectors and matrices (a Go int
+// would be reinterpreted bit for bit); a uniform left out reads as 0.
+//
+// # Terrain
+//
+// Drawn with DrawTrianglesShader32, Images[0] = assets.Atlas() (layout in
+// package assets). Ebiten has no vertex stage, so the renderer projects on
+// the CPU and passes, per vertex, with w the vertex's clip-space w:
+//
+//	ColorR, ColorG, ColorB       world normal (nx, ny, nz) · 1/w
+//	ColorA                       world distance between neighbouring mesh
+//	                             vertices (LOD step × cell size), constant per
+//	                             chunk, NOT divided by w
+//	Custom0, Custom1, Custom2    world position (x, y, z) · 1/w
+//	Custom3                      1/w
+//	SrcX, SrcY                   0 (unused)
+//
+// and the shader recovers world = custom.xyz / custom.w and normal =
+// normalize(color.rgb / custom.w), perspective-correct. World y is up; mesh
+// vertex (col, row) lies at x = col·cell, z = row·cell, and each cell is
+// split along its (col+1, row)–(col, row+1) diagonal (thesis listing 5.1,
+// terrain/normals.go), which the wireframe draws.
+//
+// Uniforms:
+//
+//	CameraPos vec3        camera position, world units
+//	SunDir vec3           unit vector towards the sun
+//	SkyColor vec3         sky (ambient) light colour, linear 0–1
+//	SunColor vec3         sun (diffuse) light colour, linear 0–1
+//	Lighting float        1: colour × (SkyColor·Ambient + SunColor·max(N·L, 0))
+//	                      (thesis eq. 5.3); 0: unlit
+//	Ambient float         ambient strength, default 0.35
+//	Attribute float       texturing attribute: 0 height, 1 slope = 1 − n.y
+//	                      (thesis listing 5.2)
+//	Scheme float          0: textured materials; 1: paper 001's solid colours
+//	                      by share of the height range (yellow < 30 %,
+//	                      green < 50 %, brown < 70 %, white above; these
+//	                      fixed thresholds, not Boundaries or Attribute, but
+//	                      with the same Blend at each band edge)
+//	MaterialCount float   materials in use, 1–4, from sand (0), grass (1),
+//	                      rock (2), snow (3)
+//	Boundaries vec4       upper end of each material's attribute range
+//	                      (thesis boundaries[4]); the last is 1
+//	Blend float           width above each boundary over which the two
+//	                      materials are smoothstep-blended, default 0.05
+//	HeightMin float       world y that maps to height attribute 0
+//	HeightMax float       world y that maps to height attribute 1
+//	MapExtent float       world width of the map
+//	Tiling float          texture repeats across MapExtent
+//	UseTriplanar float    1: triplanar projection (thesis eq. 5.2); 0: planar
+//	                      onto xz
+//	UseDetail float       1: add the detail maps, col = tex + det − 0.5
+//	                      (thesis eq. 5.1)
+//	DetailTiling float    detail map repeats across MapExtent
+//	DetailDistance float  distance from the camera at which the detail has
+//	                      faded to neutral grey
+//	FlatShading float     1: light with the face normal, from
+//	                      cross(dfdy(world), dfdx(world)), turned to the side
+//	                      of the vertex normal (texturing keeps the vertex
+//	                      normal)
+//	Wireframe float       1: dark anti-aliased lines over the shaded surface
+//	                      on x = k·ColorA, z = k·ColorA and the cell diagonals
+//	                      x + z = k·ColorA
+//	FogColor vec3         fog colour, linear 0–1
+//	FogDensity float      exp² fog, colour = mix(FogColor, colour,
+//	                      exp(−(FogDensity·distance)²)); 0 = off
+//	Gamma float           display gamma, default 2.2; ≤ 0 reads as 1
+//
+// Textures are stored display-referred: the shader picks the material
+// colour (textures, detail, blending) in that space as the thesis does,
+// raises it to Gamma into linear light, lights it, draws the wireframe,
+// fogs it and encodes it with 1/Gamma. Sampling is by hand: bilinear with
+// wrap-around inside one mip level, the level from the screen-space
+// derivatives of the texture coordinate (max of |∂uv/∂x|, |∂uv/∂y| in
+// texels, the OpenGL rule), trilinear between the two nearest levels for the
+// colour textures and bilinear in the nearest level for the detail maps.
+//
+// # Sky
+//
+// Drawn with DrawRectShader over the whole destination, no images.
+// Uniforms:
+//
+//	InvViewProj mat4      inverse of projection·view, column-major as mgl32
+//	                      stores it ([]float32 of 16)
+//	ScreenSize vec2       destination size in pixels
+//	SunDir vec3           unit vector towards the sun
+//	SkyColor vec3         zenith colour, linear 0–1
+//	HorizonColor vec3     horizon colour, linear 0–1
+//	SunColor vec3         sun colour, linear 0–1
+//	Gamma float           display gamma, default 2.2; ≤ 0 reads as 1
+//
+// Each pixel's ray comes from NDC x = 2·px/W − 1, y = 1 − 2·py/H (pixel
+// centres, relative to the destination image's origin) unprojected at the
+// near and far planes. The colour goes from HorizonColor at elevation 0 (and
+// below) to SkyColor at the zenith, then thesis listing 5.6's sun glow mixes
+// in SunColor by smoothstep(exp(−α·d)) for α = 64, 32, 16, d the distance
+// between the ray direction and SunDir on the unit sphere; then gamma.
+package shaders
+
+import _ "embed"
+
+// Terrain is the Kage source of the terrain shader.
+//
+//go:embed terrain.kage
+var Terrain []byte
+
+// Sky is the Kage source of the sky shader.
+//
+//go:embed sky.kage
+var Sky []byte

@@ -1,0 +1,81 @@
+package shaders
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"cordillera/assets"
+)
+
+// TestCompile compiles both shaders; ebiten.NewShader needs no display.
+func TestCompile(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  []byte
+	}{{"terrain", Terrain}, {"sky", Sky}} {
+		if _, err := ebiten.NewShader(tc.src); err != nil {
+			t.Errorf("%s.kage: %v", tc.name, err)
+		}
+	}
+}
+
+var uniformDecl = regexp.MustCompile(`(?m)^var ([A-Z]\w*) (\w+)$`)
+
+// TestUniforms checks that each shader declares exactly the uniforms of the
+// contract in the package comment, with their types: the renderer sets them
+// by name, and a misspelt one would silently read as zero.
+func TestUniforms(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want map[string]string
+	}{
+		{"terrain", Terrain, map[string]string{
+			"CameraPos": "vec3", "SunDir": "vec3", "SkyColor": "vec3", "SunColor": "vec3",
+			"Lighting": "float", "Ambient": "float", "Attribute": "float", "Scheme": "float",
+			"MaterialCount": "float", "Boundaries": "vec4", "Blend": "float",
+			"HeightMin": "float", "HeightMax": "float", "MapExtent": "float", "Tiling": "float",
+			"UseTriplanar": "float", "UseDetail": "float", "DetailTiling": "float",
+			"DetailDistance": "float", "FlatShading": "float", "Wireframe": "float",
+			"FogColor": "vec3", "FogDensity": "float", "Gamma": "float",
+		}},
+		{"sky", Sky, map[string]string{
+			"InvViewProj": "mat4", "ScreenSize": "vec2", "SunDir": "vec3", "SkyColor": "vec3",
+			"HorizonColor": "vec3", "SunColor": "vec3", "Gamma": "float",
+		}},
+	} {
+		got := map[string]string{}
+		for _, m := range uniformDecl.FindAllSubmatch(tc.src, -1) {
+			got[string(m[1])] = string(m[2])
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s.kage uniforms:\n got %v\nwant %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAtlasLayout checks the terrain shader's copy of the atlas layout
+// against package assets.
+func TestAtlasLayout(t *testing.T) {
+	want := map[string]float64{
+		"textureSize":    assets.TextureSize,
+		"maxLevel":       assets.MipLevels - 1,
+		"atlasWidth":     assets.AtlasWidth,
+		"materialStride": assets.MaterialStride,
+		"detailOffset":   assets.DetailOffset,
+	}
+	for name, v := range want {
+		m := regexp.MustCompile(`(?m)^const ` + name + ` = ([0-9.]+)`).FindSubmatch(Terrain)
+		if m == nil {
+			t.Errorf("terrain.kage: no const %s", name)
+			continue
+		}
+		if got, _ := strconv.ParseFloat(string(m[1]), 64); got != v {
+			t.Errorf("terrain.kage: const %s = %v, want %v", name, got, v)
+		}
+	}
+}
