@@ -22,51 +22,88 @@ var (
 	errHelp  = errors.New("help")
 )
 
-// generateOptions are the parsed flags of the generate command.
-type generateOptions struct {
-	out, paramsOut string
-	params         terrain.Params
+// paramFlags adds -preset and one flag per generation parameter (from the
+// parameter table) to a flag set. Flags given on the command line override
+// the preset, in whatever order they appear.
+type paramFlags struct {
+	preset string
+	given  []paramSetting
 }
 
-// parseGenerateFlags builds the generate command's flag set from the
-// parameter table: one flag per parameter, plus -o, -preset and
-// -params-out. Flags given on the command line override the preset, in
-// whatever order they appear.
-func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error) {
-	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var opt generateOptions
-	preset := "default"
-	fs.StringVar(&opt.out, "o", "", "output file: .png (16-bit grayscale), .r16 (raw little-endian 16-bit) or .obj (mesh)")
-	fs.StringVar(&preset, "preset", preset, "built-in preset name (see 'cordillera presets') or a parameters .json file")
-	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
-	type setting struct {
-		spec  terrain.Spec
-		value string
-	}
-	var given []setting
+type paramSetting struct {
+	spec  terrain.Spec
+	value string
+}
+
+func addParamFlags(fs *flag.FlagSet) *paramFlags {
+	pf := &paramFlags{preset: "default"}
+	fs.StringVar(&pf.preset, "preset", pf.preset, "built-in preset name (see 'cordillera presets') or a parameters .json file")
 	for _, s := range terrain.Specs {
 		s := s
 		fs.Func(s.Name, specUsage(s), func(v string) error {
 			if err := s.Set(&terrain.Params{}, v); err != nil {
 				return errors.New(strings.TrimPrefix(err.Error(), s.Name+": "))
 			}
-			given = append(given, setting{s, v})
+			pf.given = append(pf.given, paramSetting{s, v})
 			return nil
 		})
 	}
-	fs.Usage = func() {} // a bad flag gets its error alone; -h gets the list below
+	return pf
+}
+
+// resolve returns the preset's parameters with the given flags applied.
+func (pf *paramFlags) resolve(cmd string) (terrain.Params, error) {
+	p, err := terrain.ResolvePreset(pf.preset)
+	if err != nil {
+		return p, fmt.Errorf("%s: -preset: %w", cmd, err)
+	}
+	for _, g := range pf.given {
+		if err := g.spec.Set(&p, g.value); err != nil {
+			return p, fmt.Errorf("%s: -%w", cmd, err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return p, fmt.Errorf("%s: -%w", cmd, err)
+	}
+	return p, nil
+}
+
+// parseFlags parses a command's flags: a bad flag gets its error and a
+// pointer to -h, -h the full list.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, synopsis string) error {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "usage: cordillera generate -o OUT [flags]")
+			fmt.Fprintln(stderr, "usage: "+synopsis)
 			fs.PrintDefaults()
-			return opt, errHelp
+			return errHelp
 		}
-		fmt.Fprintln(stderr, "run 'cordillera generate -h' for the list of flags")
-		return opt, errUsage
+		fmt.Fprintf(stderr, "run 'cordillera %s -h' for the list of flags\n", fs.Name())
+		return errUsage
 	}
 	if fs.NArg() > 0 {
-		return opt, fmt.Errorf("generate: unexpected argument %q (flags start with -)", fs.Arg(0))
+		return fmt.Errorf("%s: unexpected argument %q (flags start with -)", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// generateOptions are the parsed flags of the generate command.
+type generateOptions struct {
+	out, paramsOut string
+	params         terrain.Params
+}
+
+// parseGenerateFlags reads the generate command's flags: -o, -params-out
+// and the parameter flags.
+func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error) {
+	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
+	var opt generateOptions
+	fs.StringVar(&opt.out, "o", "", "output file: .png (16-bit grayscale), .r16 (raw little-endian 16-bit) or .obj (mesh)")
+	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
+	pf := addParamFlags(fs)
+	if err := parseFlags(fs, args, stderr, "cordillera generate -o OUT [flags]"); err != nil {
+		return opt, err
 	}
 	if opt.out == "" {
 		return opt, errors.New("generate: -o OUT is required (a .png, .r16 or .obj file)")
@@ -77,20 +114,9 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	if opt.paramsOut != "" && !strings.EqualFold(filepath.Ext(opt.paramsOut), ".json") {
 		return opt, fmt.Errorf("generate: -params-out %s: want a .json file", opt.paramsOut)
 	}
-	p, err := terrain.ResolvePreset(preset)
-	if err != nil {
-		return opt, fmt.Errorf("generate: -preset: %w", err)
-	}
-	for _, g := range given {
-		if err := g.spec.Set(&p, g.value); err != nil {
-			return opt, fmt.Errorf("generate: -%w", err)
-		}
-	}
-	if err := p.Validate(); err != nil {
-		return opt, fmt.Errorf("generate: -%w", err)
-	}
+	p, err := pf.resolve("generate")
 	opt.params = p
-	return opt, nil
+	return opt, err
 }
 
 func specUsage(s terrain.Spec) string {
@@ -141,11 +167,4 @@ func runPresets(stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%-20s %s\n", pr.Name, pr.Description)
 	}
 	return nil
-}
-
-// runExplore stands in for the 3D explorer until it exists: it generates the
-// default world to default-world.png.
-func runExplore(args []string, stdout, stderr io.Writer) error {
-	fmt.Fprintln(stdout, "The 3D explorer is not built yet; generating the default world instead.")
-	return runGenerate(append([]string{"-preset", "default", "-o", "default-world.png"}, args...), stdout, stderr)
 }

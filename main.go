@@ -1,6 +1,7 @@
 // Command cordillera generates fractal terrain and explores it.
 //
-//	cordillera                      the default world (see README)
+//	cordillera                      explore the default world in 3D
+//	cordillera render -o shot.png   one frame of the explorer's view
 //	cordillera generate -o map.png  a heightmap from the command line
 //	cordillera presets              the built-in presets
 package main
@@ -24,6 +25,8 @@ func main() {
 		err = runPresets(os.Stdout)
 	case "explore":
 		err = runExplore(args, os.Stdout, os.Stderr)
+	case "render":
+		err = runRender(args, os.Stdout, os.Stderr)
 	case "help", "-h", "--help":
 		usage(os.Stdout)
 	default:
@@ -43,7 +46,8 @@ func main() {
 
 func usage(w *os.File) {
 	fmt.Fprint(w, `usage:
-  cordillera                       generate the default world
+  cordillera [explore] [flags]     open the 3D explorer on the default world (or -preset, -heightmap)
+  cordillera render -o shot.png [flags]  render one frame of the explorer to a PNG (needs a display)
   cordillera generate -o OUT [flags]  generate a heightmap (.png, .r16, .obj); -h lists the flags
   cordillera presets               list the built-in presets
 `)

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: formatting, vet, staticcheck, the unit and
-# property tests, the race detector on the concurrent packages, and the
-# kept fuzz corpora (replayed by go test).
+# property tests, the race detector on the concurrent packages, the kept
+# fuzz corpora (replayed by go test), and the explorer's pixel tests under
+# a virtual X server.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/ensure-go.sh
+. scripts/ensure-display.sh xvfb
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -23,4 +25,7 @@ echo "== go test"
 go test -count=1 ./...
 
 echo "== go test -race (packages with goroutines)"
-go test -count=1 -race -short ./terrain/...
+go test -count=1 -race -short ./terrain/... ./game/...
+
+echo "== pixel tests under Xvfb"
+xvfb-run -a -s "-screen 0 1024x768x24" go test -count=1 ./game/... ./shaders/...

@@ -99,7 +99,10 @@
 // between the ray direction and SunDir on the unit sphere; then gamma.
 package shaders
 
-import _ "embed"
+import (
+	_ "embed"
+	"strings"
+)
 
 // Terrain is the Kage source of the terrain shader.
 //
@@ -110,3 +113,31 @@ var Terrain []byte
 //
 //go:embed sky.kage
 var Sky []byte
+
+// Variant selects the features compiled into a terrain shader. Software
+// rasterizers such as llvmpipe run every branch of a shader whatever its
+// uniforms say, so a feature that is off, or that cannot show in a chunk
+// (detail maps beyond DetailDistance fade to nothing), is compiled out
+// instead: the output is the same and the shader is cheaper.
+type Variant struct {
+	NoScheme    bool // the colour scheme of paper 001 is never used
+	NoTextures  bool // only the colour scheme is used: no texture sampling
+	NoTriplanar bool // planar projection only
+	NoDetail    bool // no detail maps
+}
+
+// TerrainVariant returns the terrain shader source with the features v
+// turns off compiled out.
+func TerrainVariant(v Variant) []byte {
+	src := string(Terrain)
+	off := func(name string, disable bool) {
+		if disable {
+			src = strings.Replace(src, "const "+name+" = 1.0", "const "+name+" = 0.0", 1)
+		}
+	}
+	off("compiledScheme", v.NoScheme)
+	off("compiledTextures", v.NoTextures)
+	off("compiledTriplanar", v.NoTriplanar)
+	off("compiledDetail", v.NoDetail)
+	return []byte(src)
+}

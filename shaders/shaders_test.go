@@ -1,6 +1,7 @@
 package shaders
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -76,6 +77,27 @@ func TestAtlasLayout(t *testing.T) {
 		}
 		if got, _ := strconv.ParseFloat(string(m[1]), 64); got != v {
 			t.Errorf("terrain.kage: const %s = %v, want %v", name, got, v)
+		}
+	}
+}
+
+// Every variant compiles and differs from the full shader exactly in its
+// switches.
+func TestTerrainVariants(t *testing.T) {
+	for mask := 0; mask < 16; mask++ {
+		v := Variant{NoScheme: mask&1 != 0, NoTriplanar: mask&2 != 0, NoDetail: mask&4 != 0, NoTextures: mask&8 != 0}
+		src := TerrainVariant(v)
+		if _, err := ebiten.NewShader(src); err != nil {
+			t.Fatalf("%+v: %v", v, err)
+		}
+		for name, off := range map[string]bool{"compiledScheme": v.NoScheme, "compiledTriplanar": v.NoTriplanar, "compiledDetail": v.NoDetail, "compiledTextures": v.NoTextures} {
+			want := "const " + name + " = 1.0"
+			if off {
+				want = "const " + name + " = 0.0"
+			}
+			if !bytes.Contains(src, []byte(want)) {
+				t.Errorf("%+v: source lacks %q", v, want)
+			}
 		}
 	}
 }

@@ -39,7 +39,18 @@ type LOD struct {
 	levels     int // how many of lodSteps fit in a chunk
 	chunks     []lodChunk
 
-	selected []int // Select's step per chunk, 0 for a culled chunk
+	selected  []int  // Select's step per chunk, 0 outside the frustum
+	hidden    []bool // Select's chunks behind nearer terrain (occlusion.go)
+	partCells int    // side of the parts occlusion bounds separately
+	// corners are the occluders' heights at the part grid's corners,
+	// cornerCols × cornerRows, row-major (occlusion.go).
+	corners                []float64
+	cornerCols, cornerRows int
+	occluderLift           float64 // tests raise the occluders to show a wrong bound is caught
+	partHidden             []bool  // per part, hidden behind nearer terrain (Select's chunks only)
+	partsHidden            []bool  // per chunk: some of its parts are hidden
+	order                  []int   // Select's frustum chunks, back to front
+	cover                  coverage
 }
 
 // lodChunk is one chunk's extent and errors.
@@ -47,6 +58,9 @@ type lodChunk struct {
 	c0, r0, c1, r1 int           // first and last sample column and row
 	box            [2][3]float64 // world AABB: min and max corner
 	err            [len(lodSteps)]float64
+	whole          slab   // bounds of the surface over the chunk (occlusion.go)
+	parts          []slab // the same per part of partCells² cells
+	partBase       int    // index of its first part in LOD.partHidden
 }
 
 // View is what Select needs to know of the camera.
@@ -64,6 +78,13 @@ type View struct {
 	MaxErrorPx float64
 	// Full draws every chunk at step 1 without culling: the reference.
 	Full bool
+
+	// Occlusion culling (occlusion.go) needs the screen: the view-
+	// projection matrix (column-major, OpenGL clip space), the screen size
+	// in pixels and the near plane's clip w. Width 0 turns it off.
+	ViewProj      [16]float32
+	Width, Height int
+	NearW         float64
 }
 
 // ChunkDraw is one chunk as Select emits it.
@@ -104,7 +125,10 @@ func NewLOD(m *Heightmap, chunkCells int) *LOD {
 	if chunkCells < 1 {
 		panic(fmt.Sprintf("terrain: LOD chunk size %d cells, must be at least 1", chunkCells))
 	}
-	l := &LOD{m: m, chunkCells: chunkCells}
+	l := &LOD{m: m, chunkCells: chunkCells, partCells: max(chunkCells/occlusionParts, 1)}
+	for chunkCells%l.partCells != 0 { // parts must tile chunks
+		l.partCells--
+	}
 	for l.levels < len(lodSteps) && lodSteps[l.levels] <= chunkCells {
 		l.levels++
 	}
@@ -115,12 +139,22 @@ func NewLOD(m *Heightmap, chunkCells int) *LOD {
 	l.rows = (m.Height - 2 + chunkCells) / chunkCells
 	l.chunks = make([]lodChunk, l.cols*l.rows)
 	l.selected = make([]int, len(l.chunks))
+	l.hidden = make([]bool, len(l.chunks))
 	// context.Background is never done, so forRows cannot fail here.
 	_ = forRows(context.Background(), l.rows, nil, 0, 0, func(j int) {
 		for i := range l.cols {
 			l.measure(i, j)
+			l.measureParts(&l.chunks[j*l.cols+i])
 		}
 	})
+	l.measureCorners()
+	n := 0
+	for k := range l.chunks {
+		l.chunks[k].partBase = n
+		n += len(l.chunks[k].parts)
+	}
+	l.partHidden = make([]bool, n)
+	l.partsHidden = make([]bool, len(l.chunks))
 	return l
 }
 
@@ -206,7 +240,8 @@ func (l *LOD) surfaceError(ch *lodChunk, s int) float64 {
 }
 
 // Select returns, in back-to-front order for v.Eye, the chunks whose
-// bounding boxes meet the frustum (all of them with v.Full), each with the
+// bounding boxes meet the frustum (all of them with v.Full) and, when v
+// gives the screen, are not hidden behind nearer terrain, each with the
 // coarsest step whose error ε_s projects to at most v.MaxErrorPx pixels at
 // the distance d from the eye to the chunk's box: ε_s·PixelsPerUnit ≤
 // MaxErrorPx·d, so that a chunk around the eye (d = 0) gets an exact step,
@@ -226,26 +261,36 @@ func (l *LOD) Select(v View, dst []ChunkDraw) []ChunkDraw {
 	c := float64(l.chunkCells)
 	camCol := cellOf(ex, 0, c, float64(m.Width-1), l.cols)
 	camRow := cellOf(ez, 0, c, float64(m.Height-1), l.rows)
-	tris := 0
+	l.order = l.order[:0]
 	backToFront(l.rows, camRow, func(j int) {
 		backToFront(l.cols, camCol, func(i int) {
-			s := l.selected[j*l.cols+i]
-			if s == 0 {
-				return
+			if l.selected[j*l.cols+i] != 0 {
+				l.order = append(l.order, j*l.cols+i)
 			}
-			if len(dst) < cap(dst) {
-				dst = dst[:len(dst)+1]
-			} else {
-				dst = append(dst, ChunkDraw{})
-			}
-			ch := &l.chunks[j*l.cols+i]
-			d := &dst[len(dst)-1]
-			d.Col0, d.Row0, d.Col1, d.Row1, d.Step = ch.c0, ch.r0, ch.c1, ch.r1, s
-			d.Cols = (ch.c1-ch.c0+s-1)/s + 1
-			d.Rows = (ch.r1-ch.r0+s-1)/s + 1
-			tris += 2 * (d.Cols - 1) * (d.Rows - 1)
 		})
 	})
+	clear(l.hidden)
+	clear(l.partsHidden)
+	if l.canOcclude(&v) {
+		l.occlude(&v, l.order)
+	}
+	tris := 0
+	for _, k := range l.order {
+		if l.hidden[k] {
+			continue
+		}
+		if len(dst) < cap(dst) {
+			dst = dst[:len(dst)+1]
+		} else {
+			dst = append(dst, ChunkDraw{})
+		}
+		ch, s := &l.chunks[k], l.selected[k]
+		d := &dst[len(dst)-1]
+		d.Col0, d.Row0, d.Col1, d.Row1, d.Step = ch.c0, ch.r0, ch.c1, ch.r1, s
+		d.Cols = (ch.c1-ch.c0+s-1)/s + 1
+		d.Rows = (ch.r1-ch.r0+s-1)/s + 1
+		tris += 2 * (d.Cols - 1) * (d.Rows - 1)
+	}
 
 	workers := min(runtime.GOMAXPROCS(0), len(dst))
 	if tris < parallelEmitFrom || workers < 2 {
@@ -324,10 +369,20 @@ func (l *LOD) emit(d *ChunkDraw, ex, ez float64) {
 	camRow := cellOf(ez, float64(d.Row0), float64(s), float64(d.Row1), nr)
 	tris := d.Tris
 	p := 0
+	// Parts of the chunk that occlusion found hidden are left out.
+	k = (d.Row0/l.chunkCells)*l.cols + d.Col0/l.chunkCells
+	var hiddenParts []bool
+	partsAcross := (d.Col1 - d.Col0 + l.partCells - 1) / l.partCells
+	if l.partsHidden[k] && s <= l.partCells {
+		hiddenParts = l.partHidden[l.chunks[k].partBase:]
+	}
 	backToFront(nr, camRow, func(j int) {
 		r0 := float64(d.Row0 + j*s)
 		r1 := float64(min(d.Row0+(j+1)*s, d.Row1))
 		backToFront(nc, camCol, func(i int) {
+			if hiddenParts != nil && hiddenParts[(j*s/l.partCells)*partsAcross+i*s/l.partCells] {
+				return // behind nearer terrain (occlusion.go)
+			}
 			c0 := float64(d.Col0 + i*s)
 			c1 := float64(min(d.Col0+(i+1)*s, d.Col1))
 			a := uint32(j*d.Cols + i)
@@ -341,6 +396,7 @@ func (l *LOD) emit(d *ChunkDraw, ex, ez float64) {
 			p += 6
 		})
 	})
+	d.Tris = d.Tris[:p]
 }
 
 // stitch closes the cracks between d and coarser selected neighbours: each

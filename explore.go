@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"cordillera/game"
+	"cordillera/terrain"
+)
+
+// worldFlags choose the world to open: a generated one (preset and
+// parameter flags) or a heightmap file.
+type worldFlags struct {
+	params    *paramFlags
+	heightmap string
+	height    float64
+}
+
+func addWorldFlags(fs *flag.FlagSet) *worldFlags {
+	wf := &worldFlags{params: addParamFlags(fs)}
+	fs.StringVar(&wf.heightmap, "heightmap", "", "open this heightmap (.png 8/16-bit gray, .r16) instead of generating one")
+	fs.Float64Var(&wf.height, "map-height", 0, "with -heightmap: world height of white in world units (default: a fifth of the map's width)")
+	return wf
+}
+
+// load generates or reads the world's heightmap.
+func (wf *worldFlags) load(cmd string, stdout io.Writer) (*terrain.Heightmap, string, error) {
+	if wf.heightmap != "" {
+		m, err := terrain.LoadHeightmap(wf.heightmap)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", cmd, err)
+		}
+		m.VerticalScale = float64(m.Width) / 5
+		if wf.height > 0 {
+			m.VerticalScale = wf.height
+		}
+		return m, filepath.Base(wf.heightmap), nil
+	}
+	p, err := wf.params.resolve(cmd)
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	m, err := terrain.Generate(ctx, p, nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", cmd, err)
+	}
+	fmt.Fprintf(stdout, "%s generated in %v\n", p.Describe(), time.Since(start).Round(time.Millisecond))
+	return m, p.Describe(), nil
+}
+
+// runExplore opens the 3D explorer.
+func runExplore(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	wf := addWorldFlags(fs)
+	if err := parseFlags(fs, args, stderr, "cordillera [explore] [-preset NAME] [-heightmap FILE] [flags]"); err != nil {
+		return err
+	}
+	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errors.New("explore: no display (DISPLAY is not set): run it on a desktop, or under xvfb-run; 'cordillera render' and 'cordillera generate' work headless")
+	}
+	m, name, err := wf.load("explore", stdout)
+	if err != nil {
+		return err
+	}
+	return game.Run(game.NewWorld(m), "Cordillera — "+name)
+}
+
+// runRender renders one frame of the explorer's view to a PNG.
+func runRender(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	wf := addWorldFlags(fs)
+	out := fs.String("o", "", "output PNG file")
+	camera := fs.String("camera", "", "camera as x,y,z,yaw,pitch (world units, degrees); default: the overview")
+	walk := fs.Bool("walk", false, "put the camera at eye height above the ground at x,z")
+	width := fs.Int("width", 1280, "image width in pixels")
+	height := fs.Int("height", 720, "image height in pixels")
+	wire := fs.Bool("wireframe", false, "draw the mesh edges")
+	scheme := fs.Bool("colour-scheme", false, "paper 001's colours by height share instead of textures")
+	flat := fs.Bool("flat", false, "flat shading (face normals)")
+	slope := fs.Bool("slope", false, "choose materials by slope instead of height")
+	fog := fs.Bool("fog", false, "distance fog")
+	full := fs.Bool("full-mesh", false, "draw every triangle (no level of detail or culling)")
+	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
+		return err
+	}
+	if *out == "" || !strings.EqualFold(filepath.Ext(*out), ".png") {
+		return errors.New("render: -o FILE.png is required")
+	}
+	if *width < 16 || *height < 16 || *width > 8192 || *height > 8192 {
+		return fmt.Errorf("render: -width %d -height %d: each must be between 16 and 8192", *width, *height)
+	}
+	var pose *game.CameraPose
+	if *camera != "" {
+		p, err := parsePose(*camera)
+		if err != nil {
+			return fmt.Errorf("render: -camera: %w", err)
+		}
+		p.Walk = *walk
+		pose = &p
+	}
+	m, _, err := wf.load("render", stdout)
+	if err != nil {
+		return err
+	}
+	w := game.NewWorld(m)
+	img, err := game.Render(w, pose, *width, *height, *full, func(v *game.Viewer) {
+		v.Wireframe, v.ColourScheme, v.FlatShading = *wire, *scheme, *flat
+		if *slope {
+			v.Texturing = game.BySlope
+		}
+		if *fog {
+			v.FogDensity = game.DefaultFog(m)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	if err := game.SavePNG(*out, img); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	fmt.Fprintln(stdout, "wrote", *out)
+	return nil
+}
+
+// parsePose reads "x,y,z,yaw,pitch".
+func parsePose(s string) (game.CameraPose, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 5 {
+		return game.CameraPose{}, fmt.Errorf("%q: want five numbers x,y,z,yaw,pitch", s)
+	}
+	var v [5]float32
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
+		if err != nil || f != f || f > 1e7 || f < -1e7 {
+			return game.CameraPose{}, fmt.Errorf("%q: %q is not a usable number", s, p)
+		}
+		v[i] = float32(f)
+	}
+	return game.CameraPose{X: v[0], Y: v[1], Z: v[2], Yaw: v[3], Pitch: v[4]}, nil
+}

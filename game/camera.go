@@ -1,0 +1,181 @@
+package game
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"cordillera/terrain"
+)
+
+// Mode is how the camera moves.
+type Mode int
+
+// The camera modes.
+const (
+	Fly  Mode = iota // free flight (thesis 5.4's free camera)
+	Walk             // on foot: eye height above the ground, gravity, jumping
+)
+
+func (m Mode) String() string {
+	if m == Walk {
+		return "walk"
+	}
+	return "fly"
+}
+
+// Walking constants, in world units (metres) and seconds.
+const (
+	EyeHeight   = 1.7  // eye above the ground when walking
+	Gravity     = 9.81 // downward acceleration when walking
+	JumpSpeed   = 4.5  // upward speed of a jump
+	WalkSpeed   = 4.0  // walking speed before the Shift boost
+	nearDefault = 0.1  // near plane distance
+)
+
+// Camera is the viewer: a position, a heading (yaw around +y, 0 looking
+// along +x) and a pitch (positive looks up), with a perspective lens.
+type Camera struct {
+	Pos        mgl32.Vec3
+	Yaw, Pitch float32 // radians
+	FovY       float32 // vertical field of view, radians
+	Near, Far  float32
+	Mode       Mode
+	Speed      float32 // fly speed, world units per second
+
+	vy       float32 // vertical speed when walking
+	grounded bool
+}
+
+// NewCamera returns a fly camera with a 60° lens looking along +x.
+func NewCamera() *Camera {
+	return &Camera{FovY: mgl32.DegToRad(60), Near: nearDefault, Far: 1e5, Speed: 40}
+}
+
+// Forward is the unit viewing direction.
+func (c *Camera) Forward() mgl32.Vec3 {
+	cp := float32(math.Cos(float64(c.Pitch)))
+	return mgl32.Vec3{
+		cp * float32(math.Cos(float64(c.Yaw))),
+		float32(math.Sin(float64(c.Pitch))),
+		cp * float32(math.Sin(float64(c.Yaw))),
+	}
+}
+
+// Right is the unit horizontal direction to the right of the view.
+func (c *Camera) Right() mgl32.Vec3 {
+	return mgl32.Vec3{-float32(math.Sin(float64(c.Yaw))), 0, float32(math.Cos(float64(c.Yaw)))}
+}
+
+// View is the world-to-eye matrix.
+func (c *Camera) View() mgl32.Mat4 {
+	f := c.Forward()
+	up := mgl32.Vec3{0, 1, 0}
+	if math.Abs(float64(f[1])) > 0.999 { // looking straight up or down
+		up = mgl32.Vec3{float32(math.Cos(float64(c.Yaw))), 0, float32(math.Sin(float64(c.Yaw)))}
+		if f[1] > 0 {
+			up = up.Mul(-1)
+		}
+	}
+	return mgl32.LookAtV(c.Pos, c.Pos.Add(f), up)
+}
+
+// Projection is the eye-to-clip matrix for a w×h screen.
+func (c *Camera) Projection(w, h int) mgl32.Mat4 {
+	return mgl32.Perspective(c.FovY, float32(w)/float32(h), c.Near, c.Far)
+}
+
+// Look turns the camera by dyaw, dpitch radians; the pitch stops at straight
+// up and straight down.
+func (c *Camera) Look(dyaw, dpitch float32) {
+	c.Yaw = float32(math.Mod(float64(c.Yaw+dyaw), 2*math.Pi))
+	c.Pitch = mgl32.Clamp(c.Pitch+dpitch, -math.Pi/2, math.Pi/2)
+}
+
+// Input is what the player asks of the camera during one tick.
+type Input struct {
+	Forward, Strafe, Lift float32 // each in [−1, 1]: W/S, D/A, up/down
+	Boost                 bool    // Shift: move faster
+	Jump                  bool
+}
+
+// boostFactor multiplies the speed while Shift is held.
+const boostFactor = 4
+
+// Step moves the camera by one tick of dt seconds over the ground m.
+// Flying moves along the view direction and never goes below the ground;
+// walking moves horizontally, falls under gravity and keeps the eye
+// EyeHeight above the bilinearly sampled ground.
+func (c *Camera) Step(in Input, dt float32, m *terrain.Heightmap) {
+	boost := float32(1)
+	if in.Boost {
+		boost = boostFactor
+	}
+	switch c.Mode {
+	case Fly:
+		v := c.Forward().Mul(in.Forward).Add(c.Right().Mul(in.Strafe)).Add(mgl32.Vec3{0, in.Lift, 0})
+		c.Pos = c.Pos.Add(v.Mul(c.Speed * boost * dt))
+		c.clampToMap(m)
+		if m != nil {
+			c.Pos[1] = max(c.Pos[1], c.groundAt(m)+c.Near*4)
+		}
+	case Walk:
+		fwd := mgl32.Vec3{float32(math.Cos(float64(c.Yaw))), 0, float32(math.Sin(float64(c.Yaw)))}
+		v := fwd.Mul(in.Forward).Add(c.Right().Mul(in.Strafe))
+		if l := v.Len(); l > 1 {
+			v = v.Mul(1 / l)
+		}
+		c.Pos = c.Pos.Add(v.Mul(WalkSpeed * boost * dt))
+		c.clampToMap(m)
+		if in.Jump && c.grounded {
+			c.vy = JumpSpeed
+		}
+		c.vy -= Gravity * dt
+		c.Pos[1] += c.vy * dt
+		c.grounded = false
+		if m != nil {
+			if floor := c.groundAt(m) + EyeHeight; c.Pos[1] <= floor {
+				c.Pos[1], c.vy, c.grounded = floor, 0, true
+			}
+		}
+	}
+}
+
+// SetMode switches between flying and walking; walking starts on the ground.
+func (c *Camera) SetMode(mode Mode, m *terrain.Heightmap) {
+	c.Mode, c.vy = mode, 0
+	if mode == Walk && m != nil {
+		c.Pos[1] = c.groundAt(m) + EyeHeight
+		c.grounded = true
+	}
+}
+
+func (c *Camera) groundAt(m *terrain.Heightmap) float32 {
+	return float32(m.GroundHeight(float64(c.Pos[0]), float64(c.Pos[2])))
+}
+
+// clampToMap keeps the camera over the map horizontally, with a margin for
+// flying out to look back at it.
+func (c *Camera) clampToMap(m *terrain.Heightmap) {
+	if m == nil {
+		return
+	}
+	w, d := m.Extent()
+	margin := float32(0)
+	if c.Mode == Fly {
+		margin = float32(max(w, d))
+	}
+	c.Pos[0] = mgl32.Clamp(c.Pos[0], -margin, float32(w)+margin)
+	c.Pos[2] = mgl32.Clamp(c.Pos[2], -margin, float32(d)+margin)
+}
+
+// Overview places the camera high over the south-west corner of the map
+// looking across it towards its centre: the default first view.
+func (c *Camera) Overview(m *terrain.Heightmap) {
+	w, d := m.Extent()
+	c.Pos = mgl32.Vec3{float32(w * 0.05), float32(m.VerticalScale*1.2 + 0.15*max(w, d)), float32(d * 0.05)}
+	c.Yaw = float32(math.Atan2(d/2-float64(c.Pos[2]), w/2-float64(c.Pos[0])))
+	c.Pitch = -0.35
+	c.Mode = Fly
+	c.Speed = float32(max(w, d) / 20)
+}

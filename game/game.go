@@ -1,0 +1,282 @@
+// Package game is Cordillera's explorer: the Ebiten game loop, the fly and
+// walk camera, the CPU projection and level-of-detail renderer, and the HUD.
+// Terrain maths (normals, ground height, LOD meshes) lives in package
+// terrain; the shaders in package shaders; the materials in package assets.
+package game
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"cordillera/terrain"
+)
+
+// Default window size.
+const (
+	ScreenWidth  = 1280
+	ScreenHeight = 720
+)
+
+// chunkCells is the side of an LOD chunk in cells.
+const chunkCells = 32
+
+// World is a heightmap prepared for drawing: its normals and LOD chunks.
+type World struct {
+	Map     *terrain.Heightmap
+	LOD     *terrain.LOD
+	Normals []float32
+}
+
+// NewWorld prepares a heightmap for drawing.
+func NewWorld(m *terrain.Heightmap) *World {
+	return &World{Map: m, LOD: terrain.NewLOD(m, chunkCells), Normals: terrain.Normals(m)}
+}
+
+// Game is the explorer's ebiten.Game.
+type Game struct {
+	World  *World
+	Camera *Camera
+	View   Viewer
+	HUD    bool
+
+	// FullMesh disables level of detail and culling (for comparisons).
+	FullMesh bool
+
+	render   *renderer
+	frame    frame
+	w, h     int
+	captured bool   // pointer captured for mouse look
+	cursor   [2]int // last cursor position, for mouse look
+	status   string
+	statusAt time.Time
+
+	// ScreenshotDir is where F12 saves screenshots.
+	ScreenshotDir string
+	shotPending   bool
+
+	// OnFrame, if set, is called at the end of every Draw with the screen:
+	// the render command and the tests read pixels through it.
+	OnFrame func(screen *ebiten.Image) error
+	err     error
+}
+
+// New returns a game over the world with the default view from above.
+func New(w *World) (*Game, error) {
+	r, err := newRenderer()
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), HUD: true, render: r, ScreenshotDir: "."}
+	g.Camera.Overview(w.Map)
+	return g, nil
+}
+
+// errQuit ends the game loop without an error.
+var errQuit = errors.New("quit")
+
+// Update handles input and moves the camera, once per tick.
+func (g *Game) Update() error {
+	if g.err != nil {
+		if g.err == errQuit {
+			return ebiten.Termination
+		}
+		return g.err
+	}
+	dt := float32(1) / float32(ebiten.TPS())
+	g.handleKeys()
+	g.handleMouse()
+	g.Camera.Step(readMovement(), dt, g.World.Map)
+	return nil
+}
+
+// readMovement turns the held keys into camera input.
+func readMovement() Input {
+	axis := func(pos, neg ebiten.Key) float32 {
+		v := float32(0)
+		if ebiten.IsKeyPressed(pos) {
+			v++
+		}
+		if ebiten.IsKeyPressed(neg) {
+			v--
+		}
+		return v
+	}
+	lift := axis(ebiten.KeySpace, ebiten.KeyC) + axis(ebiten.KeyE, ebiten.KeyQ)
+	return Input{
+		Forward: axis(ebiten.KeyW, ebiten.KeyS) + axis(ebiten.KeyArrowUp, ebiten.KeyArrowDown),
+		Strafe:  axis(ebiten.KeyD, ebiten.KeyA) + axis(ebiten.KeyArrowRight, ebiten.KeyArrowLeft),
+		Lift:    mgl32.Clamp(lift, -1, 1),
+		Boost:   ebiten.IsKeyPressed(ebiten.KeyShift),
+		Jump:    ebiten.IsKeyPressed(ebiten.KeySpace),
+	}
+}
+
+func (g *Game) handleKeys() {
+	pressed := inpututil.IsKeyJustPressed
+	if pressed(ebiten.KeyTab) {
+		mode := Walk
+		if g.Camera.Mode == Walk {
+			mode = Fly
+		}
+		g.Camera.SetMode(mode, g.World.Map)
+		g.say("camera: " + mode.String())
+	}
+	if pressed(ebiten.KeyF2) {
+		g.View.Wireframe = !g.View.Wireframe
+	}
+	if pressed(ebiten.KeyF3) {
+		g.View.ColourScheme = !g.View.ColourScheme
+	}
+	if pressed(ebiten.KeyF4) {
+		g.View.FlatShading = !g.View.FlatShading
+	}
+	if pressed(ebiten.KeyF5) {
+		if g.View.Texturing == ByHeight {
+			g.View.Texturing = BySlope
+		} else {
+			g.View.Texturing = ByHeight
+		}
+	}
+	if pressed(ebiten.KeyF6) {
+		if g.View.FogDensity == 0 {
+			g.View.FogDensity = DefaultFog(g.World.Map)
+		} else {
+			g.View.FogDensity = 0
+		}
+	}
+	if pressed(ebiten.KeyF7) {
+		g.FullMesh = !g.FullMesh
+		g.say(fmt.Sprintf("level of detail: %v", !g.FullMesh))
+	}
+	if pressed(ebiten.KeyF1) {
+		g.HUD = !g.HUD
+	}
+	if pressed(ebiten.KeyF12) {
+		g.shotPending = true
+	}
+	if pressed(ebiten.KeyL) {
+		g.setCapture(!g.captured)
+	}
+	if pressed(ebiten.KeyEscape) && g.captured {
+		g.setCapture(false)
+	}
+}
+
+// DefaultFog is an exp² density that halves visibility at about the map's size.
+func DefaultFog(m *terrain.Heightmap) float32 {
+	w, d := m.Extent()
+	return float32(0.83 / max(w, d))
+}
+
+// mouseSensitivity is radians of turn per pixel of mouse motion.
+const mouseSensitivity = 0.003
+
+func (g *Game) handleMouse() {
+	x, y := ebiten.CursorPosition()
+	dx, dy := x-g.cursor[0], y-g.cursor[1]
+	g.cursor = [2]int{x, y}
+	if g.captured || ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) {
+		if !inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) {
+			g.Camera.Look(float32(dx)*mouseSensitivity, -float32(dy)*mouseSensitivity)
+		}
+	}
+	if _, wy := ebiten.Wheel(); wy != 0 {
+		if wy > 0 {
+			g.Camera.Speed *= 1.25
+		} else {
+			g.Camera.Speed /= 1.25
+		}
+		g.say(fmt.Sprintf("speed %.1f", g.Camera.Speed))
+	}
+}
+
+func (g *Game) setCapture(on bool) {
+	g.captured = on
+	if on {
+		ebiten.SetCursorMode(ebiten.CursorModeCaptured)
+	} else {
+		ebiten.SetCursorMode(ebiten.CursorModeVisible)
+	}
+}
+
+func (g *Game) say(s string) { g.status, g.statusAt = s, time.Now() }
+
+// Draw renders the sky, the terrain and the HUD.
+func (g *Game) Draw(screen *ebiten.Image) {
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	g.frame.build(g.Camera, w, h, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
+	g.render.draw(screen, g.Camera, &g.View, g.World.Map, &g.frame)
+	if g.shotPending {
+		g.shotPending = false
+		path, err := g.saveScreenshot(screen)
+		if err != nil {
+			g.say("screenshot failed: " + err.Error())
+		} else {
+			g.say("saved " + path)
+		}
+	}
+	if g.HUD {
+		g.drawHUD(screen)
+	}
+	if g.OnFrame != nil && g.err == nil {
+		if err := g.OnFrame(screen); err != nil {
+			g.err = err
+		}
+	}
+}
+
+func (g *Game) drawHUD(screen *ebiten.Image) {
+	c := g.Camera
+	text := fmt.Sprintf("FPS %.1f  triangles %d  chunks %d\n%s  x %.1f  y %.1f  z %.1f  yaw %.0f°  pitch %.0f°\nTab fly/walk  F2 wireframe  F3 colours  F4 flat  F5 slope  F6 fog  F12 screenshot",
+		ebiten.ActualFPS(), g.frame.triangles, len(g.frame.chunks), c.Mode,
+		c.Pos[0], c.Pos[1], c.Pos[2], mgl32.RadToDeg(c.Yaw), mgl32.RadToDeg(c.Pitch))
+	if g.status != "" && time.Since(g.statusAt) < 4*time.Second {
+		text += "\n" + g.status
+	}
+	ebitenutil.DebugPrint(screen, text)
+}
+
+// Layout uses the window's size as the screen size.
+func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	g.w, g.h = outsideWidth, outsideHeight
+	return outsideWidth, outsideHeight
+}
+
+// Quit ends the game loop after the current frame.
+func (g *Game) Quit() { g.err = errQuit }
+
+// saveScreenshot writes the screen to a new numbered PNG.
+func (g *Game) saveScreenshot(screen *ebiten.Image) (string, error) {
+	img := ScreenPixels(screen)
+	for i := 0; ; i++ {
+		path := filepath.Join(g.ScreenshotDir, fmt.Sprintf("cordillera-%s-%d.png", time.Now().Format("20060102-150405"), i))
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		return path, SavePNG(path, img)
+	}
+}
+
+// ScreenPixels copies the screen into an opaque RGBA image.
+func ScreenPixels(screen *ebiten.Image) *image.RGBA {
+	b := screen.Bounds()
+	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	screen.ReadPixels(img.Pix)
+	return img
+}
+
+// SavePNG writes an image atomically.
+func SavePNG(path string, img image.Image) error {
+	return terrain.WriteFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
+}

@@ -1,0 +1,286 @@
+package game
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"cordillera/terrain"
+)
+
+// Ebiten has no vertex stage and no depth buffer (DESIGN.md): the CPU
+// projects every vertex, clips triangles that cross the near plane, and
+// submits the triangles in the back-to-front order terrain.LOD emits them.
+//
+// Vertex contract with shaders/terrain.kage (perspective-correct: every
+// interpolated attribute is divided by w and recovered in the fragment):
+//
+//	ColorR..B  normal · 1/w
+//	ColorA     world distance between neighbouring mesh vertices (not / w)
+//	Custom0..2 world position · 1/w
+//	Custom3    1/w
+
+// surfaceVertex is a mesh vertex in world space.
+type surfaceVertex struct {
+	pos, normal mgl32.Vec3
+	spacing     float32 // world distance to the neighbouring vertices
+}
+
+// projector maps world space to screen pixels.
+type projector struct {
+	vp         mgl32.Mat4 // projection · view
+	w, h       float32    // screen size in pixels
+	near       float32    // smallest clip w drawn: the near plane distance
+	halfW, hfH float32
+}
+
+func newProjector(vp mgl32.Mat4, w, h int, near float32) projector {
+	return projector{vp: vp, w: float32(w), h: float32(h), near: near, halfW: float32(w) / 2, hfH: float32(h) / 2}
+}
+
+// clipW returns the clip-space w of a world point: its depth along the view.
+func (p *projector) clipW(v mgl32.Vec3) float32 {
+	m := &p.vp
+	return m[3]*v[0] + m[7]*v[1] + m[11]*v[2] + m[15]
+}
+
+// vertex projects a surface vertex in front of the near plane.
+func (p *projector) vertex(s surfaceVertex) ebiten.Vertex {
+	m := &p.vp
+	v := s.pos
+	cx := m[0]*v[0] + m[4]*v[1] + m[8]*v[2] + m[12]
+	cy := m[1]*v[0] + m[5]*v[1] + m[9]*v[2] + m[13]
+	cw := m[3]*v[0] + m[7]*v[1] + m[11]*v[2] + m[15]
+	inv := 1 / cw
+	return ebiten.Vertex{
+		DstX:    (cx*inv + 1) * p.halfW,
+		DstY:    (1 - cy*inv) * p.hfH,
+		ColorR:  s.normal[0] * inv,
+		ColorG:  s.normal[1] * inv,
+		ColorB:  s.normal[2] * inv,
+		ColorA:  s.spacing,
+		Custom0: v[0] * inv,
+		Custom1: v[1] * inv,
+		Custom2: v[2] * inv,
+		Custom3: inv,
+	}
+}
+
+// drawCall is geometry for one DrawTrianglesShader32 call with one shader variant.
+type drawCall struct {
+	vertices []ebiten.Vertex
+	indices  []uint32
+	noDetail bool // every chunk in it lies beyond the detail maps' reach
+}
+
+// batch is the projected geometry of a run of chunks: one worker's share
+// of a frame, as draw calls in order.
+type batch struct {
+	draws     []drawCall
+	n         int // draws in use
+	triangles int
+
+	// per-chunk scratch
+	surf []surfaceVertex
+	w    []float32
+}
+
+func (b *batch) reset() { b.n, b.triangles = 0, 0 }
+
+// calls returns the draw calls in use.
+func (b *batch) calls() []drawCall { return b.draws[:b.n] }
+
+// begin returns the draw call the next chunk goes into: the current one if
+// it has the same shader variant, else a fresh one.
+func (b *batch) begin(noDetail bool) *drawCall {
+	if b.n > 0 && b.draws[b.n-1].noDetail == noDetail {
+		return &b.draws[b.n-1]
+	}
+	if b.n == len(b.draws) {
+		b.draws = append(b.draws, drawCall{})
+	}
+	d := &b.draws[b.n]
+	b.n++
+	d.vertices, d.indices, d.noDetail = d.vertices[:0], d.indices[:0], noDetail
+	return d
+}
+
+// addChunk projects one chunk's vertex grid and appends its triangles in
+// the order given, clipping those that cross the near plane. noDetail
+// marks a chunk entirely beyond the detail maps' distance.
+func (b *batch) addChunk(p *projector, c *terrain.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail bool) {
+	d := b.begin(noDetail)
+	n := c.Cols * c.Rows
+	b.surf = grow(b.surf, n)
+	b.w = grow(b.w, n)
+	base := uint32(len(d.vertices))
+	cs := float32(m.CellSize)
+	spacing := cs * float32(c.Step)
+	for j := 0; j < c.Rows; j++ {
+		row := min(c.Row0+j*c.Step, c.Row1)
+		for i := 0; i < c.Cols; i++ {
+			col := min(c.Col0+i*c.Step, c.Col1)
+			k := j*c.Cols + i
+			s := (row*m.Width + col) * 3
+			sv := surfaceVertex{
+				pos:     mgl32.Vec3{float32(col) * cs, c.Heights[k], float32(row) * cs},
+				normal:  mgl32.Vec3{normals[s], normals[s+1], normals[s+2]},
+				spacing: spacing,
+			}
+			b.surf[k] = sv
+			b.w[k] = p.clipW(sv.pos)
+			// Vertices behind the near plane are still appended (as
+			// placeholders) so that indices stay base + k; no triangle
+			// references them unclipped.
+			if b.w[k] >= p.near {
+				d.vertices = append(d.vertices, p.vertex(sv))
+			} else {
+				d.vertices = append(d.vertices, ebiten.Vertex{})
+			}
+		}
+	}
+	for t := 0; t+2 < len(c.Tris); t += 3 {
+		i0, i1, i2 := c.Tris[t], c.Tris[t+1], c.Tris[t+2]
+		in0, in1, in2 := b.w[i0] >= p.near, b.w[i1] >= p.near, b.w[i2] >= p.near
+		switch {
+		case in0 && in1 && in2:
+			d.indices = append(d.indices, base+i0, base+i1, base+i2)
+			b.triangles++
+		case !in0 && !in1 && !in2:
+		default:
+			b.triangles += d.clipTriangle(p, [3]surfaceVertex{b.surf[i0], b.surf[i1], b.surf[i2]}, [3]float32{b.w[i0], b.w[i1], b.w[i2]})
+		}
+	}
+}
+
+// clipTriangle cuts a triangle that crosses the near plane (Sutherland–
+// Hodgman against clip w = near) and appends the one or two triangles of
+// the part in front, returning how many. Clip coordinates are affine in
+// world position, so the cut vertices interpolate position and normal with
+// the same parameter.
+func (d *drawCall) clipTriangle(p *projector, v [3]surfaceVertex, w [3]float32) int {
+	var poly [4]surfaceVertex
+	n := 0
+	for i := 0; i < 3; i++ {
+		j := (i + 1) % 3
+		inI, inJ := w[i] >= p.near, w[j] >= p.near
+		if inI {
+			poly[n] = v[i]
+			n++
+		}
+		if inI != inJ {
+			t := (p.near - w[i]) / (w[j] - w[i])
+			poly[n] = surfaceVertex{
+				pos:     v[i].pos.Add(v[j].pos.Sub(v[i].pos).Mul(t)),
+				normal:  v[i].normal.Add(v[j].normal.Sub(v[i].normal).Mul(t)),
+				spacing: v[i].spacing,
+			}
+			n++
+		}
+	}
+	base := uint32(len(d.vertices))
+	for i := 0; i < n; i++ {
+		d.vertices = append(d.vertices, p.vertex(poly[i]))
+	}
+	for i := 1; i+1 < n; i++ {
+		d.indices = append(d.indices, base, base+uint32(i), base+uint32(i+1))
+	}
+	return max(n-2, 0)
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// frame is everything the CPU prepares for one terrain draw.
+type frame struct {
+	batches     []batch
+	triangles   int
+	chunks      []terrain.ChunkDraw
+	noOcclusion bool // draw hidden chunks too (tests compare with it)
+}
+
+// MaxErrorPx is the screen-space error the level of detail allows.
+const MaxErrorPx = 2
+
+// build selects the chunks for the camera, projects them on all cores and
+// leaves one batch per worker, in back-to-front order. full disables level
+// of detail and culling (the reference the benchmarks compare against).
+//
+// detailDist is the distance beyond which detail maps vanish: chunks
+// entirely farther away are drawn with a shader without them.
+func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *terrain.LOD, normals []float32, full bool, detailDist float32) {
+	vp := cam.Projection(w, h).Mul4(cam.View())
+	view := terrain.View{
+		Eye:           [3]float64{float64(cam.Pos[0]), float64(cam.Pos[1]), float64(cam.Pos[2])},
+		Planes:        terrain.FrustumPlanes([16]float32(vp)),
+		PixelsPerUnit: float64(h) / (2 * math.Tan(float64(cam.FovY)/2)),
+		MaxErrorPx:    MaxErrorPx,
+		Full:          full,
+	}
+	if !full && !f.noOcclusion {
+		view.ViewProj, view.Width, view.Height, view.NearW = [16]float32(vp), w, h, float64(cam.Near)
+	}
+	f.chunks = lod.Select(view, f.chunks)
+	p := newProjector(vp, w, h, cam.Near)
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(f.chunks)))
+	if len(f.batches) < workers {
+		f.batches = append(f.batches, make([]batch, workers-len(f.batches))...)
+	}
+	f.batches = f.batches[:workers]
+	// Contiguous runs of chunks per worker keep the global order when the
+	// batches are drawn one after another; the runs hold equal vertex counts.
+	total := 0
+	for i := range f.chunks {
+		total += f.chunks[i].Cols * f.chunks[i].Rows
+	}
+	cut := make([]int, workers+1)
+	for i, acc, k := 0, 0, 1; i < len(f.chunks) && k < workers; i++ {
+		acc += f.chunks[i].Cols * f.chunks[i].Rows
+		for k < workers && acc*workers >= k*total {
+			cut[k] = i + 1
+			k++
+		}
+	}
+	cut[workers] = len(f.chunks)
+	var wg sync.WaitGroup
+	for k := range f.batches {
+		lo, hi := cut[k], cut[k+1]
+		b := &f.batches[k]
+		b.reset()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				c := &f.chunks[i]
+				b.addChunk(&p, c, m, normals, chunkDistance(c, cam.Pos, m) >= detailDist)
+			}
+		}()
+	}
+	wg.Wait()
+	f.triangles = 0
+	for i := range f.batches {
+		f.triangles += f.batches[i].triangles
+	}
+}
+
+// chunkDistance is the distance from eye to the nearest point of the
+// chunk's bounding box.
+func chunkDistance(c *terrain.ChunkDraw, eye mgl32.Vec3, m *terrain.Heightmap) float32 {
+	lo, hi := c.Heights[0], c.Heights[0]
+	for _, h := range c.Heights {
+		lo, hi = min(lo, h), max(hi, h)
+	}
+	cs := float32(m.CellSize)
+	d := func(v, a, b float32) float32 { return max(a-v, 0, v-b) }
+	dx := d(eye[0], float32(c.Col0)*cs, float32(c.Col1)*cs)
+	dy := d(eye[1], lo, hi)
+	dz := d(eye[2], float32(c.Row0)*cs, float32(c.Row1)*cs)
+	return float32(math.Sqrt(float64(dx*dx + dy*dy + dz*dz)))
+}

@@ -1,0 +1,91 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"image"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// Run opens the explorer window on a world and returns when it is closed.
+func Run(w *World, title string) error {
+	g, err := New(w)
+	if err != nil {
+		return err
+	}
+	ebiten.SetWindowSize(ScreenWidth, ScreenHeight)
+	ebiten.SetWindowTitle(title)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	return ebiten.RunGame(g)
+}
+
+// CameraPose is a camera position and heading for scripted views.
+type CameraPose struct {
+	X, Y, Z    float32
+	Yaw, Pitch float32 // degrees
+	Walk       bool    // put the eye at walking height above the ground at (X, Z)
+}
+
+// fixedSize is an ebiten.Game with a fixed screen size: render and tests.
+type fixedSize struct {
+	*Game
+	width, height int
+}
+
+func (f fixedSize) Layout(int, int) (int, int) { return f.width, f.height }
+
+// settleFrames is how many frames Render draws before it reads one back,
+// so that every GPU resource is uploaded.
+const settleFrames = 3
+
+// Render draws one frame of the world from a camera into an image of the
+// given size. It needs a display (use xvfb-run on servers). pose == nil
+// keeps the default overview. view, if set, adjusts the look first.
+func Render(w *World, pose *CameraPose, width, height int, full bool, view func(*Viewer)) (*image.RGBA, error) {
+	g, err := New(w)
+	if err != nil {
+		return nil, err
+	}
+	g.HUD = false
+	g.FullMesh = full
+	if pose != nil {
+		g.SetPose(*pose)
+	}
+	if view != nil {
+		view(&g.View)
+	}
+	frames := 0
+	var out *image.RGBA
+	g.OnFrame = func(screen *ebiten.Image) error {
+		frames++
+		if frames < settleFrames {
+			return nil
+		}
+		out = ScreenPixels(screen)
+		return errQuit
+	}
+	ebiten.SetWindowSize(width, height)
+	ebiten.SetWindowTitle("Cordillera render")
+	if err := ebiten.RunGame(fixedSize{g, width, height}); err != nil && !errors.Is(err, ebiten.Termination) {
+		return nil, err
+	}
+	if out == nil {
+		return nil, fmt.Errorf("render: no frame was drawn")
+	}
+	return out, nil
+}
+
+// SetPose moves the camera to a pose.
+func (g *Game) SetPose(p CameraPose) {
+	c := g.Camera
+	c.Pos[0], c.Pos[1], c.Pos[2] = p.X, p.Y, p.Z
+	c.Yaw, c.Pitch = degToRad(p.Yaw), degToRad(p.Pitch)
+	if p.Walk {
+		c.SetMode(Walk, g.World.Map)
+	} else {
+		c.Mode = Fly
+	}
+}
+
+func degToRad(d float32) float32 { return d * 3.14159265358979 / 180 }

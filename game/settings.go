@@ -1,0 +1,82 @@
+package game
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Texturing is the attribute that picks a material (thesis 5.2).
+type Texturing int
+
+// The texturing attributes.
+const (
+	ByHeight Texturing = iota
+	BySlope
+)
+
+// Viewer holds every setting of the look of the world (thesis ch. 5); the
+// debug UI edits it.
+type Viewer struct {
+	Texturing     Texturing
+	Boundaries    [4]float32 // upper end of each material's attribute range (thesis boundaries[4])
+	MaterialCount int        // 1–4: sand, grass, rock, snow
+	Blend         float32    // smoothstep width at each boundary (thesis: 0.05)
+	Tiling        float32    // texture repeats across the map
+	DetailTiling  float32    // detail map repeats across the map
+	DetailDist    float32    // distance over which detail maps fade out
+	Triplanar     bool
+	DetailMaps    bool
+	Lighting      bool
+	Ambient       float32
+	SunElevation  float32 // degrees above the horizon
+	SunAzimuth    float32 // degrees, measured like the camera yaw (0 = +x, 90 = +z)
+	SkyColor      [3]float32
+	HorizonColor  [3]float32
+	SunColor      [3]float32
+	FogColor      [3]float32
+	FogDensity    float32 // exp² fog per world unit; 0 = off
+	Wireframe     bool
+	FlatShading   bool
+	ColourScheme  bool // paper 001's solid colours by height share instead of textures
+	Gamma         float32
+}
+
+// DefaultViewer is the look of the default world: height texturing over
+// the four materials, the sun of thesis scenario 1 (65°, 30°), its sky
+// colour (201, 226, 255) and scenario colours' sun (253, 220, 48).
+func DefaultViewer() Viewer {
+	return Viewer{
+		Texturing:     ByHeight,
+		Boundaries:    [4]float32{0.12, 0.5, 0.78, 1},
+		MaterialCount: 4,
+		Blend:         0.05,
+		Tiling:        96,
+		DetailTiling:  700,
+		DetailDist:    120,
+		Triplanar:     true,
+		DetailMaps:    true,
+		Lighting:      true,
+		Ambient:       0.45,
+		SunElevation:  35,
+		SunAzimuth:    30,
+		SkyColor:      rgb(201, 226, 255),
+		HorizonColor:  rgb(236, 240, 244),
+		SunColor:      rgb(253, 220, 48),
+		FogColor:      rgb(214, 226, 238),
+		FogDensity:    0,
+		Gamma:         2.2,
+	}
+}
+
+// rgb converts an 8-bit sRGB colour to the linear values the shaders use.
+func rgb(r, g, b uint8) [3]float32 {
+	lin := func(c uint8) float32 { return float32(math.Pow(float64(c)/255, 2.2)) }
+	return [3]float32{lin(r), lin(g), lin(b)}
+}
+
+// SunDir is the unit vector towards the sun.
+func (v *Viewer) SunDir() mgl32.Vec3 {
+	el, az := float64(mgl32.DegToRad(v.SunElevation)), float64(mgl32.DegToRad(v.SunAzimuth))
+	return mgl32.Vec3{float32(math.Cos(el) * math.Cos(az)), float32(math.Sin(el)), float32(math.Cos(el) * math.Sin(az))}
+}
