@@ -93,6 +93,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	slope := fs.Bool("slope", false, "choose materials by slope instead of height")
 	fog := fs.Bool("fog", false, "distance fog")
 	full := fs.Bool("full-mesh", false, "draw every triangle (no level of detail or culling)")
+	hud := fs.Bool("hud", false, "draw the HUD (FPS, triangles, camera) as the explorer does")
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	w := game.NewWorld(m)
-	img, err := game.Render(w, pose, *width, *height, *full, func(v *game.Viewer) {
+	img, err := game.Render(w, pose, *width, *height, *full, *hud, func(v *game.Viewer) {
 		v.Wireframe, v.ColourScheme, v.FlatShading = *wire, *scheme, *flat
 		if *slope {
 			v.Texturing = game.BySlope

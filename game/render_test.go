@@ -3,7 +3,11 @@ package game
 import (
 	"context"
 	"image"
+	"image/color"
+	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -276,6 +280,36 @@ func TestShaderVariantsDrawTheSameFrame(t *testing.T) {
 		g.render.allFeatures = false
 		if n, total := differing(fast, ref, all, 1); n > 0 {
 			t.Errorf("%s: %d of %d pixels differ from the full shader", tc.name, n, total)
+		}
+	}
+}
+
+// F12 saves the frame as a numbered PNG in the screenshot folder.
+func TestScreenshotKeySavesTheFrame(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	g.ScreenshotDir = t.TempDir()
+	g.shotPending = true
+	frame := renderFrame(g, false)
+	entries, err := os.ReadDir(g.ScreenshotDir)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("screenshot folder holds %v (%v), want one file", entries, err)
+	}
+	f, err := os.Open(filepath.Join(g.ScreenshotDir, entries[0].Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	shot, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shot.Bounds() != frame.Bounds() {
+		t.Fatalf("screenshot is %v, the frame %v", shot.Bounds(), frame.Bounds())
+	}
+	for _, p := range []image.Point{{10, 10}, {testW / 2, testH - 10}, {testW - 5, testH / 2}} {
+		if got, want := color.RGBAModel.Convert(shot.At(p.X, p.Y)), frame.At(p.X, p.Y); got != want {
+			t.Errorf("pixel %v: screenshot %v, frame %v", p, got, want)
 		}
 	}
 }

@@ -41,13 +41,14 @@ const settleFrames = 3
 
 // Render draws one frame of the world from a camera into an image of the
 // given size. It needs a display (use xvfb-run on servers). pose == nil
-// keeps the default overview. view, if set, adjusts the look first.
-func Render(w *World, pose *CameraPose, width, height int, full bool, view func(*Viewer)) (*image.RGBA, error) {
+// keeps the default overview; full draws the whole mesh without level of
+// detail or culling; hud adds the HUD. view, if set, adjusts the look first.
+func Render(w *World, pose *CameraPose, width, height int, full, hud bool, view func(*Viewer)) (*image.RGBA, error) {
 	g, err := New(w)
 	if err != nil {
 		return nil, err
 	}
-	g.HUD = false
+	g.HUD = hud
 	g.FullMesh = full
 	if pose != nil {
 		g.SetPose(*pose)
