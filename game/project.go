@@ -84,8 +84,9 @@ type batch struct {
 	triangles int
 
 	// per-chunk scratch
-	surf []surfaceVertex
-	w    []float32
+	surf  []surfaceVertex
+	w     []float32
+	remap []int32 // chunk vertex → index in the draw call, −1 until used
 }
 
 func (b *batch) reset() { b.n, b.triangles = 0, 0 }
@@ -108,15 +109,16 @@ func (b *batch) begin(noDetail bool) *drawCall {
 	return d
 }
 
-// addChunk projects one chunk's vertex grid and appends its triangles in
-// the order given, clipping those that cross the near plane. noDetail
-// marks a chunk entirely beyond the detail maps' distance.
+// addChunk projects one chunk and appends its triangles in the order
+// given, clipping those that cross the near plane. Only vertices that a
+// drawn triangle uses are projected and handed over. noDetail marks a chunk
+// entirely beyond the detail maps' distance.
 func (b *batch) addChunk(p *projector, c *terrain.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail bool) {
 	d := b.begin(noDetail)
 	n := c.Cols * c.Rows
 	b.surf = grow(b.surf, n)
 	b.w = grow(b.w, n)
-	base := uint32(len(d.vertices))
+	b.remap = grow(b.remap, n)
 	cs := float32(m.CellSize)
 	spacing := cs * float32(c.Step)
 	for j := 0; j < c.Rows; j++ {
@@ -125,29 +127,28 @@ func (b *batch) addChunk(p *projector, c *terrain.ChunkDraw, m *terrain.Heightma
 			col := min(c.Col0+i*c.Step, c.Col1)
 			k := j*c.Cols + i
 			s := (row*m.Width + col) * 3
-			sv := surfaceVertex{
+			b.surf[k] = surfaceVertex{
 				pos:     mgl32.Vec3{float32(col) * cs, c.Heights[k], float32(row) * cs},
 				normal:  mgl32.Vec3{normals[s], normals[s+1], normals[s+2]},
 				spacing: spacing,
 			}
-			b.surf[k] = sv
-			b.w[k] = p.clipW(sv.pos)
-			// Vertices behind the near plane are still appended (as
-			// placeholders) so that indices stay base + k; no triangle
-			// references them unclipped.
-			if b.w[k] >= p.near {
-				d.vertices = append(d.vertices, p.vertex(sv))
-			} else {
-				d.vertices = append(d.vertices, ebiten.Vertex{})
-			}
+			b.w[k] = p.clipW(b.surf[k].pos)
+			b.remap[k] = -1
 		}
+	}
+	vertex := func(k uint32) uint32 {
+		if b.remap[k] < 0 {
+			b.remap[k] = int32(len(d.vertices))
+			d.vertices = append(d.vertices, p.vertex(b.surf[k]))
+		}
+		return uint32(b.remap[k])
 	}
 	for t := 0; t+2 < len(c.Tris); t += 3 {
 		i0, i1, i2 := c.Tris[t], c.Tris[t+1], c.Tris[t+2]
 		in0, in1, in2 := b.w[i0] >= p.near, b.w[i1] >= p.near, b.w[i2] >= p.near
 		switch {
 		case in0 && in1 && in2:
-			d.indices = append(d.indices, base+i0, base+i1, base+i2)
+			d.indices = append(d.indices, vertex(i0), vertex(i1), vertex(i2))
 			b.triangles++
 		case !in0 && !in1 && !in2:
 		default:

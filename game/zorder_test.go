@@ -241,3 +241,31 @@ func TestOcclusionCullingHidesNothingVisible(t *testing.T) {
 	}
 	t.Logf("low view: %d of %d chunks, %d of %d triangles drawn", len(culled.chunks), len(all.chunks), culled.triangles, all.triangles)
 }
+
+// Only vertices that some drawn triangle uses are handed to Ebiten.
+func TestOnlyUsedVerticesAreSubmitted(t *testing.T) {
+	w := testWorld(t, 1025)
+	c := NewCamera()
+	lowView(c, w.Map)
+	c.Pos[1] = float32(w.Map.GroundHeight(float64(c.Pos[0]), float64(c.Pos[2]))) + 1.7 // near-plane clipping happens
+	var f frame
+	f.build(c, testW, testH, w.Map, w.LOD, w.Normals, false, 120)
+	total := 0
+	for _, b := range f.batches {
+		for _, d := range b.calls() {
+			used := make([]bool, len(d.vertices))
+			for _, i := range d.indices {
+				used[i] = true
+			}
+			for i, u := range used {
+				if !u {
+					t.Fatalf("vertex %d of a draw call is not used by any triangle", i)
+				}
+			}
+			total += len(d.vertices)
+		}
+	}
+	if total == 0 || f.triangles == 0 {
+		t.Fatal("nothing drawn")
+	}
+}
