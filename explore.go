@@ -33,32 +33,33 @@ func addWorldFlags(fs *flag.FlagSet) *worldFlags {
 	return wf
 }
 
-// load generates or reads the world's heightmap.
-func (wf *worldFlags) load(cmd string, stdout io.Writer) (*terrain.Heightmap, string, error) {
+// load generates or reads the world's heightmap, and returns the
+// generation parameters (the defaults for a file) and a name for it.
+func (wf *worldFlags) load(cmd string, stdout io.Writer) (*terrain.Heightmap, terrain.Params, string, error) {
 	if wf.heightmap != "" {
 		m, err := terrain.LoadHeightmap(wf.heightmap)
 		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", cmd, err)
+			return nil, terrain.Params{}, "", fmt.Errorf("%s: %w", cmd, err)
 		}
 		m.VerticalScale = float64(m.Width) / 5
 		if wf.height > 0 {
 			m.VerticalScale = wf.height
 		}
-		return m, filepath.Base(wf.heightmap), nil
+		return m, terrain.DefaultParams(), filepath.Base(wf.heightmap), nil
 	}
 	p, err := wf.params.resolve(cmd)
 	if err != nil {
-		return nil, "", err
+		return nil, p, "", err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
 	m, err := terrain.Generate(ctx, p, nil)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", cmd, err)
+		return nil, p, "", fmt.Errorf("%s: %w", cmd, err)
 	}
 	fmt.Fprintf(stdout, "%s generated in %v\n", p.Describe(), time.Since(start).Round(time.Millisecond))
-	return m, p.Describe(), nil
+	return m, p, p.Describe(), nil
 }
 
 // runExplore opens the 3D explorer.
@@ -71,11 +72,11 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return errors.New("explore: no display (DISPLAY is not set): run it on a desktop, or under xvfb-run; 'cordillera render' and 'cordillera generate' work headless")
 	}
-	m, name, err := wf.load("explore", stdout)
+	m, p, name, err := wf.load("explore", stdout)
 	if err != nil {
 		return err
 	}
-	return game.Run(game.NewWorld(m), "Cordillera — "+name)
+	return game.Run(game.NewWorld(m), p, "Cordillera — "+name)
 }
 
 // runRender renders one frame of the explorer's view to a PNG.
@@ -94,6 +95,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fog := fs.Bool("fog", false, "distance fog")
 	full := fs.Bool("full-mesh", false, "draw every triangle (no level of detail or culling)")
 	hud := fs.Bool("hud", false, "draw the HUD (FPS, triangles, camera) as the explorer does")
+	ui := fs.Bool("ui", false, "draw the panels and the minimap as the explorer does")
+	open := fs.String("open", "Generator", "with -ui: the panels shown unfolded, comma-separated: Generator, Viewer, File")
+	help := fs.Bool("help-overlay", false, "draw the key help overlay")
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
 	}
@@ -112,12 +116,15 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		p.Walk = *walk
 		pose = &p
 	}
-	m, _, err := wf.load("render", stdout)
+	m, _, _, err := wf.load("render", stdout)
 	if err != nil {
 		return err
 	}
 	w := game.NewWorld(m)
-	img, err := game.Render(w, pose, *width, *height, *full, *hud, func(v *game.Viewer) {
+	img, err := game.RenderGame(w, pose, *width, *height, func(g *game.Game) {
+		g.HUD, g.FullMesh, g.ShowUI, g.ShowMinimap, g.ShowHelp = *hud, *full, *ui, *ui, *help
+		g.OpenPanels(strings.Split(*open, ",")...)
+		v := &g.View
 		v.Wireframe, v.ColourScheme, v.FlatShading = *wire, *scheme, *flat
 		if *slope {
 			v.Texturing = game.BySlope

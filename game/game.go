@@ -8,16 +8,20 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/ebitengine/debugui"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"cordillera/terrain"
 )
@@ -48,13 +52,23 @@ type Game struct {
 	World  *World
 	Camera *Camera
 	View   Viewer
+	Params terrain.Params // what the Generator panel shows and regenerates
 	HUD    bool
+
+	// ShowUI, ShowMinimap and ShowHelp toggle the debug UI window, the
+	// minimap and the key overlay.
+	ShowUI, ShowMinimap, ShowHelp bool
 
 	// FullMesh disables level of detail and culling (for comparisons).
 	FullMesh bool
 
 	render   *renderer
 	frame    frame
+	regen    *Regenerator
+	debug    debugui.DebugUI
+	ui       uiState
+	minimap  *Minimap
+	rng      *rand.Rand
 	w, h     int
 	captured bool   // pointer captured for mouse look
 	cursor   [2]int // last cursor position, for mouse look
@@ -71,21 +85,38 @@ type Game struct {
 	err     error
 }
 
-// New returns a game over the world with the default view from above.
+// New returns a game over the world, made from the default parameters,
+// with the default view from above.
 func New(w *World) (*Game, error) {
+	return NewWithParams(w, terrain.DefaultParams())
+}
+
+// NewWithParams returns a game over the world that p made.
+func NewWithParams(w *World, p terrain.Params) (*Game, error) {
 	r, err := newRenderer()
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), HUD: true, render: r, ScreenshotDir: "."}
+	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), Params: p, HUD: true,
+		ShowUI: true, ShowMinimap: true, render: r, regen: NewRegenerator(),
+		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), ScreenshotDir: "."}
+	g.ui.path, g.ui.matDir = "map.png", "materials"
+	g.minimap = NewMinimap(w.Map, minimapSize)
 	g.Camera.Overview(w.Map)
 	return g, nil
 }
 
+// minimapSize is the minimap's side in pixels before scaling to the screen.
+const minimapSize = 192
+
+// Close stops background work.
+func (g *Game) Close() { g.regen.Close() }
+
 // errQuit ends the game loop without an error.
 var errQuit = errors.New("quit")
 
-// Update handles input and moves the camera, once per tick.
+// Update handles the UI, input and background results, and moves the
+// camera, once per tick. It never waits for generation.
 func (g *Game) Update() error {
 	if g.err != nil {
 		if g.err == errQuit {
@@ -93,11 +124,52 @@ func (g *Game) Update() error {
 		}
 		return g.err
 	}
-	dt := float32(1) / float32(ebiten.TPS())
-	g.handleKeys()
-	g.handleMouse()
-	g.Camera.Step(readMovement(), dt, g.World.Map)
+	capture, err := g.debug.Update(func(ctx *debugui.Context) error {
+		if g.ShowUI {
+			g.buildUI(ctx)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	g.handleDrops()
+	g.takeGenerated()
+	typing := capture&debugui.InputCapturingStateFocus != 0
+	if !typing {
+		g.handleKeys()
+	}
+	if capture&debugui.InputCapturingStateHover == 0 {
+		g.handleMouse()
+	}
+	in := Input{}
+	if !typing {
+		in = readMovement()
+	}
+	g.Camera.Step(in, float32(1)/float32(ebiten.TPS()), g.World.Map)
 	return nil
+}
+
+// takeGenerated swaps in a world the background worker has finished. The
+// camera stays where it is (on the ground when walking).
+func (g *Game) takeGenerated() {
+	res := g.regen.Take()
+	if res == nil {
+		return
+	}
+	if res.Err != nil {
+		g.fail(res.Err)
+		return
+	}
+	g.World = res.World
+	g.minimap.Deallocate()
+	g.minimap = NewMinimap(res.World.Map, minimapSize)
+	if g.Camera.Mode == Walk {
+		g.Camera.SetMode(Walk, g.World.Map)
+	}
+	if !res.Preview {
+		g.ui.message = ""
+	}
 }
 
 // readMovement turns the held keys into camera input.
@@ -159,8 +231,14 @@ func (g *Game) handleKeys() {
 		g.FullMesh = !g.FullMesh
 		g.say(fmt.Sprintf("level of detail: %v", !g.FullMesh))
 	}
-	if pressed(ebiten.KeyF1) {
-		g.HUD = !g.HUD
+	if pressed(ebiten.KeyF1) || pressed(ebiten.KeyH) {
+		g.ShowHelp = !g.ShowHelp
+	}
+	if pressed(ebiten.KeyM) {
+		g.ShowMinimap = !g.ShowMinimap
+	}
+	if pressed(ebiten.KeyU) {
+		g.ShowUI = !g.ShowUI
 	}
 	if pressed(ebiten.KeyF12) {
 		g.shotPending = true
@@ -186,6 +264,13 @@ func (g *Game) handleMouse() {
 	x, y := ebiten.CursorPosition()
 	dx, dy := x-g.cursor[0], y-g.cursor[1]
 	g.cursor = [2]int{x, y}
+	if g.ShowMinimap && inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		if wx, wz, ok := g.minimap.WorldAt(x, y, g.w, g.h); ok {
+			Teleport(g.Camera, g.World.Map, wx, wz)
+			g.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
+			return
+		}
+	}
 	if g.captured || ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) {
 		if !inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) {
 			g.Camera.Look(float32(dx)*mouseSensitivity, -float32(dy)*mouseSensitivity)
@@ -210,9 +295,7 @@ func (g *Game) setCapture(on bool) {
 	}
 }
 
-func (g *Game) say(s string) { g.status, g.statusAt = s, time.Now() }
-
-// Draw renders the sky, the terrain and the HUD.
+// Draw renders the sky, the terrain, the minimap, the HUD and the UI.
 func (g *Game) Draw(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	g.frame.build(g.Camera, w, h, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
@@ -221,13 +304,23 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.shotPending = false
 		path, err := g.saveScreenshot(screen)
 		if err != nil {
-			g.say("screenshot failed: " + err.Error())
+			g.fail(fmt.Errorf("screenshot: %w", err))
 		} else {
 			g.say("saved " + path)
 		}
 	}
+	if g.ShowMinimap {
+		g.minimap.Draw(screen, g.Camera, w, h)
+	}
+	g.drawProgress(screen)
 	if g.HUD {
 		g.drawHUD(screen)
+	}
+	if g.ShowHelp {
+		drawHelp(screen)
+	}
+	if g.ShowUI {
+		g.debug.Draw(screen)
 	}
 	if g.OnFrame != nil && g.err == nil {
 		if err := g.OnFrame(screen); err != nil {
@@ -236,15 +329,51 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 }
 
+// drawProgress shows a bar along the bottom while a map is being made.
+func (g *Game) drawProgress(screen *ebiten.Image) {
+	busy, f := g.regen.Status()
+	if !busy {
+		return
+	}
+	w, h := float32(screen.Bounds().Dx()), float32(screen.Bounds().Dy())
+	x, y, bw, bh := w*0.3, h-28, w*0.4, float32(14)
+	vector.FillRect(screen, x-2, y-2, bw+4, bh+4, color.RGBA{0, 0, 0, 160}, false)
+	vector.FillRect(screen, x, y, bw*float32(f), bh, color.RGBA{90, 170, 250, 255}, false)
+	ebitenutil.DebugPrintAt(screen, fmt.Sprintf("generating %.0f %%", 100*f), int(x+bw/2)-50, int(y)-18)
+}
+
 func (g *Game) drawHUD(screen *ebiten.Image) {
 	c := g.Camera
-	text := fmt.Sprintf("FPS %.1f  triangles %d  chunks %d\n%s  x %.1f  y %.1f  z %.1f  yaw %.0f°  pitch %.0f°\nTab fly/walk  F2 wireframe  F3 colours  F4 flat  F5 slope  F6 fog  F12 screenshot",
+	text := fmt.Sprintf("FPS %.1f  triangles %d  chunks %d\n%s  x %.1f  y %.1f  z %.1f  yaw %.0f°  pitch %.0f°\nH help  U panels  M minimap  Tab fly/walk",
 		ebiten.ActualFPS(), g.frame.triangles, len(g.frame.chunks), c.Mode,
 		c.Pos[0], c.Pos[1], c.Pos[2], mgl32.RadToDeg(c.Yaw), mgl32.RadToDeg(c.Pitch))
 	if g.status != "" && time.Since(g.statusAt) < 4*time.Second {
 		text += "\n" + g.status
 	}
-	ebitenutil.DebugPrint(screen, text)
+	x := 0
+	if g.ShowUI {
+		x = uiWidth + 20
+	}
+	ebitenutil.DebugPrintAt(screen, text, x, 0)
+}
+
+// helpText lists the keys (the README has the same table).
+const helpText = `Cordillera — keys
+W A S D, arrows    move            Space / E, C / Q   up, down (Space jumps when walking)
+Shift              faster          mouse wheel        flying speed
+right mouse drag   look            L                  capture the pointer (Esc releases)
+Tab                fly / walk      M                  minimap (click it to teleport)
+U                  UI panels       H or F1            this help
+F2 wireframe   F3 colour scheme   F4 flat shading   F5 height/slope texturing
+F6 fog         F7 level of detail on/off            F12 screenshot
+Drop a heightmap (.png, .r16) or parameters (.json) on the window to open it.`
+
+func drawHelp(screen *ebiten.Image) {
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	bw, bh := 640, 150
+	x, y := (w-bw)/2, (h-bh)/2
+	vector.FillRect(screen, float32(x), float32(y), float32(bw), float32(bh), color.RGBA{0, 0, 0, 200}, false)
+	ebitenutil.DebugPrintAt(screen, helpText, x+12, y+10)
 }
 
 // Layout uses the window's size as the screen size.

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"image"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -131,3 +132,9 @@ func (r *renderer) shader(v *Viewer, farFromCamera bool) *ebiten.Shader {
 
 // viewProjection is exposed for the tests: the matrix the frame uses.
 func viewProjection(cam *Camera, w, h int) mgl32.Mat4 { return cam.Projection(w, h).Mul4(cam.View()) }
+
+// setAtlas replaces the materials.
+func (r *renderer) setAtlas(img *image.RGBA) {
+	r.atlas.Deallocate()
+	r.atlas = ebiten.NewImageFromImage(img)
+}

@@ -51,7 +51,8 @@ func newTestGame(t testing.TB, w *World) *Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.HUD = false
+	g.HUD, g.ShowUI, g.ShowMinimap = false, false, false
+	t.Cleanup(g.Close)
 	return g
 }
 

@@ -5,15 +5,19 @@ import (
 	"fmt"
 	"image"
 
+	"cordillera/terrain"
+
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// Run opens the explorer window on a world and returns when it is closed.
-func Run(w *World, title string) error {
-	g, err := New(w)
+// Run opens the explorer window on a world that p made (the Generator
+// panel starts from p) and returns when it is closed.
+func Run(w *World, p terrain.Params, title string) error {
+	g, err := NewWithParams(w, p)
 	if err != nil {
 		return err
 	}
+	defer g.Close()
 	ebiten.SetWindowSize(ScreenWidth, ScreenHeight)
 	ebiten.SetWindowTitle(title)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
@@ -33,7 +37,7 @@ type fixedSize struct {
 	width, height int
 }
 
-func (f fixedSize) Layout(int, int) (int, int) { return f.width, f.height }
+func (f fixedSize) Layout(int, int) (int, int) { return f.Game.Layout(f.width, f.height) }
 
 // settleFrames is how many frames Render draws before it reads one back,
 // so that every GPU resource is uploaded.
@@ -44,17 +48,29 @@ const settleFrames = 3
 // keeps the default overview; full draws the whole mesh without level of
 // detail or culling; hud adds the HUD. view, if set, adjusts the look first.
 func Render(w *World, pose *CameraPose, width, height int, full, hud bool, view func(*Viewer)) (*image.RGBA, error) {
+	return RenderGame(w, pose, width, height, func(g *Game) {
+		g.HUD, g.FullMesh = hud, full
+		if view != nil {
+			view(&g.View)
+		}
+	})
+}
+
+// RenderGame is Render with a hook that sets up the game (panels, minimap,
+// help, view) before the frame is drawn; the panels and minimap start
+// hidden.
+func RenderGame(w *World, pose *CameraPose, width, height int, setup func(g *Game)) (*image.RGBA, error) {
 	g, err := New(w)
 	if err != nil {
 		return nil, err
 	}
-	g.HUD = hud
-	g.FullMesh = full
+	defer g.Close()
+	g.ShowUI, g.ShowMinimap = false, false
 	if pose != nil {
 		g.SetPose(*pose)
 	}
-	if view != nil {
-		view(&g.View)
+	if setup != nil {
+		setup(g)
 	}
 	frames := 0
 	var out *image.RGBA

@@ -53,6 +53,7 @@ type synthesis struct {
 	warpX      noise.Basis
 	warpY      noise.Basis
 	gain       float64 // λ^(−H), Swiss turbulence's per-octave gain
+	stride     int     // sample spacing: 1, or k for a preview of every k-th sample
 }
 
 func newSynthesis(p Params) (*synthesis, error) {
@@ -63,6 +64,7 @@ func newSynthesis(p Params) (*synthesis, error) {
 		freq:       1 / featurePeriod(p.Size, p.FeatureSize),
 		alpha:      p.Distortion / 100,
 		gain:       math.Pow(p.Lacunarity, -p.Hurst),
+		stride:     1,
 	}
 	for i := 0; i < p.Octaves; i++ {
 		b, err := noise.New(p.Basis, octaveSeed(p.Seed, i))
@@ -90,7 +92,7 @@ func (s *synthesis) needsGradient() bool { return s.alg == Quilez || s.alg == Sw
 // point returns the first-octave coordinates of sample (col, row), after the
 // domain distortion T_pre of thesis eq. 6.2 when α > 0.
 func (s *synthesis) point(col, row int) (x, y float64) {
-	x, y = float64(float64(col)*s.freq), float64(float64(row)*s.freq)
+	x, y = float64(float64(col*s.stride)*s.freq), float64(float64(row*s.stride)*s.freq)
 	if s.alpha > 0 {
 		x, y = x+float64(s.alpha*s.warpX.Value(x, y)), y+float64(s.alpha*s.warpY.Value(x, y))
 	}
@@ -242,7 +244,7 @@ func (s *synthesis) fastRow(row int, cols [][]float64, sc *rowScratch, out []flo
 	clear(ddx)
 	clear(ddy)
 	distorted := s.alpha > 0
-	y := float64(row) * s.freq
+	y := float64(row*s.stride) * s.freq
 	if distorted {
 		for col := 0; col < w; col++ {
 			xs[col], ys[col] = s.point(col, row)
@@ -324,7 +326,7 @@ func (s *synthesis) columnCoords(w int) [][]float64 {
 	cols := make([][]float64, len(s.octaves))
 	x := make([]float64, w)
 	for c := range x {
-		x[c] = float64(c) * s.freq
+		x[c] = float64(c*s.stride) * s.freq
 	}
 	for i := range cols {
 		if i > 0 {
@@ -338,14 +340,16 @@ func (s *synthesis) columnCoords(w int) [][]float64 {
 }
 
 // fractalRaw runs fractal synthesis on all cores with the fast path and
-// returns the raw (unnormalised) heights.
-func fractalRaw(ctx context.Context, p Params, progress Progress, base, span float64) (*Heightmap, error) {
+// returns the raw (unnormalised) heights of every stride-th sample of the
+// p.Size² map: exactly the values the full map has there.
+func fractalRaw(ctx context.Context, p Params, stride int, progress Progress, base, span float64) (*Heightmap, error) {
 	s, err := newSynthesis(p)
 	if err != nil {
 		return nil, err
 	}
-	m := NewHeightmap(p.Size, p.Size)
-	w := p.Size
+	s.stride = stride
+	w := (p.Size-1)/stride + 1
+	m := NewHeightmap(w, w)
 	var cols [][]float64
 	if s.alpha == 0 {
 		cols = s.columnCoords(w)
@@ -355,7 +359,7 @@ func fractalRaw(ctx context.Context, p Params, progress Progress, base, span flo
 		return &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],
 			value: b[5*w : 6*w], aux: b[6*w : 7*w], ddx: b[7*w : 8*w], ddy: b[8*w : 9*w]}
 	}}
-	err = forRows(ctx, p.Size, progress, base, span, func(row int) {
+	err = forRows(ctx, w, progress, base, span, func(row int) {
 		sc := pool.Get().(*rowScratch)
 		s.fastRow(row, cols, sc, m.Samples[row*w:(row+1)*w])
 		pool.Put(sc)

@@ -51,7 +51,7 @@ func TestFractalAlgorithmsMatchListings(t *testing.T) {
 	col, row := 13, 21
 	for _, alg := range []Algorithm{FBm, Hetero, Hybrid, Quilez, Ridged, Billow} {
 		p.Algorithm = alg
-		m, err := fractalRaw(context.Background(), p, nil, 0, 1)
+		m, err := fractalRaw(context.Background(), p, 1, nil, 0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +207,7 @@ func TestHeteroSmootherNearSeaLevel(t *testing.T) {
 	ratio := func(alg Algorithm) float64 {
 		p := smallParams(alg)
 		p.Size, p.Octaves, p.Offset, p.FeatureSize = 257, 8, 0.5, 80
-		raw, err := fractalRaw(context.Background(), p, nil, 0, 1)
+		raw, err := fractalRaw(context.Background(), p, 1, nil, 0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,9 +234,9 @@ func TestQuilezDampsDetailOnSlopes(t *testing.T) {
 	ratio := func(alg Algorithm) float64 {
 		p := smallParams(alg)
 		p.Size, p.Octaves = 257, 6
-		full, _ := fractalRaw(context.Background(), p, nil, 0, 1)
+		full, _ := fractalRaw(context.Background(), p, 1, nil, 0, 1)
 		p.Octaves = 1
-		first, _ := fractalRaw(context.Background(), p, nil, 0, 1)
+		first, _ := fractalRaw(context.Background(), p, 1, nil, 0, 1)
 		b, _ := noise.New(p.Basis, octaveSeed(p.Seed, 0))
 		freq := 1 / featurePeriod(p.Size, p.FeatureSize)
 		slope := make([]float64, len(full.Samples))
@@ -349,7 +349,7 @@ func lowHigh(t *testing.T, alg Algorithm, tweak func(*Params)) (m *Heightmap, lo
 	if tweak != nil {
 		tweak(&p)
 	}
-	m, err := fractalRaw(context.Background(), p, nil, 0, 1)
+	m, err := fractalRaw(context.Background(), p, 1, nil, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,5 +393,52 @@ func TestHybridHasSmoothValleys(t *testing.T) {
 	m, low, high := lowHigh(t, Hybrid, func(p *Params) { p.Hurst, p.Offset = 0.25, 0.7 })
 	if r := localDetail(m, low) / localDetail(m, high); r > 0.5 {
 		t.Errorf("hybrid: detail in the valleys / on the heights = %v, want < 0.5", r)
+	}
+}
+
+// A preview evaluates exactly the full map's samples at its spacing, for
+// every fractal algorithm, and covers the same world.
+func TestPreviewSamplesTheFullMap(t *testing.T) {
+	for _, alg := range Algorithms {
+		if alg.IsSubdivision() {
+			continue
+		}
+		p := smallParams(alg)
+		p.Size, p.Distortion = 129, 30
+		full, err := fractalRaw(context.Background(), p, 1, nil, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const stride = 4
+		pre, err := fractalRaw(context.Background(), p, stride, nil, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pre.Width != 33 || pre.Height != 33 {
+			t.Fatalf("%s: preview %d×%d, want 33×33", alg, pre.Width, pre.Height)
+		}
+		for r := 0; r < pre.Height; r++ {
+			for c := 0; c < pre.Width; c++ {
+				if pre.At(c, r) != full.At(c*stride, r*stride) {
+					t.Fatalf("%s: preview (%d,%d) = %v, full map at (%d,%d) = %v", alg, c, r, pre.At(c, r), c*stride, r*stride, full.At(c*stride, r*stride))
+				}
+			}
+		}
+	}
+	p := DefaultParams()
+	if s := PreviewStride(p, 129); s != 8 {
+		t.Errorf("1025² with previews of at most 129: stride %d, want 8", s)
+	}
+	m, err := GeneratePreview(context.Background(), p, 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, _ := m.Extent()
+	if m.Width != 129 || fw != 1024 {
+		t.Errorf("preview %d samples over %v units, want 129 over 1024", m.Width, fw)
+	}
+	p.Algorithm = DiamondSquareAlg
+	if s := PreviewStride(p, 129); s != 1 {
+		t.Errorf("subdivision stride %d, want 1 (made in full)", s)
 	}
 }

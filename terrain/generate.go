@@ -10,17 +10,42 @@ import (
 // shaped by the post-effect p.Effect (thesis ch. 6.1–6.2). It uses all cores,
 // reports progress in [0, 1], and returns ctx.Err() soon after ctx is done.
 func Generate(ctx context.Context, p Params, progress Progress) (*Heightmap, error) {
-	return generate(ctx, p, progress, false)
+	return generate(ctx, p, 1, progress, false)
+}
+
+// PreviewStride is the sample spacing GeneratePreview uses for a map of
+// side size so that the preview has at most maxSide samples per side; 1
+// means no preview is worth making.
+func PreviewStride(p Params, maxSide int) int {
+	if p.Algorithm.IsSubdivision() { // fast enough to make in full at once
+		return 1
+	}
+	stride := 1
+	for (p.Size-1)/stride+1 > maxSide {
+		stride *= 2
+	}
+	return stride
+}
+
+// GeneratePreview makes a coarse version of the map p describes: every
+// stride-th sample of it, evaluated exactly (not resampled), normalised and
+// shaped by the post-effect on its own range, with the cell size scaled so
+// that it covers the same world. Subdivision maps are made in full.
+func GeneratePreview(ctx context.Context, p Params, stride int, progress Progress) (*Heightmap, error) {
+	if p.Algorithm.IsSubdivision() {
+		stride = 1
+	}
+	return generate(ctx, p, max(stride, 1), progress, false)
 }
 
 // GenerateReference is Generate done the straightforward way: fractal
 // synthesis point by point on one goroutine. It exists as the oracle the
 // fast path is tested and benchmarked against; its output is identical.
 func GenerateReference(ctx context.Context, p Params) (*Heightmap, error) {
-	return generate(ctx, p, nil, true)
+	return generate(ctx, p, 1, nil, true)
 }
 
-func generate(ctx context.Context, p Params, progress Progress, reference bool) (*Heightmap, error) {
+func generate(ctx context.Context, p Params, stride int, progress Progress, reference bool) (*Heightmap, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -43,7 +68,7 @@ func generate(ctx context.Context, p Params, progress Progress, reference bool) 
 	case reference:
 		m, err = fractalReference(ctx, p)
 	default:
-		m, err = fractalRaw(ctx, p, progress, 0, 0.85)
+		m, err = fractalRaw(ctx, p, stride, progress, 0, 0.85)
 	}
 	if err != nil {
 		return nil, err
@@ -59,7 +84,7 @@ func generate(ctx context.Context, p Params, progress Progress, reference bool) 
 	if err := applyEffect(ctx, m, p.Effect, p.Intensity, progress, 0.9, 0.1); err != nil {
 		return nil, err
 	}
-	m.CellSize = p.CellSize
+	m.CellSize = p.CellSize * float64(stride)
 	m.VerticalScale = p.Amplitude
 	if err := ctx.Err(); err != nil {
 		return nil, err

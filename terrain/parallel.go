@@ -21,6 +21,9 @@ const rowBlock = 8
 // progress, if set, receives base + span·(fraction of rows done).
 func forRows(ctx context.Context, rows int, progress Progress, base, span float64, fn func(row int)) error {
 	workers := runtime.GOMAXPROCS(0)
+	if n, ok := ctx.Value(workersKey{}).(int); ok && n > 0 {
+		workers = min(workers, n)
+	}
 	blocks := (rows + rowBlock - 1) / rowBlock
 	workers = min(workers, blocks)
 	var next, done atomic.Int64
@@ -55,4 +58,12 @@ func forRows(ctx context.Context, rows int, progress Progress, base, span float6
 	}
 	wg.Wait()
 	return ctx.Err()
+}
+
+type workersKey struct{}
+
+// WithWorkers returns a context under which generation uses at most n
+// cores: the explorer leaves the others to drawing.
+func WithWorkers(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, workersKey{}, n)
 }

@@ -1,0 +1,165 @@
+package game
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"cordillera/terrain"
+)
+
+// randomParams draws quick parameters: small maps over several algorithms.
+func randomParams(rng *rand.Rand) terrain.Params {
+	p := terrain.DefaultParams()
+	p.Algorithm = []terrain.Algorithm{terrain.FBm, terrain.Hetero, terrain.Ridged, terrain.DiamondSquareAlg, terrain.Quilez}[rng.IntN(5)]
+	p.Size = []int{65, 129}[rng.IntN(2)]
+	p.Seed = rng.Int64()
+	p.Hurst = 0.3 + rng.Float64()
+	p.Octaves = 3 + rng.IntN(5)
+	return p
+}
+
+// waitIdle polls until no generation is under way.
+func waitIdle(t *testing.T, r *Regenerator) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if busy, _ := r.Status(); !busy {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("generation never finished")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// A thousand random changes, faster than generation can follow: results
+// only ever move forward, the last one is exactly what a direct generation
+// of the last parameters makes, and no goroutine is left behind.
+func TestRegeneratorSoak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	r := NewRegenerator()
+	r.PreviewSide = 33
+	rng := rand.New(rand.NewPCG(1, 2))
+
+	var mu sync.Mutex
+	var seen []*Generated
+	stop := make(chan struct{})
+	consumed := make(chan struct{})
+	go func() { // the frame loop: takes whatever is ready, every "frame"
+		defer close(consumed)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if g := r.Take(); g != nil {
+				mu.Lock()
+				seen = append(seen, g)
+				mu.Unlock()
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+	}()
+	var last terrain.Params
+	var lastID uint64
+	for i := 0; i < 1000; i++ {
+		last = randomParams(rng)
+		lastID = r.Request(last)
+		time.Sleep(time.Duration(rng.IntN(100)) * time.Microsecond)
+	}
+	waitIdle(t, r)
+	time.Sleep(5 * time.Millisecond)
+	close(stop)
+	<-consumed
+	if g := r.Take(); g != nil {
+		seen = append(seen, g)
+	}
+
+	for i := 1; i < len(seen); i++ {
+		a, b := seen[i-1], seen[i]
+		if b.ID < a.ID || (b.ID == a.ID && b.Preview && !a.Preview) {
+			t.Fatalf("result %d (request %d, preview %v) came after request %d (preview %v): an older map replaced a newer one",
+				i, b.ID, b.Preview, a.ID, a.Preview)
+		}
+	}
+	final := seen[len(seen)-1]
+	if final.ID != lastID || final.Preview || final.Err != nil {
+		t.Fatalf("last result: request %d preview %v err %v; want the full map of request %d", final.ID, final.Preview, final.Err, lastID)
+	}
+	want, err := terrain.Generate(context.Background(), last, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := final.World.Map
+	if got.Width != want.Width || len(got.Samples) != len(want.Samples) {
+		t.Fatalf("final map %d×%d, want %d×%d", got.Width, got.Height, want.Width, want.Height)
+	}
+	for i := range want.Samples {
+		if math.Float32bits(got.Samples[i]) != math.Float32bits(want.Samples[i]) {
+			t.Fatalf("final map differs from a direct generation at sample %d", i)
+		}
+	}
+	if len(seen) < 2 {
+		t.Errorf("only %d results reached the frame loop", len(seen))
+	}
+	t.Logf("%d requests, %d results taken", lastID, len(seen))
+
+	r.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+1 {
+		t.Errorf("%d goroutines before, %d after Close: generation goroutines leaked", before, n)
+	}
+}
+
+// A slow map arrives first as a preview, then in full.
+func TestRegeneratorPreviewThenFull(t *testing.T) {
+	r := NewRegenerator()
+	defer r.Close()
+	p := terrain.DefaultParams()
+	p.Size = 513
+	r.PreviewSide = 65
+	id := r.Request(p)
+	waitIdle(t, r)
+	g := r.Take()
+	if g == nil || g.ID != id || g.Preview || g.World.Map.Width != 513 {
+		t.Fatalf("got %+v, want the full 513² map", g)
+	}
+	// The preview was published before the full map replaced it: check by
+	// asking again and catching it.
+	r.PreviewSide = 33
+	p.Seed++
+	id = r.Request(p)
+	var preview *Generated
+	for busy := true; busy; busy, _ = r.Status() {
+		if x := r.Take(); x != nil && x.Preview {
+			preview = x
+		}
+	}
+	if preview != nil && (preview.ID != id || preview.World.Map.Width != 33) {
+		t.Errorf("preview %d×%d for request %d, want 33² for request %d", preview.World.Map.Width, preview.World.Map.Height, preview.ID, id)
+	}
+}
+
+// Parameters that cannot make a map come back as an error, and nothing else.
+func TestRegeneratorReportsBadParameters(t *testing.T) {
+	r := NewRegenerator()
+	defer r.Close()
+	p := terrain.DefaultParams()
+	p.Algorithm, p.Size = terrain.DiamondSquareAlg, 1000
+	id := r.Request(p)
+	waitIdle(t, r)
+	g := r.Take()
+	if g == nil || g.ID != id || g.Err == nil || g.World != nil {
+		t.Fatalf("got %+v, want an error and no world", g)
+	}
+}

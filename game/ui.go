@@ -1,0 +1,255 @@
+package game
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/ebitengine/debugui"
+
+	"cordillera/terrain"
+)
+
+// The debug UI: one window with collapsible Generator, Viewer and File
+// panels. The Generator panel is built from terrain.Specs, so every
+// generation parameter appears with its range and meaning, and a parameter
+// added to the table appears here by itself.
+
+// uiWidth is the width of the UI window.
+const uiWidth = 330
+
+// sizes are the map sizes offered in the Generator panel.
+var sizes = []int{65, 129, 257, 513, 1025, 2049, 4097}
+
+// uiState holds what the widgets edit between frames.
+type uiState struct {
+	preset  int
+	path    string // the File panel's path field
+	matDir  string // the File panel's materials folder field
+	message string // the last error or confirmation, in plain words
+	isError bool
+	open    map[string]bool // panels that start unfolded (Generator does unless closed)
+	closed  map[string]bool
+}
+
+// OpenPanels sets which panels start unfolded: any of Generator, Viewer
+// and File. It takes effect when the UI is first built.
+func (g *Game) OpenPanels(names ...string) {
+	g.ui.open, g.ui.closed = map[string]bool{}, map[string]bool{"Generator": true}
+	for _, n := range names {
+		g.ui.open[n] = true
+		delete(g.ui.closed, n)
+	}
+}
+
+// say shows a message in the UI and, briefly, on the HUD.
+func (g *Game) say(s string) {
+	g.ui.message, g.ui.isError = s, false
+	g.status, g.statusAt = s, time.Now()
+}
+
+// fail shows an error in plain words; nothing else changes.
+func (g *Game) fail(err error) {
+	g.ui.message, g.ui.isError = err.Error(), true
+	g.status, g.statusAt = "error: "+err.Error(), time.Now()
+}
+
+// buildUI lays out the window; it runs inside debugui's Update.
+func (g *Game) buildUI(ctx *debugui.Context) {
+	h := max(g.h-20, 200)
+	ctx.Window("Cordillera", image.Rect(10, 10, 10+uiWidth, 10+h), func(layout debugui.ContainerLayout) {
+		ctx.Header("Generator", !g.ui.closed["Generator"], func() { g.generatorPanel(ctx) })
+		ctx.Header("Viewer", g.ui.open["Viewer"], func() { g.viewerPanel(ctx) })
+		ctx.Header("File", g.ui.open["File"], func() { g.filePanel(ctx) })
+		if g.ui.message != "" {
+			prefix := ""
+			if g.ui.isError {
+				prefix = "Error: "
+			}
+			ctx.SetGridLayout([]int{-1}, nil)
+			ctx.Text(prefix + g.ui.message)
+		}
+	})
+}
+
+// generatorPanel edits g.Params; any change starts a regeneration.
+func (g *Game) generatorPanel(ctx *debugui.Context) {
+	p := g.Params
+	names := make([]string, len(terrain.Presets))
+	for i, pr := range terrain.Presets {
+		names[i] = pr.Name
+	}
+	ctx.SetGridLayout([]int{90, -1}, nil)
+	ctx.Text("preset")
+	ctx.Dropdown(&g.ui.preset, names).On(func() {
+		q, err := terrain.PresetParams(names[g.ui.preset])
+		if err != nil {
+			g.fail(err)
+			return
+		}
+		p = q
+		g.say(terrain.Presets[g.ui.preset].Description)
+	})
+	for _, s := range terrain.Specs {
+		ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
+	}
+	ctx.SetGridLayout([]int{-1}, nil)
+	if busy, f := g.regen.Status(); busy {
+		ctx.Text(fmt.Sprintf("generating… %.0f %%", 100*f))
+	}
+	if p != g.Params {
+		g.Params = p
+		g.regen.Request(p)
+	}
+}
+
+// specWidget draws one parameter: its name and range, the meaning, and a
+// widget suited to its type.
+func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Params) {
+	ctx.SetGridLayout([]int{-1}, nil)
+	label := s.Name + " " + s.RangeText() + ": " + s.Usage
+	if s.Kind == terrain.ChoiceParam { // the dropdown lists the choices
+		label = s.Name + ": " + s.Usage
+	}
+	ctx.Text(label)
+	ctx.SetGridLayout([]int{-1}, nil)
+	set := func(text string) {
+		if err := s.Set(p, text); err != nil {
+			g.fail(err)
+		}
+	}
+	switch {
+	case s.Kind == terrain.ChoiceParam:
+		i := slices.Index(s.Choices, s.Get(p))
+		ctx.Dropdown(&i, s.Choices).On(func() { set(s.Choices[i]) })
+	case s.Name == "seed":
+		ctx.SetGridLayout([]int{-1, 90}, nil)
+		seed := int(p.Seed)
+		ctx.NumberField(&seed, 1).On(func() { p.Seed = int64(seed) })
+		ctx.Button("New seed").On(func() { p.Seed = int64(g.rng.Uint32()) })
+	case s.Name == "size":
+		opts := make([]string, len(sizes))
+		idx := 0
+		for i, n := range sizes {
+			opts[i] = strconv.Itoa(n)
+			if n == p.Size {
+				idx = i
+			}
+		}
+		if !slices.Contains(sizes, p.Size) {
+			opts = append(opts, strconv.Itoa(p.Size))
+			idx = len(opts) - 1
+		}
+		ctx.Dropdown(&idx, opts).On(func() { set(opts[idx]) })
+	case s.Kind == terrain.IntParam:
+		v := int(mustFloat(s.Get(p)))
+		ctx.Slider(&v, int(s.Min), int(min(s.Max, 64)), 1).On(func() { set(strconv.Itoa(v)) })
+	default:
+		v := mustFloat(s.Get(p))
+		if s.Max/math.Max(math.Abs(s.Min), 1e-9) > 1e4 && s.Min > 0 { // huge ranges: type the value
+			ctx.NumberFieldF(&v, s.Max/1e5, 3).On(func() { set(strconv.FormatFloat(v, 'g', -1, 64)) })
+		} else {
+			step := (s.Max - s.Min) / 200
+			ctx.SliderF(&v, s.Min, s.Max, step, 3).On(func() { set(strconv.FormatFloat(v, 'g', -1, 64)) })
+		}
+	}
+}
+
+func mustFloat(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// viewerPanel edits the look of the world and the camera.
+func (g *Game) viewerPanel(ctx *debugui.Context) {
+	v := &g.View
+	ctx.SetGridLayout([]int{110, -1}, nil)
+	ctx.Text("texturing by")
+	tex := int(v.Texturing)
+	ctx.Dropdown(&tex, []string{"height", "slope"}).On(func() { v.Texturing = Texturing(tex) })
+	sliderF32(ctx, "boundary 1", &v.Boundaries[0], 0, 1)
+	sliderF32(ctx, "boundary 2", &v.Boundaries[1], 0, 1)
+	sliderF32(ctx, "boundary 3", &v.Boundaries[2], 0, 1)
+	ctx.Text("materials")
+	ctx.Slider(&v.MaterialCount, 1, 4, 1)
+	sliderF32(ctx, "blend", &v.Blend, 0, 0.3)
+	sliderF32(ctx, "tiling", &v.Tiling, 1, 400)
+	sliderF32(ctx, "detail tiling", &v.DetailTiling, 1, 3000)
+	sliderF32(ctx, "detail distance", &v.DetailDist, 0, 1000)
+	sliderF32(ctx, "ambient", &v.Ambient, 0, 1)
+	sliderF32(ctx, "sun elevation", &v.SunElevation, -10, 90)
+	sliderF32(ctx, "sun azimuth", &v.SunAzimuth, 0, 360)
+	sliderF32(ctx, "fog density", &v.FogDensity, 0, 0.01)
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Checkbox(&v.Triplanar, "triplanar")
+	ctx.Checkbox(&v.DetailMaps, "detail maps")
+	ctx.Checkbox(&v.Lighting, "lighting")
+	ctx.Checkbox(&v.Wireframe, "wireframe")
+	ctx.Checkbox(&v.FlatShading, "flat shading")
+	ctx.Checkbox(&v.ColourScheme, "colour scheme")
+	ctx.SetGridLayout([]int{110, -1}, nil)
+	colourSliders(ctx, "sky", &v.SkyColor)
+	colourSliders(ctx, "horizon", &v.HorizonColor)
+	colourSliders(ctx, "sun", &v.SunColor)
+	colourSliders(ctx, "fog", &v.FogColor)
+	ctx.Text("camera speed")
+	speed := float64(g.Camera.Speed)
+	ctx.SliderF(&speed, 0.5, 2000, 0.5, 1).On(func() { g.Camera.Speed = float32(speed) })
+	ctx.Text("camera")
+	mode := int(g.Camera.Mode)
+	ctx.Dropdown(&mode, []string{"fly", "walk"}).On(func() { g.Camera.SetMode(Mode(mode), g.World.Map) })
+}
+
+func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi float64) {
+	ctx.IDScope(label, func() {
+		ctx.Text(label)
+		f := float64(*v)
+		ctx.SliderF(&f, lo, hi, (hi-lo)/500, 3).On(func() { *v = float32(f) })
+	})
+}
+
+// colourSliders edits a linear colour as its three 8-bit sRGB channels.
+func colourSliders(ctx *debugui.Context, label string, c *[3]float32) {
+	ctx.IDScope(label, func() {
+		for k, ch := range []string{" R", " G", " B"} {
+			ctx.IDScope(ch, func() {
+				ctx.Text(label + ch)
+				v := int(math.Round(255 * math.Pow(float64(c[k]), 1/2.2)))
+				ctx.Slider(&v, 0, 255, 1).On(func() { c[k] = float32(math.Pow(float64(v)/255, 2.2)) })
+			})
+		}
+	})
+}
+
+// filePanel loads and saves maps, parameters, screenshots and materials.
+func (g *Game) filePanel(ctx *debugui.Context) {
+	ctx.SetGridLayout([]int{60, -1}, nil)
+	ctx.Text("file")
+	ctx.TextField(&g.ui.path)
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Button("Load map or params").On(func() { g.LoadFile(g.ui.path) })
+	ctx.Button("Save map").On(func() {
+		if err := terrain.SaveHeightmap(g.ui.path, g.World.Map); err != nil {
+			g.fail(err)
+			return
+		}
+		g.say("saved " + g.ui.path)
+	})
+	ctx.Button("Save params").On(func() {
+		if err := terrain.SaveParams(g.ui.path, g.Params); err != nil {
+			g.fail(err)
+			return
+		}
+		g.say("saved " + g.ui.path)
+	})
+	ctx.Button("Screenshot").On(func() { g.shotPending = true })
+	ctx.SetGridLayout([]int{60, -1}, nil)
+	ctx.Text("materials")
+	ctx.TextField(&g.ui.matDir)
+	ctx.SetGridLayout([]int{-1}, nil)
+	ctx.Button("Import materials folder").On(func() { g.importMaterials(g.ui.matDir) })
+	ctx.Text("Maps: .png (8/16-bit gray), .r16; save also .obj. Parameters: .json. Dropping a file on the window loads it.")
+}
