@@ -35,16 +35,19 @@ const (
 // chunkCells is the side of an LOD chunk in cells.
 const chunkCells = 32
 
-// World is a heightmap prepared for drawing: its normals and LOD chunks.
+// World is a heightmap prepared for drawing: its normals, LOD chunks and
+// minimap. NewWorld does all the CPU work, so the regenerator runs it off
+// the frame loop.
 type World struct {
 	Map     *terrain.Heightmap
 	LOD     *terrain.LOD
 	Normals []float32
+	Minimap *Minimap
 }
 
 // NewWorld prepares a heightmap for drawing.
 func NewWorld(m *terrain.Heightmap) *World {
-	return &World{Map: m, LOD: terrain.NewLOD(m, chunkCells), Normals: terrain.Normals(m)}
+	return &World{Map: m, LOD: terrain.NewLOD(m, chunkCells), Normals: terrain.Normals(m), Minimap: NewMinimap(m, minimapSize)}
 }
 
 // Game is the explorer's ebiten.Game.
@@ -67,13 +70,14 @@ type Game struct {
 	regen    *Regenerator
 	debug    debugui.DebugUI
 	ui       uiState
-	minimap  *Minimap
 	rng      *rand.Rand
 	w, h     int
 	captured bool   // pointer captured for mouse look
 	cursor   [2]int // last cursor position, for mouse look
 	status   string
 	statusAt time.Time
+	ticks    int64
+	worldID  uint64 // serial of the world shown, for the state file
 
 	// ScreenshotDir is where F12 saves screenshots.
 	ScreenshotDir string
@@ -101,7 +105,6 @@ func NewWithParams(w *World, p terrain.Params) (*Game, error) {
 		ShowUI: true, ShowMinimap: true, render: r, regen: NewRegenerator(),
 		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), ScreenshotDir: "."}
 	g.ui.path, g.ui.matDir = "map.png", "materials"
-	g.minimap = NewMinimap(w.Map, minimapSize)
 	g.Camera.Overview(w.Map)
 	return g, nil
 }
@@ -147,6 +150,8 @@ func (g *Game) Update() error {
 		in = readMovement()
 	}
 	g.Camera.Step(in, float32(1)/float32(ebiten.TPS()), g.World.Map)
+	g.ticks++
+	g.writeState(g.ticks)
 	return nil
 }
 
@@ -162,8 +167,7 @@ func (g *Game) takeGenerated() {
 		return
 	}
 	g.World = res.World
-	g.minimap.Deallocate()
-	g.minimap = NewMinimap(res.World.Map, minimapSize)
+	g.worldID = worldSerial.Add(1)
 	if g.Camera.Mode == Walk {
 		g.Camera.SetMode(Walk, g.World.Map)
 	}
@@ -265,7 +269,7 @@ func (g *Game) handleMouse() {
 	dx, dy := x-g.cursor[0], y-g.cursor[1]
 	g.cursor = [2]int{x, y}
 	if g.ShowMinimap && inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
-		if wx, wz, ok := g.minimap.WorldAt(x, y, g.w, g.h); ok {
+		if wx, wz, ok := g.World.Minimap.WorldAt(x, y, g.w, g.h); ok {
 			Teleport(g.Camera, g.World.Map, wx, wz)
 			g.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
 			return
@@ -310,7 +314,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		}
 	}
 	if g.ShowMinimap {
-		g.minimap.Draw(screen, g.Camera, w, h)
+		g.World.Minimap.Draw(screen, g.Camera, w, h)
 	}
 	g.drawProgress(screen)
 	if g.HUD {

@@ -4,15 +4,17 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"time"
 
 	"cordillera/terrain"
 )
 
 // Regenerator makes worlds on background goroutines so that the frame loop
 // never waits: every Request cancels the work of older ones (the latest
-// wins), a slow map first arrives as a coarse preview, and a result is
-// published only while its request is still the newest, so an older map
-// can never replace a newer one.
+// wins), a slow map first arrives as a coarse preview and in full once its
+// parameters have settled, and a result is published only while its
+// request is still the newest, so an older map can never replace a newer
+// one.
 type Regenerator struct {
 	// PreviewSide is the largest side of a preview; maps that take longer
 	// than a frame or two to make arrive first at this resolution.
@@ -20,6 +22,10 @@ type Regenerator struct {
 	// Workers is how many cores generation may use; the others are left
 	// to drawing.
 	Workers int
+	// SettleDelay is how long the parameters of a map that has a preview
+	// must stay unchanged before the full map is made: while a slider is
+	// dragged the previews follow it, and the full map comes once it rests.
+	SettleDelay time.Duration
 
 	mu       sync.Mutex
 	latest   uint64
@@ -43,7 +49,7 @@ type Generated struct {
 
 // NewRegenerator returns a regenerator that leaves one core to drawing.
 func NewRegenerator() *Regenerator {
-	return &Regenerator{PreviewSide: 257, Workers: max(runtime.GOMAXPROCS(0)-1, 1)}
+	return &Regenerator{PreviewSide: 257, Workers: max(runtime.GOMAXPROCS(0)-1, 1), SettleDelay: 200 * time.Millisecond}
 }
 
 // Request starts generating the world for p, cancelling all older work,
@@ -115,6 +121,11 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 			return
 		}
 		r.publish(&Generated{ID: id, Params: p, World: NewWorld(m), Preview: true})
+		select {
+		case <-ctx.Done(): // a newer request came before these settled
+			return
+		case <-time.After(r.SettleDelay):
+		}
 	}
 	m, err := terrain.Generate(ctx, p, r.reporter(id, 1-full, full))
 	if ctx.Err() != nil {

@@ -314,3 +314,37 @@ func TestScreenshotKeySavesTheFrame(t *testing.T) {
 		}
 	}
 }
+
+// benchmarkFrameWhileDragging measures whole frames (640×480, panels and
+// minimap shown, 1025² map) while a slider is dragged: every frame changes
+// H, so a regeneration is always under way in the background and each
+// finished map is swapped in. drag=false is the idle reference.
+func benchmarkFrameWhileDragging(b *testing.B, drag bool) {
+	needLoop(b)
+	g := newTestGame(b, testWorld(b, 1025))
+	g.ShowUI, g.ShowMinimap = true, true
+	frames, swaps := 0, uint64(0)
+	setDraw(func(screen *ebiten.Image) {
+		if drag {
+			frames++
+			g.Params.Hurst = 0.5 + 0.5*math.Abs(math.Sin(float64(frames)/30))
+			g.regen.Request(g.Params)
+		}
+		before := g.worldID
+		g.takeGenerated()
+		if g.worldID != before {
+			swaps++
+		}
+		g.Draw(screen)
+	})
+	defer setDraw(nil)
+	waitFrames(5)
+	b.ResetTimer()
+	waitFrames(int64(b.N))
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/frame")
+	b.ReportMetric(float64(swaps), "worlds")
+}
+
+func BenchmarkFrameIdle1025(b *testing.B)     { benchmarkFrameWhileDragging(b, false) }
+func BenchmarkFrameDragging1025(b *testing.B) { benchmarkFrameWhileDragging(b, true) }

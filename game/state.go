@@ -1,0 +1,81 @@
+package game
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"sync/atomic"
+
+	"cordillera/terrain"
+)
+
+// StateFileEnv names the environment variable that, when set, makes the
+// explorer write its state as JSON to that file every few ticks: what the
+// end-to-end tests read where pixels alone would not tell (the camera's
+// position, which world is shown, what the UI said).
+const StateFileEnv = "CORDILLERA_STATE_FILE"
+
+// stateEvery is how many ticks pass between two writes of the state file.
+const stateEvery = 5
+
+// State is what the state file holds.
+type State struct {
+	Tick       int64          `json:"tick"`
+	Camera     CameraState    `json:"camera"`
+	WorldID    uint64         `json:"world_id"` // grows each time a new world is shown
+	MapWidth   int            `json:"map_width"`
+	MapHeight  int            `json:"map_height"`
+	Extent     [2]float64     `json:"extent"` // world width and depth
+	Params     terrain.Params `json:"params"`
+	Busy       bool           `json:"busy"`
+	Message    string         `json:"message"`
+	IsError    bool           `json:"is_error"`
+	Minimap    [4]int         `json:"minimap"` // x0, y0, x1, y1 on the screen
+	Screen     [2]int         `json:"screen"`
+	Wireframe  bool           `json:"wireframe"`
+	ShowUI     bool           `json:"show_ui"`
+	MapSumHash float64        `json:"map_checksum"` // sum of the samples: tells maps apart
+}
+
+// CameraState is the camera part of State.
+type CameraState struct {
+	X, Y, Z    float32
+	Yaw, Pitch float32 // degrees
+	Mode       string
+}
+
+var worldSerial atomic.Uint64
+
+// writeState writes the state file when one is asked for.
+func (g *Game) writeState(tick int64) {
+	path := os.Getenv(StateFileEnv)
+	if path == "" || tick%stateEvery != 0 {
+		return
+	}
+	c := g.Camera
+	r := g.World.Minimap.Rect(g.w, g.h)
+	busy, _ := g.regen.Status()
+	var sum float64
+	for _, v := range g.World.Map.Samples {
+		sum += float64(v)
+	}
+	ew, ed := g.World.Map.Extent()
+	s := State{
+		Tick:    tick,
+		Camera:  CameraState{X: c.Pos[0], Y: c.Pos[1], Z: c.Pos[2], Yaw: radToDeg(c.Yaw), Pitch: radToDeg(c.Pitch), Mode: c.Mode.String()},
+		WorldID: g.worldID, MapWidth: g.World.Map.Width, MapHeight: g.World.Map.Height, Extent: [2]float64{ew, ed},
+		Params: g.Params, Busy: busy, Message: g.ui.message, IsError: g.ui.isError,
+		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, Screen: [2]int{g.w, g.h},
+		Wireframe: g.View.Wireframe, ShowUI: g.ShowUI, MapSumHash: sum,
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return
+	}
+	_ = terrain.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+func radToDeg(r float32) float32 { return r * 180 / 3.14159265358979 }
