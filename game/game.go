@@ -11,6 +11,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -156,7 +157,8 @@ func (g *Game) Update() error {
 }
 
 // takeGenerated swaps in a world the background worker has finished. The
-// camera stays where it is (on the ground when walking).
+// camera stays where it is (on the ground when walking), unless the new
+// map covers another extent: then it starts from the overview.
 func (g *Game) takeGenerated() {
 	res := g.regen.Take()
 	if res == nil {
@@ -166,8 +168,12 @@ func (g *Game) takeGenerated() {
 		g.fail(res.Err)
 		return
 	}
+	ow, od := g.World.Map.Extent()
 	g.World = res.World
 	g.worldID = worldSerial.Add(1)
+	if nw, nd := g.World.Map.Extent(); math.Abs(nw-ow) > 0.01*ow || math.Abs(nd-od) > 0.01*od {
+		g.Camera.Overview(g.World.Map) // a map of another size: frame it anew
+	}
 	if g.Camera.Mode == Walk {
 		g.Camera.SetMode(Walk, g.World.Map)
 	}

@@ -42,6 +42,7 @@ type CameraState struct {
 	X, Y, Z    float32
 	Yaw, Pitch float32 // degrees
 	Mode       string
+	Speed      float32 // flying speed, world units per second
 }
 
 var worldSerial atomic.Uint64
@@ -62,7 +63,7 @@ func (g *Game) writeState(tick int64) {
 	ew, ed := g.World.Map.Extent()
 	s := State{
 		Tick:    tick,
-		Camera:  CameraState{X: c.Pos[0], Y: c.Pos[1], Z: c.Pos[2], Yaw: radToDeg(c.Yaw), Pitch: radToDeg(c.Pitch), Mode: c.Mode.String()},
+		Camera:  CameraState{X: c.Pos[0], Y: c.Pos[1], Z: c.Pos[2], Yaw: radToDeg(c.Yaw), Pitch: radToDeg(c.Pitch), Mode: c.Mode.String(), Speed: c.Speed},
 		WorldID: g.worldID, MapWidth: g.World.Map.Width, MapHeight: g.World.Map.Height, Extent: [2]float64{ew, ed},
 		Params: g.Params, Busy: busy, Message: g.ui.message, IsError: g.ui.isError,
 		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, Screen: [2]int{g.w, g.h},
