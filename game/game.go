@@ -15,7 +15,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ebitengine/debugui"
 	"github.com/go-gl/mathgl/mgl32"
@@ -326,11 +328,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if g.HUD {
 		g.drawHUD(screen)
 	}
-	if g.ShowHelp {
-		drawHelp(screen)
-	}
 	if g.ShowUI {
 		g.debug.Draw(screen)
+	}
+	if g.ShowHelp {
+		g.drawHelp(screen)
 	}
 	if g.OnFrame != nil && g.err == nil {
 		if err := g.OnFrame(screen); err != nil {
@@ -345,8 +347,8 @@ func (g *Game) drawProgress(screen *ebiten.Image) {
 	if !busy {
 		return
 	}
-	w, h := float32(screen.Bounds().Dx()), float32(screen.Bounds().Dy())
-	x, y, bw, bh := w*0.3, h-28, w*0.4, float32(14)
+	left, w, h := float32(g.viewLeft()), float32(screen.Bounds().Dx()), float32(screen.Bounds().Dy())
+	x, y, bw, bh := left+(w-left)*0.2, h-28, (w-left)*0.6, float32(14)
 	vector.FillRect(screen, x-2, y-2, bw+4, bh+4, color.RGBA{0, 0, 0, 160}, false)
 	vector.FillRect(screen, x, y, bw*float32(f), bh, color.RGBA{90, 170, 250, 255}, false)
 	ebitenutil.DebugPrintAt(screen, fmt.Sprintf("generating %.0f %%", 100*f), int(x+bw/2)-50, int(y)-18)
@@ -360,29 +362,42 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	if g.status != "" && time.Since(g.statusAt) < 4*time.Second {
 		text += "\n" + g.status
 	}
-	x := 0
+	ebitenutil.DebugPrintAt(screen, text, g.viewLeft(), 0)
+}
+
+// viewLeft is where the 3D view is not covered by the panels.
+func (g *Game) viewLeft() int {
 	if g.ShowUI {
-		x = uiWidth + 20
+		return uiWidth + 20
 	}
-	ebitenutil.DebugPrintAt(screen, text, x, 0)
+	return 0
 }
 
 // helpText lists the keys (the README has the same table).
-const helpText = `Cordillera — keys
-W A S D, arrows    move            Space / E, C / Q   up, down (Space jumps when walking)
-Shift              faster          mouse wheel        flying speed
-right mouse drag   look            L                  capture the pointer (Esc releases)
-Tab                fly / walk      M                  minimap (click it to teleport)
-U                  UI panels       H or F1            this help
-F2 wireframe   F3 colour scheme   F4 flat shading   F5 height/slope texturing
-F6 fog         F7 level of detail on/off            F12 screenshot
-Drop a heightmap (.png, .r16) or parameters (.json) on the window to open it.`
+const helpText = `Cordillera: keys
+W A S D, arrows   move             Space E / C Q   up / down (Space jumps)
+Shift             faster           mouse wheel     flying speed
+right mouse drag  look around      L               capture the pointer (Esc)
+Tab               fly or walk      M               minimap (click to teleport)
+U                 panels           H or F1         this help
+F2 wireframe   F3 colour scheme   F4 flat shading   F5 height/slope
+F6 fog   F7 level of detail on/off   F12 screenshot
+Drop a heightmap (.png, .r16) or parameters (.json) on the window.`
 
-func drawHelp(screen *ebiten.Image) {
+// Glyph size of ebitenutil's debug font.
+const debugCharW, debugLineH = 6, 16
+
+func (g *Game) drawHelp(screen *ebiten.Image) {
+	lines := strings.Split(helpText, "\n")
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, utf8.RuneCountInString(l))
+	}
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	bw, bh := 640, 150
-	x, y := (w-bw)/2, (h-bh)/2
-	vector.FillRect(screen, float32(x), float32(y), float32(bw), float32(bh), color.RGBA{0, 0, 0, 200}, false)
+	bw, bh := longest*debugCharW+24, len(lines)*debugLineH+20
+	left := g.viewLeft()
+	x, y := max(left+(w-left-bw)/2, 0), max((h-bh)/2, 0)
+	vector.FillRect(screen, float32(x), float32(y), float32(bw), float32(bh), color.RGBA{0, 0, 0, 210}, false)
 	ebitenutil.DebugPrintAt(screen, helpText, x+12, y+10)
 }
 
