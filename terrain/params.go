@@ -82,6 +82,14 @@ type Params struct {
 	Effect      Effect     `json:"effect"`
 	Intensity   float64    `json:"intensity"`
 	CellSize    float64    `json:"cell-size"`
+
+	// Route-constrained generation (paper 002); used only with a route.
+	Levels        int           `json:"levels"`
+	Interpolation Interpolation `json:"interpolation"`
+	RouteMargin   float64       `json:"route-margin"`
+	RouteMedian   int           `json:"route-median"`
+	RouteRelief   float64       `json:"route-relief"`
+	RoadWidth     float64       `json:"road-width"`
 }
 
 // SpecKind is the type of a parameter's value.
@@ -145,6 +153,20 @@ var Specs = []Spec{
 		func(p *Params) *float64 { return &p.Intensity }),
 	floatSpec("cell-size", 1, 1e-3, 1e4, "horizontal distance between samples in world units",
 		func(p *Params) *float64 { return &p.CellSize }),
+
+	// Route-constrained generation (paper 002, terrain/route.go).
+	withWhy(intSpec("levels", 7, 1, MaxLevels, "N: lattice levels of the route terrain Σ Noise(P·2ⁿ)/2ⁿ; level n has 2ⁿ+1 points per side",
+		func(p *Params) *int { return &p.Levels }), "finer levels would hold more lattice values than memory allows"),
+	choiceSpec("interpolation", string(Quintic), names(Interpolations), "lattice interpolation of the route terrain: smooth quintic, or the paper's bilinear (creases along lattice lines)",
+		func(p *Params) *string { return (*string)(&p.Interpolation) }),
+	floatSpec("route-margin", 10, 0, 45, "% of the map side kept free of the route on every side",
+		func(p *Params) *float64 { return &p.RouteMargin }),
+	intSpec("route-median", 5, 0, 51, "median filter over this many track points against elevation spikes; 0 = off",
+		func(p *Params) *int { return &p.RouteMedian }),
+	floatSpec("route-relief", 1, 0.1, 10, "relief of the terrain around the route, relative to the route's own: 1 = as rough as the route",
+		func(p *Params) *float64 { return &p.RouteRelief }),
+	floatSpec("road-width", 0, 0, 1000, "width in metres of a level road along the route; 0 = none",
+		func(p *Params) *float64 { return &p.RoadWidth }),
 }
 
 // DefaultParams returns the parameters with every default of Specs.

@@ -1,0 +1,166 @@
+package route
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Column names ParseCSV accepts, compared case-insensitively after units
+// in brackets ("ele (m)", "altitude[m]") and surrounding spaces are removed.
+var (
+	latNames = []string{"lat", "latitude"}
+	lonNames = []string{"lon", "lng", "long", "longitude"}
+	eleNames = []string{"ele", "elevation", "alt", "altitude"}
+)
+
+// csvColumns locates the columns ParseCSV reads.
+type csvColumns struct {
+	comma         rune
+	lat, lon, ele int // ele is -1 when the file has no elevation column
+}
+
+// ParseCSV reads a table whose first line names its columns: latitude
+// (lat, latitude), longitude (lon, lng, long, longitude) and elevation
+// (ele, elevation, alt, altitude), in any case and order, separated by
+// commas, semicolons or tabs (whichever the header uses most). Other
+// columns are ignored; an empty elevation cell means no elevation; with
+// semicolons or tabs a decimal comma is accepted. The whole file is one
+// segment.
+func ParseCSV(data []byte) (*Track, error) {
+	cols, err := csvHeader(data)
+	if err != nil {
+		return nil, fmt.Errorf("csv: %w", err)
+	}
+	r := csv.NewReader(bytes.NewReader(data))
+	r.Comma = cols.comma
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true
+	r.TrimLeadingSpace = true
+	r.ReuseRecord = true
+	r.Comment = '#'
+	if _, err := r.Read(); err != nil { // the header, already understood
+		return nil, fmt.Errorf("csv: %w", err)
+	}
+	t := &Track{Format: CSV}
+	var seg []Point
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			return nil, fmt.Errorf("csv: %w", err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		p, err := cols.point(rec)
+		if err != nil {
+			return nil, fmt.Errorf("csv: line %d: %w", line, err)
+		}
+		seg = append(seg, p)
+	}
+	t.appendSegment(seg)
+	return t, nil
+}
+
+// csvHeader finds the delimiter and the latitude, longitude and elevation
+// columns from the first non-comment line.
+func csvHeader(data []byte) (csvColumns, error) {
+	var header string
+	for rest := data; len(rest) > 0; {
+		line, tail, _ := bytes.Cut(rest, []byte("\n"))
+		rest = tail
+		s := strings.TrimSpace(string(line))
+		if s != "" && !strings.HasPrefix(s, "#") {
+			header = s
+			break
+		}
+	}
+	if header == "" {
+		return csvColumns{}, errors.New("no header line")
+	}
+	comma, best := ',', -1
+	for _, c := range []rune{',', ';', '\t'} {
+		if n := strings.Count(header, string(c)); n > best {
+			comma, best = c, n
+		}
+	}
+	r := csv.NewReader(strings.NewReader(header))
+	r.Comma = comma
+	r.LazyQuotes = true
+	names, err := r.Read()
+	if err != nil {
+		return csvColumns{}, fmt.Errorf("header: %w", err)
+	}
+	cols := csvColumns{comma: comma, lat: -1, lon: -1, ele: -1}
+	for i, name := range names {
+		name = columnName(name)
+		for _, c := range []struct {
+			names []string
+			idx   *int
+		}{{latNames, &cols.lat}, {lonNames, &cols.lon}, {eleNames, &cols.ele}} {
+			for _, n := range c.names {
+				if name == n && *c.idx < 0 {
+					*c.idx = i
+				}
+			}
+		}
+	}
+	if cols.lat < 0 || cols.lon < 0 {
+		shown := header
+		if len(shown) > 80 {
+			shown = shown[:80] + "…"
+		}
+		return cols, fmt.Errorf("header %q names no latitude and longitude columns (lat/latitude, lon/lng/long/longitude)", shown)
+	}
+	return cols, nil
+}
+
+// columnName normalises a header cell: lower case, no unit in brackets.
+func columnName(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if i := strings.IndexAny(s, "(["); i > 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return strings.Trim(s, `"' `)
+}
+
+// point reads one record.
+func (c csvColumns) point(rec []string) (Point, error) {
+	if len(rec) <= max(c.lat, c.lon) {
+		return Point{}, fmt.Errorf("%d fields; the latitude and longitude are in columns %d and %d", len(rec), c.lat+1, c.lon+1)
+	}
+	lat, err := c.number(rec[c.lat])
+	if err != nil {
+		return Point{}, fmt.Errorf("latitude %q is not a number", rec[c.lat])
+	}
+	lon, err := c.number(rec[c.lon])
+	if err != nil {
+		return Point{}, fmt.Errorf("longitude %q is not a number", rec[c.lon])
+	}
+	var ele float64
+	hasEle := c.ele >= 0 && c.ele < len(rec) && strings.TrimSpace(rec[c.ele]) != ""
+	if hasEle {
+		if ele, err = c.number(rec[c.ele]); err != nil {
+			return Point{}, fmt.Errorf("elevation %q is not a number", rec[c.ele])
+		}
+	}
+	return newPoint(lat, lon, ele, hasEle), nil
+}
+
+// number parses a decimal number; where the delimiter is not a comma, a
+// decimal comma ("46,52") is read as a point.
+func (c csvColumns) number(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if c.comma != ',' {
+		s = strings.Replace(s, ",", ".", 1)
+	}
+	return strconv.ParseFloat(s, 64)
+}

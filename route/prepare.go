@@ -1,0 +1,352 @@
+package route
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// EarthRadius is the mean radius of the Earth in metres (IUGG), used by the
+// local projection.
+const EarthRadius = 6371008.8
+
+// Options says how Prepare fits a track into a square map.
+type Options struct {
+	Size         int     // samples per side of the map
+	Margin       float64 // fraction of the side kept free of the route on each side, in [0, 0.5)
+	MinCellSize  float64 // metres per sample: the real scale, kept when the route fits at it
+	MedianWindow int     // points in the elevation median filter; 0 or 1 turns it off
+}
+
+// Sample is a prepared route point: X (column) and Y (row) in map samples,
+// fractional, and Ele in metres.
+type Sample struct {
+	X, Y, Ele float64
+}
+
+// Path is a track prepared for a map: positions in map samples, segments
+// that do not bridge gaps, and an elevation at every point.
+type Path struct {
+	Segments [][]Sample
+	CellSize float64 // metres per sample
+	Length   float64 // metres along the segments; gaps are not counted
+	MinEle   float64 // lowest elevation in metres, after filtering
+	MaxEle   float64 // highest elevation in metres, after filtering
+
+	// CentreLat and CentreLon (degrees) are the centre of the projection,
+	// which lies at the centre of the map.
+	CentreLat, CentreLon float64
+	Duplicates           int // repeated positions removed
+	Splits               int // jumps at which a segment was split
+	NoElevation          int // points dropped because their segment had no elevation at all
+}
+
+// Jumps: a step longer than jumpFactor times the track's median step, and
+// longer than minJump metres, is a gap (a lost signal, a ride in a car),
+// not a stretch of route to be filled in.
+const (
+	jumpFactor = 25
+	minJump    = 100.0
+)
+
+// duplicateDistance is how close, in metres, two consecutive points must be
+// to count as the same position (GPS loggers repeat fixes while standing).
+const duplicateDistance = 0.01
+
+// Prepare fits t into a map (paper 3.1):
+//
+//  1. Project latitude and longitude to local metres with an equirectangular
+//     projection around the centre of the track's bounding box: east =
+//     R·Δλ·cos φ₀, north = R·Δφ. Over a track tens of kilometres across the
+//     scale error stays under 0.5 %, far below a GPS track's own.
+//  2. Remove repeated positions and split segments at jumps.
+//  3. Fill in missing elevations along each segment (linearly by distance);
+//     a segment with none at all is dropped.
+//  4. Median-filter the elevations over opt.MedianWindow points: GPS
+//     elevations carry spikes of 100 m and more that no terrain has.
+//  5. Fit the track into the map, centred, with opt.Margin free on every
+//     side and its aspect kept: at opt.MinCellSize metres per sample when it
+//     fits at that scale, at a coarser scale otherwise.
+func Prepare(t *Track, opt Options) (*Path, error) {
+	if opt.Size < 2 {
+		return nil, fmt.Errorf("route: map size %d is too small", opt.Size)
+	}
+	if !(opt.Margin >= 0 && opt.Margin < 0.5) {
+		return nil, fmt.Errorf("route: margin %v is not in [0, 0.5)", opt.Margin)
+	}
+	if !(opt.MinCellSize > 0) || math.IsInf(opt.MinCellSize, 0) {
+		return nil, fmt.Errorf("route: cell size %v must be positive", opt.MinCellSize)
+	}
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	path := &Path{}
+	segs := path.project(t)
+	segs = path.removeDuplicates(segs)
+	segs = path.splitJumps(segs)
+	segs = path.fillElevation(segs)
+	if len(segs) == 0 {
+		return nil, errors.New("route: no segment has both a position and an elevation")
+	}
+	for _, seg := range segs {
+		medianFilter(seg, opt.MedianWindow)
+	}
+	if err := path.fit(segs, opt); err != nil {
+		return nil, err
+	}
+	return path, nil
+}
+
+// project converts every point to metres east (X) and north (Y) of the
+// centre of the bounding box. Longitudes are unwrapped first, so a track
+// crossing the antimeridian stays in one piece.
+func (p *Path) project(t *Track) [][]Sample {
+	lon0 := t.Segments[0][0].Lon
+	unwrap := func(lon float64) float64 {
+		d := math.Mod(lon-lon0+540, 360) - 180
+		return lon0 + d
+	}
+	latLo, latHi := math.Inf(1), math.Inf(-1)
+	lonLo, lonHi := math.Inf(1), math.Inf(-1)
+	for _, seg := range t.Segments {
+		for _, q := range seg {
+			latLo, latHi = min(latLo, q.Lat), max(latHi, q.Lat)
+			lon := unwrap(q.Lon)
+			lonLo, lonHi = min(lonLo, lon), max(lonHi, lon)
+		}
+	}
+	p.CentreLat = (latLo + latHi) / 2
+	p.CentreLon = math.Mod((lonLo+lonHi)/2+540, 360) - 180
+	rad := math.Pi / 180
+	kx := EarthRadius * rad * math.Cos(p.CentreLat*rad)
+	ky := EarthRadius * rad
+	cLon := (lonLo + lonHi) / 2
+	segs := make([][]Sample, 0, len(t.Segments))
+	for _, seg := range t.Segments {
+		out := make([]Sample, len(seg))
+		for i, q := range seg {
+			ele := math.NaN() // missing, filled in later
+			if q.HasEle {
+				ele = q.Ele
+			}
+			out[i] = Sample{X: (unwrap(q.Lon) - cLon) * kx, Y: (q.Lat - p.CentreLat) * ky, Ele: ele}
+		}
+		segs = append(segs, out)
+	}
+	return segs
+}
+
+// removeDuplicates drops points at the position of the point before them,
+// keeping the first (with its elevation, or the first elevation among the
+// repeats when it has none).
+func (p *Path) removeDuplicates(segs [][]Sample) [][]Sample {
+	for k, seg := range segs {
+		out := seg[:1]
+		for _, q := range seg[1:] {
+			last := &out[len(out)-1]
+			if math.Hypot(q.X-last.X, q.Y-last.Y) < duplicateDistance {
+				if math.IsNaN(last.Ele) {
+					last.Ele = q.Ele
+				}
+				p.Duplicates++
+				continue
+			}
+			out = append(out, q)
+		}
+		segs[k] = out
+	}
+	return segs
+}
+
+// splitJumps splits segments at steps much longer than the track's median
+// step.
+func (p *Path) splitJumps(segs [][]Sample) [][]Sample {
+	var steps []float64
+	for _, seg := range segs {
+		for i := 1; i < len(seg); i++ {
+			steps = append(steps, dist(seg[i-1], seg[i]))
+		}
+	}
+	if len(steps) == 0 {
+		return segs
+	}
+	slices.Sort(steps)
+	limit := max(jumpFactor*steps[len(steps)/2], minJump)
+	var out [][]Sample
+	for _, seg := range segs {
+		start := 0
+		for i := 1; i < len(seg); i++ {
+			if dist(seg[i-1], seg[i]) > limit {
+				out = append(out, seg[start:i])
+				start = i
+				p.Splits++
+			}
+		}
+		out = append(out, seg[start:])
+	}
+	return out
+}
+
+// fillElevation interpolates missing elevations linearly by distance along
+// each segment, holding the first and last known value at the ends, and
+// drops segments with no elevation at all.
+func (p *Path) fillElevation(segs [][]Sample) [][]Sample {
+	out := segs[:0]
+	for _, seg := range segs {
+		prev := -1 // index of the last point with an elevation
+		for i := range seg {
+			if math.IsNaN(seg[i].Ele) {
+				continue
+			}
+			switch {
+			case prev < 0:
+				for j := 0; j < i; j++ {
+					seg[j].Ele = seg[i].Ele
+				}
+			case i > prev+1:
+				total, d := 0.0, make([]float64, i-prev)
+				for j := prev + 1; j <= i; j++ {
+					total += dist(seg[j-1], seg[j])
+					d[j-prev-1] = total
+				}
+				for j := prev + 1; j < i; j++ {
+					f := d[j-prev-1] / total
+					seg[j].Ele = seg[prev].Ele + f*(seg[i].Ele-seg[prev].Ele)
+				}
+			}
+			prev = i
+		}
+		if prev < 0 {
+			p.NoElevation += len(seg)
+			continue
+		}
+		for j := prev + 1; j < len(seg); j++ {
+			seg[j].Ele = seg[prev].Ele
+		}
+		out = append(out, seg)
+	}
+	return out
+}
+
+// medianFilter replaces every elevation by the median of the window points
+// centred on it (Tukey's running median). Near the ends the window shrinks
+// to stay centred, and the end points follow Tukey's end-point rule,
+// y₀ = median(x₀, y₁, 3y₁ − 2y₂): a straight climb passes unchanged and a
+// spike on the first point goes too. A median removes a spike shorter than
+// half the window entirely and keeps steps sharp, where a mean would smear
+// both.
+func medianFilter(seg []Sample, window int) {
+	n := len(seg)
+	if window < 2 || n < 3 {
+		return
+	}
+	half := window / 2
+	ele := make([]float64, n)
+	for i := range seg {
+		ele[i] = seg[i].Ele
+	}
+	buf := make([]float64, 0, window+1)
+	for i := 1; i < n-1; i++ {
+		h := min(half, i, n-1-i)
+		buf = append(buf[:0], ele[i-h:i+h+1]...)
+		seg[i].Ele = median(buf)
+	}
+	end := func(x, y1, y2 float64) float64 { return median([]float64{x, y1, 3*y1 - 2*y2}) }
+	seg[0].Ele = end(ele[0], seg[1].Ele, seg[2].Ele)
+	seg[n-1].Ele = end(ele[n-1], seg[n-2].Ele, seg[n-3].Ele)
+}
+
+func median(v []float64) float64 {
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
+
+// fit places the projected track (metres) on the map (samples).
+func (p *Path) fit(segs [][]Sample, opt Options) error {
+	xLo, xHi := math.Inf(1), math.Inf(-1)
+	yLo, yHi := math.Inf(1), math.Inf(-1)
+	p.MinEle, p.MaxEle = math.Inf(1), math.Inf(-1)
+	for _, seg := range segs {
+		for i, q := range seg {
+			xLo, xHi = min(xLo, q.X), max(xHi, q.X)
+			yLo, yHi = min(yLo, q.Y), max(yHi, q.Y)
+			p.MinEle, p.MaxEle = min(p.MinEle, q.Ele), max(p.MaxEle, q.Ele)
+			if i > 0 {
+				p.Length += dist(seg[i-1], q)
+			}
+		}
+	}
+	extent := max(xHi-xLo, yHi-yLo)
+	if extent < duplicateDistance {
+		return errors.New("route: every point is at the same position")
+	}
+	usable := float64(opt.Size-1) * (1 - 2*opt.Margin)
+	p.CellSize = max(opt.MinCellSize, extent/usable)
+	mid := float64(opt.Size-1) / 2
+	cx, cy := (xLo+xHi)/2, (yLo+yHi)/2
+	for _, seg := range segs {
+		for i, q := range seg {
+			// Rows grow southwards: north is up in the image.
+			seg[i].X = mid + (q.X-cx)/p.CellSize
+			seg[i].Y = mid - (q.Y-cy)/p.CellSize
+		}
+	}
+	p.Segments = segs
+	return nil
+}
+
+func dist(a, b Sample) float64 { return math.Hypot(b.X-a.X, b.Y-a.Y) }
+
+// Points returns the number of points in all segments.
+func (p *Path) Points() int {
+	n := 0
+	for _, seg := range p.Segments {
+		n += len(seg)
+	}
+	return n
+}
+
+// Resample returns a copy of p whose segments have evenly spaced points,
+// at most spacing samples apart (the spacing of each segment is its length
+// divided by a whole number of steps, so both ends stay). Elevations are
+// interpolated linearly along the segment. Gaps between segments stay gaps.
+func (p *Path) Resample(spacing float64) *Path {
+	q := *p
+	q.Segments = make([][]Sample, 0, len(p.Segments))
+	for _, seg := range p.Segments {
+		q.Segments = append(q.Segments, resampleSegment(seg, spacing))
+	}
+	return &q
+}
+
+func resampleSegment(seg []Sample, spacing float64) []Sample {
+	if len(seg) < 2 {
+		return slices.Clone(seg)
+	}
+	cum := make([]float64, len(seg))
+	for i := 1; i < len(seg); i++ {
+		cum[i] = cum[i-1] + dist(seg[i-1], seg[i])
+	}
+	total := cum[len(cum)-1]
+	steps := max(1, int(math.Ceil(total/spacing-1e-9)))
+	out := make([]Sample, 0, steps+1)
+	j := 0
+	for k := 0; k <= steps; k++ {
+		s := total * float64(k) / float64(steps)
+		for j < len(seg)-2 && cum[j+1] < s {
+			j++
+		}
+		a, b := seg[j], seg[j+1]
+		f := 0.0
+		if l := cum[j+1] - cum[j]; l > 0 {
+			f = min(max((s-cum[j])/l, 0), 1)
+		}
+		out = append(out, Sample{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y), Ele: a.Ele + f*(b.Ele-a.Ele)})
+	}
+	return out
+}

@@ -1,0 +1,233 @@
+// Package route reads GPS tracks and prepares them to be built into a
+// terrain (Gasch et al., "Procedural Modeling of Terrain from GPS Routes",
+// section 3.1).
+//
+// Parse reads GPX 1.0 and 1.1, GeoJSON, CSV and TCX, recognised from the
+// content rather than the file name, into a Track: segments of latitude,
+// longitude and elevation. Prepare turns a Track into a Path on a square
+// map: positions projected to local metres and fitted into the map with a
+// margin, duplicate points removed, segments split at jumps, elevation
+// spikes removed by a median filter, and missing elevations filled in along
+// the track. Resample then spaces a Path's points evenly.
+//
+// Nothing here knows about heightmaps: the terrain package turns a Path into
+// the constraints of its route generator.
+package route
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// Point is one GPS fix. Lat and Lon are in degrees (WGS 84); Ele is in
+// metres and means something only when HasEle is set.
+type Point struct {
+	Lat, Lon float64
+	Ele      float64
+	HasEle   bool
+}
+
+// Track is a parsed route file: segments of points in the order recorded.
+// A gap between segments (a pause, another track in the same file) is not
+// part of the route.
+type Track struct {
+	Format   Format
+	Segments [][]Point
+}
+
+// Format names a route file format.
+type Format string
+
+// The formats Parse reads.
+const (
+	GPX     Format = "gpx"
+	GeoJSON Format = "geojson"
+	CSV     Format = "csv"
+	TCX     Format = "tcx"
+)
+
+// MaxFileSize bounds what Load reads: a day-long track logged every second
+// is a few megabytes, so a file much larger than this is not a route.
+const MaxFileSize = 64 << 20
+
+// ErrUnknownFormat is returned (wrapped) for content none of the parsers
+// recognise.
+var ErrUnknownFormat = errors.New("not a GPX, TCX, GeoJSON or CSV route")
+
+// Load reads and parses the route file at path, and checks that it has
+// enough points to build a terrain from (Track.Check). Errors start with
+// the path.
+func Load(path string) (*Track, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *PathError names the path
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d MB; not a route file", path, MaxFileSize>>20)
+	}
+	t, err := Parse(data)
+	if err == nil {
+		err = t.Check()
+	}
+	if err != nil {
+		if errors.Is(err, ErrUnknownFormat) {
+			if ext := filepath.Ext(path); ext != "" {
+				err = fmt.Errorf("%w (the name says %s, the content does not)", err, ext)
+			}
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// Parse reads a route in whichever format its content shows: XML with a
+// <gpx> root is GPX, with a <TrainingCenterDatabase> root TCX; a JSON
+// object is GeoJSON; text whose first line names latitude and longitude
+// columns is CSV. Points with a non-finite or out-of-range position are
+// errors; points without a position (TCX) are skipped. It does not check
+// that the track is usable: see Check.
+func Parse(data []byte) (*Track, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
+	var t *Track
+	var err error
+	switch f := Detect(data); f {
+	case GPX:
+		t, err = ParseGPX(data)
+	case TCX:
+		t, err = ParseTCX(data)
+	case GeoJSON:
+		t, err = ParseGeoJSON(data)
+	case CSV:
+		t, err = ParseCSV(data)
+	default:
+		return nil, describeUnknown(data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for s, seg := range t.Segments {
+		for i, p := range seg {
+			if err := checkPosition(p); err != nil {
+				return nil, fmt.Errorf("%s: segment %d, point %d: %w", t.Format, s+1, i+1, err)
+			}
+		}
+	}
+	return t, nil
+}
+
+// Detect names the format of a route file from its first bytes, or returns
+// "" when it is none of them.
+func Detect(data []byte) Format {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	head := bytes.TrimLeft(data, " \t\r\n")
+	switch {
+	case len(head) == 0:
+		return ""
+	case head[0] == '<':
+		switch xmlRoot(head) {
+		case "gpx":
+			return GPX
+		case "TrainingCenterDatabase":
+			return TCX
+		}
+		return ""
+	case head[0] == '{':
+		return GeoJSON
+	}
+	if _, err := csvHeader(head); err == nil {
+		return CSV
+	}
+	return ""
+}
+
+// describeUnknown says what an unrecognised file looks like.
+func describeUnknown(data []byte) error {
+	head := bytes.TrimLeft(data, " \t\r\n")
+	switch {
+	case len(head) == 0:
+		return errors.New("empty file")
+	case head[0] == '<':
+		if root := xmlRoot(head); root != "" {
+			return fmt.Errorf("%w: XML whose root element is <%s>", ErrUnknownFormat, root)
+		}
+		return fmt.Errorf("%w: XML without a root element", ErrUnknownFormat)
+	case head[0] == '[':
+		return fmt.Errorf("%w: a JSON array (GeoJSON is an object)", ErrUnknownFormat)
+	}
+	if _, err := csvHeader(head); err != nil {
+		return fmt.Errorf("%w: as CSV, %v", ErrUnknownFormat, err)
+	}
+	return ErrUnknownFormat
+}
+
+// Check reports whether the track can be built into a terrain: at least
+// two points with a position, and an elevation on at least one of them.
+func (t *Track) Check() error {
+	positioned, withEle := 0, 0
+	for _, seg := range t.Segments {
+		positioned += len(seg)
+		for _, p := range seg {
+			if p.HasEle {
+				withEle++
+			}
+		}
+	}
+	switch {
+	case positioned < 2:
+		return fmt.Errorf("%s: %d point(s) with a position; a route needs at least 2", t.Format, positioned)
+	case withEle == 0:
+		return fmt.Errorf("%s: none of the %d points has an elevation", t.Format, positioned)
+	}
+	return nil
+}
+
+// Points returns the number of points in all segments.
+func (t *Track) Points() int {
+	n := 0
+	for _, seg := range t.Segments {
+		n += len(seg)
+	}
+	return n
+}
+
+func checkPosition(p Point) error {
+	switch {
+	case math.IsNaN(p.Lat) || math.IsInf(p.Lat, 0) || p.Lat < -90 || p.Lat > 90:
+		return fmt.Errorf("latitude %v is not in [-90, 90]", p.Lat)
+	case math.IsNaN(p.Lon) || math.IsInf(p.Lon, 0) || p.Lon < -180 || p.Lon > 180:
+		return fmt.Errorf("longitude %v is not in [-180, 180]", p.Lon)
+	case p.HasEle && math.Abs(p.Ele) > maxElevation:
+		return fmt.Errorf("elevation %v m is not a height on Earth", p.Ele)
+	}
+	return nil
+}
+
+// newPoint makes a Point; a non-finite elevation counts as missing.
+func newPoint(lat, lon, ele float64, hasEle bool) Point {
+	hasEle = hasEle && !math.IsNaN(ele) && !math.IsInf(ele, 0)
+	if !hasEle {
+		ele = 0
+	}
+	return Point{Lat: lat, Lon: lon, Ele: ele, HasEle: hasEle}
+}
+
+// maxElevation bounds believable elevations in metres: the deepest trench
+// and the highest summit both lie well within it.
+const maxElevation = 20000
+
+// appendSegment adds seg to t unless it is empty.
+func (t *Track) appendSegment(seg []Point) {
+	if len(seg) > 0 {
+		t.Segments = append(t.Segments, seg)
+	}
+}
