@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"cordillera/game"
+	"cordillera/route"
 	"cordillera/terrain"
 )
 
@@ -24,18 +25,23 @@ type worldFlags struct {
 	params    *paramFlags
 	heightmap string
 	height    float64
+	route     string
 }
 
 func addWorldFlags(fs *flag.FlagSet) *worldFlags {
 	wf := &worldFlags{params: addParamFlags(fs)}
 	fs.StringVar(&wf.heightmap, "heightmap", "", "open this heightmap (.png 8/16-bit gray, .r16) instead of generating one")
+	fs.StringVar(&wf.route, "route", "", "make the terrain through this GPS track (GPX, TCX, GeoJSON, CSV) and draw it")
 	fs.Float64Var(&wf.height, "map-height", 0, "with -heightmap: world height of white in world units (default: a fifth of the map's width)")
 	return wf
 }
 
-// load generates or reads the world's heightmap, and returns the
-// generation parameters (the defaults for a file) and a name for it.
-func (wf *worldFlags) load(cmd string, stdout io.Writer) (*terrain.Heightmap, terrain.Params, string, error) {
+// load generates or reads the world, and returns the generation
+// parameters (the defaults for a file) and a name for it.
+func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.Params, string, error) {
+	if wf.heightmap != "" && wf.route != "" {
+		return nil, terrain.Params{}, "", fmt.Errorf("%s: -heightmap and -route exclude each other", cmd)
+	}
 	if wf.heightmap != "" {
 		m, err := terrain.LoadHeightmap(wf.heightmap)
 		if err != nil {
@@ -45,7 +51,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*terrain.Heightmap, te
 		if wf.height > 0 {
 			m.VerticalScale = wf.height
 		}
-		return m, terrain.DefaultParams(), filepath.Base(wf.heightmap), nil
+		return game.NewWorld(m), terrain.DefaultParams(), filepath.Base(wf.heightmap), nil
 	}
 	p, err := wf.params.resolve(cmd)
 	if err != nil {
@@ -54,12 +60,26 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*terrain.Heightmap, te
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
+	if wf.route != "" {
+		t, err := route.Load(wf.route)
+		if err != nil {
+			return nil, p, "", fmt.Errorf("%s: -route: %w", cmd, err)
+		}
+		res, err := terrain.GenerateRoute(ctx, p, t, nil)
+		if err != nil {
+			return nil, p, "", fmt.Errorf("%s: -route %s: %w", cmd, wf.route, err)
+		}
+		fmt.Fprintf(stdout, "terrain through %s (%.1f km, %.2f m per cell) in %v\n", wf.route, res.Path.Length/1000, res.Path.CellSize, time.Since(start).Round(time.Millisecond))
+		w := game.NewWorld(res.Map)
+		w.Route = game.NewRouteView(res)
+		return w, p, filepath.Base(wf.route), nil
+	}
 	m, err := terrain.Generate(ctx, p, nil)
 	if err != nil {
 		return nil, p, "", fmt.Errorf("%s: %w", cmd, err)
 	}
 	fmt.Fprintf(stdout, "%s generated in %v\n", p.Describe(), time.Since(start).Round(time.Millisecond))
-	return m, p, p.Describe(), nil
+	return game.NewWorld(m), p, p.Describe(), nil
 }
 
 // runExplore opens the 3D explorer.
@@ -72,11 +92,11 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return errors.New("explore: no display (DISPLAY is not set): run it on a desktop, or under xvfb-run; 'cordillera render' and 'cordillera generate' work headless")
 	}
-	m, p, name, err := wf.load("explore", stdout)
+	w, p, name, err := wf.load("explore", stdout)
 	if err != nil {
 		return err
 	}
-	return game.Run(game.NewWorld(m), p, "Cordillera — "+name)
+	return game.Run(w, p, "Cordillera — "+name)
 }
 
 // runRender renders one frame of the explorer's view to a PNG.
@@ -98,6 +118,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	ui := fs.Bool("ui", false, "draw the panels and the minimap as the explorer does")
 	open := fs.String("open", "Generator", "with -ui: the panels shown unfolded, comma-separated: Generator, Viewer, File")
 	help := fs.Bool("help-overlay", false, "draw the key help overlay")
+	follow := fs.Float64("follow", -1, "with -route: put the camera on the route this many world units along it, following it")
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
 	}
@@ -116,14 +137,19 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		p.Walk = *walk
 		pose = &p
 	}
-	m, _, _, err := wf.load("render", stdout)
+	w, _, _, err := wf.load("render", stdout)
 	if err != nil {
 		return err
 	}
-	w := game.NewWorld(m)
+	m := w.Map
 	img, err := game.RenderGame(w, pose, *width, *height, func(g *game.Game) {
 		g.HUD, g.FullMesh, g.ShowUI, g.ShowMinimap, g.ShowHelp = *hud, *full, *ui, *ui, *help
 		g.OpenPanels(strings.Split(*open, ",")...)
+		if *follow >= 0 && w.Route != nil {
+			g.Follow, g.FollowSpeed = true, 0
+			g.FollowAt = *follow
+			g.Camera.Pitch = -0.09
+		}
 		v := &g.View
 		v.Wireframe, v.ColourScheme, v.FlatShading = *wire, *scheme, *flat
 		if *slope {

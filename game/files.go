@@ -13,6 +13,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"cordillera/assets"
+	"cordillera/route"
 	"cordillera/terrain"
 )
 
@@ -29,6 +30,7 @@ const (
 	HeightmapPNG
 	HeightmapR16
 	ParamsJSON
+	RouteFile // GPX, TCX, GeoJSON or CSV track
 )
 
 // DetectFile tells a heightmap (PNG, raw 16-bit) from a parameter file by
@@ -39,7 +41,12 @@ func DetectFile(data []byte) FileKind {
 	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
 		return HeightmapPNG
 	case len(trimmed) > 0 && trimmed[0] == '{':
+		if bytes.Contains(trimmed, []byte(`"type"`)) { // GeoJSON names its type; parameters have no such key
+			return RouteFile
+		}
 		return ParamsJSON
+	case route.Detect(data) != "":
+		return RouteFile
 	case len(data) >= 8 && len(data)%2 == 0 && isSquare(len(data)/2):
 		return HeightmapR16
 	}
@@ -95,6 +102,14 @@ func (g *Game) loadData(name string, data []byte) {
 		g.Params = p
 		g.regen.Request(p)
 		g.say("loaded parameters from " + filepath.Base(name))
+	case RouteFile:
+		t, err := route.Parse(data)
+		if err != nil {
+			g.fail(fmt.Errorf("%s: %w", name, err))
+			return
+		}
+		g.regen.RequestRoute(g.Params, t)
+		g.say("making terrain through " + filepath.Base(name))
 	case HeightmapPNG, HeightmapR16:
 		kind := DetectFile(data)
 		g.regen.RequestMap(func(ctx context.Context) (*terrain.Heightmap, error) {
@@ -113,7 +128,7 @@ func (g *Game) loadData(name string, data []byte) {
 		})
 		g.say("loading " + filepath.Base(name))
 	default:
-		g.fail(fmt.Errorf("%s: not a heightmap (PNG, .r16) or a parameter file (.json)", name))
+		g.fail(fmt.Errorf("%s: not a heightmap (PNG, .r16), a parameter file (.json) or a route (GPX, TCX, GeoJSON, CSV)", name))
 	}
 }
 

@@ -46,6 +46,7 @@ type World struct {
 	LOD     *terrain.LOD
 	Normals []float32
 	Minimap *Minimap
+	Route   *RouteView // the GPS route the map was made through, if any
 }
 
 // NewWorld prepares a heightmap for drawing.
@@ -67,6 +68,12 @@ type Game struct {
 
 	// FullMesh disables level of detail and culling (for comparisons).
 	FullMesh bool
+
+	// Follow walks the camera along the world's GPS route at eye height,
+	// FollowSpeed world units per second; FollowAt is how far along it is.
+	Follow      bool
+	FollowSpeed float32
+	FollowAt    float64
 
 	render   *renderer
 	frame    frame
@@ -104,7 +111,7 @@ func NewWithParams(w *World, p terrain.Params) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), Params: p, HUD: true,
+	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), Params: p, HUD: true, FollowSpeed: 6,
 		ShowUI: true, ShowMinimap: true, render: r, regen: NewRegenerator(),
 		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), ScreenshotDir: "."}
 	g.ui.path, g.ui.matDir = "map.png", "materials"
@@ -152,10 +159,40 @@ func (g *Game) Update() error {
 	if !typing {
 		in = readMovement()
 	}
-	g.Camera.Step(in, float32(1)/float32(ebiten.TPS()), g.World.Map)
+	dt := float32(1) / float32(ebiten.TPS())
+	if g.Follow && g.World.Route != nil {
+		g.followRoute(float64(dt) * float64(g.FollowSpeed*max(1+in.Forward, 0.25)))
+	} else {
+		g.Camera.Step(in, dt, g.World.Map)
+	}
 	g.ticks++
 	g.writeState(g.ticks)
 	return nil
+}
+
+// followRoute moves the camera d world units along the route, at eye
+// height, looking along it; W and S speed up and slow down.
+func (g *Game) followRoute(d float64) {
+	rv := g.World.Route
+	g.FollowAt = math.Min(g.FollowAt+d, rv.Length())
+	x, z, yaw := rv.At(g.FollowAt, 8*g.World.Map.CellSize)
+	c := g.Camera
+	c.Mode = Walk
+	c.Pos = mgl32.Vec3{float32(x), float32(g.World.Map.GroundHeight(x, z)) + EyeHeight, float32(z)}
+	c.Yaw = float32(yaw)
+}
+
+// setFollow starts or stops following the route from where it was.
+func (g *Game) setFollow(on bool) {
+	if on && g.World.Route == nil {
+		g.fail(errors.New("no route: load a GPX, TCX, GeoJSON or CSV track first"))
+		return
+	}
+	g.Follow = on
+	if on {
+		g.Camera.Pitch = mgl32.DegToRad(-5)
+		g.say(fmt.Sprintf("following the route (%.1f km)", g.World.Route.Length()/1000))
+	}
 }
 
 // takeGenerated swaps in a world the background worker has finished. The
@@ -175,6 +212,10 @@ func (g *Game) takeGenerated() {
 	g.worldID = worldSerial.Add(1)
 	if nw, nd := g.World.Map.Extent(); math.Abs(nw-ow) > 0.01*ow || math.Abs(nd-od) > 0.01*od {
 		g.Camera.Overview(g.World.Map) // a map of another size: frame it anew
+	}
+	g.FollowAt = 0
+	if g.World.Route == nil {
+		g.Follow = false
 	}
 	if g.Camera.Mode == Walk {
 		g.Camera.SetMode(Walk, g.World.Map)
@@ -252,6 +293,9 @@ func (g *Game) handleKeys() {
 	if pressed(ebiten.KeyU) {
 		g.ShowUI = !g.ShowUI
 	}
+	if pressed(ebiten.KeyR) {
+		g.setFollow(!g.Follow)
+	}
 	if pressed(ebiten.KeyF12) {
 		g.shotPending = true
 	}
@@ -311,7 +355,7 @@ func (g *Game) setCapture(on bool) {
 func (g *Game) Draw(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	g.frame.build(g.Camera, w, h, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
-	g.render.draw(screen, g.Camera, &g.View, g.World.Map, &g.frame)
+	g.render.draw(screen, g.Camera, &g.View, g.World, &g.frame)
 	if g.shotPending {
 		g.shotPending = false
 		path, err := g.saveScreenshot(screen)
@@ -323,6 +367,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 	if g.ShowMinimap {
 		g.World.Minimap.Draw(screen, g.Camera, w, h)
+		if g.World.Route != nil {
+			g.World.Route.drawOnMinimap(screen, g.World.Minimap, w, h)
+		}
 	}
 	g.drawProgress(screen)
 	if g.HUD {
@@ -356,8 +403,12 @@ func (g *Game) drawProgress(screen *ebiten.Image) {
 
 func (g *Game) drawHUD(screen *ebiten.Image) {
 	c := g.Camera
+	mode := c.Mode.String()
+	if g.Follow {
+		mode = fmt.Sprintf("follow route %.2f of %.2f km", g.FollowAt/1000, g.World.Route.Length()/1000)
+	}
 	text := fmt.Sprintf("FPS %.1f  triangles %d  chunks %d\n%s  x %.1f  y %.1f  z %.1f  yaw %.0f°  pitch %.0f°\nH help  U panels  M minimap  Tab fly/walk",
-		ebiten.ActualFPS(), g.frame.triangles, len(g.frame.chunks), c.Mode,
+		ebiten.ActualFPS(), g.frame.triangles, len(g.frame.chunks), mode,
 		c.Pos[0], c.Pos[1], c.Pos[2], mgl32.RadToDeg(c.Yaw), mgl32.RadToDeg(c.Pitch))
 	if g.status != "" && time.Since(g.statusAt) < 4*time.Second {
 		text += "\n" + g.status
@@ -379,10 +430,11 @@ W A S D, arrows   move             Space E / C Q   up / down (Space jumps)
 Shift             faster           mouse wheel     flying speed
 right mouse drag  look around      L               capture the pointer (Esc)
 Tab               fly or walk      M               minimap (click to teleport)
+R                 follow the GPS route (W/S faster/slower)
 U                 panels           H or F1         this help
 F2 wireframe   F3 colour scheme   F4 flat shading   F5 height/slope
 F6 fog   F7 level of detail on/off   F12 screenshot
-Drop a heightmap (.png, .r16) or parameters (.json) on the window.`
+Drop a heightmap (.png, .r16), parameters (.json) or a route on the window.`
 
 // Glyph size of ebitenutil's debug font.
 const debugCharW, debugLineH = 6, 16

@@ -3,13 +3,13 @@ package game
 import (
 	"fmt"
 	"image"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"cordillera/assets"
 	"cordillera/shaders"
-	"cordillera/terrain"
 )
 
 // renderer owns the GPU resources: the compiled shaders and the material atlas.
@@ -50,8 +50,9 @@ func boolf(b bool) float32 {
 	return 0
 }
 
-// draw renders the sky and the prepared terrain frame onto dst.
-func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, m *terrain.Heightmap, f *frame) {
+// draw renders the sky and the prepared terrain frame of world onto dst.
+func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World, f *frame) {
+	m := world.Map
 	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
 	sun := v.SunDir()
 	vp := cam.Projection(w, h).Mul4(cam.View())
@@ -94,6 +95,15 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, m *terrain.He
 	tu["FogColor"] = vec3(v.FogColor)
 	tu["FogDensity"] = v.FogDensity
 	tu["Gamma"] = v.Gamma
+	route := world.Route
+	r.terrainOpts.Images[1] = nil
+	if route != nil {
+		tu["RouteScale"] = float32(route.scale / m.CellSize)
+		tu["RouteHalfWidth"] = float32(RouteHalfWidth)
+		c := routeColour
+		tu["RouteColor"] = []float32{srgbToLinear(c.R), srgbToLinear(c.G), srgbToLinear(c.B)}
+		r.terrainOpts.Images[1] = route.image()
+	}
 	r.terrainOpts.Uniforms = tu
 	r.terrainOpts.Images[0] = r.atlas
 	for i := range f.batches {
@@ -101,7 +111,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, m *terrain.He
 			if len(d.indices) == 0 {
 				continue
 			}
-			dst.DrawTrianglesShader32(d.vertices, d.indices, r.shader(v, d.noDetail), &r.terrainOpts)
+			dst.DrawTrianglesShader32(d.vertices, d.indices, r.shader(v, d.noDetail, route == nil), &r.terrainOpts)
 		}
 	}
 }
@@ -109,8 +119,11 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, m *terrain.He
 // shader returns the cheapest terrain shader variant that draws the view
 // exactly: features the viewer has switched off are compiled out, and so
 // are detail maps for chunks beyond their reach.
-func (r *renderer) shader(v *Viewer, farFromCamera bool) *ebiten.Shader {
+func (r *renderer) shader(v *Viewer, farFromCamera, noRoute bool) *ebiten.Shader {
 	if r.allFeatures {
+		if noRoute {
+			return r.variant(shaders.Variant{NoRoute: true})
+		}
 		return r.variants[shaders.Variant{}]
 	}
 	key := shaders.Variant{
@@ -118,7 +131,13 @@ func (r *renderer) shader(v *Viewer, farFromCamera bool) *ebiten.Shader {
 		NoTextures:  v.ColourScheme,
 		NoTriplanar: !v.Triplanar,
 		NoDetail:    !v.DetailMaps || farFromCamera,
+		NoRoute:     noRoute,
 	}
+	return r.variant(key)
+}
+
+// variant returns a compiled terrain shader variant.
+func (r *renderer) variant(key shaders.Variant) *ebiten.Shader {
 	if s, ok := r.variants[key]; ok {
 		return s
 	}
@@ -138,3 +157,6 @@ func (r *renderer) setAtlas(img *image.RGBA) {
 	r.atlas.Deallocate()
 	r.atlas = ebiten.NewImageFromImage(img)
 }
+
+// srgbToLinear converts an 8-bit sRGB channel to the shaders' linear light.
+func srgbToLinear(c uint8) float32 { return float32(math.Pow(float64(c)/255, 2.2)) }

@@ -64,7 +64,7 @@ func renderFrame(g *Game, skyOnly bool) *image.RGBA {
 		defer screen.Deallocate()
 		if skyOnly {
 			g.frame = frame{}
-			g.render.draw(screen, g.Camera, &g.View, g.World.Map, &g.frame)
+			g.render.draw(screen, g.Camera, &g.View, g.World, &g.frame)
 		} else {
 			g.Draw(screen)
 		}
@@ -218,7 +218,7 @@ func benchmarkFrameCPU(b *testing.B, full bool) {
 		onLoop(func() {
 			b.StartTimer()
 			g.frame.build(g.Camera, testW, testH, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
-			g.render.draw(screen, g.Camera, &g.View, g.World.Map, &g.frame)
+			g.render.draw(screen, g.Camera, &g.View, g.World, &g.frame)
 			b.StopTimer()
 		})
 	}

@@ -201,6 +201,14 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	ctx.Text("camera")
 	mode := int(g.Camera.Mode)
 	ctx.Dropdown(&mode, []string{"fly", "walk"}).On(func() { g.Camera.SetMode(Mode(mode), g.World.Map) })
+	if g.World.Route != nil {
+		ctx.Text("route speed")
+		fs := float64(g.FollowSpeed)
+		ctx.SliderF(&fs, 0.5, 200, 0.5, 1).On(func() { g.FollowSpeed = float32(fs) })
+		ctx.SetGridLayout([]int{-1}, nil)
+		follow := g.Follow
+		ctx.Checkbox(&follow, "follow the route (R)").On(func() { g.setFollow(follow) })
+	}
 }
 
 func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi float64) {
@@ -251,5 +259,5 @@ func (g *Game) filePanel(ctx *debugui.Context) {
 	ctx.TextField(&g.ui.matDir)
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Button("Import materials folder").On(func() { g.importMaterials(g.ui.matDir) })
-	ctx.Text("Maps: .png (8/16-bit gray), .r16; save also .obj. Parameters: .json. Dropping a file on the window loads it.")
+	ctx.Text("Maps: .png (8/16-bit gray), .r16; save also .obj. Parameters: .json. Routes (GPX, TCX, GeoJSON, CSV) make terrain through the track with the Generator's parameters. Dropping a file on the window loads it.")
 }

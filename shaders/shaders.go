@@ -124,6 +124,7 @@ type Variant struct {
 	NoTextures  bool // only the colour scheme is used: no texture sampling
 	NoTriplanar bool // planar projection only
 	NoDetail    bool // no detail maps
+	NoRoute     bool // no GPS route mask (Images[1] unused)
 }
 
 // TerrainVariant returns the terrain shader source with the features v
@@ -139,5 +140,6 @@ func TerrainVariant(v Variant) []byte {
 	off("compiledTextures", v.NoTextures)
 	off("compiledTriplanar", v.NoTriplanar)
 	off("compiledDetail", v.NoDetail)
+	off("compiledRoute", v.NoRoute)
 	return []byte(src)
 }

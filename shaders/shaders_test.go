@@ -41,7 +41,7 @@ func TestUniforms(t *testing.T) {
 			"MaterialCount": "float", "Boundaries": "vec4", "Blend": "float",
 			"HeightMin": "float", "HeightMax": "float", "MapExtent": "float", "Tiling": "float",
 			"UseTriplanar": "float", "UseDetail": "float", "DetailTiling": "float",
-			"DetailDistance": "float", "FlatShading": "float", "Wireframe": "float",
+			"DetailDistance": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteHalfWidth": "float",
 			"FogColor": "vec3", "FogDensity": "float", "Gamma": "float",
 		}},
 		{"sky", Sky, map[string]string{
@@ -84,13 +84,13 @@ func TestAtlasLayout(t *testing.T) {
 // Every variant compiles and differs from the full shader exactly in its
 // switches.
 func TestTerrainVariants(t *testing.T) {
-	for mask := 0; mask < 16; mask++ {
-		v := Variant{NoScheme: mask&1 != 0, NoTriplanar: mask&2 != 0, NoDetail: mask&4 != 0, NoTextures: mask&8 != 0}
+	for mask := 0; mask < 32; mask++ {
+		v := Variant{NoScheme: mask&1 != 0, NoTriplanar: mask&2 != 0, NoDetail: mask&4 != 0, NoTextures: mask&8 != 0, NoRoute: mask&16 != 0}
 		src := TerrainVariant(v)
 		if _, err := ebiten.NewShader(src); err != nil {
 			t.Fatalf("%+v: %v", v, err)
 		}
-		for name, off := range map[string]bool{"compiledScheme": v.NoScheme, "compiledTriplanar": v.NoTriplanar, "compiledDetail": v.NoDetail, "compiledTextures": v.NoTextures} {
+		for name, off := range map[string]bool{"compiledScheme": v.NoScheme, "compiledTriplanar": v.NoTriplanar, "compiledDetail": v.NoDetail, "compiledTextures": v.NoTextures, "compiledRoute": v.NoRoute} {
 			want := "const " + name + " = 1.0"
 			if off {
 				want = "const " + name + " = 0.0"

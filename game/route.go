@@ -1,0 +1,203 @@
+package game
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"cordillera/route"
+	"cordillera/terrain"
+)
+
+// RouteView is a GPS route laid on its world: the line drawn on the
+// terrain (a field the terrain shader samples, so hills hide it where they
+// should), on the minimap, and the path the follow camera walks.
+//
+// The field holds, at each texel, the vector from the texel's centre to the
+// nearest point of the route (R, G: ±fieldReach texels around 128). Near a
+// straight stretch that vector is affine in position, so bilinear sampling
+// recovers the exact distance to the track between texels, and the line
+// is drawn thinner than a texel, at a width in world units.
+type RouteView struct {
+	Path  *route.Path
+	Field *image.RGBA // nearest-point vectors over the map, scale texels per sample
+	Stats *terrain.RouteResult
+
+	scale   float64      // field texels per map sample
+	points  [][2]float64 // world x, z of the path, segments joined (gaps jumped)
+	cum     []float64    // distance along points, world units
+	maskImg *ebiten.Image
+}
+
+// maxMaskSide bounds the field's resolution.
+const maxMaskSide = 2048
+
+// maxMaskScale bounds the field's texels per map sample.
+const maxMaskScale = 4.0
+
+// fieldReach is how far from the route, in texels, the field holds vectors
+// (shaders/terrain.kage's routeReach).
+const fieldReach = 4.0
+
+// RouteHalfWidth is half the drawn line's width in world units (metres on
+// route maps): a trail. Far away the line stays at least a pixel wide.
+const RouteHalfWidth = 1.5
+
+// NewRouteView prepares a route result for drawing; it does CPU work only.
+func NewRouteView(res *terrain.RouteResult) *RouteView {
+	m := res.Map
+	rv := &RouteView{Path: res.Path, Stats: res}
+	rv.scale = math.Min(maxMaskScale, float64(maxMaskSide)/float64(max(m.Width, m.Height)))
+	w := int(math.Ceil(float64(m.Width-1)*rv.scale)) + 1
+	h := int(math.Ceil(float64(m.Height-1)*rv.scale)) + 1
+	rv.Field = image.NewRGBA(image.Rect(0, 0, w, h))
+	best := make([]float64, w*h)
+	for i := range best {
+		best[i] = fieldReach * fieldReach
+	}
+	for _, seg := range res.Path.Segments {
+		for i, s := range seg {
+			if i > 0 {
+				a := seg[i-1]
+				rv.nearest(best, a.X*rv.scale, a.Y*rv.scale, s.X*rv.scale, s.Y*rv.scale)
+			} else if len(seg) == 1 {
+				rv.nearest(best, s.X*rv.scale, s.Y*rv.scale, s.X*rv.scale, s.Y*rv.scale)
+			}
+			wx, wz := s.X*m.CellSize, s.Y*m.CellSize
+			d := 0.0
+			if n := len(rv.points); n > 0 && i > 0 {
+				p := rv.points[n-1]
+				d = rv.cum[n-1] + math.Hypot(wx-p[0], wz-p[1])
+			} else if n > 0 {
+				d = rv.cum[n-1] // a gap: the follow camera jumps it
+			}
+			rv.points = append(rv.points, [2]float64{wx, wz})
+			rv.cum = append(rv.cum, d)
+		}
+	}
+	for i, d2 := range best {
+		px := rv.Field.Pix[4*i : 4*i+4]
+		if d2 >= fieldReach*fieldReach { // no route within reach: point far away
+			px[0], px[1] = 255, 255
+		}
+		px[3] = 255
+	}
+	return rv
+}
+
+// encodeVector stores a field component of ±fieldReach texels in a byte.
+func encodeVector(v float64) uint8 {
+	return uint8(math.Round(128 + 127*math.Max(-1, math.Min(1, v/fieldReach))))
+}
+
+// nearest records, for the texels within fieldReach of segment a–b (texel
+// coordinates, centres at integers), the vector to the segment's nearest
+// point where it is nearer than what the field holds.
+func (rv *RouteView) nearest(best []float64, ax, ay, bx, by float64) {
+	b := rv.Field.Bounds()
+	dx, dy := bx-ax, by-ay
+	l2 := dx*dx + dy*dy
+	y0, y1 := max(int(math.Floor(min(ay, by)-fieldReach)), 0), min(int(math.Ceil(max(ay, by)+fieldReach)), b.Dy()-1)
+	x0, x1 := max(int(math.Floor(min(ax, bx)-fieldReach)), 0), min(int(math.Ceil(max(ax, bx)+fieldReach)), b.Dx()-1)
+	for py := y0; py <= y1; py++ {
+		for px := x0; px <= x1; px++ {
+			t := 0.0
+			if l2 > 0 {
+				t = math.Min(math.Max(((float64(px)-ax)*dx+(float64(py)-ay)*dy)/l2, 0), 1)
+			}
+			vx, vy := ax+t*dx-float64(px), ay+t*dy-float64(py)
+			k := py*b.Dx() + px
+			if d2 := vx*vx + vy*vy; d2 < best[k] {
+				best[k] = d2
+				rv.Field.Pix[4*k], rv.Field.Pix[4*k+1] = encodeVector(vx), encodeVector(vy)
+			}
+		}
+	}
+}
+
+// Length is the route's length along the path, in world units.
+func (rv *RouteView) Length() float64 {
+	if len(rv.cum) == 0 {
+		return 0
+	}
+	return rv.cum[len(rv.cum)-1]
+}
+
+// At returns the world x, z at distance s along the route (clamped) and
+// the heading there, radians like Camera.Yaw, looking ahead by look units.
+func (rv *RouteView) At(s, look float64) (x, z, yaw float64) {
+	pos := func(s float64) (float64, float64) {
+		s = math.Min(math.Max(s, 0), rv.Length())
+		i := 0
+		for lo, hi := 0, len(rv.cum)-1; lo <= hi; {
+			mid := (lo + hi) / 2
+			if rv.cum[mid] <= s {
+				i, lo = mid, mid+1
+			} else {
+				hi = mid - 1
+			}
+		}
+		if i+1 >= len(rv.points) || rv.cum[i+1] == rv.cum[i] {
+			return rv.points[i][0], rv.points[i][1]
+		}
+		t := (s - rv.cum[i]) / (rv.cum[i+1] - rv.cum[i])
+		a, b := rv.points[i], rv.points[i+1]
+		return a[0] + t*(b[0]-a[0]), a[1] + t*(b[1]-a[1])
+	}
+	x, z = pos(s)
+	ax, az := pos(s + look)
+	if ax == x && az == z {
+		bx, bz := pos(s - look)
+		ax, az = 2*x-bx, 2*z-bz
+	}
+	return x, z, math.Atan2(az-z, ax-x)
+}
+
+// image returns the field as an ebiten image, made on first use.
+func (rv *RouteView) image() *ebiten.Image {
+	if rv.maskImg == nil {
+		rv.maskImg = ebiten.NewImageFromImage(rv.Field)
+	}
+	return rv.maskImg
+}
+
+// routeColour is the route's magenta.
+var routeColour = color.RGBA{255, 0, 255, 255}
+
+// drawOnMinimap draws the route over the minimap.
+func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, sw, sh int) {
+	r := mm.Rect(sw, sh)
+	sub := dst.SubImage(r).(*ebiten.Image)
+	for i := 1; i < len(rv.points); i++ {
+		if rv.cum[i] == rv.cum[i-1] {
+			continue
+		}
+		ax, ay := mm.MapToScreen(rv.points[i-1][0], rv.points[i-1][1], sw, sh)
+		bx, by := mm.MapToScreen(rv.points[i][0], rv.points[i][1], sw, sh)
+		vector.StrokeLine(sub, float32(ax), float32(ay), float32(bx), float32(by), 1.5, routeColour, true)
+	}
+}
+
+// RequestRoute makes the world of a route: terrain through the track with
+// parameters p, in the background, latest wins.
+func (r *Regenerator) RequestRoute(p terrain.Params, t *route.Track) uint64 {
+	return r.start(func(ctx context.Context, id uint64) {
+		res, err := terrain.GenerateRoute(ctx, p, t, r.reporter(id, 0, 1))
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			r.publish(&Generated{ID: id, Params: p, Err: err})
+			return
+		}
+		w := NewWorld(res.Map)
+		w.Route = NewRouteView(res)
+		if ctx.Err() == nil {
+			r.publish(&Generated{ID: id, Params: p, World: w, Loaded: true})
+		}
+	})
+}

@@ -1,0 +1,167 @@
+package game
+
+import (
+	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"cordillera/route"
+	"cordillera/terrain"
+)
+
+// straightRoute is a route view over a flat 129² map along the row z = 64
+// from column 20 to 110, for the tests.
+func straightRoute(t testing.TB, m *terrain.Heightmap, z float64) *RouteView {
+	t.Helper()
+	var seg []route.Sample
+	for x := 20.0; x <= 110; x += 0.5 {
+		seg = append(seg, route.Sample{X: x, Y: z + 0.3*math.Sin(x/9), Ele: 100})
+	}
+	return NewRouteView(&terrain.RouteResult{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize}})
+}
+
+func flatMap(n int) *terrain.Heightmap {
+	m := terrain.NewHeightmap(n, n)
+	m.CellSize, m.VerticalScale = 2, 100
+	return m
+}
+
+// The field's bilinear sample gives the distance to the track between
+// texels to a small fraction of a texel: the line can be thinner than one.
+func TestRouteFieldDistance(t *testing.T) {
+	m := flatMap(129)
+	rv := straightRoute(t, m, 64)
+	decode := func(x, y int) (float64, float64) {
+		p := rv.Field.Pix[rv.Field.PixOffset(x, y):]
+		return (float64(p[0]) - 128) / 127 * fieldReach, (float64(p[1]) - 128) / 127 * fieldReach
+	}
+	worst := 0.0
+	for i := 0; i < 2000; i++ {
+		qx := 40*rv.scale + float64(i%97)*0.7*rv.scale
+		qy := 64*rv.scale + (float64(i%13)-6)*0.21
+		bx, by := math.Floor(qx), math.Floor(qy)
+		fx, fy := qx-bx, qy-by
+		var vx, vy float64
+		for _, c := range [4][3]float64{{0, 0, (1 - fx) * (1 - fy)}, {1, 0, fx * (1 - fy)}, {0, 1, (1 - fx) * fy}, {1, 1, fx * fy}} {
+			ax, ay := decode(int(bx+c[0]), int(by+c[1]))
+			vx += c[2] * ax
+			vy += c[2] * ay
+		}
+		got := math.Hypot(vx, vy)
+		// The true distance to the polyline's segments, by brute force.
+		want := math.Inf(1)
+		seg := rv.Path.Segments[0]
+		for k := 1; k < len(seg); k++ {
+			ax, ay := seg[k-1].X*rv.scale, seg[k-1].Y*rv.scale
+			dx, dy := seg[k].X*rv.scale-ax, seg[k].Y*rv.scale-ay
+			u := math.Min(math.Max(((qx-ax)*dx+(qy-ay)*dy)/(dx*dx+dy*dy), 0), 1)
+			want = math.Min(want, math.Hypot(ax+u*dx-qx, ay+u*dy-qy))
+		}
+		if want > fieldReach-1.5 {
+			continue
+		}
+		worst = math.Max(worst, math.Abs(got-want))
+	}
+	if worst > 0.15 {
+		t.Errorf("field distance off by up to %.3f texels, want < 0.15", worst)
+	}
+}
+
+func TestRouteAtAndFollow(t *testing.T) {
+	m := flatMap(129)
+	rv := straightRoute(t, m, 64)
+	x, z, yaw := rv.At(0, 4)
+	if math.Abs(x-40) > 1e-9 || math.Abs(yaw) > 0.2 {
+		t.Errorf("start at x %v z %v yaw %v; want x 40 heading along +x", x, z, yaw)
+	}
+	if l := rv.Length(); math.Abs(l-180) > 3 {
+		t.Errorf("length %v, want about 180 world units (90 samples × 2)", l)
+	}
+	if ex, _, _ := rv.At(1e9, 4); math.Abs(ex-220) > 1e-9 {
+		t.Errorf("beyond the end the route clamps to x %v, want 220", ex)
+	}
+	g := &Game{World: &World{Map: m, Route: rv}, Camera: NewCamera(), FollowSpeed: 10}
+	g.Follow = true
+	for i := 0; i < 60; i++ {
+		g.followRoute(float64(g.FollowSpeed) / 60)
+	}
+	if math.Abs(g.FollowAt-10) > 1e-9 || math.Abs(float64(g.Camera.Pos[0])-50) > 0.5 || g.Camera.Pos[1] != EyeHeight {
+		t.Errorf("after 1 s at 10/s: at %v, camera %v; want 10 along, x≈50, eye height %v", g.FollowAt, g.Camera.Pos, EyeHeight)
+	}
+}
+
+func TestDetectRouteFiles(t *testing.T) {
+	gpx := []byte(`<?xml version="1.0"?><gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="2"><ele>3</ele></trkpt></trkseg></trk></gpx>`)
+	geo := []byte(`{"type": "LineString", "coordinates": [[2, 1, 3], [2.1, 1.1, 4]]}`)
+	csv := []byte("latitude,longitude,elevation\n1,2,3\n1.1,2.1,4\n")
+	params := []byte(`{"algorithm": "hybrid", "hurst": 0.25}`)
+	for name, c := range map[string]struct {
+		data []byte
+		want FileKind
+	}{"gpx": {gpx, RouteFile}, "geojson": {geo, RouteFile}, "csv": {csv, RouteFile}, "params": {params, ParamsJSON}} {
+		if got := DetectFile(c.data); got != c.want {
+			t.Errorf("%s: kind %v, want %v", name, got, c.want)
+		}
+	}
+	for _, dir := range []string{"../../shared/data/gpx", "../../shared/data/routes"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if DetectFile(data) != RouteFile {
+				t.Errorf("%s: not recognised as a route", f)
+			}
+		}
+	}
+}
+
+// The route is painted on the terrain where the terrain is seen and hidden
+// where nearer ground is in front of it: a wall across the map hides a
+// route behind it from a camera low in front of it.
+func TestRouteDrawnAndHiddenBehindHills(t *testing.T) {
+	needLoop(t)
+	m := flatMap(129)
+	for r := 0; r < 129; r++ { // a wall along row 70..74, height 60 units
+		for c := 0; c < 129; c++ {
+			if r >= 70 && r <= 74 {
+				m.Set(c, r, 0.6)
+			}
+		}
+	}
+	g := newTestGame(t, NewWorld(m))
+	render := func(rv *RouteView) *image.RGBA {
+		g.World.Route = rv
+		return renderFrame(g, false)
+	}
+	all := image.Rect(0, 0, testW, testH)
+	// From above: the route shows, in magenta.
+	g.Camera.Pos, g.Camera.Yaw, g.Camera.Pitch = mgl32.Vec3{130, 200, 120}, 0, mgl32.DegToRad(-89)
+	near := straightRoute(t, m, 50)
+	with, without := render(near), render(nil)
+	n, _ := differing(with, without, all, 8)
+	magenta := 0
+	for i := 0; i < len(with.Pix); i += 4 {
+		if with.Pix[i] > 200 && with.Pix[i+1] < 80 && with.Pix[i+2] > 200 {
+			magenta++
+		}
+	}
+	if n < 200 || magenta < n/2 {
+		t.Errorf("seen from above the route changed %d pixels, %d of them magenta", n, magenta)
+	}
+	// Low in front of the wall, looking across it: a route behind the wall
+	// is hidden, the same route in front of it is not.
+	g.Camera.Pos, g.Camera.Yaw, g.Camera.Pitch = mgl32.Vec3{130, 8, 40}, float32(math.Pi/2), mgl32.DegToRad(-3)
+	without = render(nil)
+	if n, _ := differing(render(straightRoute(t, m, 100)), without, all, 8); n != 0 {
+		t.Errorf("a route behind the wall changed %d pixels", n)
+	}
+	if n, _ := differing(render(straightRoute(t, m, 60)), without, all, 8); n < 50 {
+		t.Errorf("a route in front of the wall changed only %d pixels", n)
+	}
+}
