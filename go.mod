@@ -3,8 +3,14 @@ module cordillera
 go 1.26.8
 
 require (
+	github.com/ebitengine/debugui v0.3.0
 	github.com/go-gl/mathgl v1.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
+	github.com/tkrajina/gpxgo v1.4.0
+	golang.org/x/image v0.45.0
+	golang.org/x/net v0.0.0-20210614182718-04defd469f4e
+	gonum.org/v1/gonum v0.16.0
+	gonum.org/v1/plot v0.15.2
 )
 
 require (
@@ -14,7 +20,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.6.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/campoy/embedmd v1.0.0 // indirect
-	github.com/ebitengine/debugui v0.3.0 // indirect
 	github.com/ebitengine/gomobile v0.0.0-20260820040257-d11f821a26a6 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/ebitengine/purego v0.11.0 // indirect
@@ -25,14 +30,9 @@ require (
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef // indirect
-	github.com/tkrajina/gpxgo v1.4.0 // indirect
-	golang.org/x/image v0.45.0 // indirect
-	golang.org/x/net v0.0.0-20210614182718-04defd469f4e // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
-	gonum.org/v1/gonum v0.16.0 // indirect
-	gonum.org/v1/plot v0.15.2 // indirect
 )
 
 replace github.com/ebitengine/debugui => github.com/ebitengine/debugui v0.2.0

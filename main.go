@@ -4,6 +4,8 @@
 //	cordillera render -o shot.png   one frame of the explorer's view
 //	cordillera generate -o map.png  a heightmap from the command line
 //	cordillera presets              the built-in presets
+//	cordillera sweep -figure fig7.5 -o sheet.png   a parameter study as a contact sheet
+//	cordillera plot -kind spectrum -o plot.png     a profile, histogram or power spectrum
 package main
 
 import (
@@ -23,6 +25,10 @@ func main() {
 		err = runGenerate(args, os.Stdout, os.Stderr)
 	case "presets":
 		err = runPresets(os.Stdout)
+	case "sweep":
+		err = runSweep(args, os.Stdout, os.Stderr)
+	case "plot":
+		err = runPlot(args, os.Stdout, os.Stderr)
 	case "explore":
 		err = runExplore(args, os.Stdout, os.Stderr)
 	case "render":
@@ -50,5 +56,10 @@ func usage(w *os.File) {
   cordillera render -o shot.png [flags]  render one frame of the explorer to a PNG (needs a display)
   cordillera generate -o OUT [flags]  generate a heightmap (.png, .r16, .obj); -h lists the flags
   cordillera presets               list the built-in presets
+  cordillera sweep -param NAME -values V1,V2,... -o sheet.png [flags]
+                                   one parameter at several values, as a contact sheet of shaded reliefs
+  cordillera sweep -figure fig7.5 -o sheet.png   redraw a thesis figure (7.4–7.14); -list lists them
+  cordillera plot -kind profile|histogram|spectrum -o plot.png [flags]
+                                   a height profile, the height histogram, or the power spectrum with its slope
 `)
 }

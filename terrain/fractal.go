@@ -17,6 +17,12 @@ import (
 // wrapped in float64(…), which forbids the compiler to fuse them into one
 // multiply-add (it does on arm64): a seed gives the same map on every machine.
 
+// gridOffset shifts the samples off the noise lattice, in lattice cells:
+// at feature size 0 (a period of one sample) every sample would otherwise
+// sit on a lattice point, where gradient noise is zero in every octave. An
+// irrational offset stays off the lattice however often λ = 2 doubles it.
+const gridOffset = 1 / math.Pi
+
 // swissWarp is de Carpentier's warp factor: how far the accumulated
 // gradient pushes the sample point of later octaves.
 const swissWarp = 0.15
@@ -92,7 +98,7 @@ func (s *synthesis) needsGradient() bool { return s.alg == Quilez || s.alg == Sw
 // point returns the first-octave coordinates of sample (col, row), after the
 // domain distortion T_pre of thesis eq. 6.2 when α > 0.
 func (s *synthesis) point(col, row int) (x, y float64) {
-	x, y = float64(float64(col*s.stride)*s.freq), float64(float64(row*s.stride)*s.freq)
+	x, y = float64(float64(col*s.stride)*s.freq)+gridOffset, float64(float64(row*s.stride)*s.freq)+gridOffset
 	if s.alpha > 0 {
 		x, y = x+float64(s.alpha*s.warpX.Value(x, y)), y+float64(s.alpha*s.warpY.Value(x, y))
 	}
@@ -244,7 +250,7 @@ func (s *synthesis) fastRow(row int, cols [][]float64, sc *rowScratch, out []flo
 	clear(ddx)
 	clear(ddy)
 	distorted := s.alpha > 0
-	y := float64(row*s.stride) * s.freq
+	y := float64(float64(row*s.stride)*s.freq) + gridOffset
 	if distorted {
 		for col := 0; col < w; col++ {
 			xs[col], ys[col] = s.point(col, row)
@@ -320,13 +326,13 @@ func (s *synthesis) fastRow(row int, cols [][]float64, sc *rowScratch, out []flo
 }
 
 // columnCoords returns, per octave, the x coordinate of every column,
-// computed exactly as sampleReference computes it (col·freq, then ×λ per
-// octave) so both paths see the same bits.
+// computed exactly as sampleReference computes it (col·freq + gridOffset,
+// then ×λ per octave) so both paths see the same bits.
 func (s *synthesis) columnCoords(w int) [][]float64 {
 	cols := make([][]float64, len(s.octaves))
 	x := make([]float64, w)
 	for c := range x {
-		x[c] = float64(c*s.stride) * s.freq
+		x[c] = float64(float64(c*s.stride)*s.freq) + gridOffset
 	}
 	for i := range cols {
 		if i > 0 {

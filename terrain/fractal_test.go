@@ -56,7 +56,7 @@ func TestFractalAlgorithmsMatchListings(t *testing.T) {
 			t.Fatal(err)
 		}
 		freq := 1 / featurePeriod(p.Size, p.FeatureSize)
-		x, y := float64(col)*freq, float64(row)*freq
+		x, y := float64(col)*freq+gridOffset, float64(row)*freq+gridOffset
 		var value, w, dx, dy, signal float64
 		for i := 0; i < p.Octaves; i++ {
 			b, _ := noise.New(p.Basis, octaveSeed(p.Seed, i))
@@ -231,9 +231,9 @@ func TestHeteroSmootherNearSeaLevel(t *testing.T) {
 // large, so steep ground carries less fine detail than flat ground; fBm with
 // the same basis carries the same detail on both.
 func TestQuilezDampsDetailOnSlopes(t *testing.T) {
-	ratio := func(alg Algorithm) float64 {
+	ratio := func(alg Algorithm, seed int64) float64 {
 		p := smallParams(alg)
-		p.Size, p.Octaves = 257, 6
+		p.Size, p.Octaves, p.Seed = 257, 6, seed
 		full, _ := fractalRaw(context.Background(), p, 1, nil, 0, 1)
 		p.Octaves = 1
 		first, _ := fractalRaw(context.Background(), p, 1, nil, 0, 1)
@@ -242,7 +242,7 @@ func TestQuilezDampsDetailOnSlopes(t *testing.T) {
 		slope := make([]float64, len(full.Samples))
 		detail := make([]float64, len(full.Samples))
 		for i := range slope {
-			_, dx, dy := b.Eval(float64(i%p.Size)*freq, float64(i/p.Size)*freq)
+			_, dx, dy := b.Eval(float64(i%p.Size)*freq+gridOffset, float64(i/p.Size)*freq+gridOffset)
 			slope[i] = math.Hypot(dx, dy)
 			detail[i] = math.Abs(float64(full.Samples[i] - first.Samples[i]))
 		}
@@ -255,9 +255,14 @@ func TestQuilezDampsDetailOnSlopes(t *testing.T) {
 		}
 		return mean(steep) / mean(flat)
 	}
-	q, f := ratio(Quilez), ratio(FBm)
-	if q > 0.8 || q > 0.85*f {
-		t.Errorf("detail on the steepest fifth / on the flattest fifth: quilez %v, fbm %v; want quilez < 0.8 and well below fbm", q, f)
+	var q, f float64
+	for seed := int64(17); seed < 20; seed++ { // one seed is a small sample
+		q += ratio(Quilez, seed) / 3
+		f += ratio(FBm, seed) / 3
+	}
+	t.Logf("detail ratio steep/flat over three seeds: quilez %.3f, fbm %.3f", q, f)
+	if q > 0.85 || q > 0.9*f {
+		t.Errorf("detail on the steepest fifth / on the flattest fifth: quilez %v, fbm %v; want quilez < 0.85 and below 0.9× fbm", q, f)
 	}
 }
 
@@ -440,5 +445,22 @@ func TestPreviewSamplesTheFullMap(t *testing.T) {
 	p.Algorithm = DiamondSquareAlg
 	if s := PreviewStride(p, 129); s != 1 {
 		t.Errorf("subdivision stride %d, want 1 (made in full)", s)
+	}
+}
+
+// At feature size 0 the first octave's period is one sample; the samples
+// must still fall off the noise lattice, where gradient noise is zero.
+func TestFeatureSizeZeroIsNotFlat(t *testing.T) {
+	for _, basis := range []noise.Kind{noise.Perlin, noise.Simplex, noise.Value} {
+		p := smallParams(FBm)
+		p.Basis, p.FeatureSize, p.Octaves = basis, 0, 1
+		m, err := fractalRaw(context.Background(), p, 1, nil, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := m.Range()
+		if hi-lo < 0.1 {
+			t.Errorf("%s at feature size 0: raw range %v–%v, a flat map", basis, lo, hi)
+		}
 	}
 }

@@ -44,6 +44,23 @@ var Presets = []Preset{
 		[][2]string{{"algorithm", "diamond-square"}, {"hurst", "0.8"}}},
 	{"diamond-square-003", "article 003: diamond-square with the corners fixed at 0",
 		[][2]string{{"algorithm", "diamond-square"}, {"corners", "fixed"}, {"corner-value", "0"}, {"hurst", "0.9"}}},
+
+	// The bases of the thesis's figures 7.4–7.14 (thesis-defaults plus one
+	// change each); 'cordillera sweep -figure' varies one parameter over them.
+	{"thesis-basis", "thesis fig. 7.3 (b), 7.4: the Perlin basis alone (one octave) at the 7.3 test defaults, 257², height 50",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}, {"octaves", "1"}}},
+	{"thesis-hetero", "thesis fig. 7.8: heterogeneous multifractal at the 7.3 test defaults, 257², height 50",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}, {"algorithm", "hetero"}}},
+	{"thesis-hybrid", "thesis fig. 7.9: hybrid multifractal with H 0.25 as Musgrave recommends, 257², height 50",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}, {"algorithm", "hybrid"}, {"hurst", "0.25"}}},
+	{"thesis-quilez", "thesis fig. 7.10: Quilez turbulence on Perlin noise at the 7.3 test defaults, 257², height 50",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}, {"algorithm", "quilez"}}},
+	{"thesis-glacier", "thesis fig. 7.12 (c): fBm with the glacier effect at 75 %, 257², height 50",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}, {"effect", "glacier"}, {"intensity", "75"}}},
+	{"thesis-canyon", "thesis fig. 7.13 (c): fBm with the canyon effect at 75 %, 257², height 50",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}, {"effect", "canyon"}, {"intensity", "75"}}},
+	{"thesis-plateau", "thesis fig. 7.14 (c): fBm with the plateau effect at 75 %, 257², height 50",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}, {"effect", "plateau"}, {"intensity", "75"}}},
 }
 
 // PresetParams returns the parameters of a built-in preset.
