@@ -17,7 +17,9 @@ import (
 // one.
 type Regenerator struct {
 	// PreviewSide is the largest side of a preview; maps that take longer
-	// than a frame or two to make arrive first at this resolution.
+	// than a frame or two to make arrive first at this resolution. 129
+	// keeps frames while a slider is dragged within 1.5× of idle frames on
+	// two cores (BenchmarkFrameDragging1025); 257 doubled them.
 	PreviewSide int
 	// Workers is how many cores generation may use; the others are left
 	// to drawing.
@@ -49,7 +51,7 @@ type Generated struct {
 
 // NewRegenerator returns a regenerator that leaves one core to drawing.
 func NewRegenerator() *Regenerator {
-	return &Regenerator{PreviewSide: 257, Workers: max(runtime.GOMAXPROCS(0)-1, 1), SettleDelay: 200 * time.Millisecond}
+	return &Regenerator{PreviewSide: 129, Workers: max(runtime.GOMAXPROCS(0)-1, 1), SettleDelay: 200 * time.Millisecond}
 }
 
 // Request starts generating the world for p, cancelling all older work,
