@@ -146,13 +146,7 @@ func (s synth) grain(x, y int, salt uint64) float64 {
 
 // hash64 mixes a key and two indices (MurmurHash3's finaliser).
 func hash64(key, i, j uint64) uint64 {
-	h := key ^ i*0x9E3779B97F4A7C15 ^ j*0xC2B2AE3D27D4EB4F
-	h ^= h >> 33
-	h *= 0xFF51AFD7ED558CCD
-	h ^= h >> 33
-	h *= 0xC4CEB9FE1A85EC53
-	h ^= h >> 33
-	return h
+	return noise.Mix64(key ^ i*0x9E3779B97F4A7C15 ^ j*0xC2B2AE3D27D4EB4F)
 }
 
 func mod(i, n int) int { return ((i % n) + n) % n }

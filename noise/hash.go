@@ -22,9 +22,10 @@ const (
 	saltWorley  = 0x574F524C45590004 // "WORLEY"
 )
 
-// mix64 is MurmurHash3's 64-bit finaliser (fmix64): a bijection in which
-// every input bit flips each output bit with probability close to ½.
-func mix64(h uint64) uint64 {
+// Mix64 is MurmurHash3's 64-bit finaliser (fmix64): a bijection in which
+// every input bit flips each output bit with probability close to ½. The
+// bases hash lattice points with it; the material synthesis reuses it.
+func Mix64(h uint64) uint64 {
 	h ^= h >> 33
 	h *= 0xFF51AFD7ED558CCD
 	h ^= h >> 33
@@ -35,7 +36,7 @@ func mix64(h uint64) uint64 {
 
 // seedKey turns a seed into the 64-bit key of one basis.
 func seedKey(seed int64, salt uint64) uint64 {
-	return mix64(uint64(seed) ^ salt)
+	return Mix64(uint64(seed) ^ salt)
 }
 
 // rowKey folds lattice row j into a basis key. A row form computes it once
@@ -46,5 +47,5 @@ func rowKey(key uint64, j int) uint64 {
 
 // hashCell returns the 64-bit hash of lattice point (i, j), given j's row key.
 func hashCell(row uint64, i int) uint64 {
-	return mix64(row ^ uint64(i)*primeX)
+	return Mix64(row ^ uint64(i)*primeX)
 }

@@ -34,10 +34,7 @@ const ridgedGain = 2.0
 // distortion noises, i = −1, −2) so that octaves are uncorrelated and seed
 // s+1 is not seed s with its octaves shifted.
 func octaveSeed(seed int64, i int) int64 {
-	z := uint64(seed) ^ (uint64(i+3) * 0x9E3779B97F4A7C15)
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	return int64(z ^ (z >> 31))
+	return int64(mix64(uint64(seed) ^ (uint64(i+3) * 0x9E3779B97F4A7C15)))
 }
 
 // featurePeriod is the wavelength, in samples, of the first octave. The
