@@ -32,8 +32,9 @@ type subdivision struct {
 	key  uint64    // the mixed seed: R(x, y) = vertexRandom(key, x, y)
 	amp  []float64 // amp[n] = A·2^(−nH), the largest displacement at level n; amp[0] = A for the corners
 
-	// writes, when non-nil, counts the stores to each vertex. Tests set it to
-	// check the shared-edge rule: every vertex is computed exactly once.
+	// writes, when non-nil, counts the stores to each vertex: tests use it
+	// to check that no vertex is computed twice, and SubdivisionSteps
+	// (teach.go) to see which vertices each stage sets.
 	writes []uint8
 
 	progress Progress
