@@ -214,8 +214,8 @@ func (a *app) unfold(i int) (frameView, []widget, widget) {
 	f = a.frame("panels-folded")
 	ws = findWidgets(f, uiWindow(f))
 	hs = headers(f, ws)
-	if len(hs) != 3 {
-		a.t.Fatalf("with Generator folded the UI shows %d headers; want 3 (Generator, Viewer, File); widgets: %s", len(hs), describe(ws))
+	if len(hs) != 4 {
+		a.t.Fatalf("with Generator folded the UI shows %d headers; want 4 (Generator, Viewer, File, Teach); widgets: %s", len(hs), describe(ws))
 	}
 	a.click(hs[i].center().X, hs[i].center().Y)
 	a.moveAway()
@@ -464,4 +464,68 @@ func loadHeightmap(t *testing.T, path string, img *image.Gray16, cone bool) {
 		}
 	}
 	t.Logf("loaded %s: %d×%d, extent %v, checksum %.3f, minimap %v, world %d → %d", path, s1.MapWidth, s1.MapHeight, s1.Extent, s1.MapSumHash, r, s0.WorldID, s1.WorldID)
+}
+
+// TestE2ETeachStepping starts the subdivision lesson (key T), opens the
+// Teach panel and clicks its ">" button: the lesson moves one stage, the 3D
+// view changes, and the red marks of the stage's new points change.
+func TestE2ETeachStepping(t *testing.T) {
+	a := launch(t, exploreArgs...)
+	a.pressKey(ebiten.KeyT)
+	s0 := a.waitState("the subdivision lesson", 10*time.Second, func(s game.State) bool { return s.Teach.Mode == "subdivision" })
+	if s0.Teach.Stage != 0 || s0.Teach.Stages != 10 {
+		t.Fatalf("lesson at stage %d of %d; want 0 of 10 (diamond-square on 33²)", s0.Teach.Stage, s0.Teach.Stages)
+	}
+	f0, ws, teach := a.unfold(3)
+	// The step buttons share one row, four across: <, >, Play, Reset.
+	var row []widget
+	for _, w := range below(ws, teach.R.Max.Y) {
+		if w.Kind != buttonWidget || w.R.Dx() > 110 {
+			continue
+		}
+		if len(row) > 0 && abs(w.R.Min.Y-row[0].R.Min.Y) > 2 {
+			if len(row) == 4 {
+				break
+			}
+			row = row[:0]
+		}
+		row = append(row, w)
+	}
+	if len(row) != 4 {
+		t.Fatalf("no row of four step buttons in the Teach panel; widgets: %s", describe(ws))
+	}
+	next := row[1]
+	var prev frameView = f0
+	for stage := 1; stage <= 3; stage++ {
+		a.click(next.center().X, next.center().Y)
+		a.moveAway()
+		s := a.waitState("the next stage", 10*time.Second, func(s game.State) bool { return s.Teach.Stage == stage })
+		f := a.frame(fmt.Sprintf("stage-%d", stage))
+		if change := sceneChange(prev, f, s); change < 0.002 {
+			t.Errorf("stage %d: only %.2f %% of the 3D view changed", stage, 100*change)
+		}
+		if red := redMarks(f, s); red == 0 {
+			t.Errorf("stage %d added %d points but no red mark shows", stage, s.Teach.Added)
+		}
+		if s.Teach.Added == 0 {
+			t.Errorf("stage %d reports no added points", stage)
+		}
+		prev = f
+	}
+}
+
+// redMarks counts the strongly red pixels outside the UI window: the
+// lesson's marks of the points a stage added, in the 3D view and the
+// lattice diagram.
+func redMarks(f frameView, s game.State) int {
+	n := 0
+	for y := 0; y < s.Screen[1]; y++ {
+		for x := 340; x < s.Screen[0]; x++ {
+			c := f.rgb(x, y)
+			if c[0] > 200 && c[1] < 70 && c[2] < 70 {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -80,6 +80,7 @@ type Game struct {
 	regen    *Regenerator
 	debug    debugui.DebugUI
 	ui       uiState
+	teach    teachState
 	rng      *rand.Rand
 	w, h     int
 	captured bool   // pointer captured for mouse look
@@ -112,6 +113,7 @@ func NewWithParams(w *World, p terrain.Params) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), Params: p, HUD: true, FollowSpeed: 6,
+		teach:  teachState{alg: 1, sizeIdx: 3}, // diamond-square on 33²: every point visible
 		ShowUI: true, ShowMinimap: true, render: r, regen: NewRegenerator(),
 		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), ScreenshotDir: "."}
 	g.ui.path, g.ui.matDir = "map.png", "materials"
@@ -147,7 +149,10 @@ func (g *Game) Update() error {
 		return err
 	}
 	g.handleDrops()
-	g.takeGenerated()
+	if g.teach.mode == teachOff {
+		g.takeGenerated()
+	}
+	g.updateTeach()
 	typing := capture&debugui.InputCapturingStateFocus != 0
 	if !typing {
 		g.handleKeys()
@@ -296,6 +301,9 @@ func (g *Game) handleKeys() {
 	if pressed(ebiten.KeyR) {
 		g.setFollow(!g.Follow)
 	}
+	if pressed(ebiten.KeyT) {
+		g.setTeachMode((g.teach.mode + 1) % 3) // off → subdivision → octaves → off
+	}
 	if pressed(ebiten.KeyF12) {
 		g.shotPending = true
 	}
@@ -371,6 +379,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 			g.World.Route.drawOnMinimap(screen, g.World.Minimap, w, h)
 		}
 	}
+	g.drawTeach(screen)
 	g.drawProgress(screen)
 	if g.HUD {
 		g.drawHUD(screen)
@@ -431,6 +440,7 @@ Shift             faster           mouse wheel     flying speed
 right mouse drag  look around      L               capture the pointer (Esc)
 Tab               fly or walk      M               minimap (click to teleport)
 R                 follow the GPS route (W/S faster/slower)
+T                 teaching: subdivision stages, octaves, off
 U                 panels           H or F1         this help
 F2 wireframe   F3 colour scheme   F4 flat shading   F5 height/slope
 F6 fog   F7 level of detail on/off   F12 screenshot

@@ -35,6 +35,16 @@ type State struct {
 	Wireframe  bool           `json:"wireframe"`
 	ShowUI     bool           `json:"show_ui"`
 	MapSumHash float64        `json:"map_checksum"` // sum of the samples: tells maps apart
+	Teach      TeachState     `json:"teach"`
+}
+
+// TeachState is the lesson part of State.
+type TeachState struct {
+	Mode   string `json:"mode"`   // off, subdivision or octaves
+	Stage  int    `json:"stage"`  // subdivision stages shown
+	Stages int    `json:"stages"` // of how many
+	Added  int    `json:"added"`  // points the current stage added
+	Octave int    `json:"octave"` // octaves shown
 }
 
 // CameraState is the camera part of State.
@@ -68,6 +78,13 @@ func (g *Game) writeState(tick int64) {
 		Params: g.Params, Busy: busy, Message: g.ui.message, IsError: g.ui.isError,
 		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, Screen: [2]int{g.w, g.h},
 		Wireframe: g.View.Wireframe, ShowUI: g.ShowUI, MapSumHash: sum,
+		Teach: TeachState{Mode: []string{"off", "subdivision", "octaves"}[g.teach.mode], Stage: g.teach.k, Octave: g.teach.octK},
+	}
+	if st := g.teach.stepper; st != nil && g.teach.mode == teachSubdivision {
+		s.Teach.Stages = len(st.Steps())
+		if g.teach.k > 0 {
+			s.Teach.Added = len(st.Steps()[g.teach.k-1].Added)
+		}
 	}
 	data, err := json.Marshal(s)
 	if err != nil {

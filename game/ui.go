@@ -64,6 +64,7 @@ func (g *Game) buildUI(ctx *debugui.Context) {
 		ctx.Header("Generator", !g.ui.closed["Generator"], func() { g.generatorPanel(ctx) })
 		ctx.Header("Viewer", g.ui.open["Viewer"], func() { g.viewerPanel(ctx) })
 		ctx.Header("File", g.ui.open["File"], func() { g.filePanel(ctx) })
+		ctx.Header("Teach", g.ui.open["Teach"], func() { g.teachPanel(ctx) })
 		if g.ui.message != "" {
 			prefix := ""
 			if g.ui.isError {

@@ -1,0 +1,431 @@
+package game
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/ebitengine/debugui"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"cordillera/terrain"
+)
+
+// Teaching mode: the Teach panel steps through the subdivision algorithms
+// stage by stage (course notes 000, papers 001 and 003), or adds the fractal
+// octaves one by one (thesis ch. 3 and 6), showing the result in the 3D
+// view with the formula and its current numbers. The terrain side is
+// terrain.SubdivisionSteps and terrain.Octaves.
+
+// The teaching modes.
+const (
+	teachOff = iota
+	teachSubdivision
+	teachOctaves
+)
+
+// teachSizes are the map sizes offered for stepping through subdivision:
+// small enough to see every point.
+var teachSizes = []int{5, 9, 17, 33, 65, 129}
+
+// teachOctaveSide caps the map side of the octave view so the partial
+// sums take a moment, not seconds.
+const teachOctaveSide = 257
+
+// teachState is what the Teach panel shows.
+type teachState struct {
+	mode    int
+	alg     int // 0 midpoint, 1 diamond-square
+	sizeIdx int
+	stepper *terrain.Stepper
+	k       int // stages shown (0: only the corners)
+	lo, hi  float32
+	playing bool
+	tick    int
+
+	partials []*terrain.Heightmap
+	thumbs   []*ebiten.Image
+	thumbRGB []*image.RGBA
+	octK     int // octaves shown, 1…len(partials)
+
+	saved   *World // the world before teaching, shown again when it ends
+	diagram *ebiten.Image
+	params  terrain.Params // what the current lesson was built from
+}
+
+// teachPanel draws the Teach panel's widgets.
+func (g *Game) teachPanel(ctx *debugui.Context) {
+	t := &g.teach
+	ctx.SetGridLayout([]int{90, -1}, nil)
+	ctx.Text("show")
+	mode := t.mode
+	ctx.Dropdown(&mode, []string{"off", "subdivision", "octaves"}).On(func() { g.setTeachMode(mode) })
+	switch t.mode {
+	case teachSubdivision:
+		ctx.Text("algorithm")
+		alg := t.alg
+		ctx.Dropdown(&alg, []string{"midpoint", "diamond-square"}).On(func() { t.alg = alg; g.buildLesson() })
+		ctx.Text("size")
+		opts := make([]string, len(teachSizes))
+		for i, n := range teachSizes {
+			opts[i] = fmt.Sprint(n)
+		}
+		si := t.sizeIdx
+		ctx.Dropdown(&si, opts).On(func() { t.sizeIdx = si; g.buildLesson() })
+		ctx.SetGridLayout([]int{-1, -1, -1, -1}, nil)
+		ctx.Button("<").On(func() { g.teachStep(-1) })
+		ctx.Button(">").On(func() { g.teachStep(1) })
+		play := "Play"
+		if t.playing {
+			play = "Pause"
+		}
+		ctx.Button(play).On(func() { t.playing = !t.playing })
+		ctx.Button("Reset").On(func() { t.k = 0; g.showStage() })
+		ctx.SetGridLayout([]int{-1}, nil)
+		ctx.Text(g.stageText())
+	case teachOctaves:
+		if len(t.partials) == 0 {
+			break
+		}
+		ctx.Text("octaves")
+		k := t.octK
+		ctx.Slider(&k, 1, len(t.partials), 1).On(func() { t.octK = k; g.showOctaves() })
+		ctx.SetGridLayout([]int{-1}, nil)
+		ctx.Text(g.octaveText())
+	}
+}
+
+// setTeachMode enters or leaves a lesson.
+func (g *Game) setTeachMode(mode int) {
+	t := &g.teach
+	if t.mode == teachOff && mode != teachOff {
+		t.saved = g.World
+	}
+	t.mode = mode
+	if mode == teachOff {
+		if t.saved != nil {
+			g.World = t.saved
+		}
+		t.saved, t.playing = nil, false
+		return
+	}
+	g.buildLesson()
+}
+
+// buildLesson makes the stages or partial sums from the current parameters.
+func (g *Game) buildLesson() {
+	t := &g.teach
+	t.params = g.Params
+	p := g.Params
+	switch t.mode {
+	case teachSubdivision:
+		p.Algorithm = terrain.Midpoint
+		if t.alg == 1 {
+			p.Algorithm = terrain.DiamondSquareAlg
+		}
+		p.Size = teachSizes[t.sizeIdx]
+		st, err := terrain.SubdivisionSteps(context.Background(), p)
+		if err != nil {
+			g.fail(err)
+			return
+		}
+		t.stepper, t.k = st, 0
+		raw, _ := st.State(len(st.Steps()))
+		t.lo, t.hi = raw.Range()
+		g.showStage()
+	case teachOctaves:
+		if p.Algorithm.IsSubdivision() {
+			p.Algorithm = terrain.FBm
+		}
+		p.Size = min(p.Size, teachOctaveSide)
+		parts, err := terrain.Octaves(context.Background(), p)
+		if err != nil {
+			g.fail(err)
+			return
+		}
+		t.partials, t.octK = parts, len(parts)
+		for _, im := range t.thumbs {
+			im.Deallocate()
+		}
+		t.thumbs, t.thumbRGB = nil, nil
+		for i := range parts {
+			c, err := terrain.OctaveContribution(context.Background(), p, i)
+			if err != nil {
+				g.fail(err)
+				return
+			}
+			c.Normalize()
+			c.VerticalScale = float64(c.Width) / 4
+			t.thumbRGB = append(t.thumbRGB, terrain.ShadedRelief(c, thumbSide, thumbSide, terrain.ReliefOptions{Grey: true}))
+		}
+		g.showOctaves()
+	}
+}
+
+// teachStep moves d stages forward or back.
+func (g *Game) teachStep(d int) {
+	t := &g.teach
+	if t.stepper == nil {
+		return
+	}
+	t.k = min(max(t.k+d, 0), len(t.stepper.Steps()))
+	g.showStage()
+}
+
+// showStage shows the map after the first k stages at the resolution of
+// the last one, normalised by the final map's range so heights stay put.
+func (g *Game) showStage() {
+	t := &g.teach
+	raw, set := t.stepper.State(t.k)
+	spacing := raw.Width - 1
+	if t.k > 0 {
+		spacing = t.stepper.Steps()[t.k-1].Spacing
+	}
+	n := (raw.Width-1)/spacing + 1
+	m := terrain.NewHeightmap(n, n)
+	span := float64(t.hi) - float64(t.lo) // as terrain's normalisation computes it
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			x, y := i*spacing, j*spacing
+			v, ok := raw.At(x, y), set[y*raw.Width+x]
+			if !ok { // not computed yet in this stage: the mean of its set neighbours
+				var sum float32
+				var cnt int
+				for _, d := range [8][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
+					xx, yy := x+d[0]*spacing, y+d[1]*spacing
+					if xx >= 0 && yy >= 0 && xx < raw.Width && yy < raw.Height && set[yy*raw.Width+xx] {
+						sum += raw.At(xx, yy)
+						cnt++
+					}
+				}
+				if cnt > 0 {
+					v = sum / float32(cnt)
+				}
+			}
+			if span > 0 {
+				v = float32((float64(v) - float64(t.lo)) / span)
+			}
+			m.Set(i, j, v)
+		}
+	}
+	m.CellSize = lessonCell(raw.Width) * float64(spacing)
+	m.VerticalScale = lessonCell(raw.Width) * float64(raw.Width-1) / 4
+	g.showLessonWorld(m)
+	if t.diagram != nil {
+		t.diagram.Deallocate()
+	}
+	t.diagram = nil
+}
+
+// lessonCell is the cell size that gives a lesson's map the default
+// world's extent, so the camera's overview frames it.
+func lessonCell(size int) float64 { return 1024 / float64(size-1) }
+
+// showOctaves shows the partial sum of the first octK octaves, normalised
+// by the full sum's range.
+func (g *Game) showOctaves() {
+	t := &g.teach
+	full := t.partials[len(t.partials)-1]
+	lo, hi := full.Range()
+	src := t.partials[t.octK-1]
+	m := terrain.NewHeightmap(src.Width, src.Height)
+	span := float64(hi) - float64(lo)
+	for i, v := range src.Samples {
+		if span > 0 {
+			m.Samples[i] = float32((float64(v) - float64(lo)) / span)
+		}
+	}
+	m.CellSize = lessonCell(src.Width)
+	m.VerticalScale = g.Params.Amplitude * 1024 / float64(g.Params.CellSize*float64(g.Params.Size-1))
+	g.showLessonWorld(m)
+}
+
+// showLessonWorld puts a lesson's map in the 3D view; the camera stays.
+func (g *Game) showLessonWorld(m *terrain.Heightmap) {
+	g.World = NewWorld(m)
+	g.worldID = worldSerial.Add(1)
+}
+
+// updateTeach advances playback and rebuilds a lesson whose parameters
+// changed in the Generator panel.
+func (g *Game) updateTeach() {
+	t := &g.teach
+	if t.mode == teachOff {
+		return
+	}
+	if g.Params != t.params {
+		g.buildLesson()
+	}
+	if t.playing && t.stepper != nil {
+		t.tick++
+		if t.tick%30 == 0 {
+			if t.k == len(t.stepper.Steps()) {
+				t.playing = false
+			} else {
+				g.teachStep(1)
+			}
+		}
+	}
+}
+
+// stageText is the formula of the current stage with its numbers.
+func (g *Game) stageText() string {
+	t := &g.teach
+	if t.stepper == nil {
+		return ""
+	}
+	steps := t.stepper.Steps()
+	N := len(steps) / 2
+	if t.k == 0 {
+		return fmt.Sprintf("n = 0: the four corners (%s)\nstage 0 of %d", g.Params.Corners, len(steps))
+	}
+	s := steps[t.k-1]
+	what := map[string]string{
+		terrain.StageEdges:   "edge midpoints = mean of the edge's two ends + z",
+		terrain.StageCentres: "centres = mean of the four edge midpoints + z",
+		terrain.StageDiamond: "diamond: centres = mean of the square's corners + z",
+		terrain.StageSquare:  "square: edge points = mean of the diamond's corners + z",
+	}[s.Stage]
+	return fmt.Sprintf("iteration n = %d of N = %d, %s stage (%d of %d)\n%s\nd_n = 2^(N-n) = %d samples\nz = A·R·2^(-nH), R in [-1, 1]: |z| <= %.4g (A = %g, H = %g)\n%d points added (red)",
+		s.Iteration, N, s.Stage, t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added))
+}
+
+// octaveText is the fractal sum's formula with its numbers.
+func (g *Game) octaveText() string {
+	t := &g.teach
+	p := g.Params
+	formula := map[terrain.Algorithm]string{
+		terrain.FBm:    "H(p) = sum over i < k of N(λ^i p)·λ^(-iH)  (eq. 6.1, listing 6.1)",
+		terrain.Hetero: "v += v·λ^(-iH)·(N(λ^i p) + o)  (listing 6.2)",
+		terrain.Hybrid: "v += w·λ^(-iH)·(N + o), w *= λ^(-iH)·(N + o)  (listing 6.3)",
+		terrain.Quilez: "v += λ^(-iH)·N / (1 + |Σ∇N|²)  (listing 6.4)",
+	}[p.Algorithm]
+	if formula == "" {
+		formula = string(p.Algorithm) + ", octave by octave"
+	}
+	i := t.octK - 1
+	return fmt.Sprintf("%s\nk = %d of %d octaves, λ = %g, H = %g\noctave %d: frequency λ^i = %.4g, amplitude λ^(-iH) = %.4g",
+		formula, t.octK, len(t.partials), p.Lacunarity, p.Hurst, t.octK, math.Pow(p.Lacunarity, float64(i)), math.Pow(p.Lacunarity, -float64(i)*p.Hurst))
+}
+
+// Sizes and place of the teaching overlays, in pixels: below the HUD's
+// three lines.
+const (
+	diagramSide = 200
+	thumbSide   = 56
+	teachTop    = 4*debugLineH + 4
+)
+
+// drawTeach draws the lesson's overlays: the added points in the 3D view
+// and the grid diagram, or the octave thumbnails.
+func (g *Game) drawTeach(screen *ebiten.Image) {
+	t := &g.teach
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	switch {
+	case t.mode == teachSubdivision && t.stepper != nil:
+		if t.k > 0 {
+			g.drawAddedPoints(screen, t.stepper.Steps()[t.k-1].Added)
+		}
+		if t.diagram == nil {
+			t.diagram = g.teachDiagram()
+		}
+		op := &ebiten.DrawImageOptions{}
+		op.GeoM.Translate(float64(w-diagramSide-10), teachTop)
+		screen.DrawImage(t.diagram, op)
+	case t.mode == teachOctaves:
+		for i, rgb := range t.thumbRGB {
+			if i >= len(t.thumbs) {
+				t.thumbs = append(t.thumbs, ebiten.NewImageFromImage(rgb))
+			}
+			x := float32(w - (len(t.thumbRGB)-i)*(thumbSide+6) - 4)
+			y := float32(teachTop)
+			op := &ebiten.DrawImageOptions{}
+			op.GeoM.Translate(float64(x), float64(y))
+			if i >= t.octK {
+				op.ColorScale.ScaleAlpha(0.35) // octaves not in the sum yet
+			}
+			screen.DrawImage(t.thumbs[i], op)
+			if i == t.octK-1 {
+				vector.StrokeRect(screen, x-1, y-1, thumbSide+2, thumbSide+2, 2, color.RGBA{255, 60, 60, 255}, false)
+			}
+			ebitenutil.DebugPrintAt(screen, fmt.Sprint(i+1), int(x)+2, int(y)+thumbSide+2)
+		}
+	}
+	_ = h
+}
+
+// drawAddedPoints marks the points the current stage added, as red dots at
+// their place in the 3D view, all in one path.
+func (g *Game) drawAddedPoints(screen *ebiten.Image, added [][2]int) {
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	cell := lessonCell(teachSizes[g.teach.sizeIdx])
+	m := g.World.Map
+	p := newProjector(viewProjection(g.Camera, w, h), w, h, g.Camera.Near)
+	var path vector.Path
+	for _, a := range added {
+		x, z := float64(a[0])*cell, float64(a[1])*cell
+		pos := mgl32.Vec3{float32(x), float32(m.GroundHeight(x, z)), float32(z)}
+		if p.clipW(pos) < p.near {
+			continue
+		}
+		v := p.vertex(surfaceVertex{pos: pos})
+		path.MoveTo(v.DstX+4, v.DstY)
+		path.Arc(v.DstX, v.DstY, 4, 0, 2*math.Pi, vector.Clockwise)
+		path.Close()
+	}
+	op := &vector.DrawPathOptions{AntiAlias: true}
+	op.ColorScale.ScaleWithColor(color.RGBA{230, 30, 30, 255})
+	vector.FillPath(screen, &path, nil, op)
+}
+
+// teachDiagram draws the (2^N+1)² lattice like paper 003's 5×5 figure, on
+// the CPU: set points grey, the current stage's points red, points still to
+// come as faint dots.
+func (g *Game) teachDiagram() *ebiten.Image {
+	t := &g.teach
+	img := image.NewRGBA(image.Rect(0, 0, diagramSide, diagramSide))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = 20, 20, 24, 230
+	}
+	_, set := t.stepper.State(t.k)
+	size := teachSizes[t.sizeIdx]
+	added := map[[2]int]bool{}
+	if t.k > 0 {
+		for _, a := range t.stepper.Steps()[t.k-1].Added {
+			added[a] = true
+		}
+	}
+	step := float64(diagramSide-20) / float64(size-1)
+	r := math.Max(math.Min(step/3, 5), 1)
+	disc := func(cx, cy, r float64, c color.RGBA) {
+		for y := int(cy - r - 1); y <= int(cy+r+1); y++ {
+			for x := int(cx - r - 1); x <= int(cx+r+1); x++ {
+				if a := math.Min(1, math.Max(0, r+0.5-math.Hypot(float64(x)-cx, float64(y)-cy))); a > 0 && image.Pt(x, y).In(img.Rect) {
+					o := img.PixOffset(x, y)
+					for k, v := range [3]uint8{c.R, c.G, c.B} {
+						img.Pix[o+k] = uint8(float64(img.Pix[o+k])*(1-a) + float64(v)*a)
+					}
+				}
+			}
+		}
+	}
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			cx, cy := 10+float64(x)*step, 10+float64(y)*step
+			switch {
+			case added[[2]int{x, y}]:
+				disc(cx, cy, r+1, color.RGBA{235, 40, 40, 255})
+			case set[y*size+x]:
+				disc(cx, cy, r, color.RGBA{200, 200, 200, 255})
+			default:
+				disc(cx, cy, math.Max(r/2, 1), color.RGBA{80, 80, 90, 255})
+			}
+		}
+	}
+	return ebiten.NewImageFromImage(img)
+}

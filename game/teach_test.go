@@ -1,0 +1,110 @@
+package game
+
+import (
+	"context"
+	"image"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"cordillera/terrain"
+)
+
+// Stepping through diamond-square on a 33² map: every stage shows the mesh
+// at its iteration's resolution with its new points marked, the frame
+// changes at each step, and the last stage is exactly the generator's map.
+func TestTeachSubdivisionSteps(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	before := g.World
+	g.teach.alg, g.teach.sizeIdx = 1, 3 // diamond-square, 33²
+	onLoop(func() { g.setTeachMode(teachSubdivision) })
+	steps := g.teach.stepper.Steps()
+	if len(steps) != 10 {
+		t.Fatalf("%d stages for 33² diamond-square, want 10 (5 iterations × diamond, square)", len(steps))
+	}
+	if g.World.Map.Width != 2 {
+		t.Errorf("before any stage the mesh is %d², want the 2² corners", g.World.Map.Width)
+	}
+	all := image.Rect(0, 0, testW, testH)
+	prev := renderFrame(g, false)
+	for k := 1; k <= len(steps); k++ {
+		onLoop(func() { g.teachStep(1) })
+		s := steps[k-1]
+		if want := 32/s.Spacing + 1; g.World.Map.Width != want {
+			t.Errorf("stage %d (%s of iteration %d): mesh %d², want %d²", k, s.Stage, s.Iteration, g.World.Map.Width, want)
+		}
+		frame := renderFrame(g, false)
+		if n, _ := differing(frame, prev, all, 4); n < 200 {
+			t.Errorf("stage %d changed only %d pixels", k, n)
+		}
+		prev = frame
+		// The first added point is marked with a red dot where it is.
+		p := newProjector(viewProjection(g.Camera, testW, testH), testW, testH, g.Camera.Near)
+		a := s.Added[0]
+		cell := lessonCell(33)
+		x, z := float64(a[0])*cell, float64(a[1])*cell
+		pos := mgl32.Vec3{float32(x), float32(g.World.Map.GroundHeight(x, z)), float32(z)}
+		if p.clipW(pos) >= p.near {
+			v := p.vertex(surfaceVertex{pos: pos})
+			c := frame.RGBAAt(int(v.DstX), int(v.DstY))
+			if image.Pt(int(v.DstX), int(v.DstY)).In(all) && !(c.R > 200 && c.G < 80 && c.B < 80) {
+				t.Errorf("stage %d: added point (%d,%d) at (%.0f,%.0f) shows %v, not the red mark", k, a[0], a[1], v.DstX, v.DstY, c)
+			}
+		}
+	}
+	p := g.Params
+	p.Algorithm, p.Size = terrain.DiamondSquareAlg, 33
+	want, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range want.Samples {
+		if math.Float32bits(g.World.Map.Samples[i]) != math.Float32bits(v) {
+			t.Fatalf("last stage differs from the generator at sample %d: %v vs %v", i, g.World.Map.Samples[i], v)
+		}
+	}
+	onLoop(func() { g.setTeachMode(teachOff) })
+	if g.World != before {
+		t.Error("leaving the lesson did not bring back the world")
+	}
+}
+
+// The octave slider shows the partial sum of the first k octaves exactly.
+func TestTeachOctaveSlider(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	g.Params.Size, g.Params.Octaves = 129, 5
+	onLoop(func() { g.setTeachMode(teachOctaves) })
+	t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+	if len(g.teach.partials) != 5 || len(g.teach.thumbRGB) != 5 {
+		t.Fatalf("%d partial sums and %d thumbnails, want 5 of each", len(g.teach.partials), len(g.teach.thumbRGB))
+	}
+	p := g.Params
+	full, _ := terrain.Generate(context.Background(), p, nil)
+	all := image.Rect(0, 0, testW, testH)
+	var frames []*image.RGBA
+	for k := 1; k <= 5; k++ {
+		onLoop(func() { g.teach.octK = k; g.showOctaves() })
+		q := p
+		q.Octaves = k
+		parts, _ := terrain.Octaves(context.Background(), q)
+		lo, hi := g.teach.partials[4].Range()
+		for i, v := range parts[k-1].Samples {
+			want := float32((float64(v) - float64(lo)) / (float64(hi) - float64(lo)))
+			if g.World.Map.Samples[i] != want {
+				t.Fatalf("k=%d: sample %d is %v, want the normalised partial sum %v", k, i, g.World.Map.Samples[i], want)
+			}
+		}
+		frames = append(frames, renderFrame(g, false))
+	}
+	for i, v := range full.Samples { // all octaves: the generator's own map
+		if math.Abs(float64(g.World.Map.Samples[i]-v)) > 1e-6 {
+			t.Fatalf("all octaves differ from the generator at sample %d", i)
+		}
+	}
+	if n, _ := differing(frames[0], frames[4], all, 8); n < testW*testH/20 {
+		t.Errorf("one octave and five look alike: %d pixels differ", n)
+	}
+}
