@@ -25,16 +25,12 @@ import (
 
 // The kinds of plot.
 const (
-	plotProfile   = "profile"
-	plotHistogram = "histogram"
-	plotSpectrum  = "spectrum"
+	plotProfile   = plot.KindProfile
+	plotHistogram = plot.KindHistogram
+	plotSpectrum  = plot.KindSpectrum
 )
 
 var plotKinds = []string{plotProfile, plotHistogram, plotSpectrum}
-
-// maxProfilePoints bounds a profile: one point per sample along the
-// diagonal of the largest map.
-const maxProfilePoints = 2 * terrain.MaxSize
 
 // plotOptions are the parsed flags of the plot command.
 type plotOptions struct {
@@ -189,58 +185,8 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// makePlot measures the map and draws the chart opt asks for; summary is
-// the measurement in one line.
-func makePlot(opt plotOptions, m *terrain.Heightmap, params terrain.Params, name string) (p *gplot.Plot, summary string, err error) {
-	switch opt.kind {
-	case plotProfile:
-		x0, y0, x1, y1, err := m.MapLine(opt.line[0], opt.line[1], opt.line[2], opt.line[3])
-		if err != nil {
-			return nil, "", err
-		}
-		length := math.Hypot(x1-x0, y1-y0) // in samples
-		n := min(max(int(math.Ceil(length))+1, 2), maxProfilePoints)
-		heights := terrain.Profile(m, x0, y0, x1, y1, n)
-		distance := make([]float64, n)
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i := range heights {
-			distance[i] = float64(i) / float64(n-1) * length * m.CellSize
-			heights[i] *= m.VerticalScale
-			lo, hi = min(lo, heights[i]), max(hi, heights[i])
-		}
-		title := fmt.Sprintf("Height profile from (%g, %g) to (%g, %g)\n%s", opt.line[0], opt.line[1], opt.line[2], opt.line[3], name)
-		p, err := plot.Profile(distance, heights, title)
-		return p, fmt.Sprintf("profile of %d points over %.4g world units: heights %.4g to %.4g", n, distance[n-1], lo, hi), err
-
-	case plotHistogram:
-		counts := terrain.Histogram(m, opt.bins)
-		p, err := plot.Histogram(counts, m.VerticalScale, fmt.Sprintf("Height histogram, %d bins\n%s", opt.bins, name))
-		mean := 0.0
-		for _, v := range m.Samples {
-			mean += float64(v)
-		}
-		mean /= float64(len(m.Samples))
-		return p, fmt.Sprintf("histogram of %d samples in %d bins: mean height %.4g", len(m.Samples), opt.bins, mean*m.VerticalScale), err
-
-	default: // plotSpectrum
-		s, err := terrain.PowerSpectrum(m)
-		if err != nil {
-			return nil, "", err
-		}
-		fmin, fmax := opt.band[0], opt.band[1]
-		if fmax == 0 {
-			fmin, fmax = terrain.DefaultFitBand(s.Size)
-		}
-		fit, err := s.Fit(fmin, fmax)
-		if err != nil {
-			return nil, "", err
-		}
-		theory := terrain.FBmSpectrumSlope(params.Hurst)
-		title := fmt.Sprintf("Radially averaged power spectrum (%d² transform, Hann window)\n%s", s.Size, name)
-		p, err := plot.Spectrum(s, fit, params.Hurst, title)
-		return p, fmt.Sprintf("spectrum slope %.3f over f in [%g, %g] (%d annuli); fBm theory -(2H+2) for H %g: %.3f",
-			fit.Slope, fit.FMin, fit.FMax, fit.Points, params.Hurst, theory), err
-	}
+func makePlot(opt plotOptions, m *terrain.Heightmap, params terrain.Params, name string) (*gplot.Plot, string, error) {
+	return plot.Make(opt.kind, m, plot.MakeOptions{Line: opt.line, Bins: opt.bins, Band: opt.band, Hurst: params.Hurst, Name: name})
 }
 
 // describeMap is Params.Describe plus what it leaves out that shapes a

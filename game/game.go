@@ -81,6 +81,7 @@ type Game struct {
 	debug    debugui.DebugUI
 	ui       uiState
 	teach    teachState
+	plots    plotState
 	rng      *rand.Rand
 	w, h     int
 	captured bool   // pointer captured for mouse look
@@ -153,6 +154,7 @@ func (g *Game) Update() error {
 		g.takeGenerated()
 	}
 	g.updateTeach()
+	g.updatePlot()
 	typing := capture&debugui.InputCapturingStateFocus != 0
 	if !typing {
 		g.handleKeys()
@@ -380,6 +382,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		}
 	}
 	g.drawTeach(screen)
+	g.drawPlot(screen)
 	g.drawProgress(screen)
 	if g.HUD {
 		g.drawHUD(screen)

@@ -65,6 +65,9 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 	ctx.Text("show")
 	mode := t.mode
 	ctx.Dropdown(&mode, []string{"off", "subdivision", "octaves"}).On(func() { g.setTeachMode(mode) })
+	ctx.Text("plot")
+	pk := g.plots.kind
+	ctx.Dropdown(&pk, plotKinds).On(func() { g.setPlot(pk) })
 	switch t.mode {
 	case teachSubdivision:
 		ctx.Text("algorithm")
@@ -92,11 +95,16 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 		if len(t.partials) == 0 {
 			break
 		}
+		ctx.SetGridLayout([]int{90, -1}, nil)
 		ctx.Text("octaves")
 		k := t.octK
 		ctx.Slider(&k, 1, len(t.partials), 1).On(func() { t.octK = k; g.showOctaves() })
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.Text(g.octaveText())
+	}
+	if g.plots.summary != "" && g.plots.kind != 0 {
+		ctx.SetGridLayout([]int{-1}, nil)
+		ctx.Text(g.plots.summary)
 	}
 }
 

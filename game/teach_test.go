@@ -4,7 +4,9 @@ import (
 	"context"
 	"image"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -106,5 +108,35 @@ func TestTeachOctaveSlider(t *testing.T) {
 	}
 	if n, _ := differing(frames[0], frames[4], all, 8); n < testW*testH/20 {
 		t.Errorf("one octave and five look alike: %d pixels differ", n)
+	}
+}
+
+// The spectrum plot of the world shown appears over the 3D view with the
+// fitted slope beside fBm theory's.
+func TestExplorerSpectrumPlot(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	before := renderFrame(g, false)
+	onLoop(func() { g.setPlot(3) })
+	deadline := time.Now().Add(20 * time.Second)
+	for g.plots.img == nil && time.Now().Before(deadline) {
+		onLoop(func() { g.updatePlot() })
+		waitFrames(1)
+	}
+	if g.plots.img == nil {
+		t.Fatal("the spectrum plot never came")
+	}
+	if !strings.Contains(g.plots.summary, "spectrum slope") || !strings.Contains(g.plots.summary, "theory") {
+		t.Errorf("summary %q lacks the fitted and theory slopes", g.plots.summary)
+	}
+	after := renderFrame(g, false)
+	r := g.plotRect(testH)
+	n, total := differing(after, before, r.Intersect(image.Rect(0, 0, testW, testH)), 8)
+	if n < total/3 {
+		t.Errorf("the plot area changed in only %d of %d pixels", n, total)
+	}
+	onLoop(func() { g.setPlot(0) })
+	if cleared := renderFrame(g, false); func() int { n, _ := differing(cleared, before, image.Rect(0, 0, testW, testH), 0); return n }() != 0 {
+		t.Error("choosing no plot left the plot on screen")
 	}
 }
