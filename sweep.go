@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"cordillera/game"
 	"cordillera/plot"
 	"cordillera/terrain"
 )
@@ -42,7 +43,11 @@ type sweepOptions struct {
 	figure       terrain.Figure // the thesis figure drawn, if -figure was given
 	base         terrain.Params // every other parameter
 	list         bool
+	threeD       bool // panels as 3D views of the explorer (needs a display)
 }
+
+// Size of a -3d panel in pixels.
+const sweep3DWidth, sweep3DHeight = 400, 300
 
 // parseSweepFlags reads the sweep command's flags.
 func parseSweepFlags(args []string, stderr io.Writer) (sweepOptions, error) {
@@ -54,6 +59,7 @@ func parseSweepFlags(args []string, stderr io.Writer) (sweepOptions, error) {
 	fs.StringVar(&values, "values", "", "its values, comma-separated (one panel each); 'all' for every choice of algorithm, basis or effect")
 	fs.StringVar(&figure, "figure", "", "redraw a thesis figure instead of -param/-values (see -list)")
 	fs.BoolVar(&opt.list, "list", false, "list the thesis figures -figure can draw")
+	fs.BoolVar(&opt.threeD, "3d", false, "draw each panel as a 3D view of the explorer (needs a display; xvfb-run on servers)")
 	fs.IntVar(&opt.cols, "cols", 0, "panels per row (default: about the square root of the number of panels)")
 	fs.Float64Var(&opt.exaggeration, "exaggeration", 1, "vertical exaggeration of the shading, 0.1 to 20")
 	pf := addParamFlags(fs)
@@ -184,6 +190,7 @@ func makeSweep(ctx context.Context, opt sweepOptions) (sweepSheet, error) {
 	n := len(opt.values)
 	side := min(opt.base.Size, sweepMaxSide)
 	panels := make([]plot.Panel, n)
+	maps := make([]*terrain.Heightmap, n)
 	hashes := make([]uint64, n)
 	flat := make([]bool, n)
 	errs := make([]error, n)
@@ -213,6 +220,7 @@ func makeSweep(ctx context.Context, opt sweepOptions) (sweepSheet, error) {
 				}
 				img := terrain.ShadedRelief(m, side, side, terrain.ReliefOptions{Exaggeration: opt.exaggeration})
 				panels[i] = plot.Panel{Image: img, Caption: sweepCaption(opt, i)}
+				maps[i] = m
 				hashes[i] = mapHash(m)
 				lo, hi := m.Range()
 				flat[i] = lo == hi
@@ -236,6 +244,19 @@ func makeSweep(ctx context.Context, opt sweepOptions) (sweepSheet, error) {
 		return sweepSheet{}, err
 	}
 
+	if opt.threeD {
+		worlds := make([]*game.World, n)
+		for i, m := range maps {
+			worlds[i] = game.NewWorld(m)
+		}
+		views, err := game.RenderWorlds(worlds, sweep3DWidth, sweep3DHeight, nil)
+		if err != nil {
+			return sweepSheet{}, fmt.Errorf("-3d: %w", err)
+		}
+		for i := range panels {
+			panels[i].Image = views[i]
+		}
+	}
 	title := sweepTitle(opt)
 	img, layout, err := plot.Sheet(title, panels, opt.cols)
 	if err != nil {
@@ -364,6 +385,9 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if opt.list {
 		listFigures(stdout)
 		return nil
+	}
+	if opt.threeD && runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errors.New("sweep: -3d needs a display (DISPLAY is not set): run it under xvfb-run, or leave -3d out for shaded relief")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

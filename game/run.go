@@ -106,3 +106,46 @@ func (g *Game) SetPose(p CameraPose) {
 }
 
 func degToRad(d float32) float32 { return d * 3.14159265358979 / 180 }
+
+// RenderWorlds draws one frame of each world, in one game loop (Ebiten
+// runs one per process), from the overview camera of each, and returns
+// the frames. It needs a display. setup, if set, adjusts the game first.
+func RenderWorlds(worlds []*World, width, height int, setup func(*Game)) ([]*image.RGBA, error) {
+	if len(worlds) == 0 {
+		return nil, nil
+	}
+	g, err := New(worlds[0])
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	g.ShowUI, g.ShowMinimap, g.HUD = false, false, false
+	if setup != nil {
+		setup(g)
+	}
+	out := make([]*image.RGBA, 0, len(worlds))
+	frames := 0
+	g.OnFrame = func(screen *ebiten.Image) error {
+		frames++
+		if frames < settleFrames {
+			return nil
+		}
+		out = append(out, ScreenPixels(screen))
+		frames = 0
+		if len(out) == len(worlds) {
+			return errQuit
+		}
+		g.World = worlds[len(out)]
+		g.Camera.Overview(g.World.Map)
+		return nil
+	}
+	ebiten.SetWindowSize(width, height)
+	ebiten.SetWindowTitle("Cordillera render")
+	if err := ebiten.RunGame(fixedSize{g, width, height}); err != nil && !errors.Is(err, ebiten.Termination) {
+		return nil, err
+	}
+	if len(out) != len(worlds) {
+		return nil, fmt.Errorf("render: %d of %d frames were drawn", len(out), len(worlds))
+	}
+	return out, nil
+}
