@@ -98,6 +98,49 @@ var testPoses = []testPose{
 	{0.2, 0.2, 20, 135, -90}, {-0.2, 0.5, 150, 0, -15}, {0.99, 0.99, 5, 225, -3},
 }
 
+// forTestViews calls f for every camera of testPoses over each of three
+// presets' 257² worlds (cell size 4), the views both CPU rasterizer tests
+// use. The worlds are made once.
+func forTestViews(t *testing.T, f func(preset string, ps testPose, c *Camera, m *terrain.Heightmap, world *World)) {
+	t.Helper()
+	for _, preset := range []string{"default", "scenario-3", "diamond-square"} {
+		world := presetWorld(t, preset)
+		m := world.Map
+		ext, _ := m.Extent()
+		for _, ps := range testPoses {
+			c := NewCamera()
+			x, z := ps.x*float32(ext), ps.z*float32(ext)
+			c.Pos = mgl32.Vec3{x, float32(m.GroundHeight(float64(x), float64(z))) + ps.above, z}
+			c.Yaw, c.Pitch = mgl32.DegToRad(ps.yaw), mgl32.DegToRad(ps.pitch)
+			f(preset, ps, c, m, world)
+		}
+	}
+}
+
+var presetWorlds = map[string]*World{}
+
+// presetWorld is a preset's map at 257² with cell size 4, made once.
+func presetWorld(t *testing.T, preset string) *World {
+	t.Helper()
+	worldsMu.Lock()
+	defer worldsMu.Unlock()
+	if w, ok := presetWorlds[preset]; ok {
+		return w
+	}
+	p, err := terrain.PresetParams(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Size = 257
+	m, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.CellSize, m.VerticalScale = 4, p.Amplitude
+	presetWorlds[preset] = NewWorld(m)
+	return presetWorlds[preset]
+}
+
 // wrongPixels rasterizes the triangles in order with the painter's
 // algorithm and with a z-buffer and counts the pixels that differ beyond
 // edge ties.
@@ -118,40 +161,21 @@ func wrongPixels(tris []emittedTri, w, h int) (wrong, covered int) {
 func TestDrawOrderMatchesZBuffer(t *testing.T) {
 	const w, h = 320, 240
 	steps := map[int]bool{}
-	for _, preset := range []string{"default", "scenario-3", "diamond-square"} {
-		p, err := terrain.PresetParams(preset)
-		if err != nil {
-			t.Fatal(err)
+	forTestViews(t, func(preset string, ps testPose, c *Camera, m *terrain.Heightmap, world *World) {
+		var f frame
+		f.build(c, w, h, m, world.LOD, world.Normals, false, 120)
+		for _, ch := range f.chunks {
+			steps[ch.Step] = true
 		}
-		p.Size = 257
-		m, err := terrain.Generate(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
+		tris := collect(&f)
+		wrong, covered := wrongPixels(tris, w, h)
+		if covered < w*h/20 {
+			t.Errorf("%s %+v: only %d pixels of terrain; the view misses the map", preset, ps, covered)
 		}
-		m.CellSize, m.VerticalScale = 4, p.Amplitude
-		world := NewWorld(m)
-		ext, _ := m.Extent()
-		for _, ps := range testPoses {
-			c := NewCamera()
-			x, z := ps.x*float32(ext), ps.z*float32(ext)
-			ground := float32(m.GroundHeight(float64(x), float64(z)))
-			c.Pos = mgl32.Vec3{x, ground + ps.above, z}
-			c.Yaw, c.Pitch = mgl32.DegToRad(ps.yaw), mgl32.DegToRad(ps.pitch)
-			var f frame
-			f.build(c, w, h, m, world.LOD, world.Normals, false, 120)
-			for _, ch := range f.chunks {
-				steps[ch.Step] = true
-			}
-			tris := collect(&f)
-			wrong, covered := wrongPixels(tris, w, h)
-			if covered < w*h/20 {
-				t.Errorf("%s %+v: only %d pixels of terrain; the view misses the map", preset, ps, covered)
-			}
-			if wrong != 0 {
-				t.Errorf("%s %+v: %d of %d terrain pixels drawn in the wrong order", preset, ps, wrong, covered)
-			}
+		if wrong != 0 {
+			t.Errorf("%s %+v: %d of %d terrain pixels drawn in the wrong order", preset, ps, wrong, covered)
 		}
-	}
+	})
 	if len(steps) < 3 {
 		t.Errorf("only LOD steps %v appeared; the test should mix detail levels", steps)
 	}
@@ -198,37 +222,22 @@ func depthImage(tris []emittedTri, w, h int) *zbuffer.Raster {
 // removes most chunks.
 func TestOcclusionCullingHidesNothingVisible(t *testing.T) {
 	const w, h = 320, 240
-	for _, preset := range []string{"default", "scenario-3", "diamond-square"} {
-		p, _ := terrain.PresetParams(preset)
-		p.Size = 257
-		m, err := terrain.Generate(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.CellSize, m.VerticalScale = 4, p.Amplitude
-		world := NewWorld(m)
-		ext, _ := m.Extent()
-		for _, ps := range testPoses {
-			c := NewCamera()
-			x, z := ps.x*float32(ext), ps.z*float32(ext)
-			c.Pos = mgl32.Vec3{x, float32(m.GroundHeight(float64(x), float64(z))) + ps.above, z}
-			c.Yaw, c.Pitch = mgl32.DegToRad(ps.yaw), mgl32.DegToRad(ps.pitch)
-			var culled, all frame
-			all.noOcclusion = true
-			culled.build(c, w, h, m, world.LOD, world.Normals, false, 120)
-			all.build(c, w, h, m, world.LOD, world.Normals, false, 120)
-			a, b := depthImage(collect(&culled), w, h), depthImage(collect(&all), w, h)
-			diff := 0
-			for i := range a.Depth {
-				if a.Depth[i] != b.Depth[i] && math.Abs(a.Depth[i]-b.Depth[i]) > 1e-9*math.Abs(b.Depth[i]) {
-					diff++
-				}
-			}
-			if diff != 0 {
-				t.Errorf("%s %+v: culling changed %d pixels (%d of %d chunks drawn)", preset, ps, diff, len(culled.chunks), len(all.chunks))
+	forTestViews(t, func(preset string, ps testPose, c *Camera, m *terrain.Heightmap, world *World) {
+		var culled, all frame
+		all.noOcclusion = true
+		culled.build(c, w, h, m, world.LOD, world.Normals, false, 120)
+		all.build(c, w, h, m, world.LOD, world.Normals, false, 120)
+		a, b := depthImage(collect(&culled), w, h), depthImage(collect(&all), w, h)
+		diff := 0
+		for i := range a.Depth {
+			if a.Depth[i] != b.Depth[i] && math.Abs(a.Depth[i]-b.Depth[i]) > 1e-9*math.Abs(b.Depth[i]) {
+				diff++
 			}
 		}
-	}
+		if diff != 0 {
+			t.Errorf("%s %+v: culling changed %d pixels (%d of %d chunks drawn)", preset, ps, diff, len(culled.chunks), len(all.chunks))
+		}
+	})
 	wld := testWorld(t, 1025)
 	c := NewCamera()
 	lowView(c, wld.Map)
