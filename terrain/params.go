@@ -83,6 +83,10 @@ type Params struct {
 	Intensity   float64    `json:"intensity"`
 	CellSize    float64    `json:"cell-size"`
 
+	// Erosion stages run after the generator (or on a loaded map) and
+	// before the route constraint; see terrain/erosion.
+	ErosionParams
+
 	// Route-constrained generation (paper 002); used only with a route.
 	Levels        int           `json:"levels"`
 	Interpolation Interpolation `json:"interpolation"`
@@ -100,6 +104,7 @@ const (
 	IntParam SpecKind = iota
 	FloatParam
 	ChoiceParam
+	ListParam // a comma-separated list of Choices, in order, or "none"
 )
 
 // Spec describes one parameter: its name (the CLI flag and the JSON key),
@@ -112,15 +117,21 @@ type Spec struct {
 	Choices  []string
 	Usage    string
 	Why      string // why the range stops where it does, added to out-of-range errors
+	Group    string // the section of the debug UI and of -h it belongs to: "" (generator), "erosion" or "route"
 
 	get func(p *Params) string
 	set func(p *Params, s string) error
 }
 
-// Specs is the single source of truth for every generation parameter.
-// The defaults are those of thesis section 7.3 (Perlin, seed 17, feature
-// size 90 %, 8 octaves, λ = 2, H = 1).
-var Specs = []Spec{
+// Specs is the single source of truth for every generation parameter, in
+// pipeline order: the generator's, the erosion stages' (erosionSpecs) and
+// the route terrain's.
+var Specs = slices.Concat(generatorSpecs, erosionSpecs, routeSpecs)
+
+// generatorSpecs are the parameters of the generators and post-effects. The
+// defaults are those of thesis section 7.3 (Perlin, seed 17, feature size
+// 90 %, 8 octaves, λ = 2, H = 1).
+var generatorSpecs = []Spec{
 	choiceSpec("algorithm", string(FBm), names(Algorithms), "generator: subdivision (midpoint, diamond-square) or fractal noise synthesis",
 		func(p *Params) *string { return (*string)(&p.Algorithm) }),
 	choiceSpec("basis", string(noise.Perlin), names(noise.Kinds), "basis noise N of the fractal generators",
@@ -153,8 +164,10 @@ var Specs = []Spec{
 		func(p *Params) *float64 { return &p.Intensity }),
 	floatSpec("cell-size", 1, 1e-3, 1e4, "horizontal distance between samples in world units",
 		func(p *Params) *float64 { return &p.CellSize }),
+}
 
-	// Route-constrained generation (paper 002, terrain/route.go).
+// routeSpecs are the parameters of route-constrained generation (paper 002).
+var routeSpecs = grouped("route", []Spec{
 	withWhy(intSpec("levels", 7, 1, MaxLevels, "N: lattice levels of the route terrain Σ Noise(P·2ⁿ)/2ⁿ; level n has 2ⁿ+1 points per side",
 		func(p *Params) *int { return &p.Levels }), "finer levels would hold more lattice values than memory allows"),
 	choiceSpec("interpolation", string(Quintic), names(Interpolations), "lattice interpolation of the route terrain: smooth quintic, or the paper's bilinear (creases along lattice lines)",
@@ -167,6 +180,14 @@ var Specs = []Spec{
 		func(p *Params) *float64 { return &p.RouteRelief }),
 	floatSpec("road-width", 0, 0, 1000, "width in metres of a level road along the route; 0 = none",
 		func(p *Params) *float64 { return &p.RoadWidth }),
+})
+
+// grouped puts specs into a section of the debug UI.
+func grouped(group string, specs []Spec) []Spec {
+	for i := range specs {
+		specs[i].Group = group
+	}
+	return specs
 }
 
 // DefaultParams returns the parameters with every default of Specs.
@@ -192,8 +213,11 @@ func SpecByName(name string) (Spec, bool) {
 
 // RangeText describes the accepted values: "[lo, hi]" or "a|b|c".
 func (s Spec) RangeText() string {
-	if s.Kind == ChoiceParam {
+	switch s.Kind {
+	case ChoiceParam:
 		return strings.Join(s.Choices, "|")
+	case ListParam:
+		return "none or a list of " + strings.Join(s.Choices, ",")
 	}
 	return "[" + fmtNum(s.Min) + ", " + fmtNum(s.Max) + "]"
 }
@@ -256,7 +280,7 @@ func (p *Params) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("parameters: unknown parameter %q", key)
 		}
 		var text string
-		if s.Kind == ChoiceParam {
+		if s.Kind == ChoiceParam || s.Kind == ListParam {
 			if err := json.Unmarshal(val, &text); err != nil {
 				return fmt.Errorf("parameters: %s: want a string, got %s", key, val)
 			}
@@ -300,6 +324,33 @@ func names[T ~string](xs []T) []string {
 		out[i] = string(x)
 	}
 	return out
+}
+
+// listSpec is a parameter whose value is "none" or a comma-separated list
+// of its choices, each at most once, kept in the order given.
+func listSpec(name, def string, choices []string, usage string, field func(*Params) *string) Spec {
+	return Spec{Name: name, Kind: ListParam, Default: def, Choices: choices, Usage: usage,
+		get: func(p *Params) string { return *field(p) },
+		set: func(p *Params, s string) error {
+			s = strings.TrimSpace(s)
+			if s == "" || s == "none" {
+				*field(p) = "none"
+				return nil
+			}
+			items := strings.Split(s, ",")
+			for i, it := range items {
+				it = strings.TrimSpace(it)
+				if !slices.Contains(choices, it) {
+					return fmt.Errorf("%s: %q is not one of %s (or none)", name, it, strings.Join(choices, ", "))
+				}
+				if slices.Contains(items[:i], it) {
+					return fmt.Errorf("%s: %q is listed twice", name, it)
+				}
+				items[i] = it
+			}
+			*field(p) = strings.Join(items, ",")
+			return nil
+		}}
 }
 
 func choiceSpec(name, def string, choices []string, usage string, field func(*Params) *string) Spec {

@@ -15,6 +15,7 @@ func TestDefaultsAreThesisSection73(t *testing.T) {
 		Lacunarity: 2, Hurst: 1, Offset: 0.5, Amplitude: 200, Corners: CornersRandom, CornerValue: 0,
 		Distortion: 0, Effect: NoEffect, Intensity: 50, CellSize: 1,
 		Levels: 7, Interpolation: Quintic, RouteMargin: 10, RouteMedian: 5, RouteRelief: 1, RoadWidth: 0}
+	want.ErosionParams = p.ErosionParams // erosion defaults are tested in erosionparams_test.go
 	if p != want {
 		t.Fatalf("defaults\n got %+v\nwant %+v", p, want)
 	}
@@ -26,12 +27,16 @@ func TestDefaultsAreThesisSection73(t *testing.T) {
 // Every field of Params has exactly one spec, under its JSON name, so a new
 // parameter cannot be forgotten in the flags, the files or the UI.
 func TestSpecsCoverEveryField(t *testing.T) {
-	typ := reflect.TypeOf(Params{})
-	if typ.NumField() != len(Specs) {
-		t.Fatalf("Params has %d fields, Specs has %d entries", typ.NumField(), len(Specs))
+	var fields []reflect.StructField // the leaves: embedded groups are flattened, as in JSON
+	for _, f := range reflect.VisibleFields(reflect.TypeOf(Params{})) {
+		if !f.Anonymous {
+			fields = append(fields, f)
+		}
 	}
-	for i := 0; i < typ.NumField(); i++ {
-		f := typ.Field(i)
+	if len(fields) != len(Specs) {
+		t.Fatalf("Params has %d fields, Specs has %d entries", len(fields), len(Specs))
+	}
+	for _, f := range fields {
 		name := f.Tag.Get("json")
 		s, ok := SpecByName(name)
 		if !ok {
@@ -45,7 +50,7 @@ func TestSpecsCoverEveryField(t *testing.T) {
 		p := DefaultParams()
 		var alt string
 		switch s.Kind {
-		case ChoiceParam:
+		case ChoiceParam, ListParam:
 			alt = s.Choices[len(s.Choices)-1]
 			if alt == s.Default {
 				alt = s.Choices[0]
@@ -64,7 +69,7 @@ func TestSpecsCoverEveryField(t *testing.T) {
 		if got := s.Get(&p); got != alt {
 			t.Errorf("%s: set %q, got back %q", name, alt, got)
 		}
-		if reflect.ValueOf(p).Field(i).Interface() == reflect.ValueOf(DefaultParams()).Field(i).Interface() {
+		if reflect.ValueOf(p).FieldByIndex(f.Index).Interface() == reflect.ValueOf(DefaultParams()).FieldByIndex(f.Index).Interface() {
 			t.Errorf("%s: setting %q did not change field %s", name, alt, f.Name)
 		}
 	}
