@@ -11,6 +11,8 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"cordillera/commands"
 )
 
 func main() {
@@ -22,44 +24,30 @@ func main() {
 	var err error
 	switch cmd {
 	case "generate":
-		err = runGenerate(args, os.Stdout, os.Stderr)
+		err = commands.Generate(args, os.Stdout, os.Stderr)
 	case "presets":
-		err = runPresets(os.Stdout)
+		err = commands.Presets(os.Stdout)
 	case "sweep":
-		err = runSweep(args, os.Stdout, os.Stderr)
+		err = commands.Sweep(args, os.Stdout, os.Stderr)
 	case "plot":
-		err = runPlot(args, os.Stdout, os.Stderr)
+		err = commands.Plot(args, os.Stdout, os.Stderr)
 	case "explore":
-		err = runExplore(args, os.Stdout, os.Stderr)
+		err = commands.Explore(args, os.Stdout, os.Stderr)
 	case "render":
-		err = runRender(args, os.Stdout, os.Stderr)
+		err = commands.Render(args, os.Stdout, os.Stderr)
 	case "help", "-h", "--help":
-		usage(os.Stdout)
+		commands.Usage(os.Stdout)
 	default:
-		usage(os.Stderr)
+		commands.Usage(os.Stderr)
 		err = fmt.Errorf("unknown command %q", cmd)
 	}
-	if err == errHelp {
+	if err == commands.ErrHelp {
 		return
 	}
 	if err != nil {
-		if err != errUsage {
+		if err != commands.ErrUsage {
 			fmt.Fprintln(os.Stderr, "cordillera:", err)
 		}
 		os.Exit(2)
 	}
-}
-
-func usage(w *os.File) {
-	fmt.Fprint(w, `usage:
-  cordillera [explore] [flags]     open the 3D explorer on the default world (or -preset, -heightmap)
-  cordillera render -o shot.png [flags]  render one frame of the explorer to a PNG (needs a display)
-  cordillera generate -o OUT [flags]  generate a heightmap (.png, .r16, .obj); -h lists the flags
-  cordillera presets               list the built-in presets
-  cordillera sweep -param NAME -values V1,V2,... -o sheet.png [flags]
-                                   one parameter at several values, as a contact sheet of shaded reliefs
-  cordillera sweep -figure fig7.5 -o sheet.png   redraw a thesis figure (7.4–7.14); -list lists them
-  cordillera plot -kind profile|histogram|spectrum -o plot.png [flags]
-                                   a height profile, the height histogram, or the power spectrum with its slope
-`)
 }

@@ -15,6 +15,7 @@ import (
 	"cordillera/assets"
 	"cordillera/route"
 	"cordillera/terrain"
+	"cordillera/terrain/heightfile"
 )
 
 // maxDropped bounds what a dropped or loaded file may weigh: a 16385²
@@ -116,9 +117,9 @@ func (g *Game) loadData(name string, data []byte) {
 			var m *terrain.Heightmap
 			var err error
 			if kind == HeightmapPNG {
-				m, err = terrain.DecodeHeightmapImage(bytes.NewReader(data))
+				m, err = heightfile.DecodeHeightmapImage(bytes.NewReader(data))
 			} else {
-				m, err = terrain.DecodeR16(bytes.NewReader(data), int64(len(data)))
+				m, err = heightfile.DecodeR16(bytes.NewReader(data), int64(len(data)))
 			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)

@@ -1,7 +1,9 @@
 // Package game is Cordillera's explorer: the Ebiten game loop, the fly and
 // walk camera, the CPU projection and level-of-detail renderer, and the HUD.
-// Terrain maths (normals, ground height, LOD meshes) lives in package
-// terrain; the shaders in package shaders; the materials in package assets.
+// Terrain maths lives below it: heights and normals in terrain, the LOD
+// mesh in terrain/mesh, worlds are made through pipeline, files read
+// through terrain/heightfile; the shaders are in package shaders, the
+// materials in package assets.
 package game
 
 import (
@@ -26,7 +28,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"cordillera/internal/atomicfile"
 	"cordillera/terrain"
+	"cordillera/terrain/mesh"
 )
 
 // Default window size.
@@ -43,7 +47,7 @@ const chunkCells = 32
 // the frame loop.
 type World struct {
 	Map     *terrain.Heightmap
-	LOD     *terrain.LOD
+	LOD     *mesh.LOD
 	Normals []float32
 	Minimap *Minimap
 	Route   *RouteView // the GPS route the map was made through, if any
@@ -51,7 +55,7 @@ type World struct {
 
 // NewWorld prepares a heightmap for drawing.
 func NewWorld(m *terrain.Heightmap) *World {
-	return &World{Map: m, LOD: terrain.NewLOD(m, chunkCells), Normals: terrain.Normals(m), Minimap: NewMinimap(m, minimapSize)}
+	return &World{Map: m, LOD: mesh.NewLOD(m, chunkCells), Normals: terrain.Normals(m), Minimap: NewMinimap(m, minimapSize)}
 }
 
 // Game is the explorer's ebiten.Game.
@@ -497,5 +501,5 @@ func ScreenPixels(screen *ebiten.Image) *image.RGBA {
 
 // SavePNG writes an image atomically.
 func SavePNG(path string, img image.Image) error {
-	return terrain.WriteFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
+	return atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) })
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"cordillera/terrain"
+	"cordillera/terrain/analysis"
 )
 
 // The navigation map (thesis 4.3.6, Terrain.DrawMinimap and
@@ -57,7 +58,7 @@ func NewMinimap(m *terrain.Heightmap, size int) *Minimap {
 	}
 	mm := &Minimap{m: m, size: size}
 	w, h := mm.fit(float64(size))
-	mm.relief = terrain.ShadedRelief(m, w, h, terrain.ReliefOptions{})
+	mm.relief = analysis.ShadedRelief(m, w, h, analysis.ReliefOptions{})
 	return mm
 }
 
@@ -139,7 +140,7 @@ func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, screenW, screenH int) {
 		// A small screen shrinks the minimap: redraw the relief at that
 		// size (a few milliseconds, once per resize) rather than blur it.
 		mm.Deallocate()
-		mm.relief = terrain.ShadedRelief(mm.m, r.Dx(), r.Dy(), terrain.ReliefOptions{})
+		mm.relief = analysis.ShadedRelief(mm.m, r.Dx(), r.Dy(), analysis.ReliefOptions{})
 	}
 	if mm.img == nil {
 		mm.img = ebiten.NewImageFromImage(mm.relief)

@@ -9,11 +9,12 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"cordillera/terrain"
+	"cordillera/terrain/mesh"
 )
 
 // Ebiten has no vertex stage and no depth buffer (DESIGN.md): the CPU
 // projects every vertex, clips triangles that cross the near plane, and
-// submits the triangles in the back-to-front order terrain.LOD emits them.
+// submits the triangles in the back-to-front order mesh.LOD emits them.
 //
 // Vertex contract with shaders/terrain.kage (perspective-correct: every
 // interpolated attribute is divided by w and recovered in the fragment):
@@ -113,7 +114,7 @@ func (b *batch) begin(noDetail bool) *drawCall {
 // given, clipping those that cross the near plane. Only vertices that a
 // drawn triangle uses are projected and handed over. noDetail marks a chunk
 // entirely beyond the detail maps' distance.
-func (b *batch) addChunk(p *projector, c *terrain.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail bool) {
+func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail bool) {
 	d := b.begin(noDetail)
 	n := c.Cols * c.Rows
 	b.surf = grow(b.surf, n)
@@ -203,7 +204,7 @@ func grow[T any](s []T, n int) []T {
 type frame struct {
 	batches     []batch
 	triangles   int
-	chunks      []terrain.ChunkDraw
+	chunks      []mesh.ChunkDraw
 	noOcclusion bool // draw hidden chunks too (tests compare with it)
 }
 
@@ -216,11 +217,11 @@ const MaxErrorPx = 2
 //
 // detailDist is the distance beyond which detail maps vanish: chunks
 // entirely farther away are drawn with a shader without them.
-func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *terrain.LOD, normals []float32, full bool, detailDist float32) {
+func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD, normals []float32, full bool, detailDist float32) {
 	vp := cam.Projection(w, h).Mul4(cam.View())
-	view := terrain.View{
+	view := mesh.View{
 		Eye:           [3]float64{float64(cam.Pos[0]), float64(cam.Pos[1]), float64(cam.Pos[2])},
-		Planes:        terrain.FrustumPlanes([16]float32(vp)),
+		Planes:        mesh.FrustumPlanes([16]float32(vp)),
 		PixelsPerUnit: float64(h) / (2 * math.Tan(float64(cam.FovY)/2)),
 		MaxErrorPx:    MaxErrorPx,
 		Full:          full,
@@ -273,7 +274,7 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *terrain.
 
 // chunkDistance is the distance from eye to the nearest point of the
 // chunk's bounding box.
-func chunkDistance(c *terrain.ChunkDraw, eye mgl32.Vec3, m *terrain.Heightmap) float32 {
+func chunkDistance(c *mesh.ChunkDraw, eye mgl32.Vec3, m *terrain.Heightmap) float32 {
 	lo, hi := c.Heights[0], c.Heights[0]
 	for _, h := range c.Heights {
 		lo, hi = min(lo, h), max(hi, h)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"cordillera/internal/parallel"
+	"cordillera/pipeline"
 	"cordillera/terrain"
 )
 
@@ -94,7 +96,7 @@ func (r *Regenerator) start(job func(ctx context.Context, id uint64)) uint64 {
 	}
 	r.latest++
 	id := r.latest
-	ctx, cancel := context.WithCancel(terrain.WithWorkers(context.Background(), r.Workers))
+	ctx, cancel := context.WithCancel(parallel.WithWorkers(context.Background(), r.Workers))
 	r.cancel, r.busy, r.progress = cancel, true, 0
 	r.wg.Add(1)
 	go func() {
@@ -114,7 +116,7 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 	full := 1.0
 	if stride := terrain.PreviewStride(p, r.PreviewSide); stride > 1 {
 		full = 0.85
-		m, err := terrain.GeneratePreview(ctx, p, stride, r.reporter(id, 0, 0.15))
+		m, err := pipeline.Preview(ctx, p, stride, r.reporter(id, 0, 0.15))
 		if ctx.Err() != nil {
 			return
 		}
@@ -129,7 +131,7 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 		case <-time.After(r.SettleDelay):
 		}
 	}
-	m, err := terrain.Generate(ctx, p, r.reporter(id, 1-full, full))
+	m, err := pipeline.Generate(ctx, p, r.reporter(id, 1-full, full))
 	if ctx.Err() != nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"cordillera/pipeline"
 	"cordillera/route"
 	"cordillera/terrain"
 )
@@ -25,7 +26,7 @@ import (
 type RouteView struct {
 	Path  *route.Path
 	Field *image.RGBA // nearest-point vectors over the map, scale texels per sample
-	Stats *terrain.RouteResult
+	Stats *route.Result
 
 	scale   float64      // field texels per map sample
 	points  [][2]float64 // world x, z of the path, segments joined (gaps jumped)
@@ -48,7 +49,7 @@ const fieldReach = 4.0
 const RouteHalfWidth = 1.5
 
 // NewRouteView prepares a route result for drawing; it does CPU work only.
-func NewRouteView(res *terrain.RouteResult) *RouteView {
+func NewRouteView(res *route.Result) *RouteView {
 	m := res.Map
 	rv := &RouteView{Path: res.Path, Stats: res}
 	rv.scale = math.Min(maxMaskScale, float64(maxMaskSide)/float64(max(m.Width, m.Height)))
@@ -186,7 +187,7 @@ func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, sw, sh int) {
 // parameters p, in the background, latest wins.
 func (r *Regenerator) RequestRoute(p terrain.Params, t *route.Track) uint64 {
 	return r.start(func(ctx context.Context, id uint64) {
-		res, err := terrain.GenerateRoute(ctx, p, t, r.reporter(id, 0, 1))
+		res, err := pipeline.Route(ctx, p, t, r.reporter(id, 0, 1))
 		if ctx.Err() != nil {
 			return
 		}

@@ -21,7 +21,7 @@ func straightRoute(t testing.TB, m *terrain.Heightmap, z float64) *RouteView {
 	for x := 20.0; x <= 110; x += 0.5 {
 		seg = append(seg, route.Sample{X: x, Y: z + 0.3*math.Sin(x/9), Ele: 100})
 	}
-	return NewRouteView(&terrain.RouteResult{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize}})
+	return NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize}})
 }
 
 func flatMap(n int) *terrain.Heightmap {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync/atomic"
 
+	"cordillera/internal/atomicfile"
 	"cordillera/terrain"
 )
 
@@ -90,7 +91,7 @@ func (g *Game) writeState(tick int64) {
 	if err != nil {
 		return
 	}
-	_ = terrain.WriteFileAtomic(path, func(w io.Writer) error {
+	_ = atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

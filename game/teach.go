@@ -14,6 +14,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"cordillera/terrain"
+	"cordillera/terrain/analysis"
 )
 
 // Teaching mode: the Teach panel steps through the subdivision algorithms
@@ -169,7 +170,7 @@ func (g *Game) buildLesson() {
 			}
 			c.Normalize()
 			c.VerticalScale = float64(c.Width) / 4
-			t.thumbRGB = append(t.thumbRGB, terrain.ShadedRelief(c, thumbSide, thumbSide, terrain.ReliefOptions{Grey: true}))
+			t.thumbRGB = append(t.thumbRGB, analysis.ShadedRelief(c, thumbSide, thumbSide, analysis.ReliefOptions{Grey: true}))
 		}
 		g.showOctaves()
 	}

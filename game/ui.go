@@ -11,6 +11,7 @@ import (
 	"github.com/ebitengine/debugui"
 
 	"cordillera/terrain"
+	"cordillera/terrain/heightfile"
 )
 
 // The debug UI: one window with collapsible Generator, Viewer and File
@@ -241,7 +242,7 @@ func (g *Game) filePanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Load map or params").On(func() { g.LoadFile(g.ui.path) })
 	ctx.Button("Save map").On(func() {
-		if err := terrain.SaveHeightmap(g.ui.path, g.World.Map); err != nil {
+		if err := heightfile.SaveHeightmap(g.ui.path, g.World.Map); err != nil {
 			g.fail(err)
 			return
 		}

@@ -49,3 +49,15 @@ func rowKey(key uint64, j int) uint64 {
 func hashCell(row uint64, i int) uint64 {
 	return Mix64(row ^ uint64(i)*primeX)
 }
+
+// SplitMix64 is the SplitMix64 finaliser (Steele, Lea and Flood 2014): every input
+// bit changes each output bit with probability about ½. The subdivision
+// generators and the route lattice draw their random values from it.
+func SplitMix64(h uint64) uint64 {
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	h ^= h >> 31
+	return h
+}

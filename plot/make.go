@@ -7,6 +7,7 @@ import (
 	gplot "gonum.org/v1/plot"
 
 	"cordillera/terrain"
+	"cordillera/terrain/analysis"
 )
 
 // The kinds of plot Make draws.
@@ -23,7 +24,7 @@ const maxProfilePoints = 2 * terrain.MaxSize
 type MakeOptions struct {
 	Line  [4]float64 // profile: map fractions x0, y0, x1, y1
 	Bins  int        // histogram bins
-	Band  [2]float64 // spectrum fit band in cycles per sample; zero: terrain.DefaultFitBand
+	Band  [2]float64 // spectrum fit band in cycles per sample; zero: analysis.DefaultFitBand
 	Hurst float64    // spectrum: the H whose fBm theory slope is drawn
 	Name  string     // what the map is, for the title
 }
@@ -33,13 +34,13 @@ type MakeOptions struct {
 func Make(kind string, m *terrain.Heightmap, opt MakeOptions) (p *gplot.Plot, summary string, err error) {
 	switch kind {
 	case KindProfile:
-		x0, y0, x1, y1, err := m.MapLine(opt.Line[0], opt.Line[1], opt.Line[2], opt.Line[3])
+		x0, y0, x1, y1, err := analysis.MapLine(m, opt.Line[0], opt.Line[1], opt.Line[2], opt.Line[3])
 		if err != nil {
 			return nil, "", err
 		}
 		length := math.Hypot(x1-x0, y1-y0) // in samples
 		n := min(max(int(math.Ceil(length))+1, 2), maxProfilePoints)
-		heights := terrain.Profile(m, x0, y0, x1, y1, n)
+		heights := analysis.Profile(m, x0, y0, x1, y1, n)
 		distance := make([]float64, n)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for i := range heights {
@@ -52,7 +53,7 @@ func Make(kind string, m *terrain.Heightmap, opt MakeOptions) (p *gplot.Plot, su
 		return p, fmt.Sprintf("profile of %d points over %.4g world units: heights %.4g to %.4g", n, distance[n-1], lo, hi), err
 
 	case KindHistogram:
-		counts := terrain.Histogram(m, opt.Bins)
+		counts := analysis.Histogram(m, opt.Bins)
 		p, err := Histogram(counts, m.VerticalScale, fmt.Sprintf("Height histogram, %d bins\n%s", opt.Bins, opt.Name))
 		mean := 0.0
 		for _, v := range m.Samples {
@@ -62,19 +63,19 @@ func Make(kind string, m *terrain.Heightmap, opt MakeOptions) (p *gplot.Plot, su
 		return p, fmt.Sprintf("histogram of %d samples in %d bins: mean height %.4g", len(m.Samples), opt.Bins, mean*m.VerticalScale), err
 
 	default: // KindSpectrum
-		s, err := terrain.PowerSpectrum(m)
+		s, err := analysis.PowerSpectrum(m)
 		if err != nil {
 			return nil, "", err
 		}
 		fmin, fmax := opt.Band[0], opt.Band[1]
 		if fmax == 0 {
-			fmin, fmax = terrain.DefaultFitBand(s.Size)
+			fmin, fmax = analysis.DefaultFitBand(s.Size)
 		}
 		fit, err := s.Fit(fmin, fmax)
 		if err != nil {
 			return nil, "", err
 		}
-		theory := terrain.FBmSpectrumSlope(opt.Hurst)
+		theory := analysis.FBmSpectrumSlope(opt.Hurst)
 		title := fmt.Sprintf("Radially averaged power spectrum (%d² transform, Hann window)\n%s", s.Size, opt.Name)
 		p, err := Spectrum(s, fit, opt.Hurst, title)
 		return p, fmt.Sprintf("spectrum slope %.3f over f in [%g, %g] (%d annuli); fBm theory -(2H+2) for H %g: %.3f",

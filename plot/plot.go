@@ -21,7 +21,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"cordillera/terrain"
+	"cordillera/terrain/analysis"
 )
 
 // dpi is the resolution plots are rendered at: 96 px per inch, so that the
@@ -98,7 +98,7 @@ func Histogram(counts []int, vertical float64, title string) (*gplot.Plot, error
 // The plot holds log₁₀ f and log₁₀ P on linear axes, labelled with f and P:
 // gonum/plot's own log scale places a centred axis label at the arithmetic
 // mean of the range, which on a range of decades pushes it off the top.
-func Spectrum(s terrain.Spectrum, fit terrain.SpectrumFit, hurst float64, title string) (*gplot.Plot, error) {
+func Spectrum(s analysis.Spectrum, fit analysis.SpectrumFit, hurst float64, title string) (*gplot.Plot, error) {
 	var pts plotter.XYs
 	for k, f := range s.Freq {
 		if s.Power[k] > 0 && finite(s.Power[k]) && f > 0 {
@@ -130,7 +130,7 @@ func Spectrum(s terrain.Spectrum, fit terrain.SpectrumFit, hurst float64, title 
 	fitted := straightLine(lo, hi, func(x float64) float64 { return fit.Intercept + fit.Slope*x }, fitColour, nil)
 	mid := (lo + hi) / 2
 	midY := fit.Intercept + fit.Slope*mid
-	theorySlope := terrain.FBmSpectrumSlope(hurst)
+	theorySlope := analysis.FBmSpectrumSlope(hurst)
 	theory := straightLine(lo-math.Log10(2), min(hi+math.Log10(2), math.Log10(0.5)), func(x float64) float64 {
 		return midY + theorySlope*(x-mid)
 	}, theoryColour, []vg.Length{vg.Points(6), vg.Points(3)})
@@ -159,9 +159,9 @@ func Spectrum(s terrain.Spectrum, fit terrain.SpectrumFit, hurst float64, title 
 
 // spectrumLabels are the legend entries of the fitted and the theory line,
 // each with its slope.
-func spectrumLabels(fit terrain.SpectrumFit, hurst float64) (fitLabel, theoryLabel string) {
+func spectrumLabels(fit analysis.SpectrumFit, hurst float64) (fitLabel, theoryLabel string) {
 	fitLabel = fmt.Sprintf("fit over f in [%s, %s]: slope %.2f", fracText(fit.FMin), fracText(fit.FMax), fit.Slope)
-	theoryLabel = fmt.Sprintf("fBm theory -(2H+2), H = %g: slope %.2f", hurst, terrain.FBmSpectrumSlope(hurst))
+	theoryLabel = fmt.Sprintf("fBm theory -(2H+2), H = %g: slope %.2f", hurst, analysis.FBmSpectrumSlope(hurst))
 	return fitLabel, theoryLabel
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"cordillera/terrain"
+	"cordillera/terrain/analysis"
 )
 
 // countColour counts the pixels within 40 (per channel) of c.
@@ -86,7 +86,7 @@ func TestHistogramPlot(t *testing.T) {
 // A synthetic power law P = f^−3 fits with slope −3, and the plot draws
 // the points, the fit and the theory line, with both slopes in the legend.
 func TestSpectrumPlot(t *testing.T) {
-	s := terrain.Spectrum{Size: 256}
+	s := analysis.Spectrum{Size: 256}
 	for k := 1; k <= 128; k++ {
 		f := float64(k) / 256
 		s.Freq = append(s.Freq, f)
@@ -120,10 +120,10 @@ func TestSpectrumPlot(t *testing.T) {
 	if !strings.Contains(theoryLabel, "H = 0.8") || !strings.Contains(theoryLabel, "slope -3.60") {
 		t.Errorf("theory legend %q, want H = 0.8 and slope -3.60", theoryLabel)
 	}
-	if _, err := Spectrum(terrain.Spectrum{Freq: []float64{0.1}, Power: []float64{0}}, fit, 0.5, ""); err == nil {
+	if _, err := Spectrum(analysis.Spectrum{Freq: []float64{0.1}, Power: []float64{0}}, fit, 0.5, ""); err == nil {
 		t.Error("a spectrum with no power was plotted")
 	}
-	if _, err := Spectrum(s, terrain.SpectrumFit{Slope: math.NaN(), FMin: 0.1, FMax: 0.2}, 0.5, ""); err == nil {
+	if _, err := Spectrum(s, analysis.SpectrumFit{Slope: math.NaN(), FMin: 0.1, FMax: 0.2}, 0.5, ""); err == nil {
 		t.Error("a NaN fit was plotted")
 	}
 }

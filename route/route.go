@@ -1,17 +1,19 @@
-// Package route reads GPS tracks and prepares them to be built into a
-// terrain (Gasch et al., "Procedural Modeling of Terrain from GPS Routes",
-// section 3.1).
+// Package route reads GPS tracks and builds the terrain through them
+// (Gasch et al., "Procedural Modeling of Terrain from GPS Routes").
 //
 // Parse reads GPX 1.0 and 1.1, GeoJSON, CSV and TCX, recognised from the
 // content rather than the file name, into a Track: segments of latitude,
 // longitude and elevation. Prepare turns a Track into a Path on a square
-// map: positions projected to local metres and fitted into the map with a
-// margin, duplicate points removed, segments split at jumps, elevation
-// spikes removed by a median filter, and missing elevations filled in along
-// the track. Resample then spaces a Path's points evenly.
+// map (section 3.1): positions projected to local metres and fitted into
+// the map with a margin, duplicate points removed, segments split at jumps,
+// elevation spikes removed by a median filter, and missing elevations
+// filled in along the track. Resample then spaces a Path's points evenly.
 //
-// Nothing here knows about heightmaps: the terrain package turns a Path into
-// the constraints of its route generator.
+// Generate builds paper 002's lattice turbulence and solves its lattice
+// values so that the terrain passes through the track's points exactly
+// (minimum-norm constrained turbulence), optionally with a level road.
+// route builds on terrain's Heightmap and parameter table; it knows
+// nothing of erosion, files or the explorer.
 package route
 
 import (

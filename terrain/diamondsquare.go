@@ -1,6 +1,9 @@
 package terrain
 
-import "context"
+import (
+	"context"
+	"cordillera/internal/parallel"
+)
 
 // DiamondSquare makes a p.Size² map (p.Size = 2^N+1) by the diamond-square
 // algorithm (course notes 000 section 3; papers 001 and 003). At each level
@@ -42,7 +45,7 @@ func (s *subdivision) diamondSquare(ctx context.Context) error {
 // from base to base+span.
 func (s *subdivision) diamondStep(ctx context.Context, n int, base, span float64) error {
 	d := s.half(n)
-	return forRows(ctx, (s.size-1)/(2*d), s.reporter(), base, span, func(j int) {
+	return parallel.Rows(ctx, (s.size-1)/(2*d), s.reporter(), base, span, func(j int) {
 		s.diamondRow(n, d+2*d*j)
 	})
 }
@@ -51,7 +54,7 @@ func (s *subdivision) diamondStep(ctx context.Context, n int, base, span float64
 // must be done. Progress goes from base to base+span.
 func (s *subdivision) squareStep(ctx context.Context, n int, base, span float64) error {
 	d := s.half(n)
-	return forRows(ctx, (s.size-1)/d+1, s.reporter(), base, span, func(r int) {
+	return parallel.Rows(ctx, (s.size-1)/d+1, s.reporter(), base, span, func(r int) {
 		s.squareRow(n, r*d)
 	})
 }
@@ -77,7 +80,7 @@ func (s *subdivision) diamondSquareLevel(ctx context.Context, n int, base, span 
 	K := (s.size - 1) / (2 * d)
 	bands := (K + sweepBand - 1) / sweepBand
 	edgeRows := float64(bands+1) * float64(K) / float64(3*K*K+2*K) // share of the level's vertices on the bands' edges
-	err := forRows(ctx, bands, s.reporter(), base, span*(1-edgeRows), func(b int) {
+	err := parallel.Rows(ctx, bands, s.reporter(), base, span*(1-edgeRows), func(b int) {
 		j0, j1 := b*sweepBand, min((b+1)*sweepBand, K)
 		for j := j0; j < j1; j++ {
 			y := d + 2*d*j
@@ -91,7 +94,7 @@ func (s *subdivision) diamondSquareLevel(ctx context.Context, n int, base, span 
 	if err != nil {
 		return err
 	}
-	return forRows(ctx, bands+1, s.reporter(), base+span*(1-edgeRows), span*edgeRows, func(b int) {
+	return parallel.Rows(ctx, bands+1, s.reporter(), base+span*(1-edgeRows), span*edgeRows, func(b int) {
 		s.squareRow(n, 2*d*min(b*sweepBand, K))
 	})
 }

@@ -2,6 +2,7 @@ package terrain
 
 import (
 	"context"
+	"cordillera/internal/parallel"
 	"math"
 	"testing"
 )
@@ -98,7 +99,7 @@ func TestDiamondSquareSweepEqualsTwoPasses(t *testing.T) {
 func uniformFill(ctx context.Context, p Params) (*Heightmap, error) {
 	m := NewHeightmap(p.Size, p.Size)
 	scaled, key := p.Amplitude*0x1p-52, seedKey(p.Seed)
-	err := forRows(ctx, p.Size, nil, 0, 1, func(y int) {
+	err := parallel.Rows(ctx, p.Size, nil, 0, 1, func(y int) {
 		row, k := m.Samples[y*p.Size:(y+1)*p.Size], rowKey(key, y)
 		for x := range row {
 			row[x] = height(0, scaled, k, x)

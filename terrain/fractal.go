@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"cordillera/internal/parallel"
 	"cordillera/noise"
 )
 
@@ -34,7 +35,7 @@ const ridgedGain = 2.0
 // distortion noises, i = −1, −2) so that octaves are uncorrelated and seed
 // s+1 is not seed s with its octaves shifted.
 func octaveSeed(seed int64, i int) int64 {
-	return int64(mix64(uint64(seed) ^ (uint64(i+3) * 0x9E3779B97F4A7C15)))
+	return int64(noise.SplitMix64(uint64(seed) ^ (uint64(i+3) * 0x9E3779B97F4A7C15)))
 }
 
 // featurePeriod is the wavelength, in samples, of the first octave. The
@@ -362,7 +363,7 @@ func fractalRaw(ctx context.Context, p Params, stride int, progress Progress, ba
 		return &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],
 			value: b[5*w : 6*w], aux: b[6*w : 7*w], ddx: b[7*w : 8*w], ddy: b[8*w : 9*w]}
 	}}
-	err = forRows(ctx, w, progress, base, span, func(row int) {
+	err = parallel.Rows(ctx, w, progress, base, span, func(row int) {
 		sc := pool.Get().(*rowScratch)
 		s.fastRow(row, cols, sc, m.Samples[row*w:(row+1)*w])
 		pool.Put(sc)
@@ -382,7 +383,7 @@ func fractalReference(ctx context.Context, p Params) (*Heightmap, error) {
 	}
 	m := NewHeightmap(p.Size, p.Size)
 	for row := 0; row < p.Size; row++ {
-		if row%rowBlock == 0 && ctx.Err() != nil {
+		if row%parallel.RowBlock == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		for col := 0; col < p.Size; col++ {

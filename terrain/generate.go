@@ -2,6 +2,7 @@ package terrain
 
 import (
 	"context"
+	"cordillera/internal/parallel"
 	"fmt"
 )
 
@@ -57,7 +58,7 @@ func generate(ctx context.Context, p Params, stride int, progress Progress, refe
 	report(0)
 	var m *Heightmap
 	var err error
-	sub := progressRange(progress, 0, 0.85)
+	sub := parallel.Range(progress, 0, 0.85)
 	switch {
 	case p.Algorithm == Midpoint:
 		m, err = MidpointDisplacement(ctx, p, sub)
@@ -101,7 +102,7 @@ func normalize(ctx context.Context, m *Heightmap, p Params) error {
 	rowLo := make([]float32, m.Height)
 	rowHi := make([]float32, m.Height)
 	bad := make([]bool, m.Height)
-	err := forRows(ctx, m.Height, nil, 0, 0, func(row int) {
+	err := parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
 		line := m.Samples[row*m.Width : (row+1)*m.Width]
 		lo, hi := line[0], line[0]
 		for _, v := range line {
@@ -124,7 +125,7 @@ func normalize(ctx context.Context, m *Heightmap, p Params) error {
 		lo, hi = min(lo, rowLo[row]), max(hi, rowHi[row])
 	}
 	span := float64(hi) - float64(lo)
-	return forRows(ctx, m.Height, nil, 0, 0, func(row int) {
+	return parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
 		line := m.Samples[row*m.Width : (row+1)*m.Width]
 		for i, v := range line {
 			if span == 0 {
@@ -134,15 +135,6 @@ func normalize(ctx context.Context, m *Heightmap, p Params) error {
 			}
 		}
 	})
-}
-
-// progressRange maps a sub-task's progress in [0, 1] onto [base, base+span]
-// of the whole.
-func progressRange(progress Progress, base, span float64) Progress {
-	if progress == nil {
-		return nil
-	}
-	return func(f float64) { progress(base + span*f) }
 }
 
 // Describe is a one-line summary of a generation for logs and the CLI.

@@ -1,15 +1,19 @@
-// Package terrain makes heightmaps: subdivision (midpoint displacement,
-// diamond-square), fractal noise synthesis (fBm and its multifractal
-// variants), domain distortion and post-effects, and the file formats that
-// carry the result to other tools.
+// Package terrain makes heightmaps: the Heightmap itself, the parameter
+// table (Params, Specs, presets) that drives the CLI flags, the JSON files
+// and the debug UI, and the generators and transforms — subdivision
+// (midpoint displacement, diamond-square), fractal noise synthesis (fBm and
+// its multifractal variants), domain distortion and post-effects — with
+// the step-through views of them the Teach panel shows.
 //
 // Everything here is pure Go with no graphics dependency: generators take a
 // context.Context so that a newer request can cancel older work, report
 // progress in [0, 1], split their rows across all cores, and are
-// deterministic for a seed.
+// deterministic for a seed. terrain knows nothing of erosion, routes, files,
+// meshes or the explorer: those packages build on it.
 package terrain
 
 import (
+	"cordillera/internal/parallel"
 	"fmt"
 	"math"
 )
@@ -85,3 +89,7 @@ func (m *Heightmap) Validate() error {
 	}
 	return nil
 }
+
+// Progress receives the fraction of a generation that is done, in [0, 1].
+// It is called from several goroutines and must be safe for that; nil is allowed.
+type Progress = parallel.Progress

@@ -2,6 +2,7 @@ package terrain
 
 import (
 	"context"
+	"cordillera/internal/parallel"
 	"sync"
 	"sync/atomic"
 )
@@ -55,7 +56,7 @@ func (s *subdivision) midpoint(ctx context.Context) error {
 // base+span.
 func (s *subdivision) midpointEdges(ctx context.Context, n int, base, span float64) error {
 	d, scaled := s.half(n), s.amp[n]*0x1p-52
-	return forRows(ctx, (s.size-1)/d+1, s.reporter(), base, span, func(r int) {
+	return parallel.Rows(ctx, (s.size-1)/d+1, s.reporter(), base, span, func(r int) {
 		y := r * d
 		k := rowKey(s.key, y)
 		row := s.row(y)
@@ -79,7 +80,7 @@ func (s *subdivision) midpointEdges(ctx context.Context, n int, base, span float
 // midpointEdges(n) must have set. Progress goes from base to base+span.
 func (s *subdivision) midpointCentres(ctx context.Context, n int, base, span float64) error {
 	d, scaled := s.half(n), s.amp[n]*0x1p-52
-	return forRows(ctx, (s.size-1)/(2*d), s.reporter(), base, span, func(r int) {
+	return parallel.Rows(ctx, (s.size-1)/(2*d), s.reporter(), base, span, func(r int) {
 		y := d + 2*d*r
 		k := rowKey(s.key, y)
 		south, row, north := s.row(y-d), s.row(y), s.row(y+d)

@@ -2,6 +2,7 @@ package terrain
 
 import (
 	"context"
+	"cordillera/internal/parallel"
 	"math"
 )
 
@@ -66,7 +67,7 @@ func Normals(m *Heightmap) []float32 {
 		return out
 	}
 	// context.Background is never done, so forRows cannot fail here.
-	_ = forRows(context.Background(), bands, nil, 0, 0, band)
+	_ = parallel.Rows(context.Background(), bands, nil, 0, 0, band)
 	return out
 }
 

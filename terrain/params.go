@@ -58,6 +58,22 @@ const (
 	CornersFixed  = "fixed"  // all four corners set to CornerValue·A (paper 003 uses 0)
 )
 
+// Interpolation names how a lattice level is interpolated between its points.
+type Interpolation string
+
+// The interpolations of the route terrain (route.Generate).
+const (
+	Bilinear Interpolation = "bilinear" // paper 002, eq. (1)
+	Quintic  Interpolation = "quintic"  // weights faded by 6t⁵ − 15t⁴ + 10t³: no creases along lattice lines
+)
+
+// Interpolations lists the lattice interpolations.
+var Interpolations = []Interpolation{Bilinear, Quintic}
+
+// MaxLevels caps the route terrain's lattice levels: level n holds
+// (2ⁿ+1)² values, so 12 levels hold 22 M values (180 MB).
+const MaxLevels = 12
+
 // MaxSize caps the side of a generated map: 8193² float32 samples are 268 MB,
 // and generation holds a few such buffers, so memory stays under 2 GB.
 const MaxSize = 8193

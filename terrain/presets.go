@@ -1,6 +1,7 @@
 package terrain
 
 import (
+	"cordillera/internal/atomicfile"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -124,7 +125,7 @@ func SaveParams(path string, p Params) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	})

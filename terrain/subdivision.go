@@ -2,6 +2,7 @@ package terrain
 
 import (
 	"context"
+	"cordillera/noise"
 	"math"
 	"math/bits"
 	"sync"
@@ -178,7 +179,7 @@ func subdivide(ctx context.Context, p Params, progress Progress, refine func(*su
 
 // seedKey mixes a seed into the key of vertexRandom, so that neighbouring
 // seeds give unrelated maps.
-func seedKey(seed int64) uint64 { return mix64(uint64(seed) + 0x9e3779b97f4a7c15) }
+func seedKey(seed int64) uint64 { return noise.SplitMix64(uint64(seed) + 0x9e3779b97f4a7c15) }
 
 // vertexRandom returns R ∈ [−1, 1) for the vertex (x, y): a hash of the seed
 // key and the coordinates, uniform to 2^−52, identical on every machine.
@@ -191,15 +192,4 @@ func rowKey(key uint64, y int) uint64 { return key ^ uint64(uint32(y))<<32 }
 
 // randomBits returns R·2^52, an integer in [−2^52, 2^52), for the vertex x
 // of the row with key k.
-func randomBits(k uint64, x int) int64 { return int64(mix64(k^uint64(uint32(x)))) >> 11 }
-
-// mix64 is the SplitMix64 finaliser (Steele, Lea and Flood 2014): every input
-// bit changes each output bit with probability about ½.
-func mix64(h uint64) uint64 {
-	h ^= h >> 30
-	h *= 0xbf58476d1ce4e5b9
-	h ^= h >> 27
-	h *= 0x94d049bb133111eb
-	h ^= h >> 31
-	return h
-}
+func randomBits(k uint64, x int) int64 { return int64(noise.SplitMix64(k^uint64(uint32(x)))) >> 11 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"cordillera/internal/parallel"
 	"cordillera/noise"
 )
 
@@ -61,7 +62,7 @@ func applyEffect(ctx context.Context, m *Heightmap, e Effect, intensity float64,
 		return nil
 	}
 	curve := EffectCurve(e, intensity/100)
-	return forRows(ctx, m.Height, progress, base, span, func(row int) {
+	return parallel.Rows(ctx, m.Height, progress, base, span, func(row int) {
 		line := m.Samples[row*m.Width : (row+1)*m.Width]
 		for i, v := range line {
 			line[i] = float32(curve(float64(v)))
@@ -86,7 +87,7 @@ func distortMap(ctx context.Context, src *Heightmap, p Params, progress Progress
 	alpha := p.Distortion / 100
 	dst := *src
 	dst.Samples = make([]float32, len(src.Samples))
-	err = forRows(ctx, src.Height, progress, base, span, func(row int) {
+	err = parallel.Rows(ctx, src.Height, progress, base, span, func(row int) {
 		for col := 0; col < src.Width; col++ {
 			x, y := float64(col)/period, float64(row)/period
 			sx := (x + alpha*n1.Value(x, y)) * period

@@ -1,0 +1,261 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"cordillera/pipeline"
+	"cordillera/route"
+	"cordillera/terrain"
+	"cordillera/terrain/heightfile"
+)
+
+// ErrUsage marks an error the flag package has already reported; ErrHelp a
+// request for the flag list, which has been printed.
+var (
+	ErrUsage = errors.New("usage")
+	ErrHelp  = errors.New("help")
+)
+
+// paramFlags adds -preset and one flag per generation parameter (from the
+// parameter table) to a flag set. Flags given on the command line override
+// the preset, in whatever order they appear.
+type paramFlags struct {
+	preset string
+	given  []paramSetting
+}
+
+type paramSetting struct {
+	spec  terrain.Spec
+	value string
+}
+
+func addParamFlags(fs *flag.FlagSet) *paramFlags {
+	pf := &paramFlags{preset: "default"}
+	fs.StringVar(&pf.preset, "preset", pf.preset, "built-in preset name (see 'cordillera presets') or a parameters .json file")
+	for _, s := range terrain.Specs {
+		s := s
+		fs.Func(s.Name, specUsage(s), func(v string) error {
+			if err := s.Set(&terrain.Params{}, v); err != nil {
+				return errors.New(strings.TrimPrefix(err.Error(), s.Name+": "))
+			}
+			pf.given = append(pf.given, paramSetting{s, v})
+			return nil
+		})
+	}
+	return pf
+}
+
+// resolve returns the preset's parameters with the given flags applied.
+func (pf *paramFlags) resolve(cmd string) (terrain.Params, error) {
+	p, err := terrain.ResolvePreset(pf.preset)
+	if err != nil {
+		return p, fmt.Errorf("%s: -preset: %w", cmd, err)
+	}
+	for _, g := range pf.given {
+		if err := g.spec.Set(&p, g.value); err != nil {
+			return p, fmt.Errorf("%s: -%w", cmd, err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return p, fmt.Errorf("%s: -%w", cmd, err)
+	}
+	return p, nil
+}
+
+// parseFlags parses a command's flags: a bad flag gets its error and a
+// pointer to -h, -h the full list.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, synopsis string) error {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "usage: "+synopsis)
+			fs.PrintDefaults()
+			return ErrHelp
+		}
+		fmt.Fprintf(stderr, "run 'cordillera %s -h' for the list of flags\n", fs.Name())
+		return ErrUsage
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q (flags start with -)", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// generateOptions are the parsed flags of the generate command.
+type generateOptions struct {
+	out, paramsOut     string
+	route, routeReport string
+	params             terrain.Params
+}
+
+// routeOnly are the parameters that shape only a route terrain, and
+// notForRoute those a route terrain does not use (it is paper 002's
+// turbulence, shaped by the route parameters instead).
+var (
+	routeOnly   = []string{"levels", "interpolation", "route-margin", "route-median", "route-relief", "road-width"}
+	notForRoute = []string{"basis", "feature-size", "octaves", "lacunarity", "hurst", "offset", "amplitude",
+		"corners", "corner-value", "distortion", "effect", "intensity"}
+)
+
+// parseGenerateFlags reads the generate command's flags: -o, -params-out,
+// -route, -route-report and the parameter flags.
+func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error) {
+	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
+	var opt generateOptions
+	fs.StringVar(&opt.out, "o", "", "output file: .png (16-bit grayscale), .r16 (raw little-endian 16-bit) or .obj (mesh)")
+	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
+	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: GPX, TCX, GeoJSON or CSV (paper 002)")
+	fs.StringVar(&opt.routeReport, "route-report", "", "with -route, also write a JSON report of every route point's target and height")
+	pf := addParamFlags(fs)
+	if err := parseFlags(fs, args, stderr, "cordillera generate -o OUT [-route TRACK [-route-report R.json]] [flags]"); err != nil {
+		return opt, err
+	}
+	if opt.out == "" {
+		return opt, errors.New("generate: -o OUT is required (a .png, .r16 or .obj file)")
+	}
+	if err := checkOutputExt(opt.out); err != nil {
+		return opt, err
+	}
+	if opt.paramsOut != "" && !strings.EqualFold(filepath.Ext(opt.paramsOut), ".json") {
+		return opt, fmt.Errorf("generate: -params-out %s: want a .json file", opt.paramsOut)
+	}
+	if err := checkRouteFlags(opt, pf); err != nil {
+		return opt, err
+	}
+	p, err := pf.resolve("generate")
+	opt.params = p
+	if err == nil && opt.route != "" {
+		if err = route.CheckParams(p); err != nil {
+			err = fmt.Errorf("generate: -route: %w", err)
+		}
+	}
+	return opt, err
+}
+
+// checkRouteFlags refuses flags that would be silently ignored: route
+// parameters without -route, and generator parameters with it.
+func checkRouteFlags(opt generateOptions, pf *paramFlags) error {
+	if opt.routeReport != "" {
+		if opt.route == "" {
+			return errors.New("generate: -route-report needs -route TRACK")
+		}
+		if !strings.EqualFold(filepath.Ext(opt.routeReport), ".json") {
+			return fmt.Errorf("generate: -route-report %s: want a .json file", opt.routeReport)
+		}
+	}
+	for _, g := range pf.given {
+		switch {
+		case opt.route == "" && slices.Contains(routeOnly, g.spec.Name):
+			return fmt.Errorf("generate: -%s shapes only a route terrain; add -route TRACK", g.spec.Name)
+		case opt.route != "" && slices.Contains(notForRoute, g.spec.Name):
+			return fmt.Errorf("generate: -%s cannot be combined with -route: the route terrain is paper 002's turbulence, shaped by -%s",
+				g.spec.Name, strings.Join(routeOnly, ", -"))
+		}
+	}
+	return nil
+}
+
+func specUsage(s terrain.Spec) string {
+	return fmt.Sprintf("%s: %s (default %s)", s.Usage, s.RangeText(), s.Default)
+}
+
+func checkOutputExt(path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png", ".r16", ".raw", ".obj":
+		return nil
+	}
+	return fmt.Errorf("generate: -o %s: unknown format %q (want .png, .r16, .raw or .obj)", path, filepath.Ext(path))
+}
+
+// Generate is the generate command: parse, generate (Ctrl-C cancels),
+// write the outputs atomically, and print the time and the height range.
+func Generate(args []string, stdout, stderr io.Writer) error {
+	opt, err := parseGenerateFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if opt.route != "" {
+		return runGenerateRoute(ctx, opt, stdout)
+	}
+	start := time.Now()
+	m, err := pipeline.Generate(ctx, opt.params, nil)
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	elapsed := time.Since(start)
+	if err := heightfile.SaveHeightmap(opt.out, m); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	if opt.paramsOut != "" {
+		if err := terrain.SaveParams(opt.paramsOut, opt.params); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	lo, hi := m.Range()
+	fmt.Fprintf(stdout, "%s\ngenerated in %v; heights %.4g–%.4g (normalised %.4f–%.4f × %g); wrote %s\n",
+		opt.params.Describe(), elapsed.Round(time.Millisecond),
+		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, opt.out)
+	return nil
+}
+
+// runGenerateRoute is generate -route: read the track, build the terrain
+// through it, write the map (and the parameters and the report), and print
+// the scale and how closely the map meets the route.
+func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer) error {
+	track, err := route.Load(opt.route)
+	if err != nil {
+		return fmt.Errorf("generate: -route %w", err)
+	}
+	start := time.Now()
+	res, err := pipeline.Route(ctx, opt.params, track, nil)
+	if err != nil {
+		return fmt.Errorf("generate: -route %s: %w", opt.route, err)
+	}
+	elapsed := time.Since(start)
+	m := res.Map
+	if err := heightfile.SaveHeightmap(opt.out, m); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	if opt.paramsOut != "" {
+		if err := terrain.SaveParams(opt.paramsOut, opt.params); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	wrote := opt.out
+	if opt.routeReport != "" {
+		if err := route.SaveReport(opt.routeReport, res.Report(elapsed.Seconds())); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+		wrote += ", " + opt.routeReport
+	}
+	p := opt.params
+	fmt.Fprintf(stdout, "route %s: %s, %d points, %.2f km → %d points solved every %.3g samples (%d merged where passes meet)\n",
+		opt.route, track.Format, track.Points(), res.Path.Length/1000, len(res.Points), res.Spacing, res.Merged)
+	fmt.Fprintf(stdout, "route terrain %d² seed %d levels %d %s relief %g: %.4g m per cell, heights %.5g–%.5g m\n",
+		p.Size, p.Seed, p.Levels, p.Interpolation, p.RouteRelief, m.CellSize, res.Base, res.Base+m.VerticalScale)
+	fmt.Fprintf(stdout, "generated in %v; max error %.2g (%.2g m), mean %.2g; along the whole track max %.2g (%.3g m); wrote %s\n",
+		elapsed.Round(time.Millisecond), res.MaxError, res.MaxError*m.VerticalScale, res.MeanError,
+		res.TrackMaxError, res.TrackMaxError*m.VerticalScale, wrote)
+	return nil
+}
+
+// Presets lists the built-in presets.
+func Presets(stdout io.Writer) error {
+	for _, pr := range terrain.Presets {
+		fmt.Fprintf(stdout, "%-20s %s\n", pr.Name, pr.Description)
+	}
+	return nil
+}

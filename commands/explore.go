@@ -1,0 +1,189 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"cordillera/game"
+	"cordillera/pipeline"
+	"cordillera/route"
+	"cordillera/terrain"
+	"cordillera/terrain/heightfile"
+)
+
+// worldFlags choose the world to open: a generated one (preset and
+// parameter flags) or a heightmap file.
+type worldFlags struct {
+	params    *paramFlags
+	heightmap string
+	height    float64
+	route     string
+}
+
+func addWorldFlags(fs *flag.FlagSet) *worldFlags {
+	wf := &worldFlags{params: addParamFlags(fs)}
+	fs.StringVar(&wf.heightmap, "heightmap", "", "open this heightmap (.png 8/16-bit gray, .r16) instead of generating one")
+	fs.StringVar(&wf.route, "route", "", "make the terrain through this GPS track (GPX, TCX, GeoJSON, CSV) and draw it")
+	fs.Float64Var(&wf.height, "map-height", 0, "with -heightmap: world height of white in world units (default: a fifth of the map's width)")
+	return wf
+}
+
+// load generates or reads the world, and returns the generation
+// parameters (the defaults for a file) and a name for it.
+func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.Params, string, error) {
+	if wf.heightmap != "" && wf.route != "" {
+		return nil, terrain.Params{}, "", fmt.Errorf("%s: -heightmap and -route exclude each other", cmd)
+	}
+	if wf.heightmap != "" {
+		m, err := heightfile.LoadHeightmap(wf.heightmap)
+		if err != nil {
+			return nil, terrain.Params{}, "", fmt.Errorf("%s: %w", cmd, err)
+		}
+		m.VerticalScale = float64(m.Width) / 5
+		if wf.height > 0 {
+			m.VerticalScale = wf.height
+		}
+		return game.NewWorld(m), terrain.DefaultParams(), filepath.Base(wf.heightmap), nil
+	}
+	p, err := wf.params.resolve(cmd)
+	if err != nil {
+		return nil, p, "", err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	if wf.route != "" {
+		t, err := route.Load(wf.route)
+		if err != nil {
+			return nil, p, "", fmt.Errorf("%s: -route: %w", cmd, err)
+		}
+		res, err := pipeline.Route(ctx, p, t, nil)
+		if err != nil {
+			return nil, p, "", fmt.Errorf("%s: -route %s: %w", cmd, wf.route, err)
+		}
+		fmt.Fprintf(stdout, "terrain through %s (%.1f km, %.2f m per cell) in %v\n", wf.route, res.Path.Length/1000, res.Path.CellSize, time.Since(start).Round(time.Millisecond))
+		w := game.NewWorld(res.Map)
+		w.Route = game.NewRouteView(res)
+		return w, p, filepath.Base(wf.route), nil
+	}
+	m, err := pipeline.Generate(ctx, p, nil)
+	if err != nil {
+		return nil, p, "", fmt.Errorf("%s: %w", cmd, err)
+	}
+	fmt.Fprintf(stdout, "%s generated in %v\n", p.Describe(), time.Since(start).Round(time.Millisecond))
+	return game.NewWorld(m), p, p.Describe(), nil
+}
+
+// Explore opens the 3D explorer.
+func Explore(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	wf := addWorldFlags(fs)
+	if err := parseFlags(fs, args, stderr, "cordillera [explore] [-preset NAME] [-heightmap FILE] [flags]"); err != nil {
+		return err
+	}
+	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errors.New("explore: no display (DISPLAY is not set): run it on a desktop, or under xvfb-run; 'cordillera render' and 'cordillera generate' work headless")
+	}
+	w, p, name, err := wf.load("explore", stdout)
+	if err != nil {
+		return err
+	}
+	return game.Run(w, p, "Cordillera — "+name)
+}
+
+// Render renders one frame of the explorer's view to a PNG.
+func Render(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	wf := addWorldFlags(fs)
+	out := fs.String("o", "", "output PNG file")
+	camera := fs.String("camera", "", "camera as x,y,z,yaw,pitch (world units, degrees); default: the overview")
+	walk := fs.Bool("walk", false, "put the camera at eye height above the ground at x,z")
+	width := fs.Int("width", 1280, "image width in pixels")
+	height := fs.Int("height", 720, "image height in pixels")
+	wire := fs.Bool("wireframe", false, "draw the mesh edges")
+	scheme := fs.Bool("colour-scheme", false, "paper 001's colours by height share instead of textures")
+	flat := fs.Bool("flat", false, "flat shading (face normals)")
+	slope := fs.Bool("slope", false, "choose materials by slope instead of height")
+	fog := fs.Bool("fog", false, "distance fog")
+	full := fs.Bool("full-mesh", false, "draw every triangle (no level of detail or culling)")
+	hud := fs.Bool("hud", false, "draw the HUD (FPS, triangles, camera) as the explorer does")
+	ui := fs.Bool("ui", false, "draw the panels and the minimap as the explorer does")
+	open := fs.String("open", "Generator", "with -ui: the panels shown unfolded, comma-separated: Generator, Viewer, File")
+	help := fs.Bool("help-overlay", false, "draw the key help overlay")
+	follow := fs.Float64("follow", -1, "with -route: put the camera on the route this many world units along it, following it")
+	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
+		return err
+	}
+	if *out == "" || !strings.EqualFold(filepath.Ext(*out), ".png") {
+		return errors.New("render: -o FILE.png is required")
+	}
+	if *width < 16 || *height < 16 || *width > 8192 || *height > 8192 {
+		return fmt.Errorf("render: -width %d -height %d: each must be between 16 and 8192", *width, *height)
+	}
+	var pose *game.CameraPose
+	if *camera != "" {
+		p, err := parsePose(*camera)
+		if err != nil {
+			return fmt.Errorf("render: -camera: %w", err)
+		}
+		p.Walk = *walk
+		pose = &p
+	}
+	w, _, _, err := wf.load("render", stdout)
+	if err != nil {
+		return err
+	}
+	m := w.Map
+	img, err := game.RenderGame(w, pose, *width, *height, func(g *game.Game) {
+		g.HUD, g.FullMesh, g.ShowUI, g.ShowMinimap, g.ShowHelp = *hud, *full, *ui, *ui, *help
+		g.OpenPanels(strings.Split(*open, ",")...)
+		if *follow >= 0 && w.Route != nil {
+			g.Follow, g.FollowSpeed = true, 0
+			g.FollowAt = *follow
+			g.Camera.Pitch = -0.09
+		}
+		v := &g.View
+		v.Wireframe, v.ColourScheme, v.FlatShading = *wire, *scheme, *flat
+		if *slope {
+			v.Texturing = game.BySlope
+		}
+		if *fog {
+			v.FogDensity = game.DefaultFog(m)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	if err := game.SavePNG(*out, img); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	fmt.Fprintln(stdout, "wrote", *out)
+	return nil
+}
+
+// parsePose reads "x,y,z,yaw,pitch".
+func parsePose(s string) (game.CameraPose, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 5 {
+		return game.CameraPose{}, fmt.Errorf("%q: want five numbers x,y,z,yaw,pitch", s)
+	}
+	var v [5]float32
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
+		if err != nil || f != f || f > 1e7 || f < -1e7 {
+			return game.CameraPose{}, fmt.Errorf("%q: %q is not a usable number", s, p)
+		}
+		v[i] = float32(f)
+	}
+	return game.CameraPose{X: v[0], Y: v[1], Z: v[2], Yaw: v[3], Pitch: v[4]}, nil
+}

@@ -1,0 +1,26 @@
+// Package commands holds Cordillera's subcommands — generate, presets,
+// explore, render, sweep and plot — each a function of its arguments and
+// output streams, so the tests run them in-process. main.go only
+// dispatches to them. The commands make worlds through pipeline and write
+// them through terrain/heightfile; they hold no terrain maths of their own.
+package commands
+
+import (
+	"fmt"
+	"io"
+)
+
+// Usage prints the list of commands.
+func Usage(w io.Writer) {
+	fmt.Fprint(w, `usage:
+  cordillera [explore] [flags]     open the 3D explorer on the default world (or -preset, -heightmap)
+  cordillera render -o shot.png [flags]  render one frame of the explorer to a PNG (needs a display)
+  cordillera generate -o OUT [flags]  generate a heightmap (.png, .r16, .obj); -h lists the flags
+  cordillera presets               list the built-in presets
+  cordillera sweep -param NAME -values V1,V2,... -o sheet.png [flags]
+                                   one parameter at several values, as a contact sheet of shaded reliefs
+  cordillera sweep -figure fig7.5 -o sheet.png   redraw a thesis figure (7.4–7.14); -list lists them
+  cordillera plot -kind profile|histogram|spectrum -o plot.png [flags]
+                                   a height profile, the height histogram, or the power spectrum with its slope
+`)
+}

@@ -1,0 +1,105 @@
+package heightfile
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cordillera/terrain"
+)
+
+// randomHeightmap returns a w×h map of uniform heights in [0, 1).
+func randomHeightmap(w, h int, seed uint64) *terrain.Heightmap {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	m := terrain.NewHeightmap(w, h)
+	for i := range m.Samples {
+		m.Samples[i] = rng.Float32()
+	}
+	return m
+}
+
+func TestSaveLoadHeightmap(t *testing.T) {
+	dir := t.TempDir()
+	m := randomHeightmap(17, 17, 8)
+	for _, name := range []string{"a.png", "b.r16", "c.raw", "D.PNG", "e.R16"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			if err := SaveHeightmap(path, m); err != nil {
+				t.Fatal(err)
+			}
+			got, err := LoadHeightmap(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Width != m.Width || got.Height != m.Height {
+				t.Fatalf("loaded %d×%d, want %d×%d", got.Width, got.Height, m.Width, m.Height)
+			}
+			for i, want := range m.Samples {
+				if d := got.Samples[i] - want; d > 0.5/65535 || d < -0.5/65535 {
+					t.Fatalf("sample %d = %v, want %v", i, got.Samples[i], want)
+				}
+			}
+		})
+	}
+
+	obj := filepath.Join(dir, "f.obj")
+	if err := SaveHeightmap(obj, m); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(obj); !strings.HasPrefix(string(data), "# Cordillera terrain mesh: 17x17") {
+		t.Errorf("%s does not start with the OBJ header", obj)
+	}
+}
+
+func TestSaveHeightmapRefusals(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		m    *terrain.Heightmap
+		want string
+	}{
+		{"map.tif", terrain.NewHeightmap(4, 4), `cannot save a heightmap as ".tif"; supported extensions: .png, .r16, .raw, .obj`},
+		{"noextension", terrain.NewHeightmap(4, 4), `as ""`},
+		{"wide.r16", terrain.NewHeightmap(4, 2), "4×2"},
+		{"line.obj", terrain.NewHeightmap(4, 1), "4×1"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, tt.name)
+		err := SaveHeightmap(path, tt.m)
+		if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q after the path", tt.name, err, tt.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("refused saves left %d files, the first %s", len(entries), entries[0].Name())
+	}
+}
+
+func TestLoadHeightmapRefusals(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tests := []struct {
+		path string
+		want string
+	}{
+		{write("odd.raw", make([]byte, 6)), "length 6 bytes"},
+		{write("fake.png", []byte("GIF89a\x01\x00\x01\x00 and so on")), "not a PNG"},
+		{write("mesh.obj", []byte("v 0 0 0\n")), ".obj is an export format"},
+		{write("map.jpg", []byte{0xff, 0xd8}), `cannot load a heightmap from ".jpg"`},
+		{filepath.Join(dir, "missing.png"), "no such file"},
+	}
+	for _, tt := range tests {
+		m, err := LoadHeightmap(tt.path)
+		if err == nil || !strings.Contains(err.Error(), tt.path) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: map %v, error %v; want an error naming the path and containing %q", tt.path, m != nil, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package heightfile
+
+import (
+	"bufio"
+	"cordillera/terrain"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// EncodeOBJ writes the terrain mesh of thesis listing 5.1 as a Wavefront OBJ
+// file, one vertex per sample:
+//
+//   - v x y z: x = col·CellSize, y = h·VerticalScale, z = row·CellSize
+//     (y up, like the thesis's (x, h, y)).
+//   - vt u v: u = col/(Width−1), v = row/(Height−1), the thesis's texture
+//     coordinates (listing 5.1, line 21). v grows with the row, so v = 0 is
+//     row 0, the top row of the PNG; OBJ viewers put v = 0 at the bottom of
+//     a texture, so an image of the map drapes flipped in v.
+//   - vn: the vertex normals of terrain.Normals.
+//   - f a/a/a c/c/c b/b/b and f b/b/b c/c/c d/d/d: the two triangles of each
+//     cell, a = (col, row), b = a+1, c = a+Width, d = c+1, 1-based and
+//     counter-clockwise seen from above (+y), as in the listing.
+//
+// The map must pass Validate and be at least 2×2, or there is no mesh.
+func EncodeOBJ(w io.Writer, m *terrain.Heightmap) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("obj: %w", err)
+	}
+	if m.Width < 2 || m.Height < 2 {
+		return fmt.Errorf("obj: map is %d×%d; a mesh needs at least 2×2 samples", m.Width, m.Height)
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	fmt.Fprintf(bw, "# Cordillera terrain mesh: %dx%d samples, cell size %v, vertical scale %v\n",
+		m.Width, m.Height, m.CellSize, m.VerticalScale)
+	fmt.Fprintf(bw, "# %d vertices, %d triangles; y up; faces counter-clockwise seen from above\n",
+		m.Width*m.Height, 2*(m.Width-1)*(m.Height-1))
+
+	// Every x, z, u and v repeats along a row or a column: format each once.
+	xText := formatEach(m.Width, func(col int) float64 { return float64(col) * m.CellSize })
+	zText := formatEach(m.Height, func(row int) float64 { return float64(row) * m.CellSize })
+	uText := formatEach(m.Width, func(col int) float64 { return float64(col) / float64(m.Width-1) })
+	vText := formatEach(m.Height, func(row int) float64 { return float64(row) / float64(m.Height-1) })
+
+	// Each line is built in bufio's free space (AvailableBuffer), so Write
+	// need not copy it.
+	for row := range m.Height {
+		for col := range m.Width {
+			line := append(bw.AvailableBuffer(), "v "...)
+			line = append(line, xText[col]...)
+			line = append(line, ' ')
+			line = appendFloat(line, float64(m.Samples[row*m.Width+col])*m.VerticalScale)
+			line = append(line, ' ')
+			line = append(line, zText[row]...)
+			line = append(line, '\n')
+			bw.Write(line)
+		}
+	}
+	for row := range m.Height {
+		for col := range m.Width {
+			line := append(bw.AvailableBuffer(), "vt "...)
+			line = append(line, uText[col]...)
+			line = append(line, ' ')
+			line = append(line, vText[row]...)
+			line = append(line, '\n')
+			bw.Write(line)
+		}
+	}
+	normals := terrain.Normals(m)
+	for i := 0; i < len(normals); i += 3 {
+		line := append(bw.AvailableBuffer(), "vn "...)
+		line = appendFloat(line, float64(normals[i]))
+		line = append(line, ' ')
+		line = appendFloat(line, float64(normals[i+1]))
+		line = append(line, ' ')
+		line = appendFloat(line, float64(normals[i+2]))
+		line = append(line, '\n')
+		bw.Write(line)
+	}
+	for row := range m.Height - 1 {
+		for col := range m.Width - 1 {
+			a := row*m.Width + col + 1 // OBJ indices are 1-based
+			b, c := a+1, a+m.Width
+			d := c + 1
+			line := appendFace(bw.AvailableBuffer(), a, c, b)
+			line = appendFace(line, b, c, d)
+			bw.Write(line)
+		}
+	}
+	// bufio.Writer keeps the first write error and returns it from Flush.
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("obj: %w", err)
+	}
+	return nil
+}
+
+// formatEach formats f(i) for i in [0, n).
+func formatEach(n int, f func(i int) float64) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = appendFloat(nil, f(i))
+	}
+	return out
+}
+
+// appendFloat appends v in the shortest decimal that reads back as the same
+// float32, without an exponent, which every OBJ reader parses.
+func appendFloat(dst []byte, v float64) []byte {
+	return strconv.AppendFloat(dst, float64(float32(v)), 'f', -1, 32)
+}
+
+// appendFace appends "f i/i/i j/j/j k/k/k\n": one index shared by the
+// position, texture coordinate and normal of each corner.
+func appendFace(dst []byte, i, j, k int) []byte {
+	dst = append(dst, 'f')
+	for _, n := range [3]int{i, j, k} {
+		dst = append(dst, ' ')
+		// Format the index once and copy it twice: indices are most of
+		// the file, and formatting them most of the time.
+		start := len(dst)
+		dst = strconv.AppendInt(dst, int64(n), 10)
+		end := len(dst)
+		dst = append(dst, '/')
+		dst = append(dst, dst[start:end]...)
+		dst = append(dst, '/')
+		dst = append(dst, dst[start:end]...)
+	}
+	return append(dst, '\n')
+}

@@ -1,0 +1,176 @@
+package heightfile
+
+import (
+	"bytes"
+	"cordillera/terrain"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+	"strings"
+)
+
+// MaxFileSide is the largest width or height a heightmap file may declare:
+// 2^14+1, the largest subdivision grid. Decoders check it before they
+// allocate, so a hostile header cannot ask for gigabytes; it also bounds a
+// map at 16385² ≈ 268 M samples.
+const MaxFileSide = 16385
+
+// EncodePNG16 writes m as a 16-bit grayscale PNG: sample h becomes
+// round(h·65535), with h clamped to [0, 1] first. The map must pass Validate.
+func EncodePNG16(w io.Writer, m *terrain.Heightmap) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("png: %w", err)
+	}
+	img := image.NewGray16(image.Rect(0, 0, m.Width, m.Height))
+	for i, h := range m.Samples {
+		v := quantize16(h)
+		img.Pix[2*i] = byte(v >> 8) // PNG and image.Gray16 are big-endian
+		img.Pix[2*i+1] = byte(v)
+	}
+	if err := png.Encode(w, img); err != nil {
+		if !strings.HasPrefix(err.Error(), "png:") {
+			err = fmt.Errorf("png: %w", err) // a write error, passed through bare
+		}
+		return err
+	}
+	return nil
+}
+
+// DecodeHeightmapImage reads a grayscale PNG as a heightmap with heights in
+// [0, 1] (8-bit samples v/255, 16-bit samples v/65535), cell size 1 and
+// vertical scale 1. It accepts gray images of any bit depth and gray stored
+// as RGB or RGBA (R = G = B in every pixel, alpha fully opaque); colour,
+// paletted and translucent images are errors that say what was found.
+// Images over MaxFileSide on a side are refused from the header alone.
+func DecodeHeightmapImage(r io.Reader) (*terrain.Heightmap, error) {
+	// Keep the bytes DecodeConfig consumes so that Decode can read them again.
+	var header bytes.Buffer
+	cfg, err := png.DecodeConfig(io.TeeReader(r, &header))
+	if err != nil {
+		return nil, pngError(err)
+	}
+	if err := checkFileSize("png", cfg.Width, cfg.Height); err != nil {
+		return nil, err
+	}
+	if _, ok := cfg.ColorModel.(color.Palette); ok {
+		return nil, errors.New("png: paletted image; want grayscale")
+	}
+	img, err := png.Decode(io.MultiReader(&header, r))
+	if err != nil {
+		return nil, pngError(err)
+	}
+	return heightmapFromImage(img)
+}
+
+// pngError gives the errors image/png passes through from its reader and
+// from zlib the "png:" prefix its own errors have.
+func pngError(err error) error {
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("png: truncated file: %w", err)
+	case !strings.HasPrefix(err.Error(), "png:"):
+		return fmt.Errorf("png: invalid image data: %w", err)
+	}
+	return err
+}
+
+// heightmapFromImage converts a decoded grayscale image to heights in [0, 1].
+func heightmapFromImage(img image.Image) (*terrain.Heightmap, error) {
+	b := img.Bounds()
+	m := terrain.NewHeightmap(b.Dx(), b.Dy())
+	switch img := img.(type) {
+	case *image.Gray:
+		for y := range m.Height {
+			row := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := range m.Width {
+				m.Samples[y*m.Width+x] = float32(row[x]) / 255
+			}
+		}
+		return m, nil
+	case *image.Gray16:
+		for y := range m.Height {
+			row := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := range m.Width {
+				m.Samples[y*m.Width+x] = float32(uint16(row[2*x])<<8|uint16(row[2*x+1])) / 65535
+			}
+		}
+		return m, nil
+	}
+	// The PNG decoder returns these for truecolour and gray+alpha files.
+	// A fully opaque pixel stores the same channels premultiplied or not.
+	var err error
+	switch img := img.(type) {
+	case *image.RGBA:
+		err = grayFromRGBA(m, img.Pix[img.PixOffset(b.Min.X, b.Min.Y):], img.Stride, 1)
+	case *image.NRGBA:
+		err = grayFromRGBA(m, img.Pix[img.PixOffset(b.Min.X, b.Min.Y):], img.Stride, 1)
+	case *image.RGBA64:
+		err = grayFromRGBA(m, img.Pix[img.PixOffset(b.Min.X, b.Min.Y):], img.Stride, 2)
+	case *image.NRGBA64:
+		err = grayFromRGBA(m, img.Pix[img.PixOffset(b.Min.X, b.Min.Y):], img.Stride, 2)
+	default:
+		return nil, fmt.Errorf("png: %s image; want grayscale", colourModelName(img.ColorModel()))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// grayFromRGBA fills m from RGBA pixels with channelBytes bytes per channel
+// (1 or 2, big-endian), checking that every pixel is gray and fully opaque.
+func grayFromRGBA(m *terrain.Heightmap, pix []byte, stride, channelBytes int) error {
+	channel := func(p []byte) uint16 { return uint16(p[0]) }
+	full := uint16(0xff)
+	if channelBytes == 2 {
+		channel = func(p []byte) uint16 { return uint16(p[0])<<8 | uint16(p[1]) }
+		full = 0xffff
+	}
+	for y := range m.Height {
+		for x := range m.Width {
+			p := pix[y*stride+4*channelBytes*x:]
+			r, g, b, a := channel(p), channel(p[channelBytes:]), channel(p[2*channelBytes:]), channel(p[3*channelBytes:])
+			if a != full {
+				return fmt.Errorf("png: translucent pixel (%d,%d) has alpha %d of %d; want fully opaque grayscale", x, y, a, full)
+			}
+			if r != g || g != b {
+				return fmt.Errorf("png: colour image (pixel (%d,%d) is R=%d G=%d B=%d); want grayscale", x, y, r, g, b)
+			}
+			m.Samples[y*m.Width+x] = float32(r) / float32(full)
+		}
+	}
+	return nil
+}
+
+// colourModelName names a colour model for an error message.
+func colourModelName(cm color.Model) string {
+	switch cm {
+	case color.CMYKModel:
+		return "CMYK"
+	case color.YCbCrModel, color.NYCbCrAModel:
+		return "YCbCr"
+	case color.AlphaModel, color.Alpha16Model:
+		return "alpha-only"
+	}
+	if _, ok := cm.(color.Palette); ok {
+		return "paletted"
+	}
+	return fmt.Sprintf("%T", cm)
+}
+
+// checkFileSize refuses sizes no heightmap file may declare.
+func checkFileSize(format string, w, h int) error {
+	if w <= 0 || h <= 0 || w > MaxFileSide || h > MaxFileSide {
+		return fmt.Errorf("%s: image is %d×%d; each side must be between 1 and %d", format, w, h, MaxFileSide)
+	}
+	return nil
+}
+
+// quantize16 maps a height in [0, 1] to round(h·65535), clamping outside it.
+func quantize16(h float32) uint16 {
+	return uint16(math.Round(min(max(float64(h), 0), 1) * 65535))
+}

@@ -1,0 +1,500 @@
+// Package mesh turns a heightmap into what the explorer draws each frame:
+// chunks at a level of detail chosen by screen-space error, stitched so no
+// cracks show, culled by the view frustum and by terrain occlusion, and
+// visited back to front (Ebiten has no depth buffer). It is plain Go,
+// testable without a display, and knows nothing of Ebiten or shaders.
+package mesh
+
+// Chunked level of detail for drawing a heightmap on the CPU side.
+//
+// The map is cut into square chunks of chunkCells cells. Each chunk can be
+// drawn on every step-th sample (step 1, 2, 4, 8 or 16); NewLOD measures,
+// once, how far each coarser surface strays from the full-resolution one
+// (the geometric error ε), and Select picks per frame, for every chunk in
+// the view frustum, the coarsest step whose error projects to at most
+// MaxErrorPx pixels. Borders of a chunk next to a coarser one are bent onto
+// the coarser edge so that no cracks open, and chunks and triangles come out
+// back to front (order.go), ready for a renderer without a depth buffer.
+
+import (
+	"context"
+	"cordillera/internal/parallel"
+	"cordillera/terrain"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// lodSteps are the sampling steps a chunk can be drawn with, finest first.
+var lodSteps = [...]int{1, 2, 4, 8, 16}
+
+// parallelEmitFrom is the triangle count from which Select builds the
+// chunks' vertices and triangles on all cores; below it starting the
+// goroutines costs more than it saves.
+const parallelEmitFrom = 1 << 15
+
+// LOD holds the per-chunk bounds and geometric errors of a heightmap, and
+// Select's scratch space. The heightmap must not change while the LOD is in
+// use. Select reuses the scratch space, so one LOD serves one goroutine at a
+// time.
+type LOD struct {
+	m          *terrain.Heightmap
+	chunkCells int
+	cols, rows int // chunks across and down
+	levels     int // how many of lodSteps fit in a chunk
+	chunks     []lodChunk
+
+	selected  []int  // Select's step per chunk, 0 outside the frustum
+	hidden    []bool // Select's chunks behind nearer terrain (occlusion.go)
+	partCells int    // side of the parts occlusion bounds separately
+	// corners are the occluders' heights at the part grid's corners,
+	// cornerCols × cornerRows, row-major (occlusion.go).
+	corners                []float64
+	cornerCols, cornerRows int
+	occluderLift           float64 // tests raise the occluders to show a wrong bound is caught
+	partHidden             []bool  // per part, hidden behind nearer terrain (Select's chunks only)
+	partsHidden            []bool  // per chunk: some of its parts are hidden
+	order                  []int   // Select's frustum chunks, back to front
+	cover                  coverage
+}
+
+// lodChunk is one chunk's extent and errors.
+type lodChunk struct {
+	c0, r0, c1, r1 int           // first and last sample column and row
+	box            [2][3]float64 // world AABB: min and max corner
+	err            [len(lodSteps)]float64
+	whole          slab   // bounds of the surface over the chunk (occlusion.go)
+	parts          []slab // the same per part of partCells² cells
+	partBase       int    // index of its first part in LOD.partHidden
+}
+
+// View is what Select needs to know of the camera.
+type View struct {
+	Eye [3]float64 // world position of the eye
+	// Planes are the frustum's planes (a, b, c, d) in world space; a point
+	// p is inside when a·p.x + b·p.y + c·p.z + d ≥ 0 for all six.
+	// FrustumPlanes builds them from a view-projection matrix.
+	Planes [6][4]float64
+	// PixelsPerUnit turns a world length at unit distance into pixels:
+	// screen height / (2·tan(fovY/2)).
+	PixelsPerUnit float64
+	// MaxErrorPx is the largest screen-space geometric error allowed, in
+	// pixels; 1 to 2 is invisible with shading, 4 shows on silhouettes.
+	MaxErrorPx float64
+	// Full draws every chunk at step 1 without culling: the reference.
+	Full bool
+
+	// Occlusion culling (occlusion.go) needs the screen: the view-
+	// projection matrix (column-major, OpenGL clip space), the screen size
+	// in pixels and the near plane's clip w. Width 0 turns it off.
+	ViewProj      [16]float32
+	Width, Height int
+	NearW         float64
+}
+
+// ChunkDraw is one chunk as Select emits it.
+type ChunkDraw struct {
+	// The vertex grid: Cols×Rows vertices, vertex k = j·Cols+i at sample
+	// (min(Col0+i·Step, Col1), min(Row0+j·Step, Row1)); only a chunk's
+	// last column and row can be closer than Step to the previous one.
+	Col0, Row0, Step, Cols, Rows int
+	Col1, Row1                   int // last sample column and row of the chunk
+	// Heights are the world heights of the vertices, row-major, after the
+	// borders next to coarser chunks were moved onto their edges.
+	Heights []float32
+	// Tris holds three vertex indices per triangle, back to front. Each
+	// cell (corners a, b = a+1, c = a+Cols, d = c+1) is split along b–c into
+	// (a, c, b) and (b, c, d), the diagonal and winding of thesis listing
+	// 5.1 and Normals: counter-clockwise seen from above.
+	Tris []uint32
+}
+
+// Sample returns the map column and row of vertex k.
+func (d *ChunkDraw) Sample(k int) (col, row int) {
+	return min(d.Col0+k%d.Cols*d.Step, d.Col1), min(d.Row0+k/d.Cols*d.Step, d.Row1)
+}
+
+// World returns the world position of vertex k on a map of the given cell
+// size.
+func (d *ChunkDraw) World(k int, cellSize float64) [3]float64 {
+	col, row := d.Sample(k)
+	return [3]float64{float64(col) * cellSize, float64(d.Heights[k]), float64(row) * cellSize}
+}
+
+// NewLOD cuts m into chunks of chunkCells×chunkCells cells (a power of two
+// such as 32 is usual; any size ≥ 1 works) and measures each chunk's
+// bounds and geometric errors on all cores. Chunks at the right and bottom
+// edges are smaller when m's cells do not divide evenly. A map narrower
+// than two samples has no chunks.
+func NewLOD(m *terrain.Heightmap, chunkCells int) *LOD {
+	if chunkCells < 1 {
+		panic(fmt.Sprintf("terrain: LOD chunk size %d cells, must be at least 1", chunkCells))
+	}
+	l := &LOD{m: m, chunkCells: chunkCells, partCells: max(chunkCells/occlusionParts, 1)}
+	for chunkCells%l.partCells != 0 { // parts must tile chunks
+		l.partCells--
+	}
+	for l.levels < len(lodSteps) && lodSteps[l.levels] <= chunkCells {
+		l.levels++
+	}
+	if m.Width < 2 || m.Height < 2 {
+		return l
+	}
+	l.cols = (m.Width - 2 + chunkCells) / chunkCells
+	l.rows = (m.Height - 2 + chunkCells) / chunkCells
+	l.chunks = make([]lodChunk, l.cols*l.rows)
+	l.selected = make([]int, len(l.chunks))
+	l.hidden = make([]bool, len(l.chunks))
+	// context.Background is never done, so forRows cannot fail here.
+	_ = parallel.Rows(context.Background(), l.rows, nil, 0, 0, func(j int) {
+		for i := range l.cols {
+			l.measure(i, j)
+			l.measureParts(&l.chunks[j*l.cols+i])
+		}
+	})
+	l.measureCorners()
+	n := 0
+	for k := range l.chunks {
+		l.chunks[k].partBase = n
+		n += len(l.chunks[k].parts)
+	}
+	l.partHidden = make([]bool, n)
+	l.partsHidden = make([]bool, len(l.chunks))
+	return l
+}
+
+// Chunks returns the number of chunks across and down.
+func (l *LOD) Chunks() (cols, rows int) { return l.cols, l.rows }
+
+// Error returns ε_step of chunk (i, j) in world units, or NaN for a step
+// the LOD does not use.
+func (l *LOD) Error(i, j, step int) float64 {
+	for lvl := range l.levels {
+		if lodSteps[lvl] == step {
+			return l.chunks[j*l.cols+i].err[lvl]
+		}
+	}
+	return math.NaN()
+}
+
+// worldHeight is the world height of sample (col, row) as vertices carry it.
+func (l *LOD) worldHeight(col, row int) float32 {
+	return float32(float64(l.m.Samples[row*l.m.Width+col]) * l.m.VerticalScale)
+}
+
+// measure fills in chunk (i, j): its bounds, and for every step s
+// ε_s = max over its samples of |full-resolution height − height of the
+// step-s triangulated surface|, made non-decreasing in s (each ε_s at
+// least ε_{s/2}) so that Select can take the coarsest step that fits.
+func (l *LOD) measure(i, j int) {
+	m := l.m
+	ch := &l.chunks[j*l.cols+i]
+	ch.c0, ch.r0 = i*l.chunkCells, j*l.chunkCells
+	ch.c1, ch.r1 = min(ch.c0+l.chunkCells, m.Width-1), min(ch.r0+l.chunkCells, m.Height-1)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for r := ch.r0; r <= ch.r1; r++ {
+		for _, v := range m.Samples[r*m.Width+ch.c0 : r*m.Width+ch.c1+1] {
+			lo = min(lo, float64(v))
+			hi = max(hi, float64(v))
+		}
+	}
+	cs, vs := m.CellSize, m.VerticalScale
+	ch.box = [2][3]float64{
+		{float64(ch.c0) * cs, lo * vs, float64(ch.r0) * cs},
+		{float64(ch.c1) * cs, hi * vs, float64(ch.r1) * cs},
+	}
+	for lvl := 1; lvl < l.levels; lvl++ {
+		ch.err[lvl] = max(l.surfaceError(ch, lodSteps[lvl]), ch.err[lvl-1])
+	}
+}
+
+// surfaceError returns max |h − h_s| over the chunk's samples, h_s being
+// the surface of the step-s vertex grid split like Normals: in a coarse
+// cell with local coordinates u, v ∈ [0, 1] and corners a (0,0), b (1,0),
+// c (0,1), d (1,1), h_s = h_a + u(h_b−h_a) + v(h_c−h_a) where u+v ≤ 1
+// (triangle a, c, b) and h_d + (1−u)(h_c−h_d) + (1−v)(h_b−h_d) elsewhere.
+func (l *LOD) surfaceError(ch *lodChunk, s int) float64 {
+	m := l.m
+	vs := m.VerticalScale
+	h := func(c, r int) float64 { return float64(m.Samples[r*m.Width+c]) * vs }
+	e := 0.0
+	for ra := ch.r0; ra < ch.r1; ra += s {
+		rb := min(ra+s, ch.r1)
+		dv := 1 / float64(rb-ra)
+		for ca := ch.c0; ca < ch.c1; ca += s {
+			cb := min(ca+s, ch.c1)
+			du := 1 / float64(cb-ca)
+			ha, hb, hc, hd := h(ca, ra), h(cb, ra), h(ca, rb), h(cb, rb)
+			for r := ra; r <= rb; r++ {
+				v := float64(r-ra) * dv
+				row := m.Samples[r*m.Width : (r+1)*m.Width]
+				for c := ca; c <= cb; c++ {
+					u := float64(c-ca) * du
+					var hs float64
+					if u+v <= 1 {
+						hs = ha + u*(hb-ha) + v*(hc-ha)
+					} else {
+						hs = hd + (1-u)*(hc-hd) + (1-v)*(hb-hd)
+					}
+					e = max(e, math.Abs(float64(row[c])*vs-hs))
+				}
+			}
+		}
+	}
+	return e
+}
+
+// Select returns, in back-to-front order for v.Eye, the chunks whose
+// bounding boxes meet the frustum (all of them with v.Full) and, when v
+// gives the screen, are not hidden behind nearer terrain, each with the
+// coarsest step whose error ε_s projects to at most v.MaxErrorPx pixels at
+// the distance d from the eye to the chunk's box: ε_s·PixelsPerUnit ≤
+// MaxErrorPx·d, so that a chunk around the eye (d = 0) gets an exact step,
+// in practice step 1. It reuses dst and the slices in its elements; after
+// the first frames it allocates nothing but the goroutines that build large
+// selections.
+func (l *LOD) Select(v View, dst []ChunkDraw) []ChunkDraw {
+	dst = dst[:0]
+	if len(l.chunks) == 0 {
+		return dst
+	}
+	for k := range l.chunks {
+		l.selected[k] = l.chooseStep(&l.chunks[k], &v)
+	}
+	m := l.m
+	ex, ez := v.Eye[0]/m.CellSize, v.Eye[2]/m.CellSize
+	c := float64(l.chunkCells)
+	camCol := cellOf(ex, 0, c, float64(m.Width-1), l.cols)
+	camRow := cellOf(ez, 0, c, float64(m.Height-1), l.rows)
+	l.order = l.order[:0]
+	backToFront(l.rows, camRow, func(j int) {
+		backToFront(l.cols, camCol, func(i int) {
+			if l.selected[j*l.cols+i] != 0 {
+				l.order = append(l.order, j*l.cols+i)
+			}
+		})
+	})
+	clear(l.hidden)
+	clear(l.partsHidden)
+	if l.canOcclude(&v) {
+		l.occlude(&v, l.order)
+	}
+	tris := 0
+	for _, k := range l.order {
+		if l.hidden[k] {
+			continue
+		}
+		if len(dst) < cap(dst) {
+			dst = dst[:len(dst)+1]
+		} else {
+			dst = append(dst, ChunkDraw{})
+		}
+		ch, s := &l.chunks[k], l.selected[k]
+		d := &dst[len(dst)-1]
+		d.Col0, d.Row0, d.Col1, d.Row1, d.Step = ch.c0, ch.r0, ch.c1, ch.r1, s
+		d.Cols = (ch.c1-ch.c0+s-1)/s + 1
+		d.Rows = (ch.r1-ch.r0+s-1)/s + 1
+		tris += 2 * (d.Cols - 1) * (d.Rows - 1)
+	}
+
+	workers := min(runtime.GOMAXPROCS(0), len(dst))
+	if tris < parallelEmitFrom || workers < 2 {
+		for k := range dst {
+			l.emit(&dst[k], ex, ez)
+		}
+		return dst
+	}
+	draws := dst // the workers' own copy, so that dst stays on the stack
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	work := func() {
+		for k := int(next.Add(1) - 1); k < len(draws); k = int(next.Add(1) - 1) {
+			l.emit(&draws[k], ex, ez)
+		}
+	}
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	return dst
+}
+
+// chooseStep returns the step chunk ch is drawn with, or 0 when its box
+// lies outside one of the frustum's planes.
+func (l *LOD) chooseStep(ch *lodChunk, v *View) int {
+	if v.Full {
+		return 1
+	}
+	for _, p := range v.Planes {
+		// The box corner farthest along the plane's normal.
+		var q [3]float64
+		for a := range 3 {
+			q[a] = ch.box[0][a]
+			if p[a] > 0 {
+				q[a] = ch.box[1][a]
+			}
+		}
+		if p[0]*q[0]+p[1]*q[1]+p[2]*q[2]+p[3] < 0 {
+			return 0
+		}
+	}
+	var d2 float64
+	for a := range 3 {
+		e := v.Eye[a] - min(max(v.Eye[a], ch.box[0][a]), ch.box[1][a])
+		d2 += e * e
+	}
+	budget := v.MaxErrorPx * math.Sqrt(d2)
+	for lvl := l.levels - 1; lvl > 0; lvl-- {
+		if ch.err[lvl]*v.PixelsPerUnit <= budget {
+			return lodSteps[lvl]
+		}
+	}
+	return 1
+}
+
+// emit fills in d's heights and triangles for an eye above sample position
+// (ex, ez).
+func (l *LOD) emit(d *ChunkDraw, ex, ez float64) {
+	s := d.Step
+	d.Heights = resize(d.Heights, d.Cols*d.Rows)
+	k := 0
+	for j := range d.Rows {
+		r := min(d.Row0+j*s, d.Row1)
+		for i := range d.Cols {
+			d.Heights[k] = l.worldHeight(min(d.Col0+i*s, d.Col1), r)
+			k++
+		}
+	}
+	l.stitch(d)
+
+	nc, nr := d.Cols-1, d.Rows-1
+	d.Tris = resize(d.Tris, 6*nc*nr)
+	camCol := cellOf(ex, float64(d.Col0), float64(s), float64(d.Col1), nc)
+	camRow := cellOf(ez, float64(d.Row0), float64(s), float64(d.Row1), nr)
+	tris := d.Tris
+	p := 0
+	// Parts of the chunk that occlusion found hidden are left out.
+	k = (d.Row0/l.chunkCells)*l.cols + d.Col0/l.chunkCells
+	var hiddenParts []bool
+	partsAcross := (d.Col1 - d.Col0 + l.partCells - 1) / l.partCells
+	if l.partsHidden[k] && s <= l.partCells {
+		hiddenParts = l.partHidden[l.chunks[k].partBase:]
+	}
+	backToFront(nr, camRow, func(j int) {
+		r0 := float64(d.Row0 + j*s)
+		r1 := float64(min(d.Row0+(j+1)*s, d.Row1))
+		backToFront(nc, camCol, func(i int) {
+			if hiddenParts != nil && hiddenParts[(j*s/l.partCells)*partsAcross+i*s/l.partCells] {
+				return // behind nearer terrain (occlusion.go)
+			}
+			c0 := float64(d.Col0 + i*s)
+			c1 := float64(min(d.Col0+(i+1)*s, d.Col1))
+			a := uint32(j*d.Cols + i)
+			b, c := a+1, a+uint32(d.Cols)
+			t := tris[p : p+6 : p+6]
+			if lowerFirst(ex, ez, c0, r0, c1, r1) {
+				t[0], t[1], t[2], t[3], t[4], t[5] = b, c, c+1, a, c, b
+			} else {
+				t[0], t[1], t[2], t[3], t[4], t[5] = a, c, b, b, c, c+1
+			}
+			p += 6
+		})
+	})
+	d.Tris = d.Tris[:p]
+}
+
+// stitch closes the cracks between d and coarser selected neighbours: each
+// of d's border vertices on an edge shared with a chunk of a larger step
+// moves onto that chunk's edge, the straight line between its two
+// neighbouring coarse vertices, so both chunks end in the same 3D polyline.
+// Chunk corners are vertices at every step and never move; a neighbour that
+// was culled is not drawn, and its edge does not matter.
+func (l *LOD) stitch(d *ChunkDraw) {
+	i, j := d.Col0/l.chunkCells, d.Row0/l.chunkCells
+	k := j*l.cols + i
+	if i > 0 && l.selected[k-1] > d.Step {
+		l.stitchEdge(d, 0, d.Cols, l.selected[k-1])
+	}
+	if i < l.cols-1 && l.selected[k+1] > d.Step {
+		l.stitchEdge(d, d.Cols-1, d.Cols, l.selected[k+1])
+	}
+	if j > 0 && l.selected[k-l.cols] > d.Step {
+		l.stitchEdge(d, 0, 1, l.selected[k-l.cols])
+	}
+	if j < l.rows-1 && l.selected[k+l.cols] > d.Step {
+		l.stitchEdge(d, (d.Rows-1)*d.Cols, 1, l.selected[k+l.cols])
+	}
+}
+
+// stitchEdge moves the border vertices first, first+stride, … of d onto the
+// edge of a neighbour drawn with step coarse. Along the edge the vertices
+// sit at offsets 0, s, 2s, … (the last one clamped to the chunk's end) from
+// the chunk's corner, and the neighbour's at multiples of coarse, which is
+// a multiple of s.
+func (l *LOD) stitchEdge(d *ChunkDraw, first, stride, coarse int) {
+	// The edge runs along a column (stride Cols) or along a row (stride 1).
+	alongRows := stride != 1
+	n, start, end := d.Cols, d.Col0, d.Col1
+	if alongRows {
+		n, start, end = d.Rows, d.Row0, d.Row1
+	}
+	col, row := d.Sample(first)
+	for v := range n {
+		pos := min(start+v*d.Step, end)
+		a := start + (pos-start)/coarse*coarse
+		if pos == a {
+			continue
+		}
+		b := min(a+coarse, end)
+		var ha, hb float32
+		if alongRows {
+			ha, hb = l.worldHeight(col, a), l.worldHeight(col, b)
+		} else {
+			ha, hb = l.worldHeight(a, row), l.worldHeight(b, row)
+		}
+		t := float64(pos-a) / float64(b-a)
+		d.Heights[first+v*stride] = float32(float64(ha) + t*(float64(hb)-float64(ha)))
+	}
+}
+
+// resize returns s with length n, reusing its array when large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// FrustumPlanes returns the six planes of the frustum of a view-projection
+// matrix, column-major as mgl32.Mat4 stores it, for OpenGL clip space
+// (−w ≤ x, y, z ≤ w), in View.Planes's form: left, right, bottom, top,
+// near, far, each scaled so that a·x+b·y+c·z+d is a distance in world
+// units (Gribb and Hartmann, "Fast extraction of viewing frustum planes
+// from the world-view-projection matrix", 2001).
+func FrustumPlanes(viewProj [16]float32) [6][4]float64 {
+	var row [4][4]float64
+	for i := range 4 {
+		for k := range 4 {
+			row[i][k] = float64(viewProj[4*k+i])
+		}
+	}
+	var planes [6][4]float64
+	for p := range 6 {
+		axis, sign := p/2, 1.0
+		if p%2 == 1 {
+			sign = -1
+		}
+		for k := range 4 {
+			planes[p][k] = row[3][k] + sign*row[axis][k]
+		}
+		if n := math.Sqrt(planes[p][0]*planes[p][0] + planes[p][1]*planes[p][1] + planes[p][2]*planes[p][2]); n > 0 {
+			for k := range 4 {
+				planes[p][k] /= n
+			}
+		}
+	}
+	return planes
+}
