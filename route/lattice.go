@@ -57,6 +57,16 @@ func newTurbulence(size, levels int, interp terrain.Interpolation, seed int64) (
 	return t, nil
 }
 
+// zeroed returns a turbulence of t's geometry with every lattice value 0.
+func (t *turbulence) zeroed() *turbulence {
+	z := *t
+	z.values = make([][]float64, len(t.values))
+	for n, v := range t.values {
+		z.values[n] = make([]float64, len(v))
+	}
+	return &z
+}
+
 // uniform maps the top 53 bits of a hash onto [−1, 1].
 func uniform(h uint64) float64 {
 	return float64(h>>11)/(1<<52) - 1

@@ -90,6 +90,20 @@ func CheckParams(p terrain.Params) error {
 // Result.Base + h·VerticalScale. It uses all cores and returns
 // ctx.Err() soon after ctx is done.
 func Generate(ctx context.Context, p terrain.Params, t *Track, progress terrain.Progress) (*Result, error) {
+	return GenerateWith(ctx, p, t, nil, progress)
+}
+
+// Stage is work done on the route terrain between the solve and the road:
+// the pipeline's erosion. m holds heights in units of the route turbulence
+// with CellSize and VerticalScale in metres, as any map; the stage may
+// change its samples but not its size.
+type Stage func(ctx context.Context, m *terrain.Heightmap) error
+
+// GenerateWith is Generate with a stage run on the solved terrain before
+// the road is levelled: the route's points are then met again by the
+// smallest lattice correction that restores them (reconstrain), so the
+// stage cannot move the terrain off the track.
+func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, progress terrain.Progress) (*Result, error) {
 	if err := CheckParams(p); err != nil {
 		return nil, err
 	}
@@ -113,6 +127,15 @@ func Generate(ctx context.Context, p terrain.Params, t *Track, progress terrain.
 	m, fit, err := routeTerrain(ctx, p.Size, p.Levels, p.Interpolation, p.Seed, path.Resample(spacing), spacing, p.RouteRelief, progress)
 	if err != nil {
 		return nil, err
+	}
+	if stage != nil {
+		m.CellSize, m.VerticalScale = path.CellSize, fit.amp
+		if err := stage(ctx, m); err != nil {
+			return nil, err
+		}
+		if err := reconstrain(ctx, m, fit); err != nil {
+			return nil, err
+		}
 	}
 	track := path.Resample(0.5)
 	if p.RoadWidth > 0 {
@@ -165,6 +188,7 @@ type routeFit struct {
 	merged  int          // points merged into a point of another pass
 	z0, amp float64      // elevation = z0 + amp·T, in metres
 	sys     *constraintSystem
+	turb    *turbulence // the solved lattice
 }
 
 // routeTerrain is the core of Generate: the turbulence T over a
@@ -199,6 +223,7 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 		fit.cons[i].T = targets[i]
 	}
 	turb.constrain(fit.sys, targets)
+	fit.turb = turb
 	if progress != nil {
 		progress(0.3)
 	}
@@ -207,6 +232,30 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 		return nil, fit, err
 	}
 	return m, fit, nil
+}
+
+// reconstrain brings the map back onto the route's points after a stage
+// moved it: the residuals at the points are met by the minimum-norm
+// correction of the lattice values (the same solve as the route's own, so
+// the correction is as smooth as the turbulence and fades away from the
+// track), rendered and added; fixConstraints then removes what float32
+// rounding left.
+func reconstrain(ctx context.Context, m *terrain.Heightmap, fit routeFit) error {
+	residual := make([]float64, len(fit.cons))
+	for i, c := range fit.cons {
+		residual[i] = c.T - bilinear(m, c.X, c.Y)
+	}
+	delta := fit.turb.zeroed()
+	delta.constrain(fit.sys, residual)
+	d, err := delta.render(ctx, nil, 0, 0)
+	if err != nil {
+		return err
+	}
+	for i, v := range d.Samples {
+		m.Samples[i] += v
+	}
+	fixConstraints(m, fit.cons)
+	return nil
 }
 
 // fitAmplitude returns the amplitude A, in metres, of e = z0 + A·T(P)

@@ -433,3 +433,57 @@ func BenchmarkGenerateRouteReal(b *testing.B) {
 		}
 	}
 }
+
+// A stage that moves the whole map (as erosion does) leaves the route's
+// points exactly met, and the map elsewhere moved by the stage, not
+// undone: the correction is confined near the track.
+func TestStageKeepsTheRoute(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size, p.Levels = 257, 7
+	track := synthTrack(synthShapes[0], 192)
+	plain, err := Generate(context.Background(), p, track, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cell, scale float64
+	carve := func(ctx context.Context, m *terrain.Heightmap) error {
+		cell, scale = m.CellSize, m.VerticalScale
+		for row := 0; row < m.Height; row++ { // a valley across the map, and everything lowered
+			for col := 0; col < m.Width; col++ {
+				d := float64(col-m.Width/2) / 20
+				m.Samples[row*m.Width+col] -= float32(0.2 + 0.5*math.Exp(-d*d))
+			}
+		}
+		return nil
+	}
+	carved, err := GenerateWith(context.Background(), p, track, carve, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cell != plain.Map.CellSize || !(scale > 0) {
+		t.Errorf("stage saw cell size %g and vertical scale %g, want the route's %g m and a positive scale", cell, scale, plain.Map.CellSize)
+	}
+	checkRouteResult(t, "carved", carved)
+	// In metres, the route's elevations are the same with and without the stage.
+	for i, q := range carved.Points {
+		a := carved.Base + q.Height*carved.Map.VerticalScale
+		b := plain.Base + plain.Points[i].Height*plain.Map.VerticalScale
+		if math.Abs(a-b) > 1e-3*plain.Map.VerticalScale {
+			t.Fatalf("point %d: %.3f m with the stage, %.3f m without", i, a, b)
+		}
+	}
+	// The valley survives away from the track: the carved map is lower at
+	// the centre column than at the edges, relative to the plain one.
+	diff := func(col int) float64 {
+		s := 0.0
+		for row := 0; row < p.Size; row++ {
+			a := carved.Base + float64(carved.Map.At(col, row))*carved.Map.VerticalScale
+			b := plain.Base + float64(plain.Map.At(col, row))*plain.Map.VerticalScale
+			s += a - b
+		}
+		return s / float64(p.Size)
+	}
+	if c, e := diff(p.Size/2), diff(10); !(c < e-0.1*plain.Map.VerticalScale) {
+		t.Errorf("mean change %.2f m at the valley's column, %.2f m near the edge: the stage's valley was undone", c, e)
+	}
+}
