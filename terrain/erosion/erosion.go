@@ -1,0 +1,175 @@
+// Package erosion wears a heightmap down the way water and gravity do:
+// hydraulic erosion by droplets that carve gullies and leave fans (Beyer
+// 2015), thermal erosion that sheds material steeper than the angle of
+// repose into talus slopes (Musgrave, Kolb and Mace 1989; Olsen 2004), and
+// fluvial stream-power erosion with uplift that grows dendritic valley
+// networks (Braun and Willett 2013).
+//
+// Every process works in place on a terrain.Heightmap, in world units: a
+// height is sample·VerticalScale metres and neighbouring samples are
+// CellSize metres apart, so slopes and angles are physical. Heights are
+// written back as samples; the map is not renormalised. Every process uses
+// all cores and is deterministic: the result is bit-identical whatever
+// GOMAXPROCS is. Volumes (Budget) are in cubic metres.
+package erosion
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"cordillera/terrain"
+)
+
+// Options are the optional hooks of a run.
+type Options struct {
+	// Progress receives the fraction done over all stages, in [0, 1]. It
+	// may be nil and may be called from several goroutines.
+	Progress terrain.Progress
+	// Masks, if non-nil, is filled with where material went; see Masks.
+	Masks *Masks
+	// Pass, if non-nil, is called on the calling goroutine after each pass
+	// (a hydraulic round, a block of thermal sweeps, a fluvial time step)
+	// with the map consistent, so that a viewer can copy and show it.
+	Pass func(stage string, pass, passes int)
+}
+
+// Budget is where the material of a run went, in cubic metres
+// (height change in metres × CellSize²). Material is conserved:
+// Eroded = Deposited + Suspended + CarriedOff, to float rounding.
+type Budget struct {
+	Eroded     float64 // material taken from the ground
+	Deposited  float64 // material laid down again
+	Suspended  float64 // sediment still carried by droplets when they died (evaporated or out of lifetime): lost
+	CarriedOff float64 // sediment carried over the map's edge (by droplets, or by rivers to the base level)
+}
+
+// Add sums two budgets.
+func (b Budget) Add(o Budget) Budget {
+	return Budget{b.Eroded + o.Eroded, b.Deposited + o.Deposited, b.Suspended + o.Suspended, b.CarriedOff + o.CarriedOff}
+}
+
+func (b Budget) String() string {
+	return fmt.Sprintf("eroded %.4g m³, deposited %.4g m³, suspended %.4g m³, carried off %.4g m³", b.Eroded, b.Deposited, b.Suspended, b.CarriedOff)
+}
+
+// Run runs the stages listed in p.Erosion ("none" or a comma list such as
+// "fluvial,hydraulic,thermal") on m in that order and returns the sum of
+// their budgets. Once ctx is done it returns ctx.Err() within milliseconds;
+// the map then holds the state of the last completed pass.
+func Run(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
+	if err := check(m, p); err != nil {
+		return Budget{}, err
+	}
+	stages := Stages(p)
+	if opt.Masks != nil {
+		opt.Masks.ensure(m)
+		opt.Masks.reset(len(m.Samples))
+	}
+	var total Budget
+	for k, stage := range stages {
+		sub := opt
+		sub.Progress = progressRange(opt.Progress, float64(k)/float64(len(stages)), 1/float64(len(stages)))
+		var b Budget
+		var err error
+		switch stage {
+		case terrain.HydraulicErosion:
+			b, err = hydraulic(ctx, m, p, sub, false)
+		case terrain.ThermalErosion:
+			b, err = thermal(ctx, m, p, sub)
+		case terrain.FluvialErosion:
+			b, err = fluvial(ctx, m, p, sub, nil)
+		}
+		total = total.Add(b)
+		if err != nil {
+			return total, err
+		}
+	}
+	if opt.Masks != nil {
+		if err := opt.Masks.fillFlow(ctx, m); err != nil {
+			return total, err
+		}
+	}
+	if opt.Progress != nil {
+		opt.Progress(1)
+	}
+	return total, nil
+}
+
+// Stages returns the erosion stages p.Erosion lists, in order.
+func Stages(p terrain.Params) []string {
+	if p.Erosion == "" || p.Erosion == "none" {
+		return nil
+	}
+	return strings.Split(p.Erosion, ",")
+}
+
+// maxDroplets bounds one hydraulic run: a billion droplets take about half
+// an hour on two cores, which no one means to ask for.
+const maxDroplets = 1e9
+
+// Check reports parameter combinations the ranges of the parameter table
+// cannot express: a droplet density that on a map of p.Size² cells would
+// mean more droplets than any run should take.
+func Check(p terrain.Params) error {
+	if strings.Contains(p.Erosion, terrain.HydraulicErosion) {
+		n := p.HydraulicDroplets * float64(p.Size) * float64(p.Size)
+		if n > maxDroplets {
+			return fmt.Errorf("hydraulic-droplets: %g per cell on a %d² map is %.3g droplets, more than %.0g: lower the density or the size",
+				p.HydraulicDroplets, p.Size, n, float64(maxDroplets))
+		}
+	}
+	return nil
+}
+
+// check validates the parameters and the map of a run.
+func check(m *terrain.Heightmap, p terrain.Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	q := p
+	q.Size = int(math.Sqrt(float64(m.Width) * float64(m.Height)))
+	return Check(q)
+}
+
+// progressRange maps a stage's progress in [0, 1] onto [base, base+span].
+func progressRange(progress terrain.Progress, base, span float64) terrain.Progress {
+	if progress == nil {
+		return nil
+	}
+	return func(f float64) { progress(base + span*f) }
+}
+
+// grid is a heightmap in world units: heights in metres, float64 so that
+// sums of many small changes keep their mass, and so that a sample that
+// no process touches comes back bit for bit.
+type grid struct {
+	w, h int
+	cell float64   // metres between neighbouring samples
+	z    []float64 // height in metres, row-major
+}
+
+// newGrid reads m into world units.
+func newGrid(m *terrain.Heightmap) *grid {
+	g := &grid{w: m.Width, h: m.Height, cell: m.CellSize, z: make([]float64, len(m.Samples))}
+	vs := m.VerticalScale
+	for i, s := range m.Samples {
+		g.z[i] = float64(s) * vs
+	}
+	return g
+}
+
+// store writes the heights back into m as samples.
+func (g *grid) store(m *terrain.Heightmap) {
+	vs := m.VerticalScale
+	for i, z := range g.z {
+		m.Samples[i] = float32(z / vs)
+	}
+}
+
+// cellArea is the ground area of one sample in m².
+func (g *grid) cellArea() float64 { return g.cell * g.cell }

@@ -1,0 +1,257 @@
+package erosion
+
+import (
+	"context"
+	"math"
+
+	"cordillera/terrain"
+)
+
+// Fluvial stream-power erosion with uplift (Braun and Willett 2013; the
+// terrain-generation use of Cordonnier et al. 2016):
+//
+//	∂h/∂t = U − K·A^m·S^n
+//
+// with A the drainage area (m²) and S the slope to the receiver. Each time
+// step fills the pits so that every sample drains to the map's edge (the
+// base level, held at its input height), finds the D8 receivers and their
+// stack, sums the drainage areas, then solves the implicit update in stack
+// order, receivers first:
+//
+//	n = 1:  h_i ← (h_i + Δt·U_i + F·h_r) / (1 + F),   F = K·Δt·A^m / d_ir
+//	n ≠ 1:  Newton's method on h_i − (h_i⁰ + Δt·U_i) + F·(h_i − h_r)^n = 0,
+//	        F = K·Δt·A^m / d_ir^n
+//
+// which is stable for any Δt, so a few large steps reach the steady state,
+// where erosion balances uplift everywhere and S = (U/(K·A^m))^(1/n). The
+// run stops early once the mean change of a step is below 0.1 % of the
+// relief (steadyFraction). The pits are filled by priority flood once at the start; the update
+// keeps every sample above its receiver when the uplift does not grow
+// downstream, so later fills are rare and only run when a pit appears.
+//
+// The uplift is U_i = fluvial-uplift × (input height normalised to [0, 1]),
+// so that the mountains of the input keep rising where they were and its
+// lowlands stay low: the result is the input's shape, cut by a river
+// network in equilibrium with it. At the end the heights are rescaled
+// linearly onto the input's range, so that the map keeps its amplitude
+// (steady-state relief scales with U/K, which is rarely the input's); the
+// budget and masks are scaled the same way. The fill of pits counts as
+// deposition; the rest of the eroded material leaves at the base level
+// (CarriedOff); uplift is not counted.
+
+// Fluvial erodes m by stream power with uplift, as described above.
+func Fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
+	return single(ctx, m, p, opt, func(ctx context.Context, opt Options) (Budget, error) {
+		return fluvial(ctx, m, p, opt, nil)
+	})
+}
+
+// powTableSize bounds the table of area^m by cells: drainage areas are
+// small almost everywhere, and the rare larger ones call math.Pow.
+const powTableSize = 1 << 16
+
+// steadyFraction is the steady-state test: the mean change of a step
+// must be below this fraction of the relief. The largest change never
+// settles: at divides where two receivers are nearly as steep, D8 keeps
+// flipping a few samples from one basin to the other, a sliver of the map
+// that no longer changes the picture.
+const steadyFraction = 1e-3
+
+// fluvial runs the stage; uplift, if not nil, replaces the uplift field
+// (m/yr per sample), as the tests do to check the steady state.
+func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options, uplift []float64) (Budget, error) {
+	g := newGrid(m)
+	w := g.w
+	z := g.z
+	lo, hi := minMax(z)
+	net := newNetwork(g)
+	var incision, deposit []float64
+	if opt.Masks != nil {
+		incision, deposit = make([]float64, len(z)), make([]float64, len(z))
+	}
+	base := math.Inf(1) // the lowest point of the base level, below every other sample
+	for i, v := range z {
+		if x, y := i%w, i/w; x == 0 || y == 0 || x == w-1 || y == g.h-1 {
+			base = min(base, v)
+		}
+	}
+	raised, err := net.fill(ctx, z, deposit)
+	if err != nil {
+		return Budget{}, err
+	}
+
+	dt, k, mExp, nExp := p.FluvialDt, p.FluvialK, p.FluvialM, p.FluvialN
+	dtU := make([]float64, len(z))
+	for i := range z {
+		u := p.FluvialUplift
+		switch {
+		case uplift != nil:
+			u = uplift[i]
+		case hi > lo:
+			u = p.FluvialUplift * ((z[i] - lo) / (hi - lo))
+		}
+		dtU[i] = float64(dt * u)
+	}
+	powTab := make([]float64, min(len(z)+1, powTableSize))
+	for a := range powTab {
+		powTab[a] = math.Pow(float64(a), mExp)
+	}
+	c0 := k * dt * math.Pow(g.cellArea(), mExp) // K·Δt·A^m = c0·cells^m
+	invAxial, invDiagonal := 1/g.cell, 1/(g.cell*math.Sqrt2)
+	if nExp != 1 {
+		invAxial, invDiagonal = math.Pow(invAxial, nExp), math.Pow(invDiagonal, nExp)
+	}
+
+	var eroded float64 // metres over one cell
+	steps := p.FluvialSteps
+	for step := 0; step < steps; step++ {
+		pits, err := net.receivers(ctx, z)
+		if err != nil {
+			return Budget{}, err
+		}
+		if pits == 0 {
+			net.buildStack()
+		} else {
+			r, err := net.fill(ctx, z, deposit)
+			if err != nil {
+				return Budget{}, err
+			}
+			raised += r
+			if _, err := net.route(ctx, z); err != nil {
+				return Budget{}, err
+			}
+		}
+		net.accumulate()
+		if err := ctx.Err(); err != nil {
+			return Budget{}, err
+		}
+		var change float64 // Σ|Δh|
+		top := base
+		for _, s := range net.stack {
+			i := int(s)
+			r := int(net.rec[i])
+			if r == i {
+				continue // base level
+			}
+			a := net.area[i]
+			var am float64
+			if int(a) < len(powTab) {
+				am = powTab[a]
+			} else {
+				am = math.Pow(float64(a), mExp)
+			}
+			inv := invDiagonal
+			if d := r - i; d == 1 || d == -1 || d == w || d == -w {
+				inv = invAxial
+			}
+			f := float64(c0*am) * inv
+			old := z[i]
+			up := old + dtU[i]
+			var next float64
+			if nExp == 1 {
+				next = (up + float64(f*z[r])) / (1 + f)
+			} else {
+				next = z[r] + newtonDrop(up-z[r], f, nExp)
+			}
+			z[i] = next
+			change += math.Abs(next - old)
+			top = max(top, next)
+
+			e := up - next
+			eroded += e
+			if incision != nil {
+				incision[i] += e
+			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(float64(step+1) / float64(steps))
+		}
+		steady := change <= steadyFraction*(top-base)*float64(len(z))
+		if opt.Pass != nil && !steady && step+1 < steps {
+			storeRescaled(g, m, lo, hi)
+			opt.Pass(terrain.FluvialErosion, step+1, steps)
+		}
+		if steady {
+			break
+		}
+	}
+
+	scale := rescale(z, lo, hi)
+	if opt.Masks != nil {
+		opt.Masks.ensure(m)
+		for i := range z {
+			opt.Masks.Eroded[i] += float32(incision[i] * scale)
+			opt.Masks.Deposited[i] += float32(deposit[i] * scale)
+		}
+	}
+	g.store(m)
+	if opt.Pass != nil {
+		opt.Pass(terrain.FluvialErosion, steps, steps)
+	}
+	f := g.cellArea() * scale
+	return Budget{Eroded: eroded * f, Deposited: raised * f, CarriedOff: (eroded - raised) * f}, nil
+}
+
+// newtonDrop solves δ − δ0 + F·δ^n = 0 for the drop δ ∈ (0, δ0] of a
+// sample above its receiver after a step, from δ0, its drop before erosion
+// (Braun and Willett 2013, eq. 22). A sample not above its receiver is
+// left as it is.
+func newtonDrop(d0, f, n float64) float64 {
+	if d0 <= 0 {
+		return d0
+	}
+	d := d0
+	for range 50 {
+		pw := math.Pow(d, n)
+		g := d - d0 + float64(f*pw)
+		dg := 1 + float64(float64(n*f)*pw)/d
+		next := d - g/dg
+		if next <= 0 { // overshot below the receiver (n < 1): halve instead
+			next = d / 2
+		}
+		if math.Abs(next-d) <= 1e-12*d0 {
+			return next
+		}
+		d = next
+	}
+	return d
+}
+
+// minMax returns the smallest and largest value.
+func minMax(z []float64) (lo, hi float64) {
+	lo, hi = z[0], z[0]
+	for _, v := range z {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// rescale maps z linearly onto [lo, hi] and returns the factor heights
+// were multiplied by (1 if z or the target is flat).
+func rescale(z []float64, lo, hi float64) float64 {
+	zlo, zhi := minMax(z)
+	if zhi <= zlo || hi <= lo {
+		return 1
+	}
+	s := (hi - lo) / (zhi - zlo)
+	for i, v := range z {
+		z[i] = lo + float64((v-zlo)*s)
+	}
+	return s
+}
+
+// storeRescaled writes the heights, rescaled onto [lo, hi], into m without
+// changing the grid: the snapshot a Pass callback sees.
+func storeRescaled(g *grid, m *terrain.Heightmap, lo, hi float64) {
+	zlo, zhi := minMax(g.z)
+	s := 1.0
+	if zhi > zlo && hi > lo {
+		s = (hi - lo) / (zhi - zlo)
+	} else {
+		lo, zlo = 0, 0
+	}
+	vs := m.VerticalScale
+	for i, v := range g.z {
+		m.Samples[i] = float32((lo + float64((v-zlo)*s)) / vs)
+	}
+}

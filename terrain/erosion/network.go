@@ -1,0 +1,292 @@
+package erosion
+
+import (
+	"context"
+	"math"
+)
+
+// network is the drainage of a grid: every sample's receiver (the
+// neighbour it drains to by steepest descent, D8; itself on the map's
+// edge, the base level), an order in which every receiver comes before its
+// donors (the stack of Braun and Willett 2013), and drainage areas in
+// cells. The slices are reused from step to step.
+type network struct {
+	w, h    int
+	offset  [8]int     // index offsets of neighbours8
+	invDist [8]float64 // 1 / distance in metres to each of neighbours8
+	rec     []int32    // receiver of each sample
+	stack   []int32    // samples, receivers before donors
+	todo    []int32    // buildStack: samples whose donors are still to add
+	area    []int32    // drainage area in cells (the sample and all upstream)
+	pits    []int      // per row block, samples with no lower neighbour off the edge
+	closed  []bool     // fill: samples already reached by the flood
+	heap    floodHeap  // fill: the flood's front
+	pit     []int32    // fill: samples being raised, first in first out
+}
+
+func newNetwork(g *grid) *network {
+	n := &network{w: g.w, h: g.h,
+		rec: make([]int32, len(g.z)), stack: make([]int32, 0, len(g.z)), area: make([]int32, len(g.z)),
+		pits: make([]int, (g.h+rowBlock-1)/rowBlock)}
+	for k, nb := range neighbours8 {
+		n.offset[k] = nb.dy*g.w + nb.dx
+		d := g.cell
+		if nb.diagonal {
+			d *= math.Sqrt2
+		}
+		n.invDist[k] = 1 / d
+	}
+	return n
+}
+
+// route sets the receivers and builds the stack; see receivers.
+func (n *network) route(ctx context.Context, z []float64) (pits int, err error) {
+	if pits, err = n.receivers(ctx, z); err == nil {
+		n.buildStack()
+	}
+	return pits, err
+}
+
+// receivers sets every receiver to the steepest lower neighbour (D8) of
+// z, row blocks in parallel; samples on the edge are their own receivers.
+// It returns how many inner samples have no lower neighbour (pits, which
+// fill removes).
+func (n *network) receivers(ctx context.Context, z []float64) (pits int, err error) {
+	w, h := n.w, n.h
+	ia, id := n.invDist[1], n.invDist[0] // to a side, to a diagonal neighbour
+	err = forRows(ctx, h, func(y0, y1 int) {
+		count := 0
+		for y := y0; y < y1; y++ {
+			row := n.rec[y*w : (y+1)*w]
+			if y == 0 || y == h-1 {
+				for x := range row {
+					row[x] = int32(y*w + x)
+				}
+				continue
+			}
+			up, mid, down := z[(y-1)*w:y*w], z[y*w:(y+1)*w], z[(y+1)*w:(y+2)*w]
+			row[0], row[w-1] = int32(y*w), int32(y*w+w-1)
+			for x := 1; x < w-1; x++ {
+				// The eight neighbours in the order of neighbours8, unrolled:
+				// this is the hottest loop of the fluvial stage.
+				zi := mid[x]
+				best, r := 0.0, y*w+x
+				if s := (zi - up[x-1]) * id; s > best {
+					best, r = s, r-w-1
+				}
+				if s := (zi - up[x]) * ia; s > best {
+					best, r = s, y*w+x-w
+				}
+				if s := (zi - up[x+1]) * id; s > best {
+					best, r = s, y*w+x-w+1
+				}
+				if s := (zi - mid[x-1]) * ia; s > best {
+					best, r = s, y*w+x-1
+				}
+				if s := (zi - mid[x+1]) * ia; s > best {
+					best, r = s, y*w+x+1
+				}
+				if s := (zi - down[x-1]) * id; s > best {
+					best, r = s, y*w+x+w-1
+				}
+				if s := (zi - down[x]) * ia; s > best {
+					best, r = s, y*w+x+w
+				}
+				if s := (zi - down[x+1]) * id; s > best {
+					r = y*w + x + w + 1
+				}
+				if r == y*w+x {
+					count++
+				}
+				row[x] = int32(r)
+			}
+		}
+		n.pits[y0/rowBlock] = count
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range n.pits {
+		pits += c
+	}
+	return pits, nil
+}
+
+// buildStack orders the samples depth first from the base level (Braun
+// and Willett 2013): each outlet (a sample that is its own receiver), then
+// all that drain to it, every receiver before its donors. Depth first keeps
+// a basin's samples together, which the passes over the stack read faster
+// than a breadth-first order. Only outlets can lie on the map's edge.
+func (n *network) buildStack() {
+	w, h := n.w, n.h
+	rec := n.rec
+	n.stack = n.stack[:0]
+	todo := n.todo[:0]
+	for i := len(rec) - 1; i >= 0; i-- {
+		if rec[i] == int32(i) {
+			todo = append(todo, int32(i))
+		}
+	}
+	for len(todo) > 0 {
+		c := int(todo[len(todo)-1])
+		todo = todo[:len(todo)-1]
+		n.stack = append(n.stack, int32(c))
+		if rec[c] != int32(c) { // an inner sample: every neighbour is on the map
+			for _, off := range n.offset {
+				if d := c + off; rec[d] == int32(c) {
+					todo = append(todo, int32(d))
+				}
+			}
+			continue
+		}
+		x, y := c%w, c/w
+		for _, nb := range neighbours8 {
+			nx, ny := x+nb.dx, y+nb.dy
+			if nx < 0 || ny < 0 || nx >= w || ny >= h {
+				continue
+			}
+			if d := ny*w + nx; rec[d] == int32(c) && d != c {
+				todo = append(todo, int32(d))
+			}
+		}
+	}
+	n.todo = todo
+}
+
+// accumulate sums drainage areas in cells from the top of the stack down:
+// each sample passes its area on to its receiver.
+func (n *network) accumulate() {
+	for i := range n.area {
+		n.area[i] = 1
+	}
+	for k := len(n.stack) - 1; k >= 0; k-- {
+		i := n.stack[k]
+		if r := n.rec[i]; r != i {
+			n.area[r] += n.area[i]
+		}
+	}
+}
+
+// fill raises every sample that cannot drain to the edge to just above the
+// level at which it would spill, so that every sample has a strictly lower
+// neighbour on a path to the edge (Barnes, Lehman and Mulla 2014,
+// Priority-Flood+ε: the flood grows from the edge in order of height; a
+// sample it reaches below the flood is raised to the next float above its
+// finder and handled at once from a plain queue). It returns the sum of the
+// raises in metres and, if deposit is not nil, adds each raise to it.
+func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (raised float64, err error) {
+	w, h := n.w, n.h
+	if len(n.closed) != len(z) {
+		n.closed = make([]bool, len(z))
+	} else {
+		clear(n.closed)
+	}
+	n.heap.reset(len(z))
+	n.pit = n.pit[:0]
+	head := 0
+	for i := range z {
+		if n.onEdgeXY(i%w, i/w) {
+			n.closed[i] = true
+			n.heap.push(z[i], int32(i))
+		}
+	}
+	for count := 0; ; count++ {
+		if count%(1<<16) == 0 && ctx.Err() != nil {
+			return raised, ctx.Err()
+		}
+		var c int
+		if head < len(n.pit) {
+			c = int(n.pit[head])
+			head++
+		} else if n.heap.len() > 0 {
+			c = int(n.heap.pop())
+		} else {
+			break
+		}
+		x, y := c%w, c/w
+		spill := math.Nextafter(z[c], math.Inf(1))
+		for _, nb := range neighbours8 {
+			nx, ny := x+nb.dx, y+nb.dy
+			if nx < 0 || ny < 0 || nx >= w || ny >= h {
+				continue
+			}
+			d := ny*w + nx
+			if n.closed[d] {
+				continue
+			}
+			n.closed[d] = true
+			if z[d] < spill {
+				raised += spill - z[d]
+				if deposit != nil {
+					deposit[d] += spill - z[d]
+				}
+				z[d] = spill
+				n.pit = append(n.pit, int32(d))
+			} else {
+				n.heap.push(z[d], int32(d))
+			}
+		}
+		if head == len(n.pit) {
+			n.pit, head = n.pit[:0], 0 // the queue is empty: reuse its storage
+		}
+	}
+	return raised, nil
+}
+
+func (n *network) onEdgeXY(x, y int) bool { return x == 0 || y == 0 || x == n.w-1 || y == n.h-1 }
+
+// floodHeap is a binary min-heap of samples keyed by height, ties broken
+// by index so that the flood's order, and so its result, is fixed.
+type floodHeap struct {
+	z   []float64
+	idx []int32
+}
+
+func (q *floodHeap) reset(capacity int) {
+	if cap(q.z) < capacity/8 {
+		q.z, q.idx = make([]float64, 0, capacity/8), make([]int32, 0, capacity/8)
+	}
+	q.z, q.idx = q.z[:0], q.idx[:0]
+}
+
+func (q *floodHeap) len() int { return len(q.z) }
+
+func (q *floodHeap) less(a, b int) bool {
+	return q.z[a] < q.z[b] || (q.z[a] == q.z[b] && q.idx[a] < q.idx[b])
+}
+
+func (q *floodHeap) push(z float64, i int32) {
+	q.z, q.idx = append(q.z, z), append(q.idx, i)
+	for c := len(q.z) - 1; c > 0; {
+		p := (c - 1) / 2
+		if !q.less(c, p) {
+			break
+		}
+		q.z[c], q.z[p] = q.z[p], q.z[c]
+		q.idx[c], q.idx[p] = q.idx[p], q.idx[c]
+		c = p
+	}
+}
+
+func (q *floodHeap) pop() int32 {
+	top := q.idx[0]
+	last := len(q.z) - 1
+	q.z[0], q.idx[0] = q.z[last], q.idx[last]
+	q.z, q.idx = q.z[:last], q.idx[:last]
+	for c := 0; ; {
+		l, r, s := 2*c+1, 2*c+2, c
+		if l < last && q.less(l, s) {
+			s = l
+		}
+		if r < last && q.less(r, s) {
+			s = r
+		}
+		if s == c {
+			break
+		}
+		q.z[c], q.z[s] = q.z[s], q.z[c]
+		q.idx[c], q.idx[s] = q.idx[s], q.idx[c]
+		c = s
+	}
+	return top
+}
