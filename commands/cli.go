@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"cordillera/pipeline"
 	"cordillera/route"
 	"cordillera/terrain"
+	"cordillera/terrain/erosion"
 	"cordillera/terrain/heightfile"
 )
 
@@ -96,6 +98,9 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, synopsis stri
 type generateOptions struct {
 	out, paramsOut     string
 	route, routeReport string
+	heightmap          string  // erode this file instead of generating a map
+	mapHeight          float64 // with heightmap: world height of white
+	masks              string  // folder for the erosion masks
 	params             terrain.Params
 }
 
@@ -106,6 +111,9 @@ var (
 	routeOnly   = []string{"levels", "interpolation", "route-margin", "route-median", "route-relief", "road-width"}
 	notForRoute = []string{"basis", "feature-size", "octaves", "lacunarity", "hurst", "offset", "amplitude",
 		"corners", "corner-value", "distortion", "effect", "intensity"}
+	// notForHeightmap are the parameters that make a map, which a loaded
+	// heightmap already is.
+	notForHeightmap = slices.Concat([]string{"algorithm", "size"}, notForRoute, routeOnly)
 )
 
 // parseGenerateFlags reads the generate command's flags: -o, -params-out,
@@ -117,8 +125,11 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
 	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: GPX, TCX, GeoJSON or CSV (paper 002)")
 	fs.StringVar(&opt.routeReport, "route-report", "", "with -route, also write a JSON report of every route point's target and height")
+	fs.StringVar(&opt.heightmap, "heightmap", "", "erode this heightmap (.png 8/16-bit gray, .r16) instead of generating one; keeps its cell size (-cell-size) and height scale")
+	fs.Float64Var(&opt.mapHeight, "map-height", 0, "with -heightmap: world height of white in metres (default: a fifth of the map's width in cells)")
+	fs.StringVar(&opt.masks, "masks", "", "with -erosion: write the flow, eroded and deposited masks as 16-bit PNGs into this folder, named after -o")
 	pf := addParamFlags(fs)
-	if err := parseFlags(fs, args, stderr, "cordillera generate -o OUT [-route TRACK [-route-report R.json]] [flags]"); err != nil {
+	if err := parseFlags(fs, args, stderr, "cordillera generate -o OUT [-route TRACK [-route-report R.json] | -heightmap IN] [-erosion LIST [-masks DIR]] [flags]"); err != nil {
 		return opt, err
 	}
 	if opt.out == "" {
@@ -133,8 +144,17 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	if err := checkRouteFlags(opt, pf); err != nil {
 		return opt, err
 	}
+	if err := checkHeightmapFlags(opt, pf); err != nil {
+		return opt, err
+	}
 	p, err := pf.resolve("generate")
 	opt.params = p
+	if err == nil {
+		err = pipeline.Check(p)
+	}
+	if err == nil && opt.masks != "" && p.Erosion == "none" {
+		err = errors.New("generate: -masks needs erosion: add -erosion hydraulic, thermal or fluvial (or a list)")
+	}
 	if err == nil && opt.route != "" {
 		if err = route.CheckParams(p); err != nil {
 			err = fmt.Errorf("generate: -route: %w", err)
@@ -166,6 +186,29 @@ func checkRouteFlags(opt generateOptions, pf *paramFlags) error {
 	return nil
 }
 
+// checkHeightmapFlags refuses what a loaded heightmap cannot use: a route,
+// and the parameters that would make a map rather than erode one.
+func checkHeightmapFlags(opt generateOptions, pf *paramFlags) error {
+	if opt.heightmap == "" {
+		if opt.mapHeight != 0 {
+			return errors.New("generate: -map-height needs -heightmap IN")
+		}
+		return nil
+	}
+	if opt.route != "" {
+		return errors.New("generate: -heightmap and -route exclude each other")
+	}
+	if !(opt.mapHeight >= 0) || math.IsInf(opt.mapHeight, 0) {
+		return fmt.Errorf("generate: -map-height %g: want a positive number of metres", opt.mapHeight)
+	}
+	for _, g := range pf.given {
+		if slices.Contains(notForHeightmap, g.spec.Name) {
+			return fmt.Errorf("generate: -%s makes a map; with -heightmap only the erosion parameters, -seed and -cell-size apply", g.spec.Name)
+		}
+	}
+	return nil
+}
+
 func specUsage(s terrain.Spec) string {
 	return fmt.Sprintf("%s: %s (default %s)", s.Usage, s.RangeText(), s.Default)
 }
@@ -191,24 +234,79 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 		return runGenerateRoute(ctx, opt, stdout)
 	}
 	start := time.Now()
-	m, err := pipeline.Generate(ctx, opt.params, nil)
-	if err != nil {
-		return fmt.Errorf("generate: %w", err)
-	}
-	elapsed := time.Since(start)
-	if err := heightfile.SaveHeightmap(opt.out, m); err != nil {
-		return fmt.Errorf("generate: %w", err)
-	}
-	if opt.paramsOut != "" {
-		if err := terrain.SaveParams(opt.paramsOut, opt.params); err != nil {
+	popt := pipeline.Options{Masks: opt.masks != ""}
+	var w *pipeline.World
+	if opt.heightmap != "" {
+		src, err := heightfile.LoadHeightmap(opt.heightmap)
+		if err != nil {
+			return fmt.Errorf("generate: -heightmap %w", err)
+		}
+		src.CellSize = opt.params.CellSize
+		src.VerticalScale = float64(max(src.Width, src.Height)) / 5
+		if opt.mapHeight > 0 {
+			src.VerticalScale = opt.mapHeight
+		}
+		w, err = pipeline.Erode(ctx, src, opt.params, popt)
+		if err != nil {
+			return fmt.Errorf("generate: -heightmap %s: %w", opt.heightmap, err)
+		}
+	} else {
+		w, err = pipeline.Generate(ctx, opt.params, popt)
+		if err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 	}
+	elapsed := time.Since(start)
+	m := w.Map
+	wrote, err := saveWorld(opt, w)
+	if err != nil {
+		return err
+	}
 	lo, hi := m.Range()
-	fmt.Fprintf(stdout, "%s\ngenerated in %v; heights %.4g–%.4g (normalised %.4f–%.4f × %g); wrote %s\n",
-		opt.params.Describe(), elapsed.Round(time.Millisecond),
-		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, opt.out)
+	what := opt.params.Describe()
+	if opt.heightmap != "" {
+		what = fmt.Sprintf("%s: %d×%d, %g m per cell, white at %g m", opt.heightmap, m.Width, m.Height, m.CellSize, m.VerticalScale)
+	}
+	fmt.Fprintf(stdout, "%s\n", what)
+	if stages := erosion.Stages(opt.params); len(stages) > 0 {
+		fmt.Fprintf(stdout, "erosion %s: %v\n", strings.Join(stages, " → "), w.Budget)
+	}
+	fmt.Fprintf(stdout, "generated in %v; heights %.4g–%.4g (normalised %.4f–%.4f × %.6g); wrote %s\n",
+		elapsed.Round(time.Millisecond),
+		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, wrote)
 	return nil
+}
+
+// saveWorld writes the map to -o, and the parameters and masks where asked,
+// and returns the list of files written.
+func saveWorld(opt generateOptions, w *pipeline.World) (string, error) {
+	if err := heightfile.SaveHeightmap(opt.out, w.Map); err != nil {
+		return "", fmt.Errorf("generate: %w", err)
+	}
+	wrote := opt.out
+	if opt.paramsOut != "" {
+		if err := terrain.SaveParams(opt.paramsOut, opt.params); err != nil {
+			return "", fmt.Errorf("generate: %w", err)
+		}
+	}
+	if opt.masks != "" && w.Masks != nil {
+		if err := os.MkdirAll(opt.masks, 0o755); err != nil {
+			return "", fmt.Errorf("generate: -masks %w", err)
+		}
+		base := strings.TrimSuffix(filepath.Base(opt.out), filepath.Ext(opt.out))
+		for _, name := range erosion.MaskNames {
+			mask, err := w.Masks.Normalised(name)
+			if err != nil {
+				return "", fmt.Errorf("generate: -masks: %w", err)
+			}
+			path := filepath.Join(opt.masks, base+"-"+name+".png")
+			if err := heightfile.SaveHeightmap(path, mask); err != nil {
+				return "", fmt.Errorf("generate: -masks: %w", err)
+			}
+			wrote += ", " + path
+		}
+	}
+	return wrote, nil
 }
 
 // runGenerateRoute is generate -route: read the track, build the terrain
@@ -220,21 +318,16 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 		return fmt.Errorf("generate: -route %w", err)
 	}
 	start := time.Now()
-	res, err := pipeline.Route(ctx, opt.params, track, nil)
+	w, err := pipeline.Route(ctx, opt.params, track, pipeline.Options{Masks: opt.masks != ""})
 	if err != nil {
 		return fmt.Errorf("generate: -route %s: %w", opt.route, err)
 	}
 	elapsed := time.Since(start)
-	m := res.Map
-	if err := heightfile.SaveHeightmap(opt.out, m); err != nil {
-		return fmt.Errorf("generate: %w", err)
+	res, m := w.Route, w.Map
+	wrote, err := saveWorld(opt, w)
+	if err != nil {
+		return err
 	}
-	if opt.paramsOut != "" {
-		if err := terrain.SaveParams(opt.paramsOut, opt.params); err != nil {
-			return fmt.Errorf("generate: %w", err)
-		}
-	}
-	wrote := opt.out
 	if opt.routeReport != "" {
 		if err := route.SaveReport(opt.routeReport, res.Report(elapsed.Seconds())); err != nil {
 			return fmt.Errorf("generate: %w", err)
@@ -246,6 +339,9 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 		opt.route, track.Format, track.Points(), res.Path.Length/1000, len(res.Points), res.Spacing, res.Merged)
 	fmt.Fprintf(stdout, "route terrain %d² seed %d levels %d %s relief %g: %.4g m per cell, heights %.5g–%.5g m\n",
 		p.Size, p.Seed, p.Levels, p.Interpolation, p.RouteRelief, m.CellSize, res.Base, res.Base+m.VerticalScale)
+	if stages := erosion.Stages(p); len(stages) > 0 {
+		fmt.Fprintf(stdout, "erosion %s before the route constraint: %v\n", strings.Join(stages, " → "), w.Budget)
+	}
 	fmt.Fprintf(stdout, "generated in %v; max error %.2g (%.2g m), mean %.2g; along the whole track max %.2g (%.3g m); wrote %s\n",
 		elapsed.Round(time.Millisecond), res.MaxError, res.MaxError*m.VerticalScale, res.MeanError,
 		res.TrackMaxError, res.TrackMaxError*m.VerticalScale, wrote)
@@ -258,4 +354,13 @@ func Presets(stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%-20s %s\n", pr.Name, pr.Description)
 	}
 	return nil
+}
+
+// generateMap makes the map of p through the whole pipeline.
+func generateMap(ctx context.Context, p terrain.Params) (*terrain.Heightmap, error) {
+	w, err := pipeline.Generate(ctx, p, pipeline.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return w.Map, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"cordillera/pipeline"
 	"cordillera/route"
 	"cordillera/terrain"
+	"cordillera/terrain/erosion"
 	"cordillera/terrain/heightfile"
 )
 
@@ -53,11 +55,29 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		if wf.height > 0 {
 			m.VerticalScale = wf.height
 		}
-		return game.NewWorld(m), terrain.DefaultParams(), filepath.Base(wf.heightmap), nil
+		p, err := wf.params.resolve(cmd)
+		if err != nil {
+			return nil, p, "", err
+		}
+		if len(erosion.Stages(p)) == 0 {
+			w := game.NewWorld(m)
+			w.Source = m
+			return w, p, filepath.Base(wf.heightmap), nil
+		}
+		pw, err := pipeline.Erode(context.Background(), m, p, pipeline.Options{Masks: true})
+		if err != nil {
+			return nil, p, "", fmt.Errorf("%s: -heightmap %s: %w", cmd, wf.heightmap, err)
+		}
+		w := game.NewWorld(pw.Map)
+		w.Masks, w.Source = pw.Masks, m
+		return w, p, filepath.Base(wf.heightmap), nil
 	}
 	p, err := wf.params.resolve(cmd)
 	if err != nil {
 		return nil, p, "", err
+	}
+	if err := pipeline.Check(p); err != nil {
+		return nil, p, "", fmt.Errorf("%s: %w", cmd, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -67,21 +87,25 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		if err != nil {
 			return nil, p, "", fmt.Errorf("%s: -route: %w", cmd, err)
 		}
-		res, err := pipeline.Route(ctx, p, t, nil)
+		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Masks: true})
 		if err != nil {
 			return nil, p, "", fmt.Errorf("%s: -route %s: %w", cmd, wf.route, err)
 		}
+		res := pw.Route
 		fmt.Fprintf(stdout, "terrain through %s (%.1f km, %.2f m per cell) in %v\n", wf.route, res.Path.Length/1000, res.Path.CellSize, time.Since(start).Round(time.Millisecond))
 		w := game.NewWorld(res.Map)
+		w.Masks = pw.Masks
 		w.Route = game.NewRouteView(res)
 		return w, p, filepath.Base(wf.route), nil
 	}
-	m, err := pipeline.Generate(ctx, p, nil)
+	pw, err := pipeline.Generate(ctx, p, pipeline.Options{Masks: true})
 	if err != nil {
 		return nil, p, "", fmt.Errorf("%s: %w", cmd, err)
 	}
 	fmt.Fprintf(stdout, "%s generated in %v\n", p.Describe(), time.Since(start).Round(time.Millisecond))
-	return game.NewWorld(m), p, p.Describe(), nil
+	w := game.NewWorld(pw.Map)
+	w.Masks = pw.Masks
+	return w, p, p.Describe(), nil
 }
 
 // Explore opens the 3D explorer.
@@ -98,7 +122,8 @@ func Explore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return game.Run(w, p, "Cordillera — "+name)
+	// A built-in preset brings its look too (the thesis's scenario settings).
+	return game.Run(w, p, "Cordillera — "+name, func(g *game.Game) { g.UsePreset(wf.params.preset) })
 }
 
 // Render renders one frame of the explorer's view to a PNG.
@@ -118,8 +143,9 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	full := fs.Bool("full-mesh", false, "draw every triangle (no level of detail or culling)")
 	hud := fs.Bool("hud", false, "draw the HUD (FPS, triangles, camera) as the explorer does")
 	ui := fs.Bool("ui", false, "draw the panels and the minimap as the explorer does")
-	open := fs.String("open", "Generator", "with -ui: the panels shown unfolded, comma-separated: Generator, Viewer, File")
+	open := fs.String("open", "Generator", "with -ui: the panels shown unfolded, comma-separated: Generator, Viewer, File, Teach, Erosion, Route")
 	help := fs.Bool("help-overlay", false, "draw the key help overlay")
+	mask := fs.String("mask", "", "with -erosion: show an erosion mask on the minimap: flow, eroded or deposited")
 	follow := fs.Float64("follow", -1, "with -route: put the camera on the route this many world units along it, following it")
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
@@ -139,14 +165,24 @@ func Render(args []string, stdout, stderr io.Writer) error {
 		p.Walk = *walk
 		pose = &p
 	}
+	if *mask != "" && !slices.Contains(erosion.MaskNames, *mask) {
+		return fmt.Errorf("render: -mask %q: want one of %s", *mask, strings.Join(erosion.MaskNames, ", "))
+	}
 	w, _, _, err := wf.load("render", stdout)
 	if err != nil {
 		return err
 	}
+	if *mask != "" && w.Masks == nil {
+		return errors.New("render: -mask needs erosion: add -erosion hydraulic, thermal or fluvial")
+	}
 	m := w.Map
 	img, err := game.RenderGame(w, pose, *width, *height, func(g *game.Game) {
+		g.UsePreset(wf.params.preset) // the preset's look; the flags below override it
 		g.HUD, g.FullMesh, g.ShowUI, g.ShowMinimap, g.ShowHelp = *hud, *full, *ui, *ui, *help
 		g.OpenPanels(strings.Split(*open, ",")...)
+		if *mask != "" {
+			g.ShowMask(*mask)
+		}
 		if *follow >= 0 && w.Route != nil {
 			g.Follow, g.FollowSpeed = true, 0
 			g.FollowAt = *follow

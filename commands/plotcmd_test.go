@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"cordillera/pipeline"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -88,7 +87,7 @@ func TestPlotHeightmapFile(t *testing.T) {
 	dir := t.TempDir()
 	p := terrain.DefaultParams()
 	p.Size = 129
-	m, err := pipeline.Generate(t.Context(), p, nil)
+	m, err := generateMap(t.Context(), p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,10 +19,12 @@ import (
 	"time"
 
 	"cordillera/game"
-	"cordillera/pipeline"
 	"cordillera/plot"
 	"cordillera/terrain"
 	"cordillera/terrain/analysis"
+	"cordillera/terrain/erosion"
+
+	xdraw "golang.org/x/image/draw"
 )
 
 // The sweep command: one parameter at several values, every other
@@ -46,10 +48,15 @@ type sweepOptions struct {
 	base         terrain.Params // every other parameter
 	list         bool
 	threeD       bool // panels as 3D views of the explorer (needs a display)
+	thesisLook   bool // with threeD: the thesis's rendering of its figures (7.3)
 }
 
 // Size of a -3d panel in pixels.
 const sweep3DWidth, sweep3DHeight = 400, 300
+
+// Size of the thesis's figure renders (section 7.3: an 800×600 window),
+// scaled into a -3d panel with -thesis-look.
+const thesisWidth, thesisHeight = 800, 600
 
 // parseSweepFlags reads the sweep command's flags.
 func parseSweepFlags(args []string, stderr io.Writer) (sweepOptions, error) {
@@ -62,6 +69,7 @@ func parseSweepFlags(args []string, stderr io.Writer) (sweepOptions, error) {
 	fs.StringVar(&figure, "figure", "", "redraw a thesis figure instead of -param/-values (see -list)")
 	fs.BoolVar(&opt.list, "list", false, "list the thesis figures -figure can draw")
 	fs.BoolVar(&opt.threeD, "3d", false, "draw each panel as a 3D view of the explorer (needs a display; xvfb-run on servers)")
+	fs.BoolVar(&opt.thesisLook, "thesis-look", false, "with -3d: render as the thesis did its figures (7.3): diffuse light only, sun at 90°, 800×600 scaled into the panel")
 	fs.IntVar(&opt.cols, "cols", 0, "panels per row (default: about the square root of the number of panels)")
 	fs.Float64Var(&opt.exaggeration, "exaggeration", 1, "vertical exaggeration of the shading, 0.1 to 20")
 	pf := addParamFlags(fs)
@@ -77,6 +85,9 @@ func parseSweepFlags(args []string, stderr io.Writer) (sweepOptions, error) {
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if opt.list {
 		return opt, nil
+	}
+	if opt.thesisLook && !opt.threeD {
+		return opt, errors.New("sweep: -thesis-look is a way of rendering -3d panels; add -3d")
 	}
 
 	switch {
@@ -213,7 +224,7 @@ func makeSweep(ctx context.Context, opt sweepOptions) (sweepSheet, error) {
 				p, err := sweepParams(opt.base, opt.spec, opt.values[i])
 				var m *terrain.Heightmap
 				if err == nil {
-					m, err = pipeline.Generate(ctx, p, nil)
+					m, err = generateMap(ctx, p)
 				}
 				if err != nil {
 					errs[i] = fmt.Errorf("%s = %s: %w", opt.spec.Name, opt.values[i], err)
@@ -251,12 +262,16 @@ func makeSweep(ctx context.Context, opt sweepOptions) (sweepSheet, error) {
 		for i, m := range maps {
 			worlds[i] = game.NewWorld(m)
 		}
-		views, err := game.RenderWorlds(worlds, sweep3DWidth, sweep3DHeight, nil)
+		w, h, setup := sweep3DWidth, sweep3DHeight, func(*game.Game) {}
+		if opt.thesisLook {
+			w, h, setup = thesisWidth, thesisHeight, func(g *game.Game) { game.ThesisFigureLook(&g.View) }
+		}
+		views, err := game.RenderWorlds(worlds, w, h, setup)
 		if err != nil {
 			return sweepSheet{}, fmt.Errorf("-3d: %w", err)
 		}
 		for i := range panels {
-			panels[i].Image = views[i]
+			panels[i].Image = fitPanel(views[i], sweep3DWidth, sweep3DHeight)
 		}
 	}
 	title := sweepTitle(opt)
@@ -277,6 +292,18 @@ func makeSweep(ctx context.Context, opt sweepOptions) (sweepSheet, error) {
 		}
 	}
 	return s, nil
+}
+
+// fitPanel scales a rendered view to a panel of w×h pixels (a view of that
+// size already is one), with a bilinear filter widened to the scale so
+// that every source pixel counts.
+func fitPanel(img *image.RGBA, w, h int) *image.RGBA {
+	if img.Bounds().Dx() == w && img.Bounds().Dy() == h {
+		return img
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	xdraw.BiLinear.Scale(dst, dst.Bounds(), img, img.Bounds(), xdraw.Src, nil)
+	return dst
 }
 
 // sweepCaption is panel i's caption: "name = value", with the thesis's
@@ -315,7 +342,12 @@ func sweepTitle(opt sweepOptions) []string {
 		fixed = append(fixed, name+nbsp+s.Get(&opt.base))
 	}
 	// No-break spaces keep each "name value ·" together when the line wraps.
-	return []string{first, "fixed: " + strings.Join(fixed, nbsp+"· ")}
+	title := []string{first, "fixed: " + strings.Join(fixed, nbsp+"· ")}
+	if opt.thesisLook {
+		title = append(title, fmt.Sprintf("rendered as thesis 7.3 did: perspective, diffuse light only, sun at 90°, %d×%d scaled to %d×%d",
+			thesisWidth, thesisHeight, sweep3DWidth, sweep3DHeight))
+	}
+	return title
 }
 
 // nbsp is the no-break space: plot.Sheet wraps lines only at plain spaces.
@@ -337,7 +369,7 @@ func relevantParams(p terrain.Params) []string {
 // like p, or "" when the parameter shapes them.
 func unusedBecause(p terrain.Params, name string) string {
 	switch name {
-	case "basis", "feature-size", "octaves", "lacunarity":
+	case "basis", "basis-transform", "feature-size", "octaves", "lacunarity":
 		if p.Algorithm.IsSubdivision() {
 			return "the subdivision generators have no basis noise or octaves; try -algorithm fbm"
 		}
@@ -359,6 +391,10 @@ func unusedBecause(p terrain.Params, name string) string {
 		}
 	case "levels", "interpolation", "route-margin", "route-median", "route-relief", "road-width":
 		return "it shapes only a terrain built through a route (generate -route)"
+	}
+	if stage, _, ok := strings.Cut(name, "-"); ok && slices.Contains(terrain.ErosionStages, stage) &&
+		!slices.Contains(erosion.Stages(p), stage) {
+		return fmt.Sprintf("it shapes only the %s erosion stage; add -erosion %s", stage, stage)
 	}
 	return ""
 }

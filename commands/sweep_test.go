@@ -185,6 +185,7 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"-param", "effect", "-values", "glacier,volcano", "-o", out}, []string{`"volcano"`, "glacier, canyon, plateau"}},
 		{[]string{"-param", "size", "-values", "65,100", "-algorithm", "midpoint", "-o", out}, []string{"size = 100", "2^k+1"}},
 		{[]string{"-param", "offset", "-values", "0,1", "-o", out}, []string{"offset does not change a fbm map", "hetero"}},
+		{[]string{"-param", "thermal-talus", "-values", "20,40", "-o", out}, []string{"thermal-talus does not change", "add -erosion thermal"}},
 		{[]string{"-param", "intensity", "-values", "0,50", "-o", out}, []string{"-effect"}},
 		{[]string{"-param", "levels", "-values", "3,4", "-o", out}, []string{"route"}},
 		{[]string{"-param", "octaves", "-values", "1,2", "-octaves", "3", "-o", out}, []string{"-octaves is the parameter being swept"}},
@@ -198,6 +199,7 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"-figure", "fig7.5", "-param", "hurst", "-o", out}, []string{"leave out -param"}},
 		{[]string{"-figure", "fig7.5", "-preset", "default", "-o", out}, []string{"leave out -preset"}},
 		{[]string{"-param", "octaves", "-values", "1,2", "-exaggeration", "0", "-o", out}, []string{"-exaggeration"}},
+		{[]string{"-figure", "fig7.5", "-thesis-look", "-o", out}, []string{"-thesis-look", "add -3d"}},
 	} {
 		_, err := runSweepCLI(tc.args...)
 		if err == nil {
@@ -226,5 +228,53 @@ func TestSweepAllChoices(t *testing.T) {
 	}
 	if strings.Join(opt.values, ",") != "none,glacier,canyon,plateau" {
 		t.Errorf("values %q, want every effect", opt.values)
+	}
+}
+
+// sweepPanelsDiffer makes the sweep of args and checks its captions and
+// that every panel differs from every other.
+func sweepPanelsDiffer(t *testing.T, args []string, captions string) sweepSheet {
+	t.Helper()
+	opt, err := parseSweepFlags(args, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := makeSweep(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Captions, "|"); got != captions {
+		t.Errorf("%q: captions %q, want %q", args, got, captions)
+	}
+	l := s.Layout
+	for i := range l.Panels {
+		for j := range i {
+			if d := meanAbsDiff(s.Image, l.Panels[i], l.Panels[j]); d < 2 {
+				t.Errorf("%q: panels %d and %d differ by %.2f on average; want different maps", args, i, j, d)
+			}
+		}
+	}
+	if len(s.Identical) != 0 || len(s.Flat) != 0 {
+		t.Errorf("%q: identical %v, flat %v; want none", args, s.Identical, s.Flat)
+	}
+	return s
+}
+
+// Figure 7.3 compares value and Perlin noise, one octave each.
+func TestSweepFigure73(t *testing.T) {
+	s := sweepPanelsDiffer(t, []string{"-figure", "fig7.3", "-size", "129", "-o", "x.png"}, "(a) basis = value|(b) basis = perlin")
+	if len(s.Layout.Panels) != 2 || !strings.HasPrefix(s.Title[0], "Thesis figure 7.3") || !strings.Contains(s.Title[1], "octaves\u00a01") {
+		t.Errorf("fig7.3: %d panels under %q; want 2 under the thesis caption, one octave", len(s.Layout.Panels), s.Title)
+	}
+}
+
+// The basis transforms T_in make three different maps of one algorithm,
+// and the parameter is refused where it cannot act.
+func TestSweepBasisTransform(t *testing.T) {
+	sweepPanelsDiffer(t, []string{"-param", "basis-transform", "-values", "all", "-algorithm", "hybrid", "-size", "129", "-o", "x.png"},
+		"basis-transform = none|basis-transform = ridged|basis-transform = billow")
+	_, err := parseSweepFlags([]string{"-param", "basis-transform", "-values", "all", "-algorithm", "midpoint", "-size", "129", "-o", "x.png"}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "subdivision") {
+		t.Errorf("basis-transform on a subdivision map: %v, want a refusal naming subdivision", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,9 @@ import (
 
 // TestE2ESweep3D runs `cordillera sweep -figure fig7.5 -3d` on the display:
 // a contact sheet of six 3D views (one octave count each) that differ from
-// one another and are not the shaded-relief panels.
+// one another and are not the shaded-relief panels; with -thesis-look the
+// same six panels in the thesis's own rendering, which is not the
+// explorer's look.
 func TestE2ESweep3D(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("needs a display: run under xvfb-run")
@@ -48,15 +51,44 @@ func TestE2ESweep3D(t *testing.T) {
 		}
 		return img
 	}
-	views, relief := sheet("-3d"), sheet()
+	views, relief, thesis := sheet("-3d"), sheet(), sheet("-3d", "-thesis-look")
 	if views.Bounds() == relief.Bounds() {
 		t.Errorf("the 3D sheet has the relief sheet's size %v: its panels are not 400×300 views", views.Bounds())
 	}
 	// Panels sit in a 3×2 grid of 400×300 pictures; compare their middles.
 	b := views.Bounds()
 	cellW, cellH := b.Dx()/3, (b.Dy()-100)/2
+	distinct(t, "-3d", views, cellW, cellH)
+	// The thesis look adds a title line; its panels are the same 400×300.
+	tb := thesis.Bounds()
+	if tb.Dx() != b.Dx() || tb.Dy() < b.Dy() || tb.Dy() > b.Dy()+40 {
+		t.Errorf("the -thesis-look sheet is %v, the -3d sheet %v: want the same panels under one more title line", tb, b)
+	}
+	distinct(t, "-3d -thesis-look", thesis, cellW, cellH)
+	// Diffuse light only, from straight above: the thesis's panels are not
+	// the explorer's default look.
+	off := tb.Dy() - b.Dy()
+	diff, n := 0.0, 0
+	for y := 100; y < b.Dy(); y += 2 {
+		for x := 0; x < b.Dx(); x += 2 {
+			r1, g1, b1, _ := views.At(x, y).RGBA()
+			r2, g2, b2, _ := thesis.At(x, y+off).RGBA()
+			diff += math.Abs(float64(r1)-float64(r2)) + math.Abs(float64(g1)-float64(g2)) + math.Abs(float64(b1)-float64(b2))
+			n += 3
+		}
+	}
+	if d := diff / float64(n) / 257; d < 3 {
+		t.Errorf("-thesis-look panels differ from -3d ones by %.1f of 255 on average; want a different look", d)
+	}
+}
+
+// distinct checks that a sheet's six panels in a 3×2 grid under a
+// 100-pixel title look different from one another.
+func distinct(t *testing.T, name string, views image.Image, cellW, cellH int) {
+	t.Helper()
+	top := views.Bounds().Dy() - 2*cellH
 	mean := func(i int) (r, g, bl float64) {
-		x0, y0 := (i%3)*cellW+cellW/4, 100+(i/3)*cellH+cellH/4
+		x0, y0 := (i%3)*cellW+cellW/4, top+(i/3)*cellH+cellH/4
 		n := 0.0
 		for y := y0; y < y0+cellH/2; y += 3 {
 			for x := x0; x < x0+cellW/2; x += 3 {
@@ -73,6 +105,6 @@ func TestE2ESweep3D(t *testing.T) {
 		seen[[3]int{int(r / 512), int(g / 512), int(bl / 512)}] = true
 	}
 	if len(seen) < 4 {
-		t.Errorf("the six 3D panels look alike: %d distinct mean colours", len(seen))
+		t.Errorf("%s: the six 3D panels look alike: %d distinct mean colours", name, len(seen))
 	}
 }

@@ -13,7 +13,7 @@ type Mode int
 
 // The camera modes.
 const (
-	Fly  Mode = iota // free flight (thesis 5.4's free camera)
+	Fly  Mode = iota // free flight (the thesis's Camera class, section 4.3.2)
 	Walk             // on foot: eye height above the ground, gravity, jumping
 )
 

@@ -126,7 +126,7 @@ func (g *Game) loadData(name string, data []byte) {
 			}
 			m.VerticalScale = float64(max(m.Width, m.Height)) / 5
 			return m, nil
-		})
+		}, g.Params)
 		g.say("loading " + filepath.Base(name))
 	default:
 		g.fail(fmt.Errorf("%s: not a heightmap (PNG, .r16), a parameter file (.json) or a route (GPX, TCX, GeoJSON, CSV)", name))

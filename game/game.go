@@ -30,6 +30,7 @@ import (
 
 	"cordillera/internal/atomicfile"
 	"cordillera/terrain"
+	"cordillera/terrain/erosion"
 	"cordillera/terrain/mesh"
 )
 
@@ -50,7 +51,12 @@ type World struct {
 	LOD     *mesh.LOD
 	Normals []float32
 	Minimap *Minimap
-	Route   *RouteView // the GPS route the map was made through, if any
+	Route   *RouteView     // the GPS route the map was made through, if any
+	Masks   *erosion.Masks // where erosion moved material, if it ran
+	// Source is the loaded map this world was eroded from (nil for a
+	// generated world): erosion settings wear it anew rather than
+	// generating a new map.
+	Source *terrain.Heightmap
 }
 
 // NewWorld prepares a heightmap for drawing.
@@ -94,6 +100,10 @@ type Game struct {
 	statusAt time.Time
 	ticks    int64
 	worldID  uint64 // serial of the world shown, for the state file
+
+	stage     string         // the erosion pass the world shows while erosion runs
+	maskShown string         // the erosion mask the minimap shows ("" or "relief": none)
+	budget    erosion.Budget // where the world's eroded material went
 
 	// ScreenshotDir is where F12 saves screenshots.
 	ScreenshotDir string
@@ -153,6 +163,7 @@ func (g *Game) Update() error {
 	if err != nil {
 		return err
 	}
+	g.followPresetChoice()
 	g.handleDrops()
 	if g.teach.mode == teachOff {
 		g.takeGenerated()
@@ -221,6 +232,10 @@ func (g *Game) takeGenerated() {
 	ow, od := g.World.Map.Extent()
 	g.World = res.World
 	g.worldID = worldSerial.Add(1)
+	g.stage, g.budget = res.Stage, res.Budget
+	if g.maskShown != "" {
+		g.ShowMask(g.maskShown)
+	}
 	if nw, nd := g.World.Map.Extent(); math.Abs(nw-ow) > 0.01*ow || math.Abs(nd-od) > 0.01*od {
 		g.Camera.Overview(g.World.Map) // a map of another size: frame it anew
 	}

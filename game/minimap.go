@@ -45,7 +45,43 @@ type Minimap struct {
 	m      *terrain.Heightmap
 	size   int
 	relief *image.RGBA   // the shaded relief, at the size last drawn (at first the nominal size)
-	img    *ebiten.Image // relief on the GPU, made on the first Draw
+	img    *ebiten.Image // relief (and overlay) on the GPU, made on the first Draw
+
+	overlay     *terrain.Heightmap // a mask in [0, 1] tinting the relief, or nil
+	overlayTint color.RGBA
+	OverlayName string // what the overlay shows, for the UI
+}
+
+// SetOverlay tints the minimap with a mask of values in [0, 1] (the
+// erosion masks: flow, eroded, deposited) over the relief, fully tint
+// where the mask is 1; nil shows the relief alone.
+func (mm *Minimap) SetOverlay(name string, mask *terrain.Heightmap, tint color.RGBA) {
+	mm.Deallocate()
+	mm.overlay, mm.overlayTint, mm.OverlayName = mask, tint, name
+}
+
+// shown is the relief with the overlay blended in.
+func (mm *Minimap) shown() *image.RGBA {
+	if mm.overlay == nil {
+		return mm.relief
+	}
+	b := mm.relief.Bounds()
+	out := image.NewRGBA(b)
+	ow, oh := mm.overlay.Width, mm.overlay.Height
+	t := [3]float64{float64(mm.overlayTint.R), float64(mm.overlayTint.G), float64(mm.overlayTint.B)}
+	for y := 0; y < b.Dy(); y++ {
+		row := min((2*y+1)*oh/(2*b.Dy()), oh-1)
+		for x := 0; x < b.Dx(); x++ {
+			col := min((2*x+1)*ow/(2*b.Dx()), ow-1)
+			a := math.Sqrt(float64(mm.overlay.At(col, row))) // lifts faint channels and thin deposits
+			i := y*mm.relief.Stride + x*4
+			for c := 0; c < 3; c++ {
+				out.Pix[i+c] = uint8(float64(mm.relief.Pix[i+c])*(1-a) + t[c]*a + 0.5)
+			}
+			out.Pix[i+3] = 255
+		}
+	}
+	return out
 }
 
 // NewMinimap prepares the navigation map of m, size pixels along the map's
@@ -143,7 +179,7 @@ func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, screenW, screenH int) {
 		mm.relief = analysis.ShadedRelief(mm.m, r.Dx(), r.Dy(), analysis.ReliefOptions{})
 	}
 	if mm.img == nil {
-		mm.img = ebiten.NewImageFromImage(mm.relief)
+		mm.img = ebiten.NewImageFromImage(mm.shown())
 	}
 	vector.FillRect(dst, float32(r.Min.X-1), float32(r.Min.Y-1), float32(r.Dx()+2), float32(r.Dy()+2), minimapFrame, false)
 	op := &ebiten.DrawImageOptions{}

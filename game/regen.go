@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"cordillera/internal/parallel"
 	"cordillera/pipeline"
 	"cordillera/terrain"
+	"cordillera/terrain/erosion"
 )
 
 // Regenerator makes worlds on background goroutines so that the frame loop
@@ -30,6 +32,10 @@ type Regenerator struct {
 	// must stay unchanged before the full map is made: while a slider is
 	// dragged the previews follow it, and the full map comes once it rests.
 	SettleDelay time.Duration
+	// PassEvery is how often the map is shown while erosion works on it:
+	// preparing a world to draw costs tens of milliseconds at 1025², which
+	// the erosion then waits for.
+	PassEvery time.Duration
 
 	mu       sync.Mutex
 	latest   uint64
@@ -49,11 +55,15 @@ type Generated struct {
 	Preview bool  // a coarse version; the full map follows unless cancelled
 	Loaded  bool  // read from a file rather than generated from Params
 	Err     error // why the parameters could not make a map (nothing else is set)
+
+	Stage  string         // the erosion pass a preview shows, e.g. "hydraulic 3/8"
+	Budget erosion.Budget // where the eroded material went
 }
 
 // NewRegenerator returns a regenerator that leaves one core to drawing.
 func NewRegenerator() *Regenerator {
-	return &Regenerator{PreviewSide: 129, Workers: max(runtime.GOMAXPROCS(0)-1, 1), SettleDelay: 200 * time.Millisecond}
+	return &Regenerator{PreviewSide: 129, Workers: max(runtime.GOMAXPROCS(0)-1, 1), SettleDelay: 200 * time.Millisecond,
+		PassEvery: 400 * time.Millisecond}
 }
 
 // Request starts generating the world for p, cancelling all older work,
@@ -63,8 +73,10 @@ func (r *Regenerator) Request(p terrain.Params) uint64 {
 }
 
 // RequestMap prepares the world of a map that load makes (a file being
-// read, say) like a generated one: in the background, latest wins.
-func (r *Regenerator) RequestMap(load func(ctx context.Context) (*terrain.Heightmap, error)) uint64 {
+// read, say) like a generated one: in the background, latest wins. When p
+// lists erosion stages, the map is shown as loaded first and then eroded,
+// updating as the passes finish.
+func (r *Regenerator) RequestMap(load func(ctx context.Context) (*terrain.Heightmap, error), p terrain.Params) uint64 {
 	return r.start(func(ctx context.Context, id uint64) {
 		m, err := load(ctx)
 		if ctx.Err() != nil {
@@ -77,11 +89,69 @@ func (r *Regenerator) RequestMap(load func(ctx context.Context) (*terrain.Height
 			r.publish(&Generated{ID: id, Err: err})
 			return
 		}
-		w := NewWorld(m)
-		if ctx.Err() == nil {
-			r.publish(&Generated{ID: id, World: w, Loaded: true})
-		}
+		r.erode(ctx, id, m, p)
 	})
+}
+
+// RequestErode erodes a loaded map anew with the erosion parameters of p,
+// as when the Erosion section changes while a file is open.
+func (r *Regenerator) RequestErode(src *terrain.Heightmap, p terrain.Params) uint64 {
+	return r.start(func(ctx context.Context, id uint64) { r.erode(ctx, id, src, p) })
+}
+
+// erode publishes the loaded map src and, if p asks for erosion, the map
+// as it is worn away, pass by pass, and in full.
+func (r *Regenerator) erode(ctx context.Context, id uint64, src *terrain.Heightmap, p terrain.Params) {
+	if len(erosion.Stages(p)) == 0 {
+		w := NewWorld(src)
+		w.Source = src
+		if ctx.Err() == nil {
+			r.publish(&Generated{ID: id, Params: p, World: w, Loaded: true})
+		}
+		return
+	}
+	first := NewWorld(src)
+	first.Source = src
+	r.publish(&Generated{ID: id, Params: p, World: first, Loaded: true, Preview: true})
+	opt := pipeline.Options{Progress: r.reporter(id, 0, 1), Masks: true, Pass: r.passes(ctx, id, p, true, src)}
+	pw, err := pipeline.Erode(ctx, src, p, opt)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		r.publish(&Generated{ID: id, Params: p, Err: err})
+		return
+	}
+	w := newWorldOf(pw)
+	w.Source = src
+	if ctx.Err() == nil {
+		r.publish(&Generated{ID: id, Params: p, World: w, Loaded: true, Budget: pw.Budget})
+	}
+}
+
+// passes returns an erosion pass callback that publishes the map as it
+// stands at most every PassEvery, as a preview of request id.
+func (r *Regenerator) passes(ctx context.Context, id uint64, p terrain.Params, loaded bool, src *terrain.Heightmap) func(string, int, int, *terrain.Heightmap) {
+	last := time.Now()
+	return func(stage string, pass, passes int, m *terrain.Heightmap) {
+		if time.Since(last) < r.PassEvery || pass == passes || ctx.Err() != nil {
+			return
+		}
+		snap := *m
+		snap.Samples = append([]float32(nil), m.Samples...)
+		w := NewWorld(&snap)
+		w.Source = src
+		r.publish(&Generated{ID: id, Params: p, World: w, Preview: true, Loaded: loaded,
+			Stage: fmt.Sprintf("%s %d/%d", stage, pass, passes)})
+		last = time.Now()
+	}
+}
+
+// newWorldOf prepares a built world for drawing, with its masks.
+func newWorldOf(pw *pipeline.World) *World {
+	w := NewWorld(pw.Map)
+	w.Masks = pw.Masks
+	return w
 }
 
 // start cancels older work and runs job for a new request.
@@ -109,14 +179,14 @@ func (r *Regenerator) start(job func(ctx context.Context, id uint64)) uint64 {
 
 // run makes the preview (when worth it) and the full world for request id.
 func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
-	if err := p.Validate(); err != nil {
+	if err := pipeline.Check(p); err != nil {
 		r.publish(&Generated{ID: id, Params: p, Err: err})
 		return
 	}
 	full := 1.0
 	if stride := terrain.PreviewStride(p, r.PreviewSide); stride > 1 {
 		full = 0.85
-		m, err := pipeline.Preview(ctx, p, stride, r.reporter(id, 0, 0.15))
+		pw, err := pipeline.Preview(ctx, p, stride, pipeline.Options{Progress: r.reporter(id, 0, 0.15)})
 		if ctx.Err() != nil {
 			return
 		}
@@ -124,14 +194,18 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 			r.publish(&Generated{ID: id, Params: p, Err: err})
 			return
 		}
-		r.publish(&Generated{ID: id, Params: p, World: NewWorld(m), Preview: true})
+		r.publish(&Generated{ID: id, Params: p, World: NewWorld(pw.Map), Preview: true})
 		select {
 		case <-ctx.Done(): // a newer request came before these settled
 			return
 		case <-time.After(r.SettleDelay):
 		}
 	}
-	m, err := pipeline.Generate(ctx, p, r.reporter(id, 1-full, full))
+	opt := pipeline.Options{Progress: r.reporter(id, 1-full, full), Masks: true}
+	if len(erosion.Stages(p)) > 0 {
+		opt.Pass = r.passes(ctx, id, p, false, nil)
+	}
+	pw, err := pipeline.Generate(ctx, p, opt)
 	if ctx.Err() != nil {
 		return
 	}
@@ -139,11 +213,11 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 		r.publish(&Generated{ID: id, Params: p, Err: err})
 		return
 	}
-	w := NewWorld(m)
+	w := newWorldOf(pw)
 	if ctx.Err() != nil {
 		return
 	}
-	r.publish(&Generated{ID: id, Params: p, World: w})
+	r.publish(&Generated{ID: id, Params: p, World: w, Budget: pw.Budget})
 }
 
 // reporter returns a progress callback for request id mapped onto

@@ -187,7 +187,7 @@ func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, sw, sh int) {
 // parameters p, in the background, latest wins.
 func (r *Regenerator) RequestRoute(p terrain.Params, t *route.Track) uint64 {
 	return r.start(func(ctx context.Context, id uint64) {
-		res, err := pipeline.Route(ctx, p, t, r.reporter(id, 0, 1))
+		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Progress: r.reporter(id, 0, 1), Masks: true})
 		if ctx.Err() != nil {
 			return
 		}
@@ -195,8 +195,8 @@ func (r *Regenerator) RequestRoute(p terrain.Params, t *route.Track) uint64 {
 			r.publish(&Generated{ID: id, Params: p, Err: err})
 			return
 		}
-		w := NewWorld(res.Map)
-		w.Route = NewRouteView(res)
+		w := newWorldOf(pw)
+		w.Route = NewRouteView(pw.Route)
 		if ctx.Err() == nil {
 			r.publish(&Generated{ID: id, Params: p, World: w, Loaded: true})
 		}

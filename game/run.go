@@ -11,13 +11,17 @@ import (
 )
 
 // Run opens the explorer window on a world that p made (the Generator
-// panel starts from p) and returns when it is closed.
-func Run(w *World, p terrain.Params, title string) error {
+// panel starts from p) and returns when it is closed. setup, if set,
+// adjusts the game first (UsePreset, for one).
+func Run(w *World, p terrain.Params, title string, setup func(*Game)) error {
 	g, err := NewWithParams(w, p)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
+	if setup != nil {
+		setup(g)
+	}
 	ebiten.SetWindowSize(ScreenWidth, ScreenHeight)
 	ebiten.SetWindowTitle(title)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)

@@ -43,8 +43,11 @@ type Viewer struct {
 }
 
 // DefaultViewer is the look of the default world: height texturing over
-// the four materials, the sun of thesis scenario 1 (65°, 30°), its sky
-// colour (201, 226, 255) and scenario colours' sun (253, 220, 48).
+// the four materials, the sun in scenario 1's direction (30°, thesis 7.6)
+// but lower than its 65° — at 35° the slopes of the default world read
+// from the overview camera — scenario 1's sky colour (201, 226, 255) and
+// the scenarios' sun colour (253, 220, 48). The preset scenario-1 carries
+// the thesis's own settings (PresetViews).
 func DefaultViewer() Viewer {
 	return Viewer{
 		Texturing:     ByHeight,

@@ -28,6 +28,7 @@ const (
 	teachOff = iota
 	teachSubdivision
 	teachOctaves
+	teachErosion
 )
 
 // teachSizes are the map sizes offered for stepping through subdivision:
@@ -57,6 +58,8 @@ type teachState struct {
 	saved   *World // the world before teaching, shown again when it ends
 	diagram *ebiten.Image
 	params  terrain.Params // what the current lesson was built from
+
+	erosion erosionLesson
 }
 
 // teachPanel draws the Teach panel's widgets.
@@ -65,7 +68,7 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{90, -1}, nil)
 	ctx.Text("show")
 	mode := t.mode
-	ctx.Dropdown(&mode, []string{"off", "subdivision", "octaves"}).On(func() { g.setTeachMode(mode) })
+	ctx.Dropdown(&mode, []string{"off", "subdivision", "octaves", "erosion"}).On(func() { g.setTeachMode(mode) })
 	ctx.Text("plot")
 	pk := g.plots.kind
 	ctx.Dropdown(&pk, plotKinds).On(func() { g.setPlot(pk) })
@@ -102,6 +105,10 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 		ctx.Slider(&k, 1, len(t.partials), 1).On(func() { t.octK = k; g.showOctaves() })
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.Text(g.octaveText())
+	case teachErosion:
+		if t.erosion.m != nil {
+			g.erosionPanel(ctx)
+		}
 	}
 	if g.plots.summary != "" && g.plots.kind != 0 {
 		ctx.SetGridLayout([]int{-1}, nil)
@@ -173,6 +180,8 @@ func (g *Game) buildLesson() {
 			t.thumbRGB = append(t.thumbRGB, analysis.ShadedRelief(c, thumbSide, thumbSide, analysis.ReliefOptions{Grey: true}))
 		}
 		g.showOctaves()
+	case teachErosion:
+		g.buildErosionLesson()
 	}
 }
 
@@ -270,6 +279,10 @@ func (g *Game) updateTeach() {
 	if g.Params != t.params {
 		g.buildLesson()
 	}
+	if t.mode == teachErosion {
+		g.updateErosionLesson()
+		return
+	}
 	if t.playing && t.stepper != nil {
 		t.tick++
 		if t.tick%30 == 0 {
@@ -317,6 +330,11 @@ func (g *Game) octaveText() string {
 	if formula == "" {
 		formula = string(p.Algorithm) + ", octave by octave"
 	}
+	if tin := map[terrain.BasisTransform]string{
+		terrain.RidgedBasis: "1 - |N|", terrain.BillowBasis: "|N|",
+	}[p.BasisTransform]; tin != "" {
+		formula += "\nwith N replaced by T_in(N) = " + tin + "  (thesis eq. 3.4, fig. 3.3)"
+	}
 	i := t.octK - 1
 	return fmt.Sprintf("%s\nk = %d of %d octaves, λ = %g, H = %g\noctave %d: frequency λ^i = %.4g, amplitude λ^(-iH) = %.4g",
 		formula, t.octK, len(t.partials), p.Lacunarity, p.Hurst, t.octK, math.Pow(p.Lacunarity, float64(i)), math.Pow(p.Lacunarity, -float64(i)*p.Hurst))
@@ -346,6 +364,8 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 		op := &ebiten.DrawImageOptions{}
 		op.GeoM.Translate(float64(w-diagramSide-10), teachTop)
 		screen.DrawImage(t.diagram, op)
+	case t.mode == teachErosion && t.erosion.m != nil:
+		g.drawDropletPaths(screen)
 	case t.mode == teachOctaves:
 		for i, rgb := range t.thumbRGB {
 			if i >= len(t.thumbs) {

@@ -3,14 +3,17 @@ package game
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ebitengine/debugui"
 
 	"cordillera/terrain"
+	"cordillera/terrain/erosion"
 	"cordillera/terrain/heightfile"
 )
 
@@ -34,10 +37,12 @@ type uiState struct {
 	isError bool
 	open    map[string]bool // panels that start unfolded (Generator does unless closed)
 	closed  map[string]bool
+
+	presetView int // the preset whose look the Viewer was last given (UsePreset)
 }
 
-// OpenPanels sets which panels start unfolded: any of Generator, Viewer
-// and File. It takes effect when the UI is first built.
+// OpenPanels sets which panels start unfolded: any of Generator, Viewer,
+// File and Teach, and the Generator's Erosion and Route sections. It takes effect when the UI is first built.
 func (g *Game) OpenPanels(names ...string) {
 	g.ui.open, g.ui.closed = map[string]bool{}, map[string]bool{"Generator": true}
 	for _, n := range names {
@@ -96,15 +101,117 @@ func (g *Game) generatorPanel(ctx *debugui.Context) {
 		g.say(terrain.Presets[g.ui.preset].Description)
 	})
 	for _, s := range terrain.Specs {
-		ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
+		if s.Group == "" {
+			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
+		}
 	}
+	ctx.Header("Erosion", g.ui.open["Erosion"], func() { g.erosionSection(ctx, &p) })
+	ctx.Header("Route", g.ui.open["Route"], func() {
+		for _, s := range terrain.Specs {
+			if s.Group == "route" {
+				ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
+			}
+		}
+	})
 	ctx.SetGridLayout([]int{-1}, nil)
 	if busy, f := g.regen.Status(); busy {
-		ctx.Text(fmt.Sprintf("generating… %.0f %%", 100*f))
+		text := fmt.Sprintf("generating… %.0f %%", 100*f)
+		if g.stage != "" {
+			text += " (showing " + g.stage + ")"
+		}
+		ctx.Text(text)
 	}
 	if p != g.Params {
+		old := g.Params
 		g.Params = p
-		g.regen.Request(p)
+		old.ErosionParams = p.ErosionParams
+		if src := g.World.Source; src != nil && old == p { // only erosion changed: wear the loaded map anew
+			g.regen.RequestErode(src, p)
+		} else {
+			g.regen.Request(p)
+		}
+	}
+}
+
+// maskTints colour the erosion masks on the minimap: water blue for the
+// flow, rust for the ground removed, sand for the ground laid down.
+var maskTints = map[string]color.RGBA{
+	"flow":      {40, 110, 230, 255},
+	"eroded":    {200, 60, 30, 255},
+	"deposited": {240, 200, 80, 255},
+}
+
+// ShowMask shows an erosion mask of the world on the minimap ("relief":
+// none). The choice carries over to the next world while it has masks.
+func (g *Game) ShowMask(name string) {
+	g.maskShown = name
+	mm := g.World.Minimap
+	if g.World.Masks == nil || name == "relief" {
+		if mm.OverlayName != "" {
+			mm.SetOverlay("", nil, color.RGBA{})
+		}
+		return
+	}
+	mask, err := g.World.Masks.Normalised(name)
+	if err != nil {
+		g.fail(err)
+		return
+	}
+	mm.SetOverlay(name, mask, maskTints[name])
+}
+
+// erosionStageOrder is the order the Erosion section runs its stages in:
+// the river network first, then the droplets' gullies and fans, then the
+// talus slopes that settle what they left.
+var erosionStageOrder = []string{terrain.FluvialErosion, terrain.HydraulicErosion, terrain.ThermalErosion}
+
+// erosionSection is the Generator panel's Erosion part: a checkbox per
+// stage, and the parameters of the stages that are on.
+func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
+	on := erosion.Stages(*p)
+	ctx.SetGridLayout([]int{-1}, nil)
+	ctx.Text("stages, run in the order listed: " + p.Erosion)
+	ctx.SetGridLayout([]int{-1, -1, -1}, nil)
+	for _, stage := range erosionStageOrder {
+		checked := slices.Contains(on, stage)
+		ctx.IDScope(stage, func() {
+			ctx.Checkbox(&checked, stage).On(func() {
+				var list []string
+				for _, s := range erosionStageOrder {
+					if s == stage && checked || s != stage && slices.Contains(on, s) {
+						list = append(list, s)
+					}
+				}
+				text := "none"
+				if len(list) > 0 {
+					text = strings.Join(list, ",")
+				}
+				if spec, ok := terrain.SpecByName("erosion"); ok {
+					if err := spec.Set(p, text); err != nil {
+						g.fail(err)
+					}
+				}
+			})
+		})
+	}
+	for _, s := range terrain.Specs {
+		stage, _, _ := strings.Cut(s.Name, "-")
+		if s.Group == "erosion" && s.Name != "erosion" && slices.Contains(on, stage) {
+			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, p) })
+		}
+	}
+	if masks := g.World.Masks; masks != nil {
+		ctx.SetGridLayout([]int{110, -1}, nil)
+		ctx.Text("minimap shows")
+		choices := append([]string{"relief"}, erosion.MaskNames...)
+		i := max(slices.Index(choices, g.World.Minimap.OverlayName), 0)
+		ctx.Dropdown(&i, choices).On(func() { g.ShowMask(choices[i]) })
+	}
+	if len(on) > 0 && g.budget.Eroded > 0 {
+		b := g.budget
+		ctx.SetGridLayout([]int{-1}, nil)
+		ctx.Text(fmt.Sprintf("eroded %.3g m³: deposited %.0f %%, suspended %.0f %%, off the map %.0f %%",
+			b.Eroded, 100*b.Deposited/b.Eroded, 100*b.Suspended/b.Eroded, 100*b.CarriedOff/b.Eroded))
 	}
 }
 

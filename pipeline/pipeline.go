@@ -1,33 +1,164 @@
 // Package pipeline chains the stages that make a world, in the one order
 // every caller uses:
 //
-//	generator (terrain) → erosion (terrain/erosion) → route constraint (route) → Heightmap
+//	generator (terrain) → erosion (terrain/erosion) → route constraint (route) → normalise
 //
-// The stages know nothing of one another; only this package, above them,
-// knows their order. The commands and the explorer make every world here.
+// or, for a loaded heightmap, erosion alone. The stages know nothing of one
+// another; only this package, above them, knows their order. The commands
+// and the explorer make every world here.
 package pipeline
 
 import (
 	"context"
 
+	"cordillera/internal/parallel"
 	"cordillera/route"
 	"cordillera/terrain"
+	"cordillera/terrain/erosion"
 )
 
+// Options are the optional parts of a build.
+type Options struct {
+	// Progress receives the fraction done over all stages, in [0, 1]; nil
+	// is allowed. It may be called from several goroutines.
+	Progress terrain.Progress
+	// Masks asks for the erosion masks (flow, eroded, deposited).
+	Masks bool
+	// Pass, if set, is called on the building goroutine after each erosion
+	// pass with the map as it stands (heights in the map's own units, not
+	// yet normalised), so that a viewer can copy and show it. It must not
+	// keep m.
+	Pass func(stage string, pass, passes int, m *terrain.Heightmap)
+}
+
+// World is what a build makes.
+type World struct {
+	Map    *terrain.Heightmap
+	Route  *route.Result  // the route terrain's report; nil without a track
+	Masks  *erosion.Masks // nil unless Options.Masks and an erosion stage ran
+	Budget erosion.Budget // where the eroded material went
+}
+
+// erosionShare is the part of the progress bar erosion takes when it runs:
+// it costs much more than generating.
+const erosionShare = 0.8
+
 // Generate makes the map p describes: the generator's map, normalised and
-// shaped by its post-effect (terrain.Generate).
-func Generate(ctx context.Context, p terrain.Params, progress terrain.Progress) (*terrain.Heightmap, error) {
-	return terrain.Generate(ctx, p, progress)
+// shaped by its post-effect (terrain.Generate), then worn by the erosion
+// stages p.Erosion lists, then normalised again to [0, 1] with the
+// vertical scale adjusted so that heights in metres are kept.
+func Generate(ctx context.Context, p terrain.Params, opt Options) (*World, error) {
+	return generate(ctx, p, 1, opt)
 }
 
 // Preview makes a coarse version of the map p describes, every stride-th
-// sample (terrain.GeneratePreview), for the explorer to show while the
-// full map is made.
-func Preview(ctx context.Context, p terrain.Params, stride int, progress terrain.Progress) (*terrain.Heightmap, error) {
-	return terrain.GeneratePreview(ctx, p, stride, progress)
+// sample (terrain.GeneratePreview), eroded like the full map, for the
+// explorer to show while the full map is made.
+func Preview(ctx context.Context, p terrain.Params, stride int, opt Options) (*World, error) {
+	return generate(ctx, p, stride, opt)
 }
 
-// Route makes the terrain through a GPS track (route.Generate).
-func Route(ctx context.Context, p terrain.Params, t *route.Track, progress terrain.Progress) (*route.Result, error) {
-	return route.Generate(ctx, p, t, progress)
+func generate(ctx context.Context, p terrain.Params, stride int, opt Options) (*World, error) {
+	if err := Check(p); err != nil {
+		return nil, err
+	}
+	genShare := 1.0
+	if len(erosion.Stages(p)) > 0 {
+		genShare = 1 - erosionShare
+	}
+	m, err := terrain.GeneratePreview(ctx, p, stride, parallel.Range(opt.Progress, 0, genShare))
+	if err != nil {
+		return nil, err
+	}
+	w := &World{Map: m}
+	if err := erode(ctx, w, p, opt, genShare); err != nil {
+		return nil, err
+	}
+	if len(erosion.Stages(p)) > 0 {
+		renormalise(w.Map)
+	}
+	return w, nil
+}
+
+// Erode wears a loaded heightmap by the erosion stages p.Erosion lists. The
+// map keeps its cell size, vertical scale and heights' units (it is not
+// renormalised); src itself is not changed.
+func Erode(ctx context.Context, src *terrain.Heightmap, p terrain.Params, opt Options) (*World, error) {
+	if err := Check(p); err != nil {
+		return nil, err
+	}
+	m := *src
+	m.Samples = append([]float32(nil), src.Samples...)
+	w := &World{Map: &m}
+	if err := erode(ctx, w, p, opt, 0); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Route makes the terrain through a GPS track (route.GenerateWith) with the
+// erosion stages run on the solved terrain before the road: the route's
+// points are met again after erosion, so the track is still followed
+// exactly.
+func Route(ctx context.Context, p terrain.Params, t *route.Track, opt Options) (*World, error) {
+	if err := Check(p); err != nil {
+		return nil, err
+	}
+	w := &World{}
+	var stage route.Stage
+	if len(erosion.Stages(p)) > 0 {
+		stage = func(ctx context.Context, m *terrain.Heightmap) error {
+			w.Map = m
+			return erode(ctx, w, p, opt, 0.35)
+		}
+	}
+	res, err := route.GenerateWith(ctx, p, t, stage, opt.Progress)
+	if err != nil {
+		return nil, err
+	}
+	w.Map, w.Route = res.Map, res
+	return w, nil
+}
+
+// Check validates the parameters of a build, erosion's included.
+func Check(p terrain.Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return erosion.Check(p)
+}
+
+// erode runs the erosion stages on w.Map, reporting progress on
+// [base, 1] of the whole.
+func erode(ctx context.Context, w *World, p terrain.Params, opt Options, base float64) error {
+	if len(erosion.Stages(p)) == 0 {
+		return nil
+	}
+	eo := erosion.Options{Progress: parallel.Range(opt.Progress, base, 1-base)}
+	if opt.Masks {
+		w.Masks = &erosion.Masks{}
+		eo.Masks = w.Masks
+	}
+	if opt.Pass != nil {
+		m := w.Map
+		eo.Pass = func(stage string, pass, passes int) { opt.Pass(stage, pass, passes, m) }
+	}
+	b, err := erosion.Run(ctx, w.Map, p, eo)
+	w.Budget = b
+	return err
+}
+
+// renormalise maps the heights back onto [0, 1] after erosion lowered the
+// peaks and filled the valleys, scaling VerticalScale so that height
+// differences in metres are unchanged (the lowest point becomes 0).
+func renormalise(m *terrain.Heightmap) {
+	lo, hi := m.Range()
+	span := float64(hi) - float64(lo)
+	if span == 0 {
+		return
+	}
+	for i, v := range m.Samples {
+		m.Samples[i] = float32((float64(v) - float64(lo)) / span)
+	}
+	m.VerticalScale *= span
 }

@@ -28,6 +28,31 @@ type Report struct {
 	TrackMaxError  float64 `json:"track_max_error"`  // map against the track's own elevation, every half sample
 	TrackMeanError float64 `json:"track_mean_error"`
 	Ridge          float64 `json:"ridge"` // Tikhonov term the solve needed; 0 when exact
+
+	// Paper 002's Table 2 accuracy as a percentage (Agreement): at the
+	// solved points, and along the whole track every half sample.
+	Agreement      float64 `json:"agreement_pct"`
+	TrackAgreement float64 `json:"track_agreement_pct"`
+}
+
+// Agreement is the percentage paper 002 reports in its Table 2 (80.32 %
+// to 100 %) for how well the map meets the route. The paper does not
+// define it; ours is
+//
+//	agreement = 100 · (1 − mean |h − e| / (e_max − e_min))
+//
+// the mean distance between the map's height h and the route's elevation
+// e, as a share of the route's elevation range, clamped to [0, 100]. Both
+// are in the same units. A flat route (no range) agrees 100 % only when
+// the map meets it exactly.
+func Agreement(meanError, elevationRange float64) float64 {
+	if elevationRange <= 0 {
+		if meanError == 0 {
+			return 100
+		}
+		return 0
+	}
+	return min(max(100*(1-meanError/elevationRange), 0), 100)
 }
 
 // Report summarises r for a run that took seconds.
@@ -38,7 +63,18 @@ func (r *Result) Report(seconds float64) Report {
 		BaseElevation: r.Base, VerticalScale: r.Map.VerticalScale,
 		Spacing: r.Spacing, Merged: r.Merged,
 		TrackMaxError: r.TrackMaxError, TrackMeanError: r.TrackMeanError, Ridge: r.Ridge,
+		Agreement:      Agreement(r.MeanError, r.elevationRange()),
+		TrackAgreement: Agreement(r.TrackMeanError, r.elevationRange()),
 	}
+}
+
+// elevationRange is the route's elevation range in the map's normalised
+// height units, the units of the errors.
+func (r *Result) elevationRange() float64 {
+	if r.Path == nil || r.Map == nil || r.Map.VerticalScale <= 0 {
+		return 0
+	}
+	return (r.Path.MaxEle - r.Path.MinEle) / r.Map.VerticalScale
 }
 
 // SaveReport writes rep as indented JSON to path, atomically

@@ -11,11 +11,13 @@ type Figure struct {
 	Values  []string // its value in each panel, (a), (b), … in order
 }
 
-// Figures are the thesis's figures 7.4–7.14. Every base is the 7.3 test
+// Figures are the thesis's figures 7.3–7.14. Every base is the 7.3 test
 // setting — Perlin basis, seed 17, feature size 90 %, n = 8, λ = 2, H = 1,
 // a 256² map (257² here, so that subdivision could use it too) of height 50
 // — with the change the caption names.
 var Figures = []Figure{
+	{"fig7.3", "Thesis figure 7.3: basis functions compared: value noise and Perlin noise (one octave)", "thesis-basis",
+		"basis", []string{"value", "perlin"}},
 	{"fig7.4", "Thesis figure 7.4: Perlin noise (one octave) for different feature sizes", "thesis-basis",
 		"feature-size", []string{"0", "50", "75", "90", "100"}},
 	{"fig7.5", "Thesis figure 7.5: fBm for different numbers of octaves n", "thesis-defaults",

@@ -1,6 +1,9 @@
 package terrain
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Every figure names a preset, a parameter and values that exist, so
 // 'cordillera sweep -figure' cannot fail on its own table.
@@ -38,6 +41,12 @@ func TestFigures(t *testing.T) {
 	}
 	if f, ok := FigureByName("fig7.9"); !ok || f.Param != "offset" || f.Preset != "thesis-hybrid" {
 		t.Errorf("FigureByName(fig7.9) = %+v, %v", f, ok)
+	}
+	// Figure 7.3 compares the two bases the thesis has, value then Perlin, one octave.
+	if f, ok := FigureByName("fig7.3"); !ok || f.Param != "basis" || strings.Join(f.Values, ",") != "value,perlin" {
+		t.Errorf("FigureByName(fig7.3) = %+v, %v; want basis = value, perlin", f, ok)
+	} else if p, _ := PresetParams(f.Preset); p.Octaves != 1 {
+		t.Errorf("fig7.3: base %s has %d octaves, want the basis alone", f.Preset, p.Octaves)
 	}
 	if _, ok := FigureByName("fig9.9"); ok {
 		t.Error("FigureByName found fig9.9")

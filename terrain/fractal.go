@@ -39,8 +39,9 @@ func octaveSeed(seed int64, i int) int64 {
 }
 
 // featurePeriod is the wavelength, in samples, of the first octave. The
-// thesis gives feature size as a percentage: 0 % is one sample, 100 % the
-// whole map, on a logarithmic scale so that each step looks alike.
+// thesis gives feature size only as a percentage (0 % to 100 %); the
+// mapping is ours: period = size^(fs/100), so 0 % is one sample and 100 %
+// the whole map, on a logarithmic scale so that each step looks alike.
 func featurePeriod(size int, featureSize float64) float64 {
 	return math.Pow(float64(size), featureSize/100)
 }
@@ -48,6 +49,7 @@ func featurePeriod(size int, featureSize float64) float64 {
 // synthesis holds what every sample of one fractal generation shares.
 type synthesis struct {
 	alg        Algorithm
+	tin        BasisTransform // T_in of thesis eq. 3.4, applied to every octave's basis value
 	octaves    []noise.Basis
 	amps       []float64 // λ^(−iH), thesis listing 6.1
 	lacunarity float64
@@ -63,6 +65,7 @@ type synthesis struct {
 func newSynthesis(p Params) (*synthesis, error) {
 	s := &synthesis{
 		alg:        p.Algorithm,
+		tin:        p.BasisTransform,
 		lacunarity: p.Lacunarity,
 		offset:     p.Offset,
 		freq:       1 / featurePeriod(p.Size, p.FeatureSize),
@@ -133,7 +136,10 @@ func quilezStep(value, ddx, ddy, amp, n, ndx, ndy float64) (float64, float64, fl
 	return value + amp*n/(1+float64(ddx*ddx)+float64(ddy*ddy)), ddx, ddy
 }
 
-// ridge is the ridged basis transform (1 − |N|)² of thesis 8.2.
+// ridge is Musgrave's ridged basis (1 − |N|)², squared to sharpen the
+// crests (Musgrave, Texturing & Modeling, ridged multifractal). Thesis
+// fig. 3.3 writes the ridged transform as 1 − |h|, unsquared: that is
+// -basis-transform ridged, which combines with any algorithm.
 func ridge(n float64) float64 {
 	r := 1 - math.Abs(n)
 	return r * r
@@ -160,6 +166,9 @@ func (s *synthesis) swiss(x, y float64) float64 {
 	var dsx, dsy float64
 	for _, b := range s.octaves {
 		n, dx, dy := b.Eval((x+float64(swissWarp*dsx))*freq, (y+float64(swissWarp*dsy))*freq)
+		if s.tin != PlainBasis {
+			n, dx, dy = s.tin.apply(n, dx, dy)
+		}
 		sum += float64(amp * (1 - math.Abs(n)))
 		dsx += float64(amp * dx * -n)
 		dsy += float64(amp * dy * -n)
@@ -184,6 +193,9 @@ func (s *synthesis) sampleReference(col, row int) float64 {
 			n, ndx, ndy = b.Eval(x, y)
 		} else {
 			n = b.Value(x, y)
+		}
+		if s.tin != PlainBasis {
+			n, ndx, ndy = s.tin.apply(n, ndx, ndy)
 		}
 		amp := s.amps[i]
 		switch s.alg {
@@ -276,6 +288,11 @@ func (s *synthesis) fastRow(row int, cols [][]float64, sc *rowScratch, out []flo
 		default:
 			for col := range xs {
 				n[col] = b.Value(xs[col], ys[col])
+			}
+		}
+		if s.tin != PlainBasis {
+			for c := range n {
+				n[c], ndx[c], ndy[c] = s.tin.apply(n[c], ndx[c], ndy[c])
 			}
 		}
 		amp := s.amps[i]

@@ -13,29 +13,32 @@ import (
 )
 
 // The fast path must give exactly what the point-evaluated oracle gives,
-// for every fractal algorithm, basis, and with or without distortion.
+// for every fractal algorithm, basis and basis transform, and with or
+// without distortion.
 func TestFastPathMatchesReference(t *testing.T) {
 	for _, alg := range Algorithms {
 		if alg.IsSubdivision() {
 			continue
 		}
 		for _, basis := range noise.Kinds {
-			for _, distortion := range []float64{0, 40} {
-				p := smallParams(alg)
-				p.Basis, p.Distortion, p.Size = basis, distortion, 97
-				p.Lacunarity = 1.9871 // not a power of two: exercises the coordinate arithmetic
-				fast, err := Generate(context.Background(), p, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ref, err := GenerateReference(context.Background(), p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := range fast.Samples {
-					if math.Float32bits(fast.Samples[i]) != math.Float32bits(ref.Samples[i]) {
-						t.Fatalf("%s/%s distortion %v: sample %d fast %v != reference %v",
-							alg, basis, distortion, i, fast.Samples[i], ref.Samples[i])
+			for _, tr := range BasisTransforms {
+				for _, distortion := range []float64{0, 40} {
+					p := smallParams(alg)
+					p.Basis, p.BasisTransform, p.Distortion, p.Size = basis, tr, distortion, 97
+					p.Lacunarity = 1.9871 // not a power of two: exercises the coordinate arithmetic
+					fast, err := Generate(context.Background(), p, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ref, err := GenerateReference(context.Background(), p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range fast.Samples {
+						if math.Float32bits(fast.Samples[i]) != math.Float32bits(ref.Samples[i]) {
+							t.Fatalf("%s/%s %s distortion %v: sample %d fast %v != reference %v",
+								alg, basis, p.BasisTransform, distortion, i, fast.Samples[i], ref.Samples[i])
+						}
 					}
 				}
 			}
@@ -49,57 +52,115 @@ func TestFractalAlgorithmsMatchListings(t *testing.T) {
 	p := DefaultParams()
 	p.Size, p.Octaves, p.Lacunarity, p.Hurst, p.Offset = 33, 4, 2.1, 0.7, 0.4
 	col, row := 13, 21
-	for _, alg := range []Algorithm{FBm, Hetero, Hybrid, Quilez, Ridged, Billow} {
-		p.Algorithm = alg
+	for _, tr := range BasisTransforms {
+		for _, alg := range []Algorithm{FBm, Hetero, Hybrid, Quilez, Ridged, Billow} {
+			p.Algorithm, p.BasisTransform = alg, tr
+			m, err := fractalRaw(context.Background(), p, 1, nil, 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			freq := 1 / featurePeriod(p.Size, p.FeatureSize)
+			x, y := float64(col)*freq+gridOffset, float64(row)*freq+gridOffset
+			var value, w, dx, dy, signal float64
+			for i := 0; i < p.Octaves; i++ {
+				b, _ := noise.New(p.Basis, octaveSeed(p.Seed, i))
+				n, ndx, ndy := b.Eval(x, y)
+				switch tr { // T_in of thesis fig. 3.3, with its gradient by the chain rule
+				case RidgedBasis: // 1 − |h|
+					s := math.Copysign(1, n)
+					n, ndx, ndy = 1-math.Abs(n), -s*ndx, -s*ndy
+				case BillowBasis: // |h|
+					s := math.Copysign(1, n)
+					n, ndx, ndy = math.Abs(n), s*ndx, s*ndy
+				}
+				amp := math.Pow(p.Lacunarity, -float64(i)*p.Hurst)
+				switch alg {
+				case FBm: // listing 6.1
+					value += amp * n
+				case Hetero: // listing 6.2
+					if i == 0 {
+						value = n + p.Offset
+					} else {
+						value += value * amp * (n + p.Offset)
+					}
+				case Hybrid: // listing 6.3
+					if i == 0 {
+						value, w = n+p.Offset, n+p.Offset
+					} else {
+						w = math.Min(w, 1)
+						aux := amp * (n + p.Offset)
+						value += w * aux
+						w *= aux
+					}
+				case Quilez: // listing 6.4
+					dx, dy = dx+ndx, dy+ndy
+					value += amp * n / (1 + dx*dx + dy*dy)
+				case Ridged:
+					r := (1 - math.Abs(n)) * (1 - math.Abs(n))
+					if i == 0 {
+						value, signal = r, r
+					} else {
+						signal = r * math.Min(math.Max(signal*2, 0), 1)
+						value += signal * amp
+					}
+				case Billow:
+					value += amp * math.Abs(n)
+				}
+				x, y = x*p.Lacunarity, y*p.Lacunarity
+			}
+			if got := float64(m.At(col, row)); math.Abs(got-value) > 1e-6*math.Max(1, math.Abs(value)) {
+				t.Errorf("%s, basis transform %s: raw sample %v, listing gives %v", alg, tr, got, value)
+			}
+		}
+	}
+}
+
+// fBm of the billowy basis |N| is the billow algorithm, bit for bit, and
+// the ridged basis 1 − |N| folds fBm into sharp crests as the ridged
+// multifractal does; Swiss turbulence changes too.
+func TestBasisTransformsShapeAnyAlgorithm(t *testing.T) {
+	raw := func(alg Algorithm, tr BasisTransform) *Heightmap {
+		p := smallParams(alg)
+		p.BasisTransform = tr
 		m, err := fractalRaw(context.Background(), p, 1, nil, 0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		freq := 1 / featurePeriod(p.Size, p.FeatureSize)
-		x, y := float64(col)*freq+gridOffset, float64(row)*freq+gridOffset
-		var value, w, dx, dy, signal float64
-		for i := 0; i < p.Octaves; i++ {
-			b, _ := noise.New(p.Basis, octaveSeed(p.Seed, i))
-			n, ndx, ndy := b.Eval(x, y)
-			amp := math.Pow(p.Lacunarity, -float64(i)*p.Hurst)
-			switch alg {
-			case FBm: // listing 6.1
-				value += amp * n
-			case Hetero: // listing 6.2
-				if i == 0 {
-					value = n + p.Offset
-				} else {
-					value += value * amp * (n + p.Offset)
-				}
-			case Hybrid: // listing 6.3
-				if i == 0 {
-					value, w = n+p.Offset, n+p.Offset
-				} else {
-					w = math.Min(w, 1)
-					aux := amp * (n + p.Offset)
-					value += w * aux
-					w *= aux
-				}
-			case Quilez: // listing 6.4
-				dx, dy = dx+ndx, dy+ndy
-				value += amp * n / (1 + dx*dx + dy*dy)
-			case Ridged:
-				r := (1 - math.Abs(n)) * (1 - math.Abs(n))
-				if i == 0 {
-					value, signal = r, r
-				} else {
-					signal = r * math.Min(math.Max(signal*2, 0), 1)
-					value += signal * amp
-				}
-			case Billow:
-				value += amp * math.Abs(n)
-			}
-			x, y = x*p.Lacunarity, y*p.Lacunarity
-		}
-		if got := float64(m.At(col, row)); math.Abs(got-value) > 1e-6*math.Max(1, math.Abs(value)) {
-			t.Errorf("%s: raw sample %v, listing gives %v", alg, got, value)
+		return m
+	}
+	fb, b := raw(FBm, BillowBasis), raw(Billow, PlainBasis)
+	for i := range fb.Samples {
+		if math.Float32bits(fb.Samples[i]) != math.Float32bits(b.Samples[i]) {
+			t.Fatalf("fbm of |N| differs from the billow algorithm at sample %d: %v != %v", i, fb.Samples[i], b.Samples[i])
 		}
 	}
+	for _, alg := range []Algorithm{FBm, Hetero, Hybrid, Quilez, Ridged, Billow, Swiss} {
+		plain := raw(alg, PlainBasis)
+		if mapsEqual(plain, raw(alg, RidgedBasis)) {
+			t.Errorf("%s: -basis-transform ridged gives the untransformed map", alg)
+		}
+		// Ridged, billow and Swiss read only |N| (and N·∇N), so |N| leaves them as they are.
+		absOnly := alg == Ridged || alg == Billow || alg == Swiss
+		if got := mapsEqual(plain, raw(alg, BillowBasis)); got != absOnly {
+			t.Errorf("%s: -basis-transform billow leaves the map unchanged: %v, want %v", alg, got, absOnly)
+		}
+	}
+	asym := func(tr BasisTransform) float64 {
+		m, low, high := lowHigh(t, FBm, func(p *Params) { p.BasisTransform = tr })
+		return curvature(m, high) / -curvature(m, low)
+	}
+	if r, f := asym(RidgedBasis), asym(PlainBasis); r < 1.2 || r < 1.5*f {
+		t.Errorf("crest/valley curvature: fbm of 1 − |N| %v, fbm %v; want > 1.2 and > 1.5× fbm", r, f)
+	}
+}
+
+func mapsEqual(a, b *Heightmap) bool {
+	for i := range a.Samples {
+		if math.Float32bits(a.Samples[i]) != math.Float32bits(b.Samples[i]) {
+			return false
+		}
+	}
+	return len(a.Samples) == len(b.Samples)
 }
 
 func TestDeterministicAndSeedDependent(t *testing.T) {

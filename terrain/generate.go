@@ -142,5 +142,9 @@ func (p Params) Describe() string {
 	if p.Algorithm.IsSubdivision() {
 		return fmt.Sprintf("%s %d² seed %d H %g corners %s", p.Algorithm, p.Size, p.Seed, p.Hurst, p.Corners)
 	}
-	return fmt.Sprintf("%s/%s %d² seed %d feature %g%% octaves %d λ %g H %g", p.Algorithm, p.Basis, p.Size, p.Seed, p.FeatureSize, p.Octaves, p.Lacunarity, p.Hurst)
+	basis := string(p.Basis)
+	if p.BasisTransform != PlainBasis && p.BasisTransform != "" {
+		basis += "+" + string(p.BasisTransform)
+	}
+	return fmt.Sprintf("%s/%s %d² seed %d feature %g%% octaves %d λ %g H %g", p.Algorithm, basis, p.Size, p.Seed, p.FeatureSize, p.Octaves, p.Lacunarity, p.Hurst)
 }

@@ -24,7 +24,7 @@ const (
 	Hetero            Algorithm = "hetero"             // heterogeneous multifractal (thesis listing 6.2)
 	Hybrid            Algorithm = "hybrid"             // hybrid multifractal (thesis listing 6.3)
 	Quilez            Algorithm = "quilez"             // Quilez's gradient-damped turbulence (thesis listing 6.4)
-	Ridged            Algorithm = "ridged"             // Musgrave's ridged multifractal on 1−|N| (thesis 8.2)
+	Ridged            Algorithm = "ridged"             // Musgrave's ridged multifractal on (1−|N|)² (thesis 8.2 proposes ridged noise)
 	Billow            Algorithm = "billow"             // billowy noise, fBm of |N| (thesis 8.2)
 	Swiss             Algorithm = "swiss"              // de Carpentier's Swiss turbulence (thesis 8.2)
 )
@@ -99,6 +99,9 @@ type Params struct {
 	Intensity   float64    `json:"intensity"`
 	CellSize    float64    `json:"cell-size"`
 
+	// BasisTransform is T_in, applied to the basis before any fractal algorithm.
+	BasisTransform BasisTransform `json:"basis-transform"`
+
 	// Erosion stages run after the generator (or on a loaded map) and
 	// before the route constraint; see terrain/erosion.
 	ErosionParams
@@ -152,6 +155,8 @@ var generatorSpecs = []Spec{
 		func(p *Params) *string { return (*string)(&p.Algorithm) }),
 	choiceSpec("basis", string(noise.Perlin), names(noise.Kinds), "basis noise N of the fractal generators",
 		func(p *Params) *string { return (*string)(&p.Basis) }),
+	choiceSpec("basis-transform", string(PlainBasis), names(BasisTransforms), "T_in on the basis before any fractal algorithm (thesis eq. 3.4, 8.2): none, ridged 1 − |N|, billow |N|",
+		func(p *Params) *string { return (*string)(&p.BasisTransform) }),
 	withWhy(intSpec("size", 1025, 2, MaxSize, "samples per side of the square map (subdivision needs 2^k+1)",
 		func(p *Params) *int { return &p.Size }), "larger maps would need more than 2 GB of memory"),
 	intSpec("seed", 17, math.MinInt64, math.MaxInt64, "random seed: the same seed always gives the same map",

@@ -13,7 +13,7 @@ func TestDefaultsAreThesisSection73(t *testing.T) {
 	p := DefaultParams()
 	want := Params{Algorithm: FBm, Basis: "perlin", Size: 1025, Seed: 17, FeatureSize: 90, Octaves: 8,
 		Lacunarity: 2, Hurst: 1, Offset: 0.5, Amplitude: 200, Corners: CornersRandom, CornerValue: 0,
-		Distortion: 0, Effect: NoEffect, Intensity: 50, CellSize: 1,
+		Distortion: 0, Effect: NoEffect, Intensity: 50, CellSize: 1, BasisTransform: PlainBasis,
 		Levels: 7, Interpolation: Quintic, RouteMargin: 10, RouteMedian: 5, RouteRelief: 1, RoadWidth: 0}
 	want.ErosionParams = p.ErosionParams // erosion defaults are tested in erosionparams_test.go
 	if p != want {
@@ -187,6 +187,10 @@ func TestPresets(t *testing.T) {
 		if _, err := PresetParams(pr.Name); err != nil {
 			t.Errorf("preset %s: %v", pr.Name, err)
 		}
+	}
+	s1, _ := PresetParams("scenario-1")
+	if s1.Size != 257 || s1.Amplitude != 50 || s1.CellSize != 1 {
+		t.Errorf("scenario-1 = %+v, want thesis 7.6: a 256² map (257² here), height 50, cell size 1", s1)
 	}
 	s2, _ := PresetParams("scenario-2")
 	if s2.Algorithm != FBm || s2.FeatureSize != 100 || s2.Effect != Plateau || s2.Intensity != 75 {

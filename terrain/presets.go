@@ -23,6 +23,8 @@ var Presets = []Preset{
 	{"default", "the default world: thesis 7.3 defaults (fBm, Perlin, seed 17, feature 90 %, 8 octaves, λ 2, H 1) at 1025²", nil},
 	{"thesis-defaults", "thesis section 7.3 test defaults exactly: 257² (the thesis's 256²), fBm, Perlin, seed 17, feature 90 %, n 8, λ 2, H 1, height 50",
 		[][2]string{{"size", "257"}, {"amplitude", "50"}}},
+	{"scenario-1", "thesis 7.6 scenario 1's scale: 257², height 50, cell size 1 (its map was a 256² image of a letter J, not generated; the 7.3 defaults stand in for it)",
+		[][2]string{{"size", "257"}, {"amplitude", "50"}, {"cell-size", "1"}}},
 	{"scenario-2", "thesis 7.6 scenario 2: fBm, feature size 100 %, plateau effect 75 %, height 200",
 		[][2]string{{"feature-size", "100"}, {"effect", "plateau"}, {"intensity", "75"}, {"amplitude", "200"}}},
 	{"scenario-3", "thesis 7.6 scenario 3: hybrid multifractal, feature 95 %, H 0.25, offset 0.7, glacier effect 25 %, height 300",

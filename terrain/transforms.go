@@ -37,10 +37,12 @@ func PlateauGain(g, t float64) float64 {
 }
 
 // EffectCurve returns the post-effect T_post as a function of the
-// normalised height, for intensity s in [0, 1). The thesis maps its
-// intensity percentage linearly onto the curves' parameters: glacier
-// b = ½ − s/2 ∈ (0, ½], canyon and plateau g = ½ + s/2 ∈ [½, 1); s = 0 is
-// the identity in every case.
+// normalised height, for intensity s in [0, 1). The thesis gives only the
+// parameters' ranges, b ∈ [0, ½] for glacier and g ∈ [½, 1] for canyon and
+// plateau, and that ½ has no effect. The linear mapping is ours:
+// b = ½ − s/2 ∈ (0, ½], g = ½ + s/2 ∈ [½, 1), so s = 0 is the identity in
+// every case and the strength grows evenly with s, stopping short of the
+// ends (b = 0, g = 1), where the curves degenerate into steps.
 func EffectCurve(e Effect, s float64) func(t float64) float64 {
 	switch e {
 	case Glacier:

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layers is the pipeline the tree reads as, lowest first: a package may
+// import only packages of a lower layer, never one of its own layer or a
+// higher one (issue 9). A new package must be given a layer here.
+var layers = [][]string{
+	{"noise", "internal/parallel", "internal/atomicfile", "internal/zbuffer"},
+	{"terrain", "assets"},
+	{"terrain/erosion", "shaders", "assets/gen"},
+	{"route"},
+	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/analysis"},
+	{"plot"},
+	{"game"},
+	{"commands", "e2e"},
+	{"."},
+}
+
+// Imports point down the pipeline only, in code and tests alike.
+func TestImportsPointDownThePipeline(t *testing.T) {
+	layer := map[string]int{}
+	for i, pkgs := range layers {
+		for _, p := range pkgs {
+			layer[p] = i
+		}
+	}
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		from, ok := layer[dir]
+		if !ok {
+			t.Errorf("%s: package %s has no layer in layout_test.go", path, dir)
+			return nil
+		}
+		seen[dir] = true
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			target, _ := strconv.Unquote(imp.Path.Value)
+			rest, ok := strings.CutPrefix(target, "cordillera/")
+			if !ok {
+				continue
+			}
+			to, known := layer[rest]
+			switch {
+			case !known:
+				t.Errorf("%s imports %s, which has no layer", path, target)
+			case to >= from:
+				t.Errorf("%s (layer %d) imports %s (layer %d): imports must point down the pipeline", path, from, target, to)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range layer {
+		if !seen[p] {
+			t.Errorf("layout_test.go lists %s, which holds no Go file", p)
+		}
+	}
+}
+
+// The root holds main.go as its only Go file besides tests: the commands
+// live in package commands.
+func TestRootHoldsOnlyMain(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f != "main.go" && !strings.HasSuffix(f, "_test.go") {
+			t.Errorf("%s: the root holds only main.go; put commands in package commands", f)
+		}
+	}
+}
