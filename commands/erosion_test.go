@@ -54,15 +54,8 @@ func TestGenerateErosionWritesMapAndMasks(t *testing.T) {
 		if m.Width != 129 || m.Height != 129 {
 			t.Fatalf("mask %s is %d×%d", name, m.Width, m.Height)
 		}
-		lo, hi := m.Range()
-		zero := 0
-		for _, v := range m.Samples {
-			if v == 0 {
-				zero++
-			}
-		}
-		if lo != 0 || hi < 0.99 || zero == len(m.Samples) {
-			t.Errorf("mask %s spans %v–%v with %d of %d zero: not normalised or empty", name, lo, hi, zero, len(m.Samples))
+		if lo, hi := m.Range(); lo < 0 || hi < 0.99 || hi-lo < 0.5 {
+			t.Errorf("mask %s spans %v–%v: not normalised, or flat", name, lo, hi)
 		}
 	}
 }

@@ -392,6 +392,9 @@ func unusedBecause(p terrain.Params, name string) string {
 	case "levels", "interpolation", "route-margin", "route-median", "route-relief", "road-width":
 		return "it shapes only a terrain built through a route (generate -route)"
 	}
+	if s, ok := terrain.SpecByName(name); ok && s.Group == "route" {
+		return "it shapes only a terrain built through a route (generate -route)"
+	}
 	if stage, _, ok := strings.Cut(name, "-"); ok && slices.Contains(terrain.ErosionStages, stage) &&
 		!slices.Contains(erosion.Stages(p), stage) {
 		return fmt.Sprintf("it shapes only the %s erosion stage; add -erosion %s", stage, stage)

@@ -30,6 +30,8 @@ type ErosionParams struct {
 	FluvialN      float64 `json:"fluvial-n"`      // slope exponent n
 	FluvialDt     float64 `json:"fluvial-dt"`     // time step in years
 	FluvialSteps  int     `json:"fluvial-steps"`  // most time steps; fewer once steady
+	FluvialHead   float64 `json:"fluvial-head"`   // drainage area in cells of a channel head
+	FluvialWander float64 `json:"fluvial-wander"` // random share of the slope in the choice of receiver
 }
 
 // The erosion stages a -erosion list may name.
@@ -52,7 +54,7 @@ var erosionSpecs = grouped("erosion", []Spec{
 	listSpec("erosion", "none", ErosionStages, "erosion stages to run after the generator, in order: hydraulic (droplets), thermal (talus), fluvial (stream power)",
 		func(p *Params) *string { return &p.Erosion }),
 
-	floatSpec("hydraulic-droplets", 1, 0, 100, "droplets per map cell (0 = no droplets)",
+	floatSpec("hydraulic-droplets", 0.5, 0, 100, "droplets per map cell (0 = no droplets)",
 		func(p *Params) *float64 { return &p.HydraulicDroplets }),
 	floatSpec("hydraulic-inertia", 0.05, 0, 0.99, "share of a droplet's direction kept each step; the rest follows the slope",
 		func(p *Params) *float64 { return &p.HydraulicInertia }),
@@ -92,4 +94,8 @@ var erosionSpecs = grouped("erosion", []Spec{
 		func(p *Params) *float64 { return &p.FluvialDt }),
 	intSpec("fluvial-steps", 100, 1, 100000, "most time steps; the run stops early once the landscape is steady",
 		func(p *Params) *int { return &p.FluvialSteps }),
+	floatSpec("fluvial-head", 64, 1, 1e6, "drainage area in cells of a channel head: smaller areas erode as hillslopes at the head's slope, so ridges stay slopes, not spikes",
+		func(p *Params) *float64 { return &p.FluvialHead }),
+	floatSpec("fluvial-wander", 0.4, 0, 0.9, "random share of each way's slope when water picks the steepest one, so rivers wander off the grid's axes (0 = plain D8)",
+		func(p *Params) *float64 { return &p.FluvialWander }),
 })

@@ -8,11 +8,11 @@ import (
 func TestErosionDefaults(t *testing.T) {
 	p := DefaultParams()
 	want := ErosionParams{Erosion: "none",
-		HydraulicDroplets: 1, HydraulicInertia: 0.05, HydraulicCapacity: 4, HydraulicMinSlope: 0.01,
+		HydraulicDroplets: 0.5, HydraulicInertia: 0.05, HydraulicCapacity: 4, HydraulicMinSlope: 0.01,
 		HydraulicErosion: 0.3, HydraulicDeposition: 0.3, HydraulicEvaporation: 0.01, HydraulicGravity: 4,
 		HydraulicLifetime: 30, HydraulicRadius: 3,
 		ThermalTalus: 33, ThermalIterations: 50, ThermalRate: 0.5,
-		FluvialUplift: 0.001, FluvialK: 1e-5, FluvialM: 0.5, FluvialN: 1, FluvialDt: 1e6, FluvialSteps: 100}
+		FluvialUplift: 0.001, FluvialK: 1e-5, FluvialM: 0.5, FluvialN: 1, FluvialDt: 1e6, FluvialSteps: 100, FluvialHead: 64, FluvialWander: 0.4}
 	if p.ErosionParams != want {
 		t.Fatalf("erosion defaults\n got %+v\nwant %+v", p.ErosionParams, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"cordillera/noise"
 	"cordillera/terrain"
 )
 
@@ -13,8 +14,8 @@ import (
 //	∂h/∂t = U − K·A^m·S^n
 //
 // with A the drainage area (m²) and S the slope to the receiver. Each time
-// step fills the pits so that every sample drains to the map's edge (the
-// base level, held at its input height), finds the D8 receivers and their
+// step fills the pits so that every sample drains to the map's edge, finds
+// the D8 receivers and their
 // stack, sums the drainage areas, then solves the implicit update in stack
 // order, receivers first:
 //
@@ -28,6 +29,19 @@ import (
 // relief (steadyFraction). The pits are filled by priority flood once at the start; the update
 // keeps every sample above its receiver when the uplift does not grow
 // downstream, so later fills are rare and only run when a pit appears.
+//
+// The samples on the map's edge drain off the map, a cell away, to the
+// base level: the lowest height of the input's edge. They erode like any
+// other sample, so a map whose edge runs over mountains does not keep them
+// as walls around a worn-down interior.
+//
+// Two departures from plain D8 keep the grid from showing: below the
+// channel head's drainage area (fluvial-head) the ground erodes as the
+// head does, so ridges stay hillslopes rather than one-sample needles; and
+// each way's slope is scaled by a fixed random factor when the receiver is
+// chosen (fluvial-wander), so channels do not run in parallel straight
+// lines along the grid's axes and diagonals. Both leave the steady-state
+// law above intact over the channels.
 //
 // The uplift is U_i = fluvial-uplift × (input height normalised to [0, 1]),
 // so that the mountains of the input keep rising where they were and its
@@ -64,7 +78,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	w := g.w
 	z := g.z
 	lo, hi := minMax(z)
-	net := newNetwork(g)
+	net := newFluvialNetwork(g, p)
 	var incision, deposit []float64
 	if opt.Masks != nil {
 		incision, deposit = make([]float64, len(z)), make([]float64, len(z))
@@ -92,9 +106,14 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		}
 		dtU[i] = float64(dt * u)
 	}
+	// Below the channel head's area the ground is hillslope: it erodes as
+	// the head does, so its slope never exceeds the head's. Without this,
+	// a sample that drains only itself would stand at S = (U/K)^(1/n)
+	// times A^(−m/n) of one cell: a needle on every ridge.
+	head := max(p.FluvialHead, 1)
 	powTab := make([]float64, min(len(z)+1, powTableSize))
 	for a := range powTab {
-		powTab[a] = math.Pow(float64(a), mExp)
+		powTab[a] = math.Pow(max(float64(a), head), mExp)
 	}
 	c0 := k * dt * math.Pow(g.cellArea(), mExp) // K·Δt·A^m = c0·cells^m
 	invAxial, invDiagonal := 1/g.cell, 1/(g.cell*math.Sqrt2)
@@ -130,28 +149,28 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		for _, s := range net.stack {
 			i := int(s)
 			r := int(net.rec[i])
-			if r == i {
-				continue // base level
+			zr, inv := base, invAxial // an edge sample drains off the map, to the base level a cell away
+			if r != i {
+				zr, inv = z[r], invDiagonal
+				if d := r - i; d == 1 || d == -1 || d == w || d == -w {
+					inv = invAxial
+				}
 			}
 			a := net.area[i]
 			var am float64
 			if int(a) < len(powTab) {
 				am = powTab[a]
 			} else {
-				am = math.Pow(float64(a), mExp)
-			}
-			inv := invDiagonal
-			if d := r - i; d == 1 || d == -1 || d == w || d == -w {
-				inv = invAxial
+				am = math.Pow(max(float64(a), head), mExp)
 			}
 			f := float64(c0*am) * inv
 			old := z[i]
 			up := old + dtU[i]
 			var next float64
 			if nExp == 1 {
-				next = (up + float64(f*z[r])) / (1 + f)
+				next = (up + float64(f*zr)) / (1 + f)
 			} else {
-				next = z[r] + newtonDrop(up-z[r], f, nExp)
+				next = zr + newtonDrop(up-zr, f, nExp)
 			}
 			z[i] = next
 			change += math.Abs(next - old)
@@ -190,6 +209,14 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	}
 	f := g.cellArea() * scale
 	return Budget{Eroded: eroded * f, Deposited: raised * f, CarriedOff: (eroded - raised) * f}, nil
+}
+
+// newFluvialNetwork is the drainage network of the fluvial stage: D8 with
+// p's wander, its random factors drawn from p's seed.
+func newFluvialNetwork(g *grid, p terrain.Params) *network {
+	net := newNetwork(g)
+	net.setWander(p.FluvialWander, noise.SplitMix64(uint64(p.Seed)^0x6a09e667f3bcc909))
+	return net
 }
 
 // newtonDrop solves δ − δ0 + F·δ^n = 0 for the drop δ ∈ (0, δ0] of a

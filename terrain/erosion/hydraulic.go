@@ -25,7 +25,10 @@ import (
 //	water    = water·(1 − evaporation)
 //
 // and it dies after lifetime steps (its sediment is then Suspended) or when
-// it leaves the map (CarriedOff). Every height difference is divided by
+// it leaves the map (CarriedOff). The map's outermost ring of samples is
+// the base level: droplets cross it but neither erode nor deposit there,
+// and the brush erodes only where it lies wholly inside that ring, so the
+// outlets of valleys are never dug below the edge. Every height difference is divided by
 // the cell size, so that Beyer's constants act on slopes and the result
 // does not depend on the map's scale; capacity is in cell sizes.
 //
@@ -251,10 +254,11 @@ func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt 
 // metres; b in metres of height over one cell.
 func (g *grid) droplet(x, y float64, key uint64, hp *hydraulicParams, b *Budget, path *DropletPath) {
 	w, z := g.w, g.z
-	xMax, yMax := float64(g.w-1), float64(g.h-1)
+	if !hp.inside(g, x, y) {
+		return
+	}
 	var dirX, dirY, sediment float64
 	speed, water := 1.0, 1.0
-	r := hp.radius - 1
 	for step := 0; step < hp.lifetime; step++ {
 		ix, iy := int(x), int(y)
 		u, v := x-float64(ix), y-float64(iy)
@@ -276,7 +280,7 @@ func (g *grid) droplet(x, y float64, key uint64, hp *hydraulicParams, b *Budget,
 			dirX, dirY = randomDirection(key, step)
 		}
 		nx, ny := x+dirX, y+dirY
-		if !(nx >= 0 && ny >= 0 && nx < xMax && ny < yMax) {
+		if !hp.inside(g, nx, ny) {
 			b.CarriedOff += sediment
 			return
 		}
@@ -290,9 +294,11 @@ func (g *grid) droplet(x, y float64, key uint64, hp *hydraulicParams, b *Budget,
 		c := float64(float64(float64(max(drop, hp.minSlope)*speed)*water) * hp.capacity)
 		if dh > 0 || sediment > c {
 			var d float64
-			if dh > 0 {
+			switch {
+			case !depositable(g, ix, iy):
+			case dh > 0:
 				d = min(dh, sediment)
-			} else {
+			default:
 				d = float64((sediment - c) * hp.deposition)
 			}
 			sediment -= d
@@ -301,18 +307,13 @@ func (g *grid) droplet(x, y float64, key uint64, hp *hydraulicParams, b *Budget,
 			z[i+1] += float64(float64(d*u) * (1 - v))
 			z[i+w] += float64(float64(d*(1-u)) * v)
 			z[i+w+1] += float64(float64(d*u) * v)
-		} else {
+		} else if cx, cy := int(x+0.5), int(y+0.5); hp.erodible(g, cx, cy) {
 			e := min(float64((c-sediment)*hp.erosion), -dh)
 			sediment += e
 			b.Eroded += e
-			cx, cy := int(x+0.5), int(y+0.5)
-			if cx >= r && cy >= r && cx+r < g.w && cy+r < g.h {
-				centre := cy*w + cx
-				for k, off := range hp.brushOffsets {
-					z[centre+off] -= float64(e * hp.brushWeights[k])
-				}
-			} else {
-				g.erodeAtEdge(cx, cy, e, hp)
+			centre := cy*w + cx
+			for k, off := range hp.brushOffsets {
+				z[centre+off] -= float64(e * hp.brushWeights[k])
 			}
 		}
 		speed = math.Sqrt(max(0, float64(speed*speed)+float64(drop*hp.gravity)))
@@ -325,20 +326,27 @@ func (g *grid) droplet(x, y float64, key uint64, hp *hydraulicParams, b *Budget,
 	b.Suspended += sediment
 }
 
-// erodeAtEdge takes e metres from the brush around (cx, cy) where part of
-// the brush lies off the map: the cells on the map share all of it.
-func (g *grid) erodeAtEdge(cx, cy int, e float64, hp *hydraulicParams) {
-	var sum float64
-	for k := range hp.brushDX {
-		if x, y := cx+hp.brushDX[k], cy+hp.brushDY[k]; x >= 0 && y >= 0 && x < g.w && y < g.h {
-			sum += brushRaw(hp.radius, hp.brushDX[k], hp.brushDY[k])
-		}
-	}
-	for k := range hp.brushDX {
-		if x, y := cx+hp.brushDX[k], cy+hp.brushDY[k]; x >= 0 && y >= 0 && x < g.w && y < g.h {
-			g.z[y*g.w+x] -= float64(e * (brushRaw(hp.radius, hp.brushDX[k], hp.brushDY[k]) / sum))
-		}
-	}
+// inside reports whether a droplet at (x, y) is on the map, where the
+// bilinear stencil has its second sample.
+func (hp *hydraulicParams) inside(g *grid, x, y float64) bool {
+	return x >= 0 && y >= 0 && x < float64(g.w-1) && y < float64(g.h-1)
+}
+
+// erodible reports whether the brush centred on sample (cx, cy) lies
+// wholly on the map and off its outermost ring of samples. That ring is
+// the base level water leaves the map through: droplets cross it but never
+// lower or raise it, so the outlets of valleys are not dug into pits below
+// the map's edge (if they were, every droplet leaving the map would lower
+// the last samples it crossed, and keep lowering them).
+func (hp *hydraulicParams) erodible(g *grid, cx, cy int) bool {
+	r := hp.radius
+	return cx >= r && cy >= r && cx+r < g.w && cy+r < g.h
+}
+
+// depositable reports whether the four samples around (ix, iy) lie off the
+// map's outermost ring.
+func depositable(g *grid, ix, iy int) bool {
+	return ix >= 1 && iy >= 1 && ix+2 < g.w && iy+2 < g.h
 }
 
 // bilinear is the height at (x, y), inside [0, w−1]×[0, h−1].

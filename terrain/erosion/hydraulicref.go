@@ -8,6 +8,9 @@ import "math"
 // conversions stop the compiler fusing a multiply and an add (FMA), which
 // would round differently on some machines.
 func (g *grid) dropletReference(x, y float64, key uint64, hp *hydraulicParams, b *Budget) {
+	if !hp.inside(g, x, y) {
+		return
+	}
 	var dirX, dirY, sediment float64
 	speed, water := 1.0, 1.0
 	for step := 0; step < hp.lifetime; step++ {
@@ -21,7 +24,7 @@ func (g *grid) dropletReference(x, y float64, key uint64, hp *hydraulicParams, b
 			dirX, dirY = dirX/length, dirY/length
 		}
 		nx, ny := x+dirX, y+dirY
-		if nx < 0 || ny < 0 || nx >= float64(g.w-1) || ny >= float64(g.h-1) {
+		if !hp.inside(g, nx, ny) {
 			b.CarriedOff += sediment // it flows off the map with its load
 			return
 		}
@@ -29,7 +32,11 @@ func (g *grid) dropletReference(x, y float64, key uint64, hp *hydraulicParams, b
 		dh := newHeight - height
 		slope := -dh / hp.cell
 		capacity := float64(float64(float64(max(slope, hp.minSlope)*speed)*water) * hp.capacity)
+		ix, iy := int(x), int(y)
+		cx, cy := int(x+0.5), int(y+0.5)
 		switch {
+		case (dh > 0 || sediment > capacity) && !depositable(g, ix, iy):
+			// on the map's outermost ring, the base level: nothing changes
 		case dh > 0: // uphill: fill the pit behind, as far as the load allows
 			deposit := min(dh, sediment)
 			sediment -= deposit
@@ -40,7 +47,7 @@ func (g *grid) dropletReference(x, y float64, key uint64, hp *hydraulicParams, b
 			sediment -= deposit
 			b.Deposited += deposit
 			g.depositAt(x, y, deposit)
-		default:
+		case hp.erodible(g, cx, cy):
 			erode := min(float64((capacity-sediment)*hp.erosion), -dh)
 			sediment += erode
 			b.Eroded += erode

@@ -2,6 +2,7 @@ package erosion
 
 import (
 	"context"
+	"cordillera/noise"
 	"math"
 )
 
@@ -22,6 +23,17 @@ type network struct {
 	closed  []bool     // fill: samples already reached by the flood
 	heap    floodHeap  // fill: the flood's front
 	pit     []int32    // fill: samples being raised, first in first out
+
+	// wander, if above 0, scales each way's slope by a factor in
+	// [1 − wander/2, 1 + wander/2] drawn from a hash of key and the sample
+	// (fixed from step to step) when choosing the receiver: on the planar
+	// slopes plain D8 drains along the grid's axes and diagonals in
+	// parallel straight lines, and a little randomness lets the channels
+	// wander and join as real ones do. Only lower neighbours are
+	// candidates, so the network stays free of cycles.
+	wander float64
+	key    uint64
+	bits   []uint64 // per sample, eight random bytes: one factor per way
 }
 
 func newNetwork(g *grid) *network {
@@ -62,6 +74,10 @@ func (n *network) receivers(ctx context.Context, z []float64) (pits int, err err
 				for x := range row {
 					row[x] = int32(y*w + x)
 				}
+				continue
+			}
+			if n.wander > 0 {
+				count += n.wanderingRow(z, y, row)
 				continue
 			}
 			up, mid, down := z[(y-1)*w:y*w], z[y*w:(y+1)*w], z[(y+1)*w:(y+2)*w]
@@ -110,6 +126,47 @@ func (n *network) receivers(ctx context.Context, z []float64) (pits int, err err
 		pits += c
 	}
 	return pits, nil
+}
+
+// setWander turns on wandering receivers with factors drawn from key,
+// computed once for the whole run.
+func (n *network) setWander(wander float64, key uint64) {
+	n.wander, n.key = wander, key
+	if wander <= 0 {
+		return
+	}
+	n.bits = make([]uint64, n.w*n.h)
+	for i := range n.bits {
+		n.bits[i] = noise.SplitMix64(key ^ uint64(i))
+	}
+}
+
+// wanderingRow sets the receivers of inner row y like receivers, with
+// each way's slope scaled by the sample's fixed random factors (wander),
+// and returns the number of pits.
+func (n *network) wanderingRow(z []float64, y int, row []int32) (pits int) {
+	w := n.w
+	row[0], row[w-1] = int32(y*w), int32(y*w+w-1)
+	lo, span := 1-n.wander/2, n.wander/255
+	for x := 1; x < w-1; x++ {
+		i := y*w + x
+		bits := n.bits[i]
+		zi := z[i]
+		best, r := 0.0, i
+		for k, off := range n.offset {
+			if drop := zi - z[i+off]; drop > 0 {
+				s := float64(drop*n.invDist[k]) * (lo + span*float64(uint8(bits>>(8*k))))
+				if s > best {
+					best, r = s, i+off
+				}
+			}
+		}
+		if r == i {
+			pits++
+		}
+		row[x] = int32(r)
+	}
+	return pits
 }
 
 // buildStack orders the samples depth first from the base level (Braun
