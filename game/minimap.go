@@ -73,7 +73,7 @@ func (mm *Minimap) shown() *image.RGBA {
 		row := min((2*y+1)*oh/(2*b.Dy()), oh-1)
 		for x := 0; x < b.Dx(); x++ {
 			col := min((2*x+1)*ow/(2*b.Dx()), ow-1)
-			a := math.Sqrt(float64(mm.overlay.At(col, row))) // lifts faint channels and thin deposits
+			a := 0.85 * float64(mm.overlay.At(col, row)) // the relief still shows through
 			i := y*mm.relief.Stride + x*4
 			for c := 0; c < 3; c++ {
 				out.Pix[i+c] = uint8(float64(mm.relief.Pix[i+c])*(1-a) + t[c]*a + 0.5)

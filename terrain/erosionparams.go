@@ -51,7 +51,7 @@ var ErosionStages = []string{HydraulicErosion, ThermalErosion, FluvialErosion}
 // defaults are a mid-range erodibility with m/n = 0.5, the concavity of
 // real river profiles.
 var erosionSpecs = grouped("erosion", []Spec{
-	listSpec("erosion", "none", ErosionStages, "erosion stages to run after the generator, in order: hydraulic (droplets), thermal (talus), fluvial (stream power)",
+	listSpec("erosion", "none", ErosionStages, "erosion stages to run after the generator, in the order listed, e.g. fluvial,hydraulic,thermal: hydraulic (droplets), thermal (talus), fluvial (stream power)",
 		func(p *Params) *string { return &p.Erosion }),
 
 	floatSpec("hydraulic-droplets", 0.5, 0, 100, "droplets per map cell (0 = no droplets)",
@@ -94,7 +94,7 @@ var erosionSpecs = grouped("erosion", []Spec{
 		func(p *Params) *float64 { return &p.FluvialDt }),
 	intSpec("fluvial-steps", 100, 1, 100000, "most time steps; the run stops early once the landscape is steady",
 		func(p *Params) *int { return &p.FluvialSteps }),
-	floatSpec("fluvial-head", 64, 1, 1e6, "drainage area in cells of a channel head: smaller areas erode as hillslopes at the head's slope, so ridges stay slopes, not spikes",
+	floatSpec("fluvial-head", 256, 1, 1e6, "drainage area in cells of a channel head: smaller areas erode as hillslopes at the head's slope, so ridges stay slopes, not spikes",
 		func(p *Params) *float64 { return &p.FluvialHead }),
 	floatSpec("fluvial-wander", 0.4, 0, 0.9, "random share of each way's slope when water picks the steepest one, so rivers wander off the grid's axes (0 = plain D8)",
 		func(p *Params) *float64 { return &p.FluvialWander }),

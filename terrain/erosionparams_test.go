@@ -12,7 +12,7 @@ func TestErosionDefaults(t *testing.T) {
 		HydraulicErosion: 0.3, HydraulicDeposition: 0.3, HydraulicEvaporation: 0.01, HydraulicGravity: 4,
 		HydraulicLifetime: 30, HydraulicRadius: 3,
 		ThermalTalus: 33, ThermalIterations: 50, ThermalRate: 0.5,
-		FluvialUplift: 0.001, FluvialK: 1e-5, FluvialM: 0.5, FluvialN: 1, FluvialDt: 1e6, FluvialSteps: 100, FluvialHead: 64, FluvialWander: 0.4}
+		FluvialUplift: 0.001, FluvialK: 1e-5, FluvialM: 0.5, FluvialN: 1, FluvialDt: 1e6, FluvialSteps: 100, FluvialHead: 256, FluvialWander: 0.4}
 	if p.ErosionParams != want {
 		t.Fatalf("erosion defaults\n got %+v\nwant %+v", p.ErosionParams, want)
 	}

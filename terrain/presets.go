@@ -43,7 +43,7 @@ var Presets = []Preset{
 		[][2]string{{"effect", "canyon"}, {"intensity", "75"}}},
 	{"eroded-alps", "the ridged range worn by rivers, droplets and rockfall: fluvial steady state, then gullies, then talus slopes",
 		[][2]string{{"algorithm", "ridged"}, {"hurst", "0.9"}, {"feature-size", "88"}, {"amplitude", "300"},
-			{"erosion", "fluvial,hydraulic,thermal"}, {"fluvial-head", "256"}, {"hydraulic-droplets", "1"}, {"thermal-iterations", "200"}}},
+			{"erosion", "fluvial,hydraulic,thermal"}, {"hydraulic-droplets", "1"}, {"thermal-iterations", "200"}}},
 	{"eroded-hills", "rolling fBm hills worn by droplets into gullies and fans, slopes settled at 30°",
 		[][2]string{{"amplitude", "120"}, {"erosion", "hydraulic,thermal"}, {"hydraulic-droplets", "1"},
 			{"thermal-talus", "30"}, {"thermal-iterations", "100"}}},

@@ -250,7 +250,7 @@ func steadyNetwork(t *testing.T, size int, overrides ...string) (*grid, *network
 // log A has slope −m/n.
 func TestFluvialSlopeArea(t *testing.T) {
 	for _, c := range []struct{ m, n string }{{"0.5", "1"}, {"0.4", "1"}, {"0.8", "2"}} {
-		g, net, p := steadyNetwork(t, 129, "fluvial-m", c.m, "fluvial-n", c.n)
+		g, net, p := steadyNetwork(t, 129, "fluvial-m", c.m, "fluvial-n", c.n, "fluvial-head", "16") // many channel samples
 		var la, ls []float64
 		for i, r := range net.rec {
 			a := float64(net.area[i])
