@@ -148,20 +148,57 @@ func (n *network) wanderingRow(z []float64, y int, row []int32) (pits int) {
 	w := n.w
 	row[0], row[w-1] = int32(y*w), int32(y*w+w-1)
 	lo, span := 1-n.wander/2, n.wander/255
+	// The factor of way k is lo + span·(byte k of the sample's bits), with
+	// the distance folded in: the same unrolled shape as receivers.
+	ia, id := n.invDist[1], n.invDist[0]
+	la, ld, sa, sd := lo*ia, lo*id, span*ia, span*id
+	up, mid, down := z[(y-1)*w:y*w], z[y*w:(y+1)*w], z[(y+1)*w:(y+2)*w]
+	bitsRow := n.bits[y*w : (y+1)*w]
 	for x := 1; x < w-1; x++ {
-		i := y*w + x
-		bits := n.bits[i]
-		zi := z[i]
-		best, r := 0.0, i
-		for k, off := range n.offset {
-			if drop := zi - z[i+off]; drop > 0 {
-				s := float64(drop*n.invDist[k]) * (lo + span*float64(uint8(bits>>(8*k))))
-				if s > best {
-					best, r = s, i+off
-				}
+		b := bitsRow[x]
+		zi := mid[x]
+		best, r := 0.0, y*w+x
+		if d := zi - up[x-1]; d > 0 {
+			if s := float64(d * float64(ld+float64(sd*float64(uint8(b))))); s > best {
+				best, r = s, y*w+x-w-1
 			}
 		}
-		if r == i {
+		if d := zi - up[x]; d > 0 {
+			if s := float64(d * float64(la+float64(sa*float64(uint8(b>>8))))); s > best {
+				best, r = s, y*w+x-w
+			}
+		}
+		if d := zi - up[x+1]; d > 0 {
+			if s := float64(d * float64(ld+float64(sd*float64(uint8(b>>16))))); s > best {
+				best, r = s, y*w+x-w+1
+			}
+		}
+		if d := zi - mid[x-1]; d > 0 {
+			if s := float64(d * float64(la+float64(sa*float64(uint8(b>>24))))); s > best {
+				best, r = s, y*w+x-1
+			}
+		}
+		if d := zi - mid[x+1]; d > 0 {
+			if s := float64(d * float64(la+float64(sa*float64(uint8(b>>32))))); s > best {
+				best, r = s, y*w+x+1
+			}
+		}
+		if d := zi - down[x-1]; d > 0 {
+			if s := float64(d * float64(ld+float64(sd*float64(uint8(b>>40))))); s > best {
+				best, r = s, y*w+x+w-1
+			}
+		}
+		if d := zi - down[x]; d > 0 {
+			if s := float64(d * float64(la+float64(sa*float64(uint8(b>>48))))); s > best {
+				best, r = s, y*w+x+w
+			}
+		}
+		if d := zi - down[x+1]; d > 0 {
+			if s := float64(d * float64(ld+float64(sd*float64(uint8(b>>56))))); s > best {
+				r = y*w + x + w + 1
+			}
+		}
+		if r == y*w+x {
 			pits++
 		}
 		row[x] = int32(r)
