@@ -357,12 +357,15 @@ func TestFluvialKeepsRangeAndCutsValleys(t *testing.T) {
 	if b.Eroded <= 0 || math.Abs(b.Eroded-b.Deposited-b.CarriedOff) > 1e-9*b.Eroded {
 		t.Errorf("budget %v", b)
 	}
-	var sum float64
-	for _, e := range mk.Eroded {
-		sum += float64(e)
-	}
-	if sum *= m.CellSize * m.CellSize; math.Abs(sum-b.Eroded) > 1e-4*b.Eroded {
-		t.Errorf("eroded mask sums to %g m³, budget %g", sum, b.Eroded)
+	// The masks are the net change from the input, in metres.
+	in, _ := testMap(t, 129, "fluvial")
+	for i, v := range m.Samples {
+		d := float64(v-in.Samples[i]) * m.VerticalScale
+		want := [2]float64{max(-d, 0), max(d, 0)}
+		got := [2]float64{float64(mk.Eroded[i]), float64(mk.Deposited[i])}
+		if math.Abs(got[0]-want[0]) > 1e-3 || math.Abs(got[1]-want[1]) > 1e-3 {
+			t.Fatalf("sample %d: masks eroded %g, deposited %g m; the map moved by %g m", i, got[0], got[1], d)
+		}
 	}
 }
 

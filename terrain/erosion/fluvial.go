@@ -3,6 +3,7 @@ package erosion
 import (
 	"context"
 	"math"
+	"slices"
 
 	"cordillera/noise"
 	"cordillera/terrain"
@@ -79,9 +80,9 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	z := g.z
 	lo, hi := minMax(z)
 	net := newFluvialNetwork(g, p)
-	var incision, deposit []float64
+	var input []float32 // the input's samples, for the masks: passes overwrite m
 	if opt.Masks != nil {
-		incision, deposit = make([]float64, len(z)), make([]float64, len(z))
+		input = slices.Clone(m.Samples)
 	}
 	base := math.Inf(1) // the lowest point of the base level, below every other sample
 	for i, v := range z {
@@ -89,7 +90,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 			base = min(base, v)
 		}
 	}
-	raised, err := net.fill(ctx, z, deposit)
+	raised, err := net.fill(ctx, z, nil)
 	if err != nil {
 		return Budget{}, err
 	}
@@ -131,7 +132,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		if pits == 0 {
 			net.buildStack()
 		} else {
-			r, err := net.fill(ctx, z, deposit)
+			r, err := net.fill(ctx, z, nil)
 			if err != nil {
 				return Budget{}, err
 			}
@@ -176,11 +177,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 			change += math.Abs(next - old)
 			top = max(top, next)
 
-			e := up - next
-			eroded += e
-			if incision != nil {
-				incision[i] += e
-			}
+			eroded += up - next
 		}
 		if opt.Progress != nil {
 			opt.Progress(float64(step+1) / float64(steps))
@@ -197,11 +194,13 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 
 	scale := rescale(z, lo, hi)
 	if opt.Masks != nil {
+		// The masks show where the ground ends up lower or higher than it
+		// began, as for the other stages: under uplift, what a sample lost
+		// to incision over the run is about its uplift, which would only
+		// repeat the height map.
 		opt.Masks.ensure(m)
-		for i := range z {
-			opt.Masks.Eroded[i] += float32(incision[i] * scale)
-			opt.Masks.Deposited[i] += float32(deposit[i] * scale)
-		}
+		copy(m.Samples, input)
+		opt.Masks.addNet(g, m)
 	}
 	g.store(m)
 	if opt.Pass != nil {

@@ -15,10 +15,9 @@ import (
 //     drains through each sample when water follows the steepest descent
 //     (D8) after pits are filled (priority flood). Channels have large values.
 //   - Eroded and Deposited are metres of ground removed and laid down,
-//     summed over the stages: for hydraulic and thermal stages the net
-//     lowering and raising of each sample by the stage; for the fluvial
-//     stage the stream-power incision and the filling of pits (uplift is
-//     not counted), scaled like the heights when the result is rescaled.
+//     summed over the stages: each stage's net lowering and raising of
+//     every sample (for the fluvial stage, after its rescaling onto the
+//     input's range).
 type Masks struct {
 	Width, Height int
 	CellSize      float64 // metres between samples
