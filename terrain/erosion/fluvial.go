@@ -147,7 +147,10 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		}
 		var change float64 // Σ|Δh|
 		top := base
-		for _, s := range net.stack {
+		for k, s := range net.stack {
+			if k&0xffff == 0 && ctx.Err() != nil { // a step at 4097² takes long enough to be worth a look
+				return Budget{}, ctx.Err()
+			}
 			i := int(s)
 			r := int(net.rec[i])
 			zr, inv := base, invAxial // an edge sample drains off the map, to the base level a cell away
