@@ -2,18 +2,20 @@ package erosion
 
 import (
 	"context"
-	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"cordillera/internal/parallel"
 )
 
-// forEach calls fn(i) for every i in [0, n) on all cores, handing out
-// items one at a time. Which core runs which item varies, so fn must
+// forEach calls fn(i) for every i in [0, n) on all cores (or as many as
+// parallel.WithWorkers allows), handing out items one at a time. Which
+// core runs which item varies, so fn must
 // write only what item i owns; then the result cannot depend on the
 // number of cores. It stops handing out items once ctx is done and
 // returns ctx.Err().
 func forEach(ctx context.Context, n int, fn func(i int)) error {
-	workers := min(runtime.GOMAXPROCS(0), n)
+	workers := min(parallel.Workers(ctx), n) // the explorer leaves a core to drawing
 	if workers <= 1 {
 		for i := 0; i < n && ctx.Err() == nil; i++ {
 			fn(i)
