@@ -104,7 +104,7 @@ func TestGenerateBadInput(t *testing.T) {
 		{[]string{"-algorithm", "diamond-square", "-size", "1000", "-o", out}, "nearest valid sizes are 513 and 1025"},
 		{[]string{"-basis", "plaid", "-o", out}, "not one of"},
 		{[]string{"-size", "65"}, "-o OUT is required"},
-		{[]string{"-o", filepath.Join(dir, "out.tiff")}, `unknown format ".tiff"`},
+		{[]string{"-o", filepath.Join(dir, "out.bmp")}, `unknown format ".bmp"`},
 		{[]string{"-preset", "nowhere", "-o", out}, "unknown preset"},
 		{[]string{"-preset", bad, "-o", out}, "hurst: want a number"},
 		{[]string{"-preset", filepath.Join(dir, "missing.json"), "-o", out}, "no such file"},
@@ -242,7 +242,7 @@ func TestGenerateRouteBadInput(t *testing.T) {
 	}{
 		{[]string{"-route", noEle, "-o", out, "-route-report", rep}, "noele.gpx: gpx: none of the 2 points has an elevation"},
 		{[]string{"-route", single, "-o", out}, "one.geojson: geojson: 1 point(s) with a position; a route needs at least 2"},
-		{[]string{"-route", junk, "-o", out}, "junk.gpx: not a GPX, TCX, GeoJSON or CSV route"},
+		{[]string{"-route", junk, "-o", out}, "junk.gpx: not a GPX, TCX, KML, FIT, GeoJSON or CSV route"},
 		{[]string{"-route", filepath.Join(dir, "missing.gpx"), "-o", out}, "no such file"},
 		{[]string{"-route", track, "-o", out, "-algorithm", "diamond-square"}, "algorithm diamond-square cannot follow a route"},
 		{[]string{"-route", track, "-o", out, "-octaves", "4"}, "-octaves cannot be combined with -route"},

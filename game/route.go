@@ -80,6 +80,15 @@ func NewRouteView(res *route.Result) *RouteView {
 			rv.cum = append(rv.cum, d)
 		}
 	}
+	// One track length everywhere: the route's own (metres along the
+	// prepared track, as generate prints it), not the resampled line's,
+	// which cuts every corner by a little.
+	if l := rv.Length(); res.Path.Length > 0 && l > 0 && m.CellSize > 0 {
+		k := res.Path.Length / l
+		for i := range rv.cum {
+			rv.cum[i] *= k
+		}
+	}
 	for i, d2 := range best {
 		px := rv.Field.Pix[4*i : 4*i+4]
 		if d2 >= fieldReach*fieldReach { // no route within reach: point far away
@@ -150,12 +159,25 @@ func (rv *RouteView) At(s, look float64) (x, z, yaw float64) {
 		return a[0] + t*(b[0]-a[0]), a[1] + t*(b[1]-a[1])
 	}
 	x, z = pos(s)
-	ax, az := pos(s + look)
-	if ax == x && az == z {
-		bx, bz := pos(s - look)
-		ax, az = 2*x-bx, 2*z-bz
+	// The heading is the mean direction of the track over the look-ahead,
+	// nearer stretches weighing more: through a hairpin it turns with the
+	// track instead of pointing across to the other leg.
+	const steps = 8
+	hx, hz := 0.0, 0.0
+	px, pz := x, z
+	for k := 1; k <= steps; k++ {
+		qx, qz := pos(s + look*float64(k)/steps)
+		if l := math.Hypot(qx-px, qz-pz); l > 0 {
+			w := 1 - float64(k-1)/steps
+			hx, hz = hx+w*(qx-px)/l, hz+w*(qz-pz)/l
+		}
+		px, pz = qx, qz
 	}
-	return x, z, math.Atan2(az-z, ax-x)
+	if math.Hypot(hx, hz) < 1e-9 { // at the end: look back along it
+		bx, bz := pos(s - look)
+		hx, hz = x-bx, z-bz
+	}
+	return x, z, math.Atan2(hz, hx)
 }
 
 // image returns the field as an ebiten image, made on first use.

@@ -145,14 +145,17 @@ func TestRouteDrawnAndHiddenBehindHills(t *testing.T) {
 	near := straightRoute(t, m, 50)
 	with, without := render(near), render(nil)
 	n, _ := differing(with, without, all, 8)
-	magenta := 0
+	magenta, outline := 0, 0
 	for i := 0; i < len(with.Pix); i += 4 {
-		if with.Pix[i] > 200 && with.Pix[i+1] < 80 && with.Pix[i+2] > 200 {
+		// Magenta, lit or in the wall's shadow.
+		if cr, cg, cb := int(with.Pix[i]), int(with.Pix[i+1]), int(with.Pix[i+2]); cr > cg+60 && cb > cg+60 {
 			magenta++
+		} else if max(with.Pix[i], with.Pix[i+1], with.Pix[i+2]) < 60 && with.Pix[i+1] != without.Pix[i+1] {
+			outline++
 		}
 	}
-	if n < 200 || magenta < n/2 {
-		t.Errorf("seen from above the route changed %d pixels, %d of them magenta", n, magenta)
+	if n < 200 || magenta < n/5 || magenta+outline < n/2 {
+		t.Errorf("seen from above the route changed %d pixels, %d of them magenta, %d dark outline", n, magenta, outline)
 	}
 	// Low in front of the wall, looking across it: a route behind the wall
 	// is hidden, the same route in front of it is not.
@@ -163,5 +166,61 @@ func TestRouteDrawnAndHiddenBehindHills(t *testing.T) {
 	}
 	if n, _ := differing(render(straightRoute(t, m, 60)), without, all, 8); n < 50 {
 		t.Errorf("a route in front of the wall changed only %d pixels", n)
+	}
+}
+
+// hairpinRoute runs east along z = 60, turns on a half circle of radius 3
+// samples and comes back west along z = 66.
+func hairpinRoute(m *terrain.Heightmap) *RouteView {
+	var seg []route.Sample
+	for x := 20.0; x < 90; x += 0.5 {
+		seg = append(seg, route.Sample{X: x, Y: 60, Ele: 100})
+	}
+	for a := -math.Pi / 2; a < math.Pi/2; a += 0.1 {
+		seg = append(seg, route.Sample{X: 90 + 3*math.Cos(a), Y: 63 + 3*math.Sin(a), Ele: 100})
+	}
+	for x := 90.0; x >= 20; x -= 0.5 {
+		seg = append(seg, route.Sample{X: x, Y: 66, Ele: 100})
+	}
+	return NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize, Length: 0}})
+}
+
+// Through a hairpin the follow camera turns smoothly, at most followTurn a
+// tick, and always looks within 90° of the way the track goes, where the
+// chord to a point a look-ahead further would point across at the other
+// leg.
+func TestFollowThroughHairpin(t *testing.T) {
+	m := flatMap(129)
+	rv := hairpinRoute(m)
+	g := &Game{World: &World{Map: m, Route: rv}, Camera: NewCamera(), FollowSpeed: 10}
+	g.Follow = true
+	g.followRoute(0)
+	g.Camera.Yaw = 0 // heading east already
+	prev, worstTurn, worstOff := float64(g.Camera.Yaw), 0.0, 0.0
+	for g.FollowAt < rv.Length()-1 {
+		g.followRoute(float64(g.FollowSpeed) / 60)
+		yaw := float64(g.Camera.Yaw)
+		worstTurn = math.Max(worstTurn, math.Abs(math.Remainder(yaw-prev, 2*math.Pi)))
+		prev = yaw
+		// The way the track goes here: a short chord.
+		x0, z0, _ := rv.At(g.FollowAt, 0.01)
+		x1, z1, _ := rv.At(g.FollowAt+0.5, 0.01)
+		track := math.Atan2(z1-z0, x1-x0)
+		worstOff = math.Max(worstOff, math.Abs(math.Remainder(yaw-track, 2*math.Pi)))
+	}
+	t.Logf("largest turn in a tick %.2f°, largest angle to the track %.1f°", worstTurn*180/math.Pi, worstOff*180/math.Pi)
+	if worstTurn > followTurn+1e-6 || worstOff > math.Pi/2 {
+		t.Errorf("turn per tick up to %.2f° (want ≤ 3°), angle to the track up to %.1f° (want ≤ 90°)", worstTurn*180/math.Pi, worstOff*180/math.Pi)
+	}
+}
+
+// The explorer's route length is the prepared track's, as generate prints it.
+func TestRouteLengthIsTheTracks(t *testing.T) {
+	m := flatMap(129)
+	rv := hairpinRoute(m)
+	want := rv.Length() * 1.01 // as if the prepared track were 1 % longer than the resampled line
+	rv = NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: rv.Path.Segments, CellSize: m.CellSize, Length: want}})
+	if got := rv.Length(); math.Abs(got-want) > 1e-9 {
+		t.Errorf("length %v, want the track's %v", got, want)
 	}
 }

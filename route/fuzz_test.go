@@ -126,3 +126,22 @@ func wrap(tr *Track, err error) (*Track, error) {
 	}
 	return tr, nil
 }
+
+func FuzzParseKML(f *testing.F) {
+	f.Add([]byte(kmlTrack))
+	f.Add([]byte(`<kml><Placemark><LineString><coordinates>1,2</coordinates></LineString></Placemark></kml>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := ParseKML(data)
+		tr, err = wrap(tr, err)
+		checkParsed(t, tr, err)
+	})
+}
+
+func FuzzParseFIT(f *testing.F) {
+	f.Add(fitActivity(f, walk(20, 5, rolling)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := ParseFIT(data)
+		tr, err = wrap(tr, err)
+		checkParsed(t, tr, err)
+	})
+}

@@ -44,6 +44,9 @@ func ParseGPX(data []byte) (t *Track, err error) {
 			t.appendSegment(seg)
 		}
 	}
+	if len(t.Segments) == 0 && len(g.Waypoints) > 0 {
+		return nil, fmt.Errorf("gpx: only %d waypoint(s) (<wpt>), no track (<trk>) or route (<rte>): waypoints mark places, not the path between them; export the track instead", len(g.Waypoints))
+	}
 	return t, nil
 }
 

@@ -17,6 +17,7 @@ type Options struct {
 	Margin       float64 // fraction of the side kept free of the route on each side, in [0, 0.5)
 	MinCellSize  float64 // metres per sample: the real scale, kept when the route fits at it
 	MedianWindow int     // points in the elevation median filter; 0 or 1 turns it off
+	KeepAll      bool    // keep far fragments and elevation outliers as recorded
 }
 
 // Sample is a prepared route point: X (column) and Y (row) in map samples,
@@ -40,6 +41,12 @@ type Path struct {
 	Duplicates           int // repeated positions removed
 	Splits               int // jumps at which a segment was split
 	NoElevation          int // points dropped because their segment had no elevation at all
+
+	// Dropped are the fragments left out as far from the main body of the
+	// track (dropFragments); Repairs the elevation outliers replaced
+	// (repairElevations). Both stay empty with Options.KeepAll.
+	Dropped []Fragment
+	Repairs []Repair
 }
 
 // Jumps: a step longer than jumpFactor times the track's median step, and
@@ -63,9 +70,14 @@ const duplicateDistance = 0.01
 //  2. Remove repeated positions and split segments at jumps.
 //  3. Fill in missing elevations along each segment (linearly by distance);
 //     a segment with none at all is dropped.
-//  4. Median-filter the elevations over opt.MedianWindow points: GPS
+//  4. Drop fragments far from the main body of the track (dropFragments),
+//     unless opt.KeepAll.
+//  5. Repair elevation outliers, spikes and a settling barometer, found by
+//     robust statistics along the track (repairElevations), unless
+//     opt.KeepAll.
+//  6. Median-filter the elevations over opt.MedianWindow points: GPS
 //     elevations carry spikes of 100 m and more that no terrain has.
-//  5. Fit the track into the map, centred, with opt.Margin free on every
+//  7. Fit the track into the map, centred, with opt.Margin free on every
 //     side and its aspect kept: at opt.MinCellSize metres per sample when it
 //     fits at that scale, at a coarser scale otherwise.
 func Prepare(t *Track, opt Options) (*Path, error) {
@@ -88,6 +100,10 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	segs = path.fillElevation(segs)
 	if len(segs) == 0 {
 		return nil, errors.New("route: no segment has both a position and an elevation")
+	}
+	if !opt.KeepAll {
+		segs = path.dropFragments(segs)
+		path.repairElevations(segs)
 	}
 	for _, seg := range segs {
 		medianFilter(seg, opt.MedianWindow)

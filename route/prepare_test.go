@@ -117,7 +117,7 @@ func TestPrepareCleansTrack(t *testing.T) {
 		t.Errorf("elevations %g–%g, want 99–139", p.MinEle, p.MaxEle)
 	}
 	// Without the filter the spike stays.
-	o.MedianWindow = 0
+	o.MedianWindow, o.KeepAll = 0, true
 	seg[20].Ele = 250
 	p, _ = Prepare(&Track{Segments: [][]Point{seg}}, o)
 	if p.MaxEle != 250 {

@@ -3,6 +3,7 @@ package route
 import (
 	"cordillera/internal/atomicfile"
 	"encoding/json"
+	"fmt"
 	"io"
 )
 
@@ -33,6 +34,20 @@ type Report struct {
 	// solved points, and along the whole track every half sample.
 	Agreement      float64 `json:"agreement_pct"`
 	TrackAgreement float64 `json:"track_agreement_pct"`
+
+	// What preparation changed: fragments dropped as far from the track,
+	// elevation outliers repaired, the largest change reconciling laps.
+	Dropped  []Fragment `json:"dropped"`
+	Repairs  []Repair   `json:"repairs"`
+	LapShift float64    `json:"lap_shift_m"`
+
+	// The relief rule (relief.go) and what the map made of it, in metres.
+	TrackMinElevation float64 `json:"track_min_m"`
+	TrackMaxElevation float64 `json:"track_max_m"`
+	MaxRelief         float64 `json:"max_relief_m"`       // the rule's bound on the map's height range
+	MaxSlope          float64 `json:"max_slope"`          // the rule's bound on the 99th-percentile slope
+	Amplitude         float64 `json:"amplitude_m"`        // metres per unit of the turbulence
+	FittedAmplitude   float64 `json:"fitted_amplitude_m"` // before the rule
 }
 
 // Agreement is the percentage paper 002 reports in its Table 2 (80.32 %
@@ -65,6 +80,10 @@ func (r *Result) Report(seconds float64) Report {
 		TrackMaxError: r.TrackMaxError, TrackMeanError: r.TrackMeanError, Ridge: r.Ridge,
 		Agreement:      Agreement(r.MeanError, r.elevationRange()),
 		TrackAgreement: Agreement(r.TrackMeanError, r.elevationRange()),
+		Dropped:        nonNil(r.Path.Dropped), Repairs: nonNil(r.Path.Repairs), LapShift: r.LapShift,
+		TrackMinElevation: r.Path.MinEle, TrackMaxElevation: r.Path.MaxEle,
+		MaxRelief: r.Bounds.MaxRange, MaxSlope: r.Bounds.MaxSlope,
+		Amplitude: r.Amplitude, FittedAmplitude: r.FittedAmplitude,
 	}
 }
 
@@ -85,4 +104,35 @@ func SaveReport(path string, rep Report) error {
 		enc.SetIndent("", " ")
 		return enc.Encode(rep)
 	})
+}
+
+// nonNil returns s, or an empty slice for nil, so JSON writes [] not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Notes describes, one line each, what preparing the track changed: the
+// fragments dropped, the elevations repaired, the laps reconciled, and
+// the relief rule where it lowered the fitted relief.
+func (r *Result) Notes() []string {
+	var notes []string
+	for _, f := range r.Path.Dropped {
+		notes = append(notes, fmt.Sprintf("dropped %d point(s) (%.2f km of track) %.1f km from the main body of the track: a stale fix or a stray fragment (-route-keep-all keeps them)",
+			f.Points, f.Length/1000, f.Distance/1000))
+	}
+	for _, rp := range r.Path.Repairs {
+		what := map[string]string{"start": "at the start (a settling barometer)", "end": "at the end", "spike": "a spike"}[rp.Kind]
+		notes = append(notes, fmt.Sprintf("repaired %d elevation(s) %s: changed by up to %+.1f m", rp.Points, what, rp.Change))
+	}
+	if r.LapShift > 0.05 {
+		notes = append(notes, fmt.Sprintf("reconciled passes over the same ground: elevations moved by up to %.1f m", r.LapShift))
+	}
+	if r.Amplitude < r.FittedAmplitude {
+		notes = append(notes, fmt.Sprintf("relief kept plausible: heights within %.0f m, slopes (99th percentile) within %.0f %% (-route-relief asks for more)",
+			r.Bounds.MaxRange, 100*r.Bounds.MaxSlope))
+	}
+	return notes
 }

@@ -7,24 +7,10 @@ import (
 	"math"
 )
 
-// applyRoad levels a road along the track: every sample within halfWidth
-// (in samples) of the track takes the height of the nearest point of the
-// track's centreline, so the ground is level across the road, and a
-// shoulder as wide again (at least 1.5 samples) blends it back into the
-// terrain with a smoothstep. The centreline keeps the terrain's own height
-// along the track, which meets the route's targets; a last pass restores
-// them exactly where the levelling moved the map (fixConstraints).
-func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, cons []Constraint, halfWidth float64) error {
-	shoulder := max(halfWidth, 1.5)
-	reach := halfWidth + shoulder
-	// The centreline: the track at a spacing fine against the road's width.
-	line := track.Resample(max(0.5, reach/8))
-	type edge struct {
-		ax, ay, bx, by float64 // ends, in samples
-		ha, hb         float64 // the terrain's height at the ends
-		yLo, yHi       float64 // rows the edge reaches
-	}
-	var edges []edge
+// trackEdges returns the straight pieces of line's segments, ends in
+// samples (a lone point is a piece of length 0).
+func trackEdges(line *Path) [][2]Sample {
+	var edges [][2]Sample
 	for _, seg := range line.Segments {
 		for i := range seg {
 			a, b := seg[i], seg[i]
@@ -33,53 +19,102 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, cons []Co
 			} else if len(seg) > 1 {
 				continue
 			}
-			edges = append(edges, edge{a.X, a.Y, b.X, b.Y, bilinear(m, a.X, a.Y), bilinear(m, b.X, b.Y),
-				min(a.Y, b.Y) - reach, max(a.Y, b.Y) + reach})
+			edges = append(edges, [2]Sample{a, b})
 		}
 	}
-	err := parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
+	return edges
+}
+
+// nearestEdges calls apply for every map sample within reach of the
+// edges, with the index of the nearest edge, the position t ∈ [0, 1] of
+// the nearest point along it and the distance d to it (samples). Rows run
+// in parallel; apply may write only its own row.
+func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, reach float64, apply func(row, col, edge int, t, d float64)) error {
+	return parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
 		y := float64(row)
 		dist := make([]float64, m.Width)
-		level := make([]float64, m.Width)
+		near := make([]int, m.Width)
+		along := make([]float64, m.Width)
 		for i := range dist {
 			dist[i] = math.Inf(1)
 		}
-		for _, e := range edges {
-			if y < e.yLo || y > e.yHi {
+		for k, e := range edges {
+			a, b := e[0], e[1]
+			if y < min(a.Y, b.Y)-reach || y > max(a.Y, b.Y)+reach {
 				continue
 			}
-			dx, dy := e.bx-e.ax, e.by-e.ay
+			dx, dy := b.X-a.X, b.Y-a.Y
 			l2 := dx*dx + dy*dy
-			c0 := max(int(math.Ceil(min(e.ax, e.bx)-reach)), 0)
-			c1 := min(int(math.Floor(max(e.ax, e.bx)+reach)), m.Width-1)
+			c0 := max(int(math.Ceil(min(a.X, b.X)-reach)), 0)
+			c1 := min(int(math.Floor(max(a.X, b.X)+reach)), m.Width-1)
 			for c := c0; c <= c1; c++ {
 				x := float64(c)
 				t := 0.0
 				if l2 > 0 {
-					t = min(max(((x-e.ax)*dx+(y-e.ay)*dy)/l2, 0), 1)
+					t = min(max(((x-a.X)*dx+(y-a.Y)*dy)/l2, 0), 1)
 				}
-				d := math.Hypot(x-(e.ax+t*dx), y-(e.ay+t*dy))
-				if d < dist[c] {
-					dist[c] = d
-					level[c] = e.ha + t*(e.hb-e.ha)
+				if d := math.Hypot(x-(a.X+t*dx), y-(a.Y+t*dy)); d < dist[c] {
+					dist[c], near[c], along[c] = d, k, t
 				}
 			}
 		}
-		out := m.Samples[row*m.Width : (row+1)*m.Width]
 		for c, d := range dist {
-			if d >= reach {
-				continue
+			if d < reach {
+				apply(row, c, near[c], along[c], d)
 			}
-			w := 1.0
-			if d > halfWidth {
-				s := 1 - (d-halfWidth)/shoulder
-				w = s * s * (3 - 2*s)
-			}
-			out[c] = float32(float64(out[c]) + w*(level[c]-float64(out[c])))
 		}
+	})
+}
+
+// smootherstep is Perlin's 6s⁵ − 15s⁴ + 10s³ on s clamped to [0, 1]: its
+// slope and curvature vanish at both ends, so a blend with it leaves no
+// crease where it starts or stops.
+func smootherstep(s float64) float64 { return fade(min(max(s, 0), 1)) }
+
+// Road shoulders: a shoulder is roadShoulder times the road's half-width
+// wide, and at least roadMinShoulder samples: the level road meets the
+// terrain's own slope over that distance with a smootherstep, whose
+// curvature at most 5.8·Δh/w² stays within the terrain's own.
+const (
+	roadShoulder    = 3.0
+	roadMinShoulder = 6.0
+)
+
+// applyRoad levels a road along the track: every sample within halfWidth
+// (in samples) of the track takes the height of the nearest point of the
+// track's centreline, so the ground is level across the road, and a
+// shoulder (roadShoulder times the half-width, at least roadMinShoulder
+// samples) blends it back into the terrain with a smootherstep. The
+// centreline keeps the terrain's own height along the track, which meets
+// the route's targets; a last pass restores them exactly where the
+// levelling moved the map (fixConstraints).
+func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, cons []Constraint, halfWidth float64) error {
+	shoulder := max(roadShoulder*halfWidth, roadMinShoulder)
+	reach := halfWidth + shoulder
+	// The centreline: the track at a spacing fine against the road's width.
+	edges := trackEdges(track.Resample(max(0.5, halfWidth/4)))
+	heights := make([][2]float64, len(edges))
+	for k, e := range edges {
+		heights[k] = [2]float64{bilinear(m, e[0].X, e[0].Y), bilinear(m, e[1].X, e[1].Y)}
+	}
+	level := make([]float32, len(m.Samples))
+	weight := make([]float32, len(m.Samples))
+	err := nearestEdges(ctx, m, edges, reach, func(row, col, k int, t, d float64) {
+		w := 1.0
+		if d > halfWidth {
+			w = smootherstep(1 - (d-halfWidth)/shoulder)
+		}
+		i := row*m.Width + col
+		level[i] = float32(heights[k][0] + t*(heights[k][1]-heights[k][0]))
+		weight[i] = float32(w)
 	})
 	if err != nil {
 		return err
+	}
+	for i, w := range weight {
+		if w > 0 {
+			m.Samples[i] += w * (level[i] - m.Samples[i])
+		}
 	}
 	fixConstraints(m, cons)
 	return nil

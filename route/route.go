@@ -1,7 +1,7 @@
 // Package route reads GPS tracks and builds the terrain through them
 // (Gasch et al., "Procedural Modeling of Terrain from GPS Routes").
 //
-// Parse reads GPX 1.0 and 1.1, GeoJSON, CSV and TCX, recognised from the
+// Parse reads GPX 1.0 and 1.1, GeoJSON, CSV, TCX, KML and FIT, recognised from the
 // content rather than the file name, into a Track: segments of latitude,
 // longitude and elevation. Prepare turns a Track into a Path on a square
 // map (section 3.1): positions projected to local metres and fitted into
@@ -24,6 +24,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 )
 
 // Point is one GPS fix. Lat and Lon are in degrees (WGS 84); Ele is in
@@ -51,6 +53,8 @@ const (
 	GeoJSON Format = "geojson"
 	CSV     Format = "csv"
 	TCX     Format = "tcx"
+	KML     Format = "kml"
+	FIT     Format = "fit"
 )
 
 // MaxFileSize bounds what Load reads: a day-long track logged every second
@@ -59,7 +63,13 @@ const MaxFileSize = 64 << 20
 
 // ErrUnknownFormat is returned (wrapped) for content none of the parsers
 // recognise.
-var ErrUnknownFormat = errors.New("not a GPX, TCX, GeoJSON or CSV route")
+var ErrUnknownFormat = errors.New("not a GPX, TCX, KML, FIT, GeoJSON or CSV route")
+
+// extensions are the file name suffixes each format goes by.
+var extensions = map[string]Format{
+	".gpx": GPX, ".tcx": TCX, ".kml": KML, ".fit": FIT,
+	".geojson": GeoJSON, ".json": GeoJSON, ".csv": CSV, ".txt": CSV, ".tsv": CSV,
+}
 
 // Load reads and parses the route file at path, and checks that it has
 // enough points to build a terrain from (Track.Check). Errors start with
@@ -82,10 +92,9 @@ func Load(path string) (*Track, error) {
 		err = t.Check()
 	}
 	if err != nil {
-		if errors.Is(err, ErrUnknownFormat) {
-			if ext := filepath.Ext(path); ext != "" {
-				err = fmt.Errorf("%w (the name says %s, the content does not)", err, ext)
-			}
+		// Only where the name promises a format the content does not have.
+		if f, ok := extensions[strings.ToLower(filepath.Ext(path))]; ok && errors.Is(err, ErrUnknownFormat) {
+			err = fmt.Errorf("%w (the name says %s, the content is not %s)", err, filepath.Ext(path), strings.ToUpper(string(f)))
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -93,7 +102,8 @@ func Load(path string) (*Track, error) {
 }
 
 // Parse reads a route in whichever format its content shows: XML with a
-// <gpx> root is GPX, with a <TrainingCenterDatabase> root TCX; a JSON
+// <gpx> root is GPX, with a <TrainingCenterDatabase> root TCX, with a
+// <kml> root KML; a FIT file header is FIT; a JSON
 // object is GeoJSON; text whose first line names latitude and longitude
 // columns is CSV. Points with a non-finite or out-of-range position are
 // errors; points without a position (TCX) are skipped. It does not check
@@ -107,6 +117,10 @@ func Parse(data []byte) (*Track, error) {
 		t, err = ParseGPX(data)
 	case TCX:
 		t, err = ParseTCX(data)
+	case KML:
+		t, err = ParseKML(data)
+	case FIT:
+		t, err = ParseFIT(data)
 	case GeoJSON:
 		t, err = ParseGeoJSON(data)
 	case CSV:
@@ -130,6 +144,9 @@ func Parse(data []byte) (*Track, error) {
 // Detect names the format of a route file from its first bytes, or returns
 // "" when it is none of them.
 func Detect(data []byte) Format {
+	if isFIT(data) {
+		return FIT
+	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	head := bytes.TrimLeft(data, " \t\r\n")
 	switch {
@@ -141,6 +158,8 @@ func Detect(data []byte) Format {
 			return GPX
 		case "TrainingCenterDatabase":
 			return TCX
+		case "kml":
+			return KML
 		}
 		return ""
 	case head[0] == '{':
@@ -165,6 +184,9 @@ func describeUnknown(data []byte) error {
 		return fmt.Errorf("%w: XML without a root element", ErrUnknownFormat)
 	case head[0] == '[':
 		return fmt.Errorf("%w: a JSON array (GeoJSON is an object)", ErrUnknownFormat)
+	case isBinary(head):
+		n := min(len(head), 8)
+		return fmt.Errorf("%w: binary data starting %q", ErrUnknownFormat, head[:n])
 	}
 	if _, err := csvHeader(head); err != nil {
 		return fmt.Errorf("%w: as CSV, %v", ErrUnknownFormat, err)
@@ -232,4 +254,18 @@ func (t *Track) appendSegment(seg []Point) {
 	if len(seg) > 0 {
 		t.Segments = append(t.Segments, seg)
 	}
+}
+
+// isBinary reports whether the start of a file is not text: a NUL byte or
+// invalid UTF-8 in its first 512 bytes.
+func isBinary(head []byte) bool {
+	head = head[:min(len(head), 512)]
+	for len(head) > 0 {
+		r, n := utf8.DecodeRune(head)
+		if r == 0 || (r == utf8.RuneError && n == 1 && len(head) >= utf8.UTFMax) {
+			return true
+		}
+		head = head[n:]
+	}
+	return false
 }

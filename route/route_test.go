@@ -132,7 +132,11 @@ func TestParseErrors(t *testing.T) {
 	cases := []struct{ data, want string }{
 		{"", "empty file"},
 		{"   \n", "empty file"},
-		{`<kml xmlns="http://www.opengis.net/kml/2.2"></kml>`, "root element is <kml>"},
+		{`<svg xmlns="http://www.w3.org/2000/svg"></svg>`, "root element is <svg>"},
+		{`<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><Point><coordinates>14,46,300</coordinates></Point></Placemark></kml>`,
+			"kml: no <LineString> or <gx:Track> in 1 placemark(s)"},
+		{`<gpx version="1.1"><wpt lat="46" lon="14"><ele>300</ele></wpt><wpt lat="46.1" lon="14"/></gpx>`,
+			"gpx: only 2 waypoint(s) (<wpt>), no track (<trk>) or route (<rte>)"},
 		{`[1, 2]`, "a JSON array"},
 		{"time,speed\n1,2\n", "names no latitude and longitude columns"},
 		{"lat,lon,ele\n46,14,100\n46.1,abc,100\n", "line 3: longitude \"abc\" is not a number"},
@@ -165,7 +169,8 @@ func TestLoadUnusable(t *testing.T) {
 		{"empty.geojson", `{"type":"FeatureCollection","features":[]}`, "empty.geojson: geojson: 0 point(s)"},
 		{"nopos.tcx", `<TrainingCenterDatabase><Track><Trackpoint><AltitudeMeters>3</AltitudeMeters></Trackpoint></Track></TrainingCenterDatabase>`,
 			"nopos.tcx: tcx: 0 point(s) with a position"},
-		{"photo.gpx", "\x89PNG\r\n\x1a\n", "photo.gpx: not a GPX, TCX, GeoJSON or CSV route"},
+		{"photo.gpx", "\x89PNG\r\n\x1a\n", `photo.gpx: not a GPX, TCX, KML, FIT, GeoJSON or CSV route: binary data starting "\x89PNG\r\n\x1a\n" (the name says .gpx, the content is not GPX)`},
+		{"photo.png", "\x89PNG\r\n\x1a\n", `photo.png: not a GPX, TCX, KML, FIT, GeoJSON or CSV route: binary data starting "\x89PNG\r\n\x1a\n"`},
 	}
 	for _, c := range cases {
 		path := filepath.Join(dir, c.name)

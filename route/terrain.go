@@ -43,7 +43,20 @@ type Result struct {
 	TrackMaxError, TrackMeanError float64
 
 	Ridge float64 // Tikhonov term the solve needed; 0 when it is exact
+
+	// LapShift is the largest change, in metres, that reconciling passes
+	// of the track made to its elevations (harmoniseLaps).
+	LapShift float64
+	// Bounds is the relief rule the map keeps. Amplitude is the metres per
+	// unit of the turbulence the map was made with, FittedAmplitude the
+	// one fitted to the track's roughness before the rule lowered it.
+	Bounds                     reliefBounds
+	Amplitude, FittedAmplitude float64
 }
+
+// minFollowReach is the least distance, in samples, over which
+// followTrack's correction fades.
+const minFollowReach = 4.0
 
 // minRelief is the smallest amplitude, in metres, of the route terrain: a
 // perfectly flat route still lies in a gently rolling plain.
@@ -113,8 +126,8 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 		}
 	}
 	report(0)
-	path, err := Prepare(t, Options{
-		Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize, MedianWindow: p.RouteMedian})
+	path, err := Prepare(t, Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
+		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll == "true"})
 	if err != nil {
 		return nil, err
 	}
@@ -123,9 +136,19 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	// straight stretch would ask more of it than it has values for.
 	length := path.Length / path.CellSize
 	spacing := max(float64(p.Size-1)/float64(cells(p.Levels-1)), length/maxConstraints)
+	// Passes are reconciled where they meet at the solve's spacing, then
+	// where they cross, at a quarter of it.
+	lapShift := max(path.harmoniseLaps(spacing), path.harmoniseLaps(max(spacing/4, 2)))
+	bounds := newReliefBounds(path, spacing, p.RouteRelief)
 	report(0.05)
-	m, fit, err := routeTerrain(ctx, p.Size, p.Levels, p.Interpolation, p.Seed, path.Resample(spacing), spacing, p.RouteRelief, progress)
+	m, fit, err := routeTerrain(ctx, p.Size, p.Levels, p.Interpolation, p.Seed, path.Resample(spacing), spacing, p.RouteRelief, bounds, progress)
 	if err != nil {
+		return nil, err
+	}
+	// The map follows the track between the points before the stage: what
+	// the stage does between them stays, only the points are met again.
+	track := path.Resample(0.5)
+	if err := followTrack(ctx, m, track, fit.cons, fit.z0, fit.amp, max(spacing, minFollowReach)); err != nil {
 		return nil, err
 	}
 	if stage != nil {
@@ -137,7 +160,6 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 			return nil, err
 		}
 	}
-	track := path.Resample(0.5)
 	if p.RoadWidth > 0 {
 		if err := applyRoad(ctx, m, track, fit.cons, p.RoadWidth/path.CellSize/2); err != nil {
 			return nil, err
@@ -159,7 +181,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	m.CellSize = path.CellSize
 	m.VerticalScale = fit.amp * span
 	res := &Result{Map: m, Path: track, Base: fit.z0 + fit.amp*tLo, Spacing: spacing, Merged: fit.merged,
-		Ridge: fit.sys.Ridge}
+		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted}
 	for _, c := range fit.cons {
 		rp := SolvedPoint{X: c.X, Y: c.Y, Target: (c.T - tLo) / span, Height: bilinear(m, c.X, c.Y)}
 		res.Points = append(res.Points, rp)
@@ -187,6 +209,7 @@ type routeFit struct {
 	cons    []Constraint // the points, with their targets in units of T
 	merged  int          // points merged into a point of another pass
 	z0, amp float64      // elevation = z0 + amp·T, in metres
+	fitted  float64      // the amplitude fitAmplitude asked for, metres
 	sys     *constraintSystem
 	turb    *turbulence // the solved lattice
 }
@@ -196,15 +219,25 @@ type routeFit struct {
 // path (map samples, elevations in metres, evenly spaced along each
 // segment), merged where passes meet (mergePasses). The amplitude is
 // fitted so that the route is as rough as the terrain (fitAmplitude),
-// times relief. The map holds T itself, not normalised.
-func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpolation, seed int64, path *Path, spacing, relief float64, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
+// times relief, and, with bounds, lowered until the map keeps the relief
+// rule (reliefBounds). The map holds T itself, not normalised.
+//
+// The solved map is linear in the amplitude A: in metres it is
+//
+//	z0 + K(e − z0) + A·(r − Aᵀ(AAᵀ)⁻¹A r)
+//
+// the minimum-norm interpolant K of the elevations, which does not depend
+// on A, plus the random lattice r with its values at the points removed,
+// scaled by A. Both parts are rendered once; the amplitude then only
+// weighs them.
+func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpolation, seed int64, path *Path, spacing float64, relief float64, bounds *reliefBounds, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
 	var fit routeFit
 	turb, err := newTurbulence(size, levels, interp, seed)
 	if err != nil {
 		return nil, fit, err
 	}
 	var points []Sample
-	points, fit.merged = mergePasses(path, spacing)
+	points, fit.merged, _ = mergePasses(path, spacing)
 	fit.cons = make([]Constraint, len(points))
 	elev := make([]float64, len(points))
 	for i, q := range points {
@@ -216,23 +249,71 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 	}
 	var ml float64
 	fit.z0, ml = fit.sys.fitElevation(elev)
-	fit.amp = max(turb.fitAmplitude(path, ml)*relief, minRelief)
-	targets := make([]float64, len(points))
-	for i := range points {
-		targets[i] = (elev[i] - fit.z0) / fit.amp
-		fit.cons[i].T = targets[i]
+	// The variogram is read at a level-7 spacing at the finest: finer
+	// points see GPS noise, and the amplitude would grow with -levels.
+	ref := path
+	if refSpacing := float64(size-1) / float64(cells(referenceLevels-1)); spacing < refSpacing {
+		ref = path.Resample(refSpacing)
+		first, largest := turb.variogramAmplitudes(ref)
+		fit.fitted = math.Sqrt(first * largest)
+	} else {
+		fit.fitted = turb.fitAmplitude(path, ml)
 	}
-	turb.constrain(fit.sys, targets)
-	fit.turb = turb
+	fit.fitted = max(fit.fitted*relief, minRelief)
+
+	// Interpolant (metres) and random part (units of T), one solve.
+	shape := turb.zeroed()
+	rhsE, rhsR := make([]float64, len(points)), make([]float64, len(points))
+	for i, r := range fit.sys.rows {
+		ar := 0.0
+		for e, k := range r.idx {
+			ar += r.coef[e] * *turb.value(k)
+		}
+		rhsE[i], rhsR[i] = elev[i]-fit.z0, -ar
+	}
+	lambda := fit.sys.solve(rhsE, rhsR)
+	for i, r := range fit.sys.rows {
+		for e, k := range r.idx {
+			*shape.value(k) += r.coef[e] * lambda[0][i]
+			*turb.value(k) += r.coef[e] * lambda[1][i]
+		}
+	}
 	if progress != nil {
 		progress(0.3)
 	}
-	m, err := turb.render(ctx, progress, 0.3, 0.6)
+	mI, err := shape.render(ctx, progress, 0.3, 0.15)
 	if err != nil {
 		return nil, fit, err
 	}
+	m, err := turb.render(ctx, progress, 0.45, 0.15)
+	if err != nil {
+		return nil, fit, err
+	}
+	fit.amp = fit.fitted
+	if bounds != nil {
+		fit.amp = bounds.amplitude(mI, m, fit.fitted)
+	}
+	for i, v := range mI.Samples {
+		m.Samples[i] = float32(float64(v)/fit.amp + float64(m.Samples[i]))
+	}
+	if bounds != nil {
+		bounds.soften(m, fit.z0, fit.amp)
+	}
+	for n := range turb.values {
+		for k, v := range shape.values[n] {
+			turb.values[n][k] += v / fit.amp
+		}
+	}
+	for i := range points {
+		fit.cons[i].T = (elev[i] - fit.z0) / fit.amp
+	}
+	fit.turb = turb
 	return m, fit, nil
 }
+
+// referenceLevels is the finest level whose spacing the amplitude fit
+// reads the track at (its cells are 16 samples wide on a 1025² map).
+const referenceLevels = 7
 
 // reconstrain brings the map back onto the route's points after a stage
 // moved it: the residuals at the points are met by the minimum-norm
@@ -343,7 +424,10 @@ func bilinear(m *terrain.Heightmap, x, y float64) float64 {
 // closing on its start, would otherwise ask one spot of the map for two
 // heights a GPS's error apart (paper 002, 3.1: "se eliminan aquellos
 // puntos que están repetidos").
-func mergePasses(p *Path, radius float64) (out []Sample, merged int) {
+//
+// owner gives, for every point of p in order, the index in out of the
+// point it became or went into.
+func mergePasses(p *Path, radius float64) (out []Sample, merged int, owner []int) {
 	type key struct{ i, j int }
 	type kept struct {
 		seg   int
@@ -381,12 +465,14 @@ func mergePasses(p *Path, radius float64) (out []Sample, merged int) {
 				o.Y += f * (q.Y - o.Y)
 				o.Ele += f * (q.Ele - o.Ele)
 				merged++
+				owner = append(owner, near)
 				continue
 			}
+			owner = append(owner, len(out))
 			grid[k] = append(grid[k], len(out))
 			out = append(out, q)
 			info = append(info, kept{seg: s, arc: arc, count: 1})
 		}
 	}
-	return out, merged
+	return out, merged, owner
 }

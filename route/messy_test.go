@@ -1,0 +1,198 @@
+package route
+
+import (
+	"bytes"
+	"context"
+	"cordillera/terrain"
+	"math"
+	"testing"
+
+	"github.com/muktihari/fit/encoder"
+	"github.com/muktihari/fit/profile/filedef"
+	"github.com/muktihari/fit/profile/mesgdef"
+	"github.com/muktihari/fit/profile/typedef"
+)
+
+// walk is a phone track of n points step metres apart on a gentle curve
+// near 46° N, with elevation ele(i).
+func walk(n int, step float64, ele func(i int) float64) []Point {
+	kLat := EarthRadius * math.Pi / 180
+	kLon := kLat * math.Cos(46*math.Pi/180)
+	seg := make([]Point, n)
+	x, y, a := 0.0, 0.0, 0.0
+	for i := range seg {
+		seg[i] = Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele(i), HasEle: true}
+		a += 0.02 * math.Sin(float64(i)/40)
+		x, y = x+step*math.Cos(a), y+step*math.Sin(a)
+	}
+	return seg
+}
+
+func rolling(i int) float64 { return 200 + 15*math.Sin(float64(i)/150) }
+
+// generateMessy runs Generate on a 513² map and checks the promises every
+// track keeps: solved points met, the whole track met within 1 % of the
+// height range or 2 m, heights within the relief rule.
+func generateMessy(t *testing.T, name string, tr *Track, set func(*terrain.Params)) *Result {
+	t.Helper()
+	p := terrain.DefaultParams()
+	p.Size = 513
+	if set != nil {
+		set(&p)
+	}
+	res, err := Generate(context.Background(), p, tr, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	checkRouteResult(t, name, res)
+	vs := res.Map.VerticalScale
+	t.Logf("%s: %.2f m/cell, heights %.0f–%.0f m (bound %.0f m), track %.0f–%.0f m, track max error %.2g (%.2f m), dropped %v, repairs %v",
+		name, res.Map.CellSize, res.Base, res.Base+vs, res.Bounds.MaxRange, res.Path.MinEle, res.Path.MaxEle,
+		res.TrackMaxError, res.TrackMaxError*vs, res.Path.Dropped, res.Path.Repairs)
+	if vs > res.Bounds.MaxRange*1.001 {
+		t.Errorf("%s: relief %.0f m beyond the rule's %.0f m", name, vs, res.Bounds.MaxRange)
+	}
+	if e := res.TrackMaxError * vs; e > max(0.01*vs, 2) {
+		t.Errorf("%s: the map strays %.2f m from the track, more than 1 %% of %.0f m or 2 m", name, e, vs)
+	}
+	return res
+}
+
+// Two stale fixes 60 km away (the first and the last point) do not set
+// the map's extent; -route-keep-all keeps them.
+func TestStaleFixDropped(t *testing.T) {
+	seg := walk(1400, 1, rolling)
+	seg[0].Lat, seg[len(seg)-1].Lat = 46.54, 46.54 // 60 km north
+	tr := &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	res := generateMessy(t, "stale fix", tr, nil)
+	if len(res.Path.Dropped) != 1 || res.Path.Dropped[0].Points != 2 || res.Path.Dropped[0].Distance < 55000 || res.Map.CellSize > 4 {
+		t.Errorf("dropped %+v, %.2f m per cell; want the 2 stale points ~60 km away dropped and a map of the walk", res.Path.Dropped, res.Map.CellSize)
+	}
+	p := terrain.DefaultParams()
+	p.Size, p.RouteKeepAll = 513, "true"
+	all, err := Generate(context.Background(), p, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Path.Dropped) != 0 || all.Map.CellSize < 100 {
+		t.Errorf("keep-all: dropped %v, %.1f m per cell; want nothing dropped and the 60 km extent", all.Path.Dropped, all.Map.CellSize)
+	}
+}
+
+// A barometer settling from 437 m to 200 m over the first 40 m is repaired
+// and reported, and the map keeps a plausible relief.
+func TestSettlingAltitudeRepaired(t *testing.T) {
+	seg := walk(1400, 1, func(i int) float64 { return rolling(i) + 237*math.Exp(-float64(i)/8) })
+	res := generateMessy(t, "settling", &Track{Format: "synthetic", Segments: [][]Point{seg}}, nil)
+	if len(res.Path.Repairs) == 0 || res.Path.Repairs[0].Kind != "start" || res.Path.Repairs[0].Change > -150 {
+		t.Errorf("repairs %+v, want the settling start repaired by about −237 m", res.Path.Repairs)
+	}
+	if res.Path.MaxEle > 230 || res.Map.VerticalScale > 200 {
+		t.Errorf("track up to %.0f m, relief %.0f m: the settling was not repaired", res.Path.MaxEle, res.Map.VerticalScale)
+	}
+}
+
+// Spikes of −672 m and +834 m in a lowland track are repaired.
+func TestElevationSpikesRepaired(t *testing.T) {
+	seg := walk(1400, 3, func(i int) float64 { return 40 + 10*math.Sin(float64(i)/100) })
+	seg[300].Ele -= 672
+	seg[900].Ele += 834
+	seg[901].Ele += 830
+	res := generateMessy(t, "spikes", &Track{Format: "synthetic", Segments: [][]Point{seg}}, func(p *terrain.Params) { p.RouteMedian = 0 })
+	if len(res.Path.Repairs) != 2 || res.Path.Repairs[0].Kind != "spike" || res.Path.Repairs[1].Points != 2 {
+		t.Errorf("repairs %+v, want two spikes, the second of 2 points", res.Path.Repairs)
+	}
+	if res.Base < -100 || res.Base+res.Map.VerticalScale > 250 {
+		t.Errorf("heights %.0f–%.0f m around a 30–50 m track", res.Base, res.Base+res.Map.VerticalScale)
+	}
+}
+
+// Three laps of a loop whose elevations disagree by up to 25 m are
+// reconciled, and the map follows every lap.
+func TestLappedTrackFollowed(t *testing.T) {
+	kLat := EarthRadius * math.Pi / 180
+	kLon := kLat * math.Cos(46*math.Pi/180)
+	var seg []Point
+	for lap, off := range []float64{0, 15, -10} {
+		for i := range 400 {
+			a := 2 * math.Pi * float64(i) / 400
+			x, y := 250*math.Cos(a)+3*math.Sin(float64(lap*7+i)), 180*math.Sin(a)
+			seg = append(seg, Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: 120 + 20*math.Sin(a) + off, HasEle: true})
+		}
+	}
+	res := generateMessy(t, "laps", &Track{Format: "synthetic", Segments: [][]Point{seg}}, nil)
+	if res.LapShift < 5 {
+		t.Errorf("laps moved by %.1f m, want them reconciled", res.LapShift)
+	}
+}
+
+// A flat city run (16–52 m) gets a relief within the rule that does not
+// grow with the levels: 7 and 11 levels within 1.5× of each other.
+func TestFlatCityRunRelief(t *testing.T) {
+	seg := walk(3000, 2, func(i int) float64 { return 34 + 18*math.Sin(float64(i)/300) })
+	tr := &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	relief := map[int]float64{}
+	for _, levels := range []int{7, 11} {
+		res := generateMessy(t, "city", tr, func(p *terrain.Params) { p.Size, p.Levels = 1025, levels })
+		relief[levels] = res.Map.VerticalScale
+	}
+	t.Logf("relief %.0f m at 7 levels, %.0f m at 11", relief[7], relief[11])
+	if relief[11] > 1.5*relief[7] || relief[11] > 3*36+100 {
+		t.Errorf("relief %.0f m at 7 levels, %.0f m at 11", relief[7], relief[11])
+	}
+}
+
+const kmlTrack = `<?xml version="1.0" encoding="UTF-8"?>
+<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+<Placemark><LineString><coordinates>14,46,300 14.001,46,301
+ 14.002,46.001,302</coordinates></LineString></Placemark>
+<Placemark><gx:Track><when>2020-01-01T00:00:00Z</when><gx:coord>14.01 46.01 310</gx:coord><gx:coord>14.011 46.01 311</gx:coord></gx:Track></Placemark>
+</Document></kml>`
+
+func TestParseKML(t *testing.T) {
+	tr, err := Parse([]byte(kmlTrack))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != KML || len(tr.Segments) != 2 || len(tr.Segments[0]) != 3 || len(tr.Segments[1]) != 2 ||
+		tr.Segments[0][2] != (Point{Lat: 46.001, Lon: 14.002, Ele: 302, HasEle: true}) || tr.Segments[1][1].Ele != 311 {
+		t.Errorf("parsed %+v", tr)
+	}
+}
+
+// fitActivity encodes an activity of the points with the FIT library.
+func fitActivity(t testing.TB, pts []Point) []byte {
+	act := filedef.NewActivity()
+	act.FileId = *mesgdef.NewFileId(nil).SetType(typedef.FileActivity)
+	for _, p := range pts {
+		r := mesgdef.NewRecord(nil).SetPositionLatDegrees(p.Lat).SetPositionLongDegrees(p.Lon)
+		if p.HasEle {
+			r.SetEnhancedAltitudeScaled(p.Ele)
+		}
+		act.Records = append(act.Records, r)
+	}
+	fit := act.ToFIT(nil)
+	var buf bytes.Buffer
+	if err := encoder.New(&buf).Encode(&fit); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestParseFIT(t *testing.T) {
+	data := fitActivity(t, walk(50, 5, rolling))
+	if Detect(data) != FIT {
+		t.Fatalf("detected %q", Detect(data))
+	}
+	tr, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Segments) != 1 || len(tr.Segments[0]) != 50 || math.Abs(tr.Segments[0][10].Ele-rolling(10)) > 0.2 ||
+		math.Abs(tr.Segments[0][10].Lat-46) > 0.01 {
+		t.Errorf("parsed %d segments, %+v", len(tr.Segments), tr.Segments[0][10])
+	}
+	if _, err := Parse(data[:len(data)/2]); err == nil {
+		t.Error("a truncated FIT file parsed")
+	}
+}
