@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: formatting, vet, staticcheck, the unit and
 # property tests, the race detector on the concurrent packages, the kept
-# fuzz corpora (replayed by go test), and the explorer's pixel tests under
-# a virtual X server.
+# fuzz corpora (replayed by go test), the file-format tests against real
+# consumers (GDAL, OpenEXR, the Khronos glTF validator; installed by
+# scripts/ensure-consumers.sh), and the explorer's pixel tests under a
+# virtual X server.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/ensure-go.sh
 . scripts/ensure-display.sh xvfb
+. scripts/ensure-consumers.sh
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))

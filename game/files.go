@@ -31,7 +31,9 @@ const (
 	HeightmapPNG
 	HeightmapR16
 	ParamsJSON
-	RouteFile // GPX, TCX, GeoJSON or CSV track
+	RouteFile     // GPX, TCX, KML, FIT, GeoJSON or CSV track
+	HeightmapEXR  // OpenEXR float heights in metres
+	HeightmapTIFF // TIFF or GeoTIFF DEM
 )
 
 // DetectFile tells a heightmap (PNG, raw 16-bit) from a parameter file by
@@ -41,6 +43,10 @@ func DetectFile(data []byte) FileKind {
 	switch {
 	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
 		return HeightmapPNG
+	case bytes.HasPrefix(data, []byte("\x76\x2f\x31\x01")):
+		return HeightmapEXR
+	case bytes.HasPrefix(data, []byte("II*\x00")), bytes.HasPrefix(data, []byte("MM\x00*")):
+		return HeightmapTIFF
 	case len(trimmed) > 0 && trimmed[0] == '{':
 		if bytes.Contains(trimmed, []byte(`"type"`)) { // GeoJSON names its type; parameters have no such key
 			return RouteFile
@@ -111,26 +117,45 @@ func (g *Game) loadData(name string, data []byte) {
 		}
 		g.regen.RequestRoute(g.Params, t)
 		g.say("making terrain through " + filepath.Base(name))
-	case HeightmapPNG, HeightmapR16:
+	case HeightmapPNG, HeightmapR16, HeightmapEXR, HeightmapTIFF:
 		kind := DetectFile(data)
 		g.regen.RequestMap(func(ctx context.Context) (*terrain.Heightmap, error) {
-			var m *terrain.Heightmap
-			var err error
-			if kind == HeightmapPNG {
-				m, err = heightfile.DecodeHeightmapImage(bytes.NewReader(data))
-			} else {
-				m, err = heightfile.DecodeR16(bytes.NewReader(data), int64(len(data)))
-			}
+			src, err := decodeHeightmap(kind, data)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			m.VerticalScale = float64(max(m.Width, m.Height)) / 5
+			m := src.Map
+			if !src.Metric { // EXR and DEMs bring heights in metres; images pick a fifth of their width
+				m.VerticalScale = float64(max(m.Width, m.Height)) / 5
+			}
 			return m, nil
 		}, g.Params)
 		g.say("loading " + filepath.Base(name))
 	default:
-		g.fail(fmt.Errorf("%s: not a heightmap (PNG, .r16), a parameter file (.json) or a route (GPX, TCX, GeoJSON, CSV)", name))
+		g.fail(fmt.Errorf("%s: not a heightmap (PNG, .r16, EXR, TIFF), a parameter file (.json) or a route (GPX, TCX, KML, FIT, GeoJSON, CSV)", name))
 	}
+}
+
+// decodeHeightmap reads a heightmap file's content of the given kind.
+func decodeHeightmap(kind FileKind, data []byte) (*heightfile.Source, error) {
+	r := bytes.NewReader(data)
+	switch kind {
+	case HeightmapPNG:
+		m, err := heightfile.DecodeHeightmapImage(r)
+		if err != nil {
+			return nil, err
+		}
+		return &heightfile.Source{Map: m}, nil
+	case HeightmapR16:
+		m, err := heightfile.DecodeR16(r, int64(len(data)))
+		if err != nil {
+			return nil, err
+		}
+		return &heightfile.Source{Map: m}, nil
+	case HeightmapEXR:
+		return heightfile.DecodeEXR(r, int64(len(data)))
+	}
+	return heightfile.DecodeTIFF(r, int64(len(data)))
 }
 
 // handleDrops opens files dropped onto the window.

@@ -1,6 +1,7 @@
 package heightfile
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -60,7 +61,7 @@ func TestSaveHeightmapRefusals(t *testing.T) {
 		m    *terrain.Heightmap
 		want string
 	}{
-		{"map.tif", terrain.NewHeightmap(4, 4), `cannot save a heightmap as ".tif"; supported extensions: .png, .r16, .raw, .obj`},
+		{"map.jpg", terrain.NewHeightmap(4, 4), `cannot save a heightmap as ".jpg"; supported extensions: ` + SaveExtensions},
 		{"noextension", terrain.NewHeightmap(4, 4), `as ""`},
 		{"wide.r16", terrain.NewHeightmap(4, 2), "4×2"},
 		{"line.obj", terrain.NewHeightmap(4, 1), "4×1"},
@@ -101,5 +102,66 @@ func TestLoadHeightmapRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.path) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: map %v, error %v; want an error naming the path and containing %q", tt.path, m != nil, err, tt.want)
 		}
+	}
+}
+
+// Every format gives back the heights it was given, within its precision:
+// half a 16-bit step for PNG, r16 and TIFF, float32 rounding for EXR.
+func TestRoundTripEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	m := randomHeightmap(24, 24, 11)
+	m.Samples[0], m.Samples[1] = 0, 1 // the full range, as generated maps have
+	m.CellSize, m.VerticalScale = 4, 900
+	for _, tt := range []struct {
+		name string
+		tol  float64 // metres
+	}{
+		{"m.png", 900 * 0.5 / 65535}, {"m.r16", 900 * 0.5 / 65535}, {"m.raw", 900 * 0.5 / 65535},
+		{"m.tif", 900*0.5/65535 + 1e-4}, {"m.tiff", 900*0.5/65535 + 1e-4}, {"m.exr", 1e-4},
+	} {
+		path := filepath.Join(dir, tt.name)
+		if err := Save(path, m, SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		src, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs := src.Map.VerticalScale
+		if !src.Metric {
+			vs = 900 // the caller gives PNG and r16 their scale
+		}
+		for i, h := range m.Samples {
+			want := float64(h) * 900
+			if got := src.Base + float64(src.Map.Samples[i])*vs; math.Abs(got-want) > tt.tol {
+				t.Fatalf("%s: sample %d = %v m, want %v ± %v", tt.name, i, got, want, tt.tol)
+			}
+		}
+		if metric := strings.HasSuffix(tt.name, ".exr") || strings.Contains(tt.name, ".tif"); src.Metric != metric || src.HasCellSize != metric ||
+			(metric && src.Map.CellSize != 4) {
+			t.Errorf("%s: metric %v, cell size %v (%v)", tt.name, src.Metric, src.Map.CellSize, src.HasCellSize)
+		}
+	}
+}
+
+// A 16-bit PNG holding metres (44–2044) is recognised and explained.
+func TestNarrowRangeNote(t *testing.T) {
+	m := terrain.NewHeightmap(8, 8)
+	for i := range m.Samples {
+		m.Samples[i] = float32(44+2000*i/63) / 65535
+	}
+	path := filepath.Join(t.TempDir(), "metres.png")
+	if err := SaveHeightmap(path, m); err != nil {
+		t.Fatal(err)
+	}
+	src, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "values 44–2044 use only 3.1 % of the 16-bit range"; !strings.Contains(src.Note, want) || !strings.Contains(src.Note, "-map-height 65535") {
+		t.Errorf("note %q; want %q and the flag to keep the scale", src.Note, want)
+	}
+	if n := narrowRangeNote(randomHeightmap(8, 8, 1)); n != "" {
+		t.Errorf("a full-range map got the note %q", n)
 	}
 }

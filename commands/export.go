@@ -1,0 +1,516 @@
+package commands
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"cordillera/internal/atomicfile"
+	"cordillera/pipeline"
+	"cordillera/route"
+	"cordillera/terrain"
+	"cordillera/terrain/heightfile"
+	"cordillera/terrain/materials"
+	"cordillera/terrain/meshfile"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// exportOptions are generate's flags for the files beside the heightmap
+// and for game engines (issue 13).
+type exportOptions struct {
+	normalMap, splatMap string
+	meshError           float64
+	bakeTexture         bool
+	target              string
+	tiles               int
+	// source is the -heightmap file as read: its base height and
+	// georeferencing go into the outputs that can hold them.
+	source *heightfile.Source
+	// report collects lines to print after the summary (engine numbers).
+	report *strings.Builder
+}
+
+// Engine targets and the map sizes they accept.
+var (
+	targets     = []string{"unity", "unreal", "godot"}
+	unitySizes  = []int{33, 65, 129, 257, 513, 1025, 2049, 4097}
+	unrealSizes = []int{505, 1009, 2017, 4033, 8129}
+	// targetExts are the heightmap formats each engine imports.
+	targetExts = map[string][]string{
+		"unity":  {".r16", ".raw"},
+		"unreal": {".png", ".r16", ".raw"},
+		"godot":  {".exr", ".r16", ".png"},
+	}
+)
+
+func addExportFlags(fs *flag.FlagSet, e *exportOptions) {
+	e.report = &strings.Builder{}
+	fs.StringVar(&e.normalMap, "normal-map", "", "also write the normals as an RGB PNG (OpenGL convention, green = north; DirectX with -target unreal)")
+	fs.StringVar(&e.splatMap, "splat-map", "", "also write the four material weights (R sand, G grass, B rock, A snow; explorer's height texturing) as an RGBA PNG")
+	fs.Float64Var(&e.meshError, "mesh-error", 0, "with -o .glb/.gltf: decimate the mesh so that it strays at most this many metres from the map (0 keeps every sample)")
+	fs.BoolVar(&e.bakeTexture, "bake-texture", false, "with -o .glb/.gltf: embed a colour texture of the explorer's materials")
+	fs.StringVar(&e.target, "target", "", "game engine: unity (size 2^k+1 ≤ 4097, .r16), unreal (505, 1009, 2017, 4033 or 8129; .png/.r16) or godot (Terrain3D; .exr/.r16/.png); prints the import settings")
+	fs.IntVar(&e.tiles, "tiles", 0, "write N×N tiles NAME_x{i}_y{j}.EXT sharing their border samples instead of one file")
+}
+
+// isMesh reports whether path names a glTF mesh.
+func isMesh(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".glb" || ext == ".gltf"
+}
+
+// checkExport validates the export flags against -o and the parameters,
+// and moves a generated map's size to the one the target accepts.
+func checkExport(opt *generateOptions) error {
+	e := &opt.export
+	ext := strings.ToLower(filepath.Ext(opt.out))
+	if (e.meshError != 0 || e.bakeTexture) && !isMesh(opt.out) {
+		return fmt.Errorf("generate: -mesh-error and -bake-texture shape a mesh; use -o NAME.glb or NAME.gltf")
+	}
+	if math.IsNaN(e.meshError) || e.meshError < 0 || math.IsInf(e.meshError, 0) {
+		return fmt.Errorf("generate: -mesh-error %v: want a non-negative number of metres", e.meshError)
+	}
+	for _, p := range []struct{ flag, path string }{{"normal-map", e.normalMap}, {"splat-map", e.splatMap}} {
+		if p.path != "" && !strings.EqualFold(filepath.Ext(p.path), ".png") {
+			return fmt.Errorf("generate: -%s %s: want a .png file", p.flag, p.path)
+		}
+	}
+	if e.tiles < 0 || e.tiles == 1 || e.tiles > 64 {
+		return fmt.Errorf("generate: -tiles %d: want 2 to 64 tiles a side", e.tiles)
+	}
+	if e.tiles > 1 && e.target == "" && opt.heightmap == "" {
+		if err := checkTileSize(opt.params.Size, opt.params.Size, e.tiles); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	if e.target == "" {
+		return nil
+	}
+	if !slices.Contains(targets, e.target) {
+		return fmt.Errorf("generate: -target %q: want %s", e.target, strings.Join(targets, ", "))
+	}
+	if exts := targetExts[e.target]; !slices.Contains(exts, ext) {
+		return fmt.Errorf("generate: -target %s imports %s heightmaps; -o %s is %q", e.target, strings.Join(exts, ", "), opt.out, ext)
+	}
+	if opt.heightmap != "" || e.target == "godot" {
+		return nil // a loaded map is fitted when it is saved; Terrain3D takes any size
+	}
+	// Generate at the size the engine takes; subdivision generators, which
+	// need 2^k+1, generate the next such size and are cropped on saving.
+	n, msg := targetSize(e.target, opt.params.Size)
+	if msg != "" {
+		fmt.Fprintln(e.report, msg)
+	}
+	p := opt.params
+	p.Size = n
+	if p.Validate() != nil {
+		p.Size = 2
+		for p.Size-1 < n-1 {
+			p.Size = 2*(p.Size-1) + 1
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("generate: -target %s: size %d: %w", e.target, n, err)
+	}
+	opt.params = p
+	return nil
+}
+
+// targetSize returns the size the target accepts nearest to n, and a
+// message when it differs from n.
+func targetSize(target string, n int) (int, string) {
+	sizes := unitySizes
+	if target == "unreal" {
+		sizes = unrealSizes
+	}
+	best := sizes[0]
+	for _, s := range sizes {
+		if abs(s-n) < abs(best-n) {
+			best = s
+		}
+	}
+	switch {
+	case best == n:
+		return n, ""
+	case best == n+1:
+		return best, fmt.Sprintf("-target %s: size %d → %d: %s takes 2^k+1 samples (2^k cells)", target, n, best, target)
+	}
+	return best, fmt.Sprintf("-target %s: size %d → %d, the nearest size %s accepts (%s)", target, n, best, target, intList(sizes))
+}
+
+func abs(x int) int { return max(x, -x) }
+
+func intList(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// fitSize makes m n×n: cropped from the top-left corner when it is at
+// least that large (the cell size kept), resampled bilinearly otherwise
+// (the extent kept).
+func fitSize(m *terrain.Heightmap, n int) *terrain.Heightmap {
+	if m.Width == n && m.Height == n {
+		return m
+	}
+	out := terrain.NewHeightmap(n, n)
+	out.CellSize, out.VerticalScale = m.CellSize, m.VerticalScale
+	if m.Width >= n && m.Height >= n {
+		for y := range n {
+			copy(out.Samples[y*n:(y+1)*n], m.Samples[y*m.Width:])
+		}
+		return out
+	}
+	sx, sy := float64(m.Width-1)/float64(n-1), float64(m.Height-1)/float64(n-1)
+	out.CellSize = m.CellSize * max(sx, sy)
+	for y := range n {
+		fy := float64(y) * sy
+		y0 := min(int(fy), m.Height-2)
+		ty := fy - float64(y0)
+		for x := range n {
+			fx := float64(x) * sx
+			x0 := min(int(fx), m.Width-2)
+			tx := fx - float64(x0)
+			a, b := float64(m.At(x0, y0)), float64(m.At(x0+1, y0))
+			c, d := float64(m.At(x0, y0+1)), float64(m.At(x0+1, y0+1))
+			out.Set(x, y, float32((a*(1-tx)+b*tx)*(1-ty)+(c*(1-tx)+d*tx)*ty))
+		}
+	}
+	return out
+}
+
+// worldBase returns the height in metres of map height 0 and the
+// georeferencing of a world: a route terrain's, a loaded DEM's, or none.
+func worldBase(opt generateOptions, w *pipeline.World) (float64, *heightfile.GeoRef) {
+	if w.Route != nil && w.Route.Path != nil {
+		return w.Route.Base, routeGeoRef(w.Route.Path, w.Map)
+	}
+	if src := opt.export.source; src != nil && src.Metric {
+		return src.Base, src.Geo
+	}
+	return 0, nil
+}
+
+// routeGeoRef places a route terrain on the Earth: the route package
+// projects equirectangularly around (CentreLat, CentreLon), which lies at
+// the map's centre sample, so longitude and latitude are exactly linear in
+// column and row and a geographic GeoTIFF transform holds it without loss.
+func routeGeoRef(p *route.Path, m *terrain.Heightmap) *heightfile.GeoRef {
+	rad := math.Pi / 180
+	dLon := m.CellSize / (route.EarthRadius * rad * math.Cos(p.CentreLat*rad))
+	dLat := m.CellSize / (route.EarthRadius * rad)
+	midX, midY := float64(m.Width-1)/2, float64(m.Height-1)/2
+	return &heightfile.GeoRef{
+		OriginX: p.CentreLon - (midX+0.5)*dLon, OriginY: p.CentreLat + (midY+0.5)*dLat,
+		PixelX: dLon, PixelY: dLat, Geographic: true, EPSG: 4326,
+	}
+}
+
+// saveMap writes the world's map to -o in its format (heightmap or glTF
+// mesh), fitted to the engine target, as one file or as tiles, and the
+// derived maps beside it; it returns the files written.
+func saveMap(opt generateOptions, w *pipeline.World) (wrote []string, err error) {
+	defer func() {
+		if err != nil { // a run that fails leaves none of its files behind
+			removeFiles(wrote)
+			wrote = nil
+		}
+	}()
+	e := opt.export
+	m := w.Map
+	base, geo := worldBase(opt, w)
+	if e.target == "unity" || e.target == "unreal" {
+		n, msg := targetSize(e.target, max(m.Width, m.Height))
+		if opt.heightmap != "" && msg != "" {
+			fmt.Fprintln(e.report, msg)
+		}
+		if m.Width != n || m.Height != n {
+			if m.Width < n || m.Height < n {
+				geo = nil // resampled: the old transform no longer fits
+			}
+			m = fitSize(m, n)
+		}
+	}
+	save := func(path string, m *terrain.Heightmap, geo *heightfile.GeoRef) error {
+		var err error
+		if isMesh(path) {
+			mo := meshfile.Options{MaxError: e.meshError}
+			if e.bakeTexture {
+				if mo.Texture, err = materials.Bake(m, materials.DefaultRule); err != nil {
+					return err
+				}
+			}
+			err = meshfile.Save(path, m, mo)
+		} else {
+			so := heightfile.SaveOptions{Base: base, Geo: geo}
+			if e.target == "godot" {
+				so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
+			}
+			err = heightfile.Save(path, m, so)
+		}
+		if err == nil {
+			wrote = append(wrote, path)
+		}
+		return err
+	}
+	if e.tiles > 1 {
+		if err := saveTiles(opt.out, m, geo, e.tiles, save); err != nil {
+			return wrote, fmt.Errorf("generate: %w", err)
+		}
+	} else if err := save(opt.out, m, geo); err != nil {
+		return wrote, fmt.Errorf("generate: %w", err)
+	}
+	conv := heightfile.NormalsOpenGL
+	if e.target == "unreal" {
+		conv = heightfile.NormalsDirectX
+	}
+	derived := []struct {
+		path   string
+		encode func(io.Writer) error
+	}{
+		{e.normalMap, func(wr io.Writer) error { return heightfile.EncodeNormalMap(wr, m, conv) }},
+		{e.splatMap, func(wr io.Writer) error { return heightfile.EncodeSplatMap(wr, m, materials.DefaultRule) }},
+	}
+	for _, d := range derived {
+		if d.path == "" {
+			continue
+		}
+		if err := atomicfile.Write(d.path, d.encode); err != nil {
+			return wrote, fmt.Errorf("generate: %w", err)
+		}
+		wrote = append(wrote, d.path)
+	}
+	if e.target != "" {
+		engineReport(e.report, e.target, opt.out, m, base)
+	}
+	return wrote, nil
+}
+
+// tilePath names tile (i, j) as World Machine and Unreal's World Partition
+// import expect: NAME_x{i}_y{j}.EXT, i the column of tiles from the west,
+// j the row from the north (the image's top).
+func tilePath(out string, i, j int) string {
+	ext := filepath.Ext(out)
+	return fmt.Sprintf("%s_x%d_y%d%s", strings.TrimSuffix(out, ext), i, j, ext)
+}
+
+// checkTileSize reports whether a w×h map splits into n×n tiles with
+// shared borders.
+func checkTileSize(w, h, n int) error {
+	if (w-1)%n != 0 || (h-1)%n != 0 {
+		return fmt.Errorf("-tiles %d: a %d×%d map has %d×%d cells, which do not split into %d equal tiles; pick a size with (size−1) divisible by %d, such as %d",
+			n, w, h, w-1, h-1, n, n, n*((w-1)/n)+1)
+	}
+	return nil
+}
+
+// saveTiles cuts m into n×n tiles that share their border samples (the
+// last column of tile i is the first of tile i+1, so neighbours meet
+// without a seam) and saves them one by one.
+func saveTiles(out string, m *terrain.Heightmap, geo *heightfile.GeoRef, n int,
+	save func(string, *terrain.Heightmap, *heightfile.GeoRef) error) error {
+	if err := checkTileSize(m.Width, m.Height, n); err != nil {
+		return err
+	}
+	tw, th := (m.Width-1)/n+1, (m.Height-1)/n+1
+	for j := range n {
+		for i := range n {
+			t := terrain.NewHeightmap(tw, th)
+			t.CellSize, t.VerticalScale = m.CellSize, m.VerticalScale
+			for y := range th {
+				src := m.Samples[(j*(th-1)+y)*m.Width+i*(tw-1):]
+				copy(t.Samples[y*tw:(y+1)*tw], src)
+			}
+			var tg *heightfile.GeoRef
+			if geo != nil {
+				g := *geo
+				g.OriginX += float64(i*(tw-1)) * g.PixelX
+				g.OriginY -= float64(j*(th-1)) * g.PixelY
+				tg = &g
+			}
+			if err := save(tilePath(out, i, j), t, tg); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// engineReport prints the numbers to type into the engine's import.
+func engineReport(w io.Writer, target, out string, m *terrain.Heightmap, base float64) {
+	extent := float64(m.Width-1) * m.CellSize
+	length := float64(m.Height-1) * m.CellSize
+	vs := m.VerticalScale
+	switch target {
+	case "unity":
+		fmt.Fprintf(w, "Unity: Terrain Settings → Import Raw %s: Depth Bit 16, Width %d, Height %d, Byte Order Windows; "+
+			"Terrain Size X (width) %.6g, Z (length) %.6g, Y (height) %.6g (metres); lowest point at terrain Y %.6g\n",
+			filepath.Base(out), m.Width, m.Height, extent, length, vs, base)
+	case "unreal":
+		fmt.Fprintf(w, "Unreal: Landscape → Import from File %s (%d×%d): Scale X %.6g, Y %.6g, Z %.6g; Location Z %.6g "+
+			"(cm: X and Y are the cell size, Z = %.6g m of relief × 100 / 512, Location Z puts the lowest point at %.6g m)\n",
+			filepath.Base(out), m.Width, m.Height, m.CellSize*100, m.CellSize*100, vs*100/512, (base+vs/2)*100, vs, base)
+	case "godot":
+		if strings.EqualFold(filepath.Ext(out), ".exr") {
+			fmt.Fprintf(w, "Godot Terrain3D: Importer → height_file_name %s, import_scale 1, height_offset 0 (the EXR's R channel holds metres, %.6g–%.6g); "+
+				"Terrain3D vertex_spacing %.6g\n", filepath.Base(out), base, base+vs, m.CellSize)
+		} else {
+			fmt.Fprintf(w, "Godot Terrain3D: Importer → height_file_name %s, import_scale %.6g, height_offset %.6g "+
+				"(r16_range %.6g to %.6g, r16_size %d×%d for .r16); Terrain3D vertex_spacing %.6g\n",
+				filepath.Base(out), vs, base, base, base+vs, m.Width, m.Height, m.CellSize)
+		}
+	}
+}
+
+// terminalProgress returns a progress callback that draws a bar on
+// stderr, named after the stage, once a run has lasted more than a second,
+// and a function that clears it; when stderr is not a terminal both do
+// nothing.
+func terminalProgress(stderr io.Writer, stage string) (terrain.Progress, func()) {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil, func() {}
+	}
+	return progressBar(f, stage, time.Second)
+}
+
+// progressBar draws a bar named stage on w once delay has passed since it
+// was made; the progress callback is safe for several goroutines.
+func progressBar(w io.Writer, stage string, delay time.Duration) (terrain.Progress, func()) {
+	start := time.Now()
+	var mu sync.Mutex
+	var bar *progressbar.ProgressBar
+	progress := func(done float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar == nil {
+			if time.Since(start) < delay {
+				return
+			}
+			bar = progressbar.NewOptions(1000, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(stage),
+				progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionShowElapsedTimeOnFinish(), progressbar.OptionClearOnFinish())
+		}
+		bar.Set(int(min(max(done, 0), 1) * 1000))
+	}
+	finish := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar != nil {
+			bar.Finish()
+		}
+	}
+	return progress, finish
+}
+
+// buildsByTiles reports whether generate -tiles makes the map one tile at
+// a time, never holding it whole: a fractal generator without erosion,
+// engine target or whole-map derived maps. Otherwise the whole map is made
+// and then cut: subdivision needs the whole map's coarser levels, erosion
+// moves material across tile borders, and normals and splat weights are
+// written for the whole map.
+func buildsByTiles(opt generateOptions) bool {
+	e := opt.export
+	return e.tiles > 1 && opt.heightmap == "" && opt.route == "" && e.target == "" &&
+		e.normalMap == "" && e.splatMap == "" && opt.masks == "" &&
+		terrain.CanGenerateRegions(opt.params) && opt.params.Erosion == "none"
+}
+
+// runGenerateTiles is generate -tiles for maps built tile by tile: a first
+// pass finds the raw height range over all tiles, a second generates each
+// tile again, normalises it by that range and saves it — bit for bit the
+// tiles of the whole map, with one tile in memory at a time.
+func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr io.Writer) (err error) {
+	var wrote []string
+	defer func() {
+		if err != nil { // a run that fails (or is cancelled) leaves none of its tiles behind
+			removeFiles(wrote)
+		}
+	}()
+	p, n := opt.params, opt.export.tiles
+	side := (p.Size-1)/n + 1
+	start := time.Now()
+	progress, finish := terminalProgress(stderr, fmt.Sprintf("%d×%d tiles", n, n))
+	step := func(k int) {
+		if progress != nil {
+			progress(float64(k) / float64(2*n*n))
+		}
+	}
+	var lo, hi float32
+	for k := range n * n {
+		i, j := k%n, k/n
+		m, err := terrain.FractalRegionRaw(ctx, p, i*(side-1), j*(side-1), side, side)
+		if err != nil {
+			finish()
+			return fmt.Errorf("generate: %w", err)
+		}
+		a, b := m.Range()
+		if k == 0 || a < lo {
+			lo = a
+		}
+		if k == 0 || b > hi {
+			hi = b
+		}
+		step(k + 1)
+	}
+	for k := range n * n {
+		i, j := k%n, k/n
+		m, err := terrain.FractalRegionRaw(ctx, p, i*(side-1), j*(side-1), side, side)
+		if err == nil {
+			err = terrain.FinishRegion(ctx, m, p, lo, hi)
+		}
+		if err != nil {
+			finish()
+			return fmt.Errorf("generate: %w", err)
+		}
+		path := tilePath(opt.out, i, j)
+		if isMesh(path) {
+			mo := meshfile.Options{MaxError: opt.export.meshError}
+			if opt.export.bakeTexture {
+				if mo.Texture, err = materials.Bake(m, materials.DefaultRule); err != nil {
+					finish()
+					return fmt.Errorf("generate: %w", err)
+				}
+			}
+			err = meshfile.Save(path, m, mo)
+		} else {
+			err = heightfile.Save(path, m, heightfile.SaveOptions{})
+		}
+		if err != nil {
+			finish()
+			return fmt.Errorf("generate: %w", err)
+		}
+		wrote = append(wrote, path)
+		step(n*n + k + 1)
+	}
+	finish()
+	if opt.paramsOut != "" {
+		if err := terrain.SaveParams(opt.paramsOut, p); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+		wrote = append(wrote, opt.paramsOut)
+	}
+	fmt.Fprintf(stdout, "%s\n", p.Describe())
+	fmt.Fprintf(stdout, "generated tile by tile in %v: %d×%d tiles of %d², sharing their borders; heights 0–%.4g; wrote %s\n",
+		time.Since(start).Round(time.Millisecond), n, n, side, p.Amplitude, strings.Join(wrote, ", "))
+	return nil
+}
+
+// removeFiles removes the files a failed run wrote.
+func removeFiles(paths []string) {
+	for _, p := range paths {
+		os.Remove(p)
+	}
+}

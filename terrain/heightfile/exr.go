@@ -1,0 +1,315 @@
+package heightfile
+
+import (
+	"bytes"
+	"compress/zlib"
+	"cordillera/terrain"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/mrjoshuak/go-openexr/exr"
+)
+
+// EXR attribute names Cordillera adds to its files, so that a map read back
+// keeps its cell size and the world height of 0.
+const (
+	exrCellSize = "cordilleraCellSize" // double, metres between samples
+	exrBase     = "cordilleraBase"     // double, world height of map height 0
+)
+
+// EncodeEXR writes m as a single-channel ("Y", the OpenEXR luminance
+// convention) 32-bit float OpenEXR scanline image holding world heights
+// base + h·VerticalScale in metres: what Gaea, World Machine and Houdini
+// call a float heightmap, free of 16-bit stair steps. The cell size and
+// base go into two double attributes (cordilleraCellSize, cordilleraBase).
+//
+// The writer is our own, checked against OpenEXR's library (exrheader,
+// exrmultiview in the tests): github.com/mrjoshuak/go-openexr v1.0.3 stores
+// ZIP blocks even when they come out larger than the raw pixels, which
+// OpenEXR rejects ("Unexpected data block length") and noisy float
+// heights often cause, and OpenEXR decodes its ZIP blocks to other values
+// than were written. Here each block of 16 scanlines is ZIP-compressed
+// (OpenEXR's byte split and delta predictor, then zlib) and stored raw
+// where that does not make it smaller, as the format asks.
+func EncodeEXR(w io.Writer, m *terrain.Heightmap, base float64) error {
+	return encodeEXR(w, m, base, "Y")
+}
+
+// encodeEXR is EncodeEXR with the channel named channel.
+func encodeEXR(w io.Writer, m *terrain.Heightmap, base float64, channel string) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("exr: %w", err)
+	}
+	if math.IsNaN(base) || math.IsInf(base, 0) {
+		return fmt.Errorf("exr: base height %v must be finite", base)
+	}
+	world := make([]float32, len(m.Samples))
+	for i, v := range m.Samples {
+		world[i] = float32(base + float64(v)*m.VerticalScale)
+		if math.IsInf(float64(world[i]), 0) {
+			return fmt.Errorf("exr: height %g m at sample %d overflows a 32-bit float", base+float64(v)*m.VerticalScale, i)
+		}
+	}
+	var h exrHeader
+	h.attr("channels", "chlist", append(append([]byte(channel+"\x00"), le32(2)...), // FLOAT
+		0, 0, 0, 0, // pLinear, reserved
+		1, 0, 0, 0, 1, 0, 0, 0, // x and y sampling
+		0)) // end of the list
+	h.attr("compression", "compression", []byte{exrZIP})
+	box := append(append(le32(0), le32(0)...), append(le32(uint32(m.Width-1)), le32(uint32(m.Height-1))...)...)
+	h.attr("dataWindow", "box2i", box)
+	h.attr("displayWindow", "box2i", box)
+	h.attr("lineOrder", "lineOrder", []byte{0}) // increasing y
+	h.attr("pixelAspectRatio", "float", le32(math.Float32bits(1)))
+	h.attr("screenWindowCenter", "v2f", make([]byte, 8))
+	h.attr("screenWindowWidth", "float", le32(math.Float32bits(1)))
+	h.attr(exrBase, "double", binary.LittleEndian.AppendUint64(nil, math.Float64bits(base)))
+	h.attr(exrCellSize, "double", binary.LittleEndian.AppendUint64(nil, math.Float64bits(m.CellSize)))
+	head := append([]byte{0x76, 0x2f, 0x31, 0x01, 2, 0, 0, 0}, h.b...)
+	head = append(head, 0) // end of the header
+
+	blocks := (m.Height + exrZIPLines - 1) / exrZIPLines
+	var chunks [][]byte
+	raw := make([]byte, 0, 4*m.Width*exrZIPLines)
+	for b := range blocks {
+		y0, y1 := b*exrZIPLines, min((b+1)*exrZIPLines, m.Height)
+		raw = raw[:0]
+		for _, v := range world[y0*m.Width : y1*m.Width] {
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
+		}
+		data, err := zipBlock(raw)
+		if err != nil {
+			return fmt.Errorf("exr: %w", err)
+		}
+		chunk := append(le32(uint32(y0)), le32(uint32(len(data)))...)
+		chunks = append(chunks, append(chunk, data...))
+	}
+	offset := uint64(len(head) + 8*blocks)
+	table := make([]byte, 0, 8*blocks)
+	for _, c := range chunks {
+		table = binary.LittleEndian.AppendUint64(table, offset)
+		offset += uint64(len(c))
+	}
+	for _, part := range append([][]byte{head, table}, chunks...) {
+		if _, err := w.Write(part); err != nil {
+			return fmt.Errorf("exr: %w", err)
+		}
+	}
+	return nil
+}
+
+// OpenEXR's ZIP compression: code 3, blocks of 16 scanlines.
+const (
+	exrZIP      = 3
+	exrZIPLines = 16
+)
+
+// zipBlock compresses one block of pixel bytes as OpenEXR's ZIP does: the
+// even bytes, then the odd, as deltas (d = b − previous + 128), through
+// zlib; when that is not smaller, the raw bytes themselves.
+func zipBlock(raw []byte) ([]byte, error) {
+	tmp := make([]byte, len(raw))
+	half := (len(raw) + 1) / 2
+	for i, b := range raw {
+		if i%2 == 0 {
+			tmp[i/2] = b
+		} else {
+			tmp[half+i/2] = b
+		}
+	}
+	prev := tmp[0]
+	for i := 1; i < len(tmp); i++ {
+		cur := tmp[i]
+		tmp[i] = cur - prev + 128
+		prev = cur
+	}
+	var buf bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&buf, zlib.DefaultCompression) // a valid level cannot fail
+	zw.Write(tmp)                                               // bytes.Buffer writes cannot fail
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	if buf.Len() >= len(raw) {
+		return raw, nil
+	}
+	return buf.Bytes(), nil
+}
+
+// exrHeader collects header attributes: name, type, size, value.
+type exrHeader struct{ b []byte }
+
+func (h *exrHeader) attr(name, typ string, value []byte) {
+	h.b = append(h.b, name...)
+	h.b = append(h.b, 0)
+	h.b = append(h.b, typ...)
+	h.b = append(h.b, 0)
+	h.b = append(h.b, le32(uint32(len(value)))...)
+	h.b = append(h.b, value...)
+}
+
+func le32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
+
+// decodeEXRLibrary reads a scanline OpenEXR image with
+// github.com/mrjoshuak/go-openexr, for the compressions DecodeEXR does not
+// decode itself (PIZ, PXR24, B44, DWA). Tiled, deep and multi-part files
+// and subsampled channels are errors.
+func decodeEXRLibrary(r io.ReaderAt, size int64) (src *Source, err error) {
+	// The library indexes its frame buffers with unchecked pointers; a
+	// malformed file it fails to catch must not take the program down.
+	defer func() {
+		if p := recover(); p != nil {
+			src, err = nil, fmt.Errorf("exr: malformed file (%v)", p)
+		}
+	}()
+	f, err := exr.OpenReader(r, size)
+	if err != nil {
+		return nil, exrError(err)
+	}
+	if f.IsTiled() || f.IsDeep() || f.IsMultiPart() || f.NumParts() != 1 {
+		return nil, errors.New("exr: tiled, deep or multi-part file; want a single-part scanline image")
+	}
+	h := f.Header(0)
+	if h == nil {
+		return nil, errors.New("exr: no header")
+	}
+	dw := h.DataWindow()
+	if dw.Min.X != 0 || dw.Min.Y != 0 {
+		return nil, fmt.Errorf("exr: data window starts at (%d,%d); want (0,0)", dw.Min.X, dw.Min.Y)
+	}
+	width, height := int64(dw.Max.X)+1, int64(dw.Max.Y)+1
+	if err := checkFileSize("exr", int(min(max(width, 0), MaxFileSide+1)), int(min(max(height, 0), MaxFileSide+1))); err != nil {
+		return nil, err
+	}
+	ch, err := heightChannel(h.Channels())
+	if err != nil {
+		return nil, err
+	}
+	w, hh := int(width), int(height)
+	data := make([]float32, w*hh)
+	fb := exr.NewFrameBuffer()
+	fb.Set(ch.Name, exr.NewSliceFromFloat32(data, w, hh))
+	if err := checkEXRChunks(r, size, f.Offsets(0)); err != nil {
+		return nil, err
+	}
+	sr, err := exr.NewScanlineReader(f)
+	if err != nil {
+		return nil, exrError(err)
+	}
+	sr.SetFrameBuffer(fb)
+	if err := sr.ReadPixels(0, hh-1); err != nil {
+		return nil, exrError(err)
+	}
+	cellSize := math.NaN()
+	if a := h.Get(exrCellSize); a != nil {
+		if cs, ok := a.Value.(float64); ok {
+			cellSize = cs
+		}
+	}
+	return exrSource(data, w, hh, cellSize)
+}
+
+// exrSource turns decoded heights into a Source: finite heights in metres,
+// normalised, with the cell size when the file gave a valid one.
+func exrSource(data []float32, w, h int, cellSize float64) (*Source, error) {
+	m := terrain.NewHeightmap(w, h)
+	for i, v := range data {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("exr: sample (%d,%d) is %v; want finite heights", i%w, i/w, v)
+		}
+		m.Samples[i] = v
+	}
+	src := newMetricSource(m)
+	if cellSize > 0 && !math.IsInf(cellSize, 0) {
+		m.CellSize, src.HasCellSize = cellSize, true
+	}
+	return src, nil
+}
+
+// checkEXRChunks checks that every chunk the offset table names lies
+// inside the file, data and all: the library trusts a chunk's size field
+// and would allocate up to 4 GiB for one.
+func checkEXRChunks(r io.ReaderAt, size int64, offsets []int64) error {
+	head := make([]byte, 8)
+	for i, off := range offsets {
+		if off < 0 || off > size-8 {
+			return fmt.Errorf("exr: chunk %d at offset %d lies outside the %d-byte file", i, off, size)
+		}
+		if _, err := r.ReadAt(head, off); err != nil {
+			return exrError(err)
+		}
+		if n := int64(binary.LittleEndian.Uint32(head[4:])); n > size-off-8 {
+			return fmt.Errorf("exr: chunk %d claims %d bytes; only %d remain in the file", i, n, size-off-8)
+		}
+	}
+	return nil
+}
+
+// heightChannel picks the channel that holds the heights.
+func heightChannel(cl *exr.ChannelList) (exr.Channel, error) {
+	if cl == nil || cl.Len() == 0 {
+		return exr.Channel{}, errors.New("exr: no channels")
+	}
+	var ch exr.Channel
+	switch {
+	case cl.Get("Y") != nil:
+		ch = *cl.Get("Y")
+	case cl.Get("R") != nil:
+		ch = *cl.Get("R")
+	case cl.Len() == 1:
+		ch = cl.At(0)
+	default:
+		return exr.Channel{}, fmt.Errorf("exr: channels %v; want Y, R or a single channel", cl.Names())
+	}
+	if ch.XSampling != 1 || ch.YSampling != 1 {
+		return exr.Channel{}, fmt.Errorf("exr: channel %s is subsampled %d×%d; want full resolution", ch.Name, ch.XSampling, ch.YSampling)
+	}
+	return ch, nil
+}
+
+// exrError gives the library's errors the "exr:" prefix once.
+func exrError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("exr: truncated file: %w", err)
+	}
+	if bytes.HasPrefix([]byte(err.Error()), []byte("exr:")) {
+		return err
+	}
+	return fmt.Errorf("exr: %w", err)
+}
+
+// seekBuffer is an in-memory io.WriteSeeker.
+type seekBuffer struct {
+	data []byte
+	pos  int
+}
+
+func (b *seekBuffer) Write(p []byte) (int, error) {
+	if need := b.pos + len(p); need > len(b.data) {
+		b.data = append(b.data, make([]byte, need-len(b.data))...)
+	}
+	copy(b.data[b.pos:], p)
+	b.pos += len(p)
+	return len(p), nil
+}
+
+func (b *seekBuffer) Seek(offset int64, whence int) (int64, error) {
+	var abs int64
+	switch whence {
+	case io.SeekStart:
+		abs = offset
+	case io.SeekCurrent:
+		abs = int64(b.pos) + offset
+	case io.SeekEnd:
+		abs = int64(len(b.data)) + offset
+	default:
+		return 0, errors.New("exr: bad whence")
+	}
+	if abs < 0 {
+		return 0, errors.New("exr: negative seek")
+	}
+	b.pos = int(abs)
+	return abs, nil
+}

@@ -1,0 +1,158 @@
+package heightfile
+
+import (
+	"fmt"
+	"math"
+)
+
+// GeoRef places a raster on the Earth the way GeoTIFF does: an affine map
+// from pixel corners to model coordinates, without rotation.
+type GeoRef struct {
+	// OriginX, OriginY are the model coordinates of the upper-left corner
+	// of pixel (0, 0): longitude and latitude in degrees when Geographic,
+	// easting and northing in metres otherwise.
+	OriginX, OriginY float64
+	// PixelX is the model distance per column eastwards and PixelY per row
+	// southwards (both positive for a north-up raster).
+	PixelX, PixelY float64
+	// Geographic: model units are degrees of longitude and latitude.
+	Geographic bool
+	// EPSG is the coordinate reference system's code (4326 for WGS 84
+	// longitude/latitude, 326zz for UTM zone zz north), 0 when unknown.
+	EPSG int
+}
+
+// earthRadius is the mean Earth radius in metres (IUGG), the one the route
+// package projects with, so degrees convert the same way everywhere.
+const earthRadius = 6371008.8
+
+// CellMetres returns the size of a cell in metres east-west and
+// north-south for a raster of the given number of rows: degrees are
+// converted at the raster's middle latitude.
+func (g *GeoRef) CellMetres(rows int) (cx, cy float64) {
+	cx, cy = math.Abs(g.PixelX), math.Abs(g.PixelY)
+	if g.Geographic {
+		rad := math.Pi / 180
+		lat := g.OriginY - g.PixelY*float64(rows)/2
+		cx *= earthRadius * rad * math.Cos(lat*rad)
+		cy *= earthRadius * rad
+	}
+	return cx, cy
+}
+
+// cellSize returns the one cell size a Heightmap can have, the mean of the
+// east-west and north-south sizes, and a note when they differ by more
+// than 1 %.
+func (g *GeoRef) cellSize(rows int) (float64, string) {
+	cx, cy := g.CellMetres(rows)
+	mean := (cx + cy) / 2
+	note := ""
+	if math.Abs(cx-cy) > 0.01*mean {
+		note = fmt.Sprintf("cells are %.4g m east-west by %.4g m north-south; the map uses square cells of %.4g m, "+
+			"so it is stretched %+.1f %% east-west", cx, cy, mean, 100*(mean/cx-1))
+	}
+	return mean, note
+}
+
+// GeoTIFF keys (GeoTIFF 1.1, section 7) Cordillera reads and writes.
+const (
+	keyModelType      = 1024 // 1 projected, 2 geographic
+	keyRasterType     = 1025 // 1 PixelIsArea, 2 PixelIsPoint
+	keyGeographicType = 2048 // EPSG code of a geographic CRS
+	keyProjectedType  = 3072 // EPSG code of a projected CRS
+	keyAngularUnits   = 2054 // 9102: degrees
+	angularDegree     = 9102
+	modelProjected    = 1
+	modelGeographic   = 2
+	rasterPixelIsArea = 1
+	rasterPixelPoint  = 2
+)
+
+// geoKeyDirectory encodes g's keys as the GeoKeyDirectoryTag's SHORTs.
+func (g *GeoRef) geoKeyDirectory() []uint16 {
+	type key struct{ id, value uint16 }
+	var keys []key
+	switch {
+	case g.Geographic:
+		epsg := g.EPSG
+		if epsg == 0 {
+			epsg = 4326
+		}
+		keys = []key{{keyModelType, modelGeographic}, {keyRasterType, rasterPixelIsArea},
+			{keyGeographicType, uint16(epsg)}, {keyAngularUnits, angularDegree}}
+	case g.EPSG > 0 && g.EPSG < 65536:
+		keys = []key{{keyModelType, modelProjected}, {keyRasterType, rasterPixelIsArea}, {keyProjectedType, uint16(g.EPSG)}}
+	default:
+		keys = []key{{keyRasterType, rasterPixelIsArea}}
+	}
+	dir := []uint16{1, 1, 0, uint16(len(keys))}
+	for _, k := range keys {
+		dir = append(dir, k.id, 0, 1, k.value)
+	}
+	return dir
+}
+
+// parseGeoKeys reads the keys Cordillera understands from a
+// GeoKeyDirectoryTag; keys stored in other tags are skipped.
+func parseGeoKeys(dir []uint64) map[uint16]uint64 {
+	keys := map[uint16]uint64{}
+	if len(dir) < 4 {
+		return keys
+	}
+	n := int(dir[3])
+	for i := range n {
+		e := dir[4+4*i:]
+		if len(e) < 4 {
+			break
+		}
+		if e[1] == 0 && e[2] == 1 { // value held in the directory itself
+			keys[uint16(e[0])] = e[3]
+		}
+	}
+	return keys
+}
+
+// geoRefFromTags builds the georeferencing from the model tags and keys;
+// nil when the file has no pixel scale and tie point (or transformation).
+func geoRefFromTags(scale, tie, transform []float64, keys map[uint16]uint64) (*GeoRef, error) {
+	g := &GeoRef{}
+	switch {
+	case len(scale) >= 2 && len(tie) >= 6:
+		g.PixelX, g.PixelY = scale[0], scale[1]
+		// The tie point maps raster (I, J) to model (X, Y).
+		g.OriginX = tie[3] - tie[0]*g.PixelX
+		g.OriginY = tie[4] + tie[1]*g.PixelY
+	case len(transform) >= 16:
+		if transform[1] != 0 || transform[4] != 0 {
+			return nil, fmt.Errorf("tiff: rotated or sheared georeferencing (ModelTransformation %v) is not supported", transform[:8])
+		}
+		g.PixelX, g.OriginX = transform[0], transform[3]
+		g.PixelY, g.OriginY = -transform[5], transform[7]
+	default:
+		return nil, nil
+	}
+	for _, v := range []float64{g.PixelX, g.PixelY, g.OriginX, g.OriginY} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("tiff: georeferencing has a non-finite value (%v)", v)
+		}
+	}
+	if g.PixelX == 0 || g.PixelY == 0 {
+		return nil, fmt.Errorf("tiff: pixel scale %g×%g; want non-zero", g.PixelX, g.PixelY)
+	}
+	if keys[keyRasterType] == rasterPixelPoint {
+		// The tie point names a pixel's centre: move it to the corner.
+		g.OriginX -= g.PixelX / 2
+		g.OriginY += g.PixelY / 2
+	}
+	switch {
+	case keys[keyModelType] == modelGeographic:
+		g.Geographic = true
+		g.EPSG = int(keys[keyGeographicType])
+	case keys[keyModelType] == modelProjected:
+		g.EPSG = int(keys[keyProjectedType])
+	}
+	if g.EPSG == 32767 { // user-defined
+		g.EPSG = 0
+	}
+	return g, nil
+}

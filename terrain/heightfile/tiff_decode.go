@@ -1,0 +1,574 @@
+package heightfile
+
+import (
+	"bytes"
+	"compress/zlib"
+	"cordillera/terrain"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"golang.org/x/image/tiff/lzw"
+)
+
+// DecodeTIFF reads the first image of a classic TIFF of size bytes as a
+// heightmap: the first sample of every pixel, unsigned (SampleFormat 1) or
+// signed (2) integers of 8, 16 or 32 bits, or floats (3) of 32 or 64 bits;
+// strips or tiles, chunky or planar; uncompressed, LZW, Deflate or
+// PackBits, with or without a predictor (2, 3). golang.org/x/image/tiff
+// reads neither signed nor float samples, hence this reader.
+//
+// Samples are heights in world units (Metric) when the file says how:
+// signed or float samples, GeoTIFF georeferencing (a DEM), or a GDAL
+// scale and offset; GDAL's nodata value and NaN samples are filled in from
+// their neighbours. Otherwise unsigned samples are fractions of their
+// range like a PNG's (v/65535 for 16 bits). GeoTIFF pixel scale and tie
+// point give the cell size in metres, degrees converted at the map's
+// middle latitude.
+func DecodeTIFF(r io.ReaderAt, size int64) (*Source, error) {
+	d := &tiffDecoder{r: r, size: size}
+	if err := d.readIFD(); err != nil {
+		return nil, err
+	}
+	img, err := d.image()
+	if err != nil {
+		return nil, err
+	}
+	return d.source(img)
+}
+
+type tiffDecoder struct {
+	r     io.ReaderAt
+	size  int64
+	order binary.ByteOrder
+	tags  map[uint16]tiffField
+
+	width, height       int
+	bits, spp, format   int
+	compression, planar int
+	predictor           int
+}
+
+// tiffField is one IFD entry's values: integers, doubles or text.
+type tiffField struct {
+	ints    []uint64
+	doubles []float64
+	text    string
+}
+
+func (d *tiffDecoder) readAt(n int64, off int64) ([]byte, error) {
+	if off < 0 || n < 0 || off > d.size || n > d.size-off {
+		return nil, fmt.Errorf("tiff: %d bytes at offset %d lie beyond the end of the %d-byte file", n, off, d.size)
+	}
+	b := make([]byte, n)
+	if _, err := d.r.ReadAt(b, off); err != nil && !(errors.Is(err, io.EOF) && off+n == d.size) {
+		return nil, fmt.Errorf("tiff: %w", err)
+	}
+	return b, nil
+}
+
+// maxTIFFEntries bounds an IFD; real files have a few dozen entries.
+const maxTIFFEntries = 1000
+
+func (d *tiffDecoder) readIFD() error {
+	head, err := d.readAt(8, 0)
+	if err != nil {
+		return errors.New("tiff: file too short for a TIFF header")
+	}
+	switch string(head[:2]) {
+	case "II":
+		d.order = binary.LittleEndian
+	case "MM":
+		d.order = binary.BigEndian
+	default:
+		return errors.New("tiff: not a TIFF file (no II or MM byte order mark)")
+	}
+	switch d.order.Uint16(head[2:]) {
+	case 42:
+	case 43:
+		return errors.New("tiff: BigTIFF is not supported; convert with gdal_translate -co BIGTIFF=NO")
+	default:
+		return errors.New("tiff: not a TIFF file (bad magic number)")
+	}
+	off := int64(d.order.Uint32(head[4:]))
+	nb, err := d.readAt(2, off)
+	if err != nil {
+		return err
+	}
+	n := int(d.order.Uint16(nb))
+	if n == 0 || n > maxTIFFEntries {
+		return fmt.Errorf("tiff: image directory has %d entries", n)
+	}
+	entries, err := d.readAt(int64(12*n), off+2)
+	if err != nil {
+		return err
+	}
+	d.tags = map[uint16]tiffField{}
+	for i := range n {
+		e := entries[12*i:]
+		tag, typ, count := d.order.Uint16(e), d.order.Uint16(e[2:]), int64(d.order.Uint32(e[4:]))
+		f, err := d.field(typ, count, e[8:12])
+		if err != nil {
+			return fmt.Errorf("tiff: tag %d: %w", tag, err)
+		}
+		d.tags[tag] = f
+	}
+	return nil
+}
+
+// typeSizes is the size in bytes of each TIFF field type, 0 if unknown.
+var typeSizes = [...]int64{0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8}
+
+func (d *tiffDecoder) field(typ uint16, count int64, inline []byte) (tiffField, error) {
+	if int(typ) >= len(typeSizes) || typeSizes[typ] == 0 {
+		return tiffField{}, nil // unknown types are skipped, as TIFF 6.0 asks
+	}
+	n := count * typeSizes[typ]
+	if count < 0 || n > d.size {
+		return tiffField{}, fmt.Errorf("%d values do not fit in the file", count)
+	}
+	data := inline
+	if n > 4 {
+		var err error
+		if data, err = d.readAt(n, int64(d.order.Uint32(inline))); err != nil {
+			return tiffField{}, err
+		}
+	}
+	data = data[:n]
+	var f tiffField
+	switch typ {
+	case typeASCII:
+		f.text = strings.TrimRight(string(data), "\x00")
+	case typeByte, 7:
+		for _, b := range data {
+			f.ints = append(f.ints, uint64(b))
+		}
+	case typeShort, 8:
+		for i := int64(0); i < count; i++ {
+			f.ints = append(f.ints, uint64(d.order.Uint16(data[2*i:])))
+		}
+	case typeLong, 9:
+		for i := int64(0); i < count; i++ {
+			f.ints = append(f.ints, uint64(d.order.Uint32(data[4*i:])))
+		}
+	case typeDouble:
+		for i := int64(0); i < count; i++ {
+			f.doubles = append(f.doubles, math.Float64frombits(d.order.Uint64(data[8*i:])))
+		}
+	case 11: // FLOAT
+		for i := int64(0); i < count; i++ {
+			f.doubles = append(f.doubles, float64(math.Float32frombits(d.order.Uint32(data[4*i:]))))
+		}
+	}
+	return f, nil
+}
+
+// uint returns the first integer of a tag, or def when the tag is absent.
+func (d *tiffDecoder) uint(tag uint16, def int) int {
+	f, ok := d.tags[tag]
+	if !ok || len(f.ints) == 0 {
+		return def
+	}
+	return int(min(f.ints[0], math.MaxInt32))
+}
+
+// image checks the layout and decodes the first sample of every pixel.
+func (d *tiffDecoder) image() ([]float64, error) {
+	d.width, d.height = d.uint(tagImageWidth, 0), d.uint(tagImageLength, 0)
+	if err := checkFileSize("tiff", d.width, d.height); err != nil {
+		return nil, err
+	}
+	d.bits = d.uint(tagBitsPerSample, 1)
+	if f := d.tags[tagBitsPerSample]; len(f.ints) > 1 {
+		for _, b := range f.ints {
+			if int(b) != d.bits {
+				return nil, fmt.Errorf("tiff: samples of different sizes %v", f.ints)
+			}
+		}
+	}
+	d.spp = d.uint(tagSamplesPerPixel, 1)
+	d.format = d.uint(tagSampleFormat, 1)
+	d.compression = d.uint(tagCompression, compressNone)
+	d.planar = d.uint(tagPlanarConfig, 1)
+	d.predictor = d.uint(tagPredictor, predictNone)
+	switch {
+	case d.spp < 1 || d.spp > 16:
+		return nil, fmt.Errorf("tiff: %d samples per pixel", d.spp)
+	case d.format == 1 || d.format == 2:
+		if d.bits != 8 && d.bits != 16 && d.bits != 32 {
+			return nil, fmt.Errorf("tiff: %d-bit integer samples; want 8, 16 or 32", d.bits)
+		}
+	case d.format == 3:
+		if d.bits != 32 && d.bits != 64 {
+			return nil, fmt.Errorf("tiff: %d-bit float samples; want 32 or 64", d.bits)
+		}
+	default:
+		return nil, fmt.Errorf("tiff: SampleFormat %d; want 1 (unsigned), 2 (signed) or 3 (float)", d.format)
+	}
+	if d.planar != 1 && d.planar != 2 {
+		return nil, fmt.Errorf("tiff: PlanarConfiguration %d", d.planar)
+	}
+	switch d.compression {
+	case compressNone, compressLZW, compressDeflate, compressDeflate2, compressPackBits:
+	default:
+		return nil, fmt.Errorf("tiff: compression %d is not supported; want none, LZW, Deflate or PackBits", d.compression)
+	}
+	switch {
+	case d.predictor == predictNone:
+	case d.predictor == predictHorizonal && d.format != 3:
+	case d.predictor == predictFloat && d.format == 3:
+	default:
+		return nil, fmt.Errorf("tiff: predictor %d for SampleFormat %d", d.predictor, d.format)
+	}
+
+	// Chunk layout: tiles, or strips as tiles the width of the image.
+	chunkW, chunkH := d.width, d.uint(tagRowsPerStrip, d.height)
+	offsets, counts := d.tags[tagStripOffsets].ints, d.tags[tagStripByteCounts].ints
+	if _, tiled := d.tags[tagTileWidth]; tiled {
+		chunkW, chunkH = d.uint(tagTileWidth, 0), d.uint(tagTileLength, 0)
+		offsets, counts = d.tags[tagTileOffsets].ints, d.tags[tagTileByteCounts].ints
+		if chunkW <= 0 || chunkH <= 0 || chunkW > MaxFileSide || chunkH > MaxFileSide {
+			return nil, fmt.Errorf("tiff: tiles of %d×%d", chunkW, chunkH)
+		}
+	}
+	chunkH = max(1, min(chunkH, d.height))
+	across, down := (d.width+chunkW-1)/chunkW, (d.height+chunkH-1)/chunkH
+	// With planar samples only the first plane's chunks are read.
+	perPixel := d.spp
+	if d.planar == 2 {
+		perPixel = 1
+	}
+	need := across * down
+	if len(offsets) < need || len(counts) < need {
+		return nil, fmt.Errorf("tiff: %d data offsets and %d byte counts for %d chunks", len(offsets), len(counts), need)
+	}
+	bytesPer := d.bits / 8
+	rowBytes := chunkW * perPixel * bytesPer
+	// Refuse before allocating what the data cannot hold: no codec here
+	// expands more than 4096-fold (LZW's longest code string).
+	stored, ratio := uint64(0), uint64(4096)
+	if d.compression == compressNone {
+		ratio = 1
+	}
+	for _, c := range counts[:need] {
+		stored += min(c, uint64(d.size))
+	}
+	if needed := uint64(d.height) * uint64(d.width) * uint64(perPixel*bytesPer); stored*ratio < needed {
+		return nil, fmt.Errorf("tiff: %d bytes of image data cannot hold a %d×%d image", stored, d.width, d.height)
+	}
+	out := make([]float64, d.width*d.height)
+	buf := make([]byte, rowBytes*chunkH)
+	for cy := range down {
+		for cx := range across {
+			k := cy*across + cx
+			rows := chunkH
+			if _, tiled := d.tags[tagTileWidth]; !tiled {
+				rows = min(chunkH, d.height-cy*chunkH) // the last strip may be short
+			}
+			chunk := buf[:rowBytes*rows]
+			if err := d.readChunk(chunk, int64(offsets[k]), int64(counts[k])); err != nil {
+				return nil, fmt.Errorf("%w (chunk %d of %d)", err, k+1, need)
+			}
+			d.unpredict(chunk, rowBytes, perPixel)
+			for y := range rows {
+				py := cy*chunkH + y
+				if py >= d.height {
+					break
+				}
+				for x := range chunkW {
+					px := cx*chunkW + x
+					if px >= d.width {
+						break
+					}
+					out[py*d.width+px] = d.sample(chunk[y*rowBytes+x*perPixel*bytesPer:])
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// readChunk reads and decompresses one strip or tile into dst, which it
+// must fill exactly.
+func (d *tiffDecoder) readChunk(dst []byte, off, n int64) error {
+	raw, err := d.readAt(n, off)
+	if err != nil {
+		return err
+	}
+	var r io.Reader
+	switch d.compression {
+	case compressNone:
+		r = bytes.NewReader(raw)
+	case compressLZW:
+		lr := lzw.NewReader(bytes.NewReader(raw), lzw.MSB, 8)
+		defer lr.Close()
+		r = lr
+	case compressDeflate, compressDeflate2:
+		zr, err := zlib.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			return fmt.Errorf("tiff: bad Deflate data: %w", err)
+		}
+		defer zr.Close()
+		r = zr
+	case compressPackBits:
+		r = &packBitsReader{src: raw}
+	}
+	if _, err := io.ReadFull(r, dst); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("tiff: compressed data holds fewer than the %d bytes a chunk needs", len(dst))
+		}
+		return fmt.Errorf("tiff: bad compressed data: %w", err)
+	}
+	return nil
+}
+
+// unpredict undoes the predictor, row by row: horizontal differencing of
+// integers (2), or of the bytes of floats split into planes, most
+// significant first (3, as libtiff writes it).
+func (d *tiffDecoder) unpredict(chunk []byte, rowBytes, perPixel int) {
+	bytesPer := d.bits / 8
+	for start := 0; start+rowBytes <= len(chunk); start += rowBytes {
+		row := chunk[start : start+rowBytes]
+		switch d.predictor {
+		case predictHorizonal:
+			stride := perPixel * bytesPer
+			for i := stride; i+bytesPer <= len(row); i += bytesPer {
+				switch bytesPer {
+				case 1:
+					row[i] += row[i-stride]
+				case 2:
+					d.order.PutUint16(row[i:], d.order.Uint16(row[i:])+d.order.Uint16(row[i-stride:]))
+				case 4:
+					d.order.PutUint32(row[i:], d.order.Uint32(row[i:])+d.order.Uint32(row[i-stride:]))
+				}
+			}
+		case predictFloat:
+			for i := perPixel; i < len(row); i++ {
+				row[i] += row[i-perPixel]
+			}
+			tmp := append([]byte(nil), row...)
+			wc := len(row) / bytesPer
+			for k := range wc {
+				for b := range bytesPer {
+					// Store the value in the file's byte order for sample().
+					pos := b
+					if d.order == binary.LittleEndian {
+						pos = bytesPer - 1 - b
+					}
+					row[k*bytesPer+pos] = tmp[b*wc+k]
+				}
+			}
+		}
+	}
+}
+
+// sample decodes the sample at the start of p.
+func (d *tiffDecoder) sample(p []byte) float64 {
+	switch d.format<<8 | d.bits {
+	case 1<<8 | 8:
+		return float64(p[0])
+	case 1<<8 | 16:
+		return float64(d.order.Uint16(p))
+	case 1<<8 | 32:
+		return float64(d.order.Uint32(p))
+	case 2<<8 | 8:
+		return float64(int8(p[0]))
+	case 2<<8 | 16:
+		return float64(int16(d.order.Uint16(p)))
+	case 2<<8 | 32:
+		return float64(int32(d.order.Uint32(p)))
+	case 3<<8 | 32:
+		return float64(math.Float32frombits(d.order.Uint32(p)))
+	default: // 3<<8 | 64
+		return math.Float64frombits(d.order.Uint64(p))
+	}
+}
+
+// gdalItem matches an Item of GDAL's metadata XML.
+var gdalItem = regexp.MustCompile(`<Item name="([A-Za-z_]+)"[^>]*>([^<]*)</Item>`)
+
+// source turns the samples into a Source: world heights where the file
+// says how, nodata filled, georeferencing and cell size.
+func (d *tiffDecoder) source(img []float64) (*Source, error) {
+	meta := map[string]float64{}
+	for _, m := range gdalItem.FindAllStringSubmatch(d.tags[tagGDALMetadata].text, -1) {
+		if v, err := strconv.ParseFloat(strings.TrimSpace(m[2]), 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			meta[m[1]] = v
+		}
+	}
+	geo, err := geoRefFromTags(d.tags[tagModelPixelScale].doubles, d.tags[tagModelTiepoint].doubles,
+		d.tags[tagModelTransform].doubles, parseGeoKeys(d.tags[tagGeoKeyDirectory].ints))
+	if err != nil {
+		return nil, err
+	}
+	scale, hasScale := meta["SCALE"]
+	offset := meta["OFFSET"]
+	if !hasScale || scale == 0 {
+		scale = 1
+	}
+	metric := d.format != 1 || geo != nil || hasScale
+	nodata := math.NaN()
+	if s := strings.TrimSpace(d.tags[tagGDALNoData].text); s != "" {
+		if v, err := strconv.ParseFloat(s, 64); err == nil {
+			nodata = v
+		}
+	}
+
+	m := terrain.NewHeightmap(d.width, d.height)
+	valid := make([]bool, len(img))
+	full := math.Exp2(float64(d.bits)) - 1
+	filled := 0
+	for i, v := range img {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v == nodata {
+			continue
+		}
+		valid[i] = true
+		filled++
+		if metric {
+			v = offset + scale*v
+		} else {
+			v /= full
+		}
+		if f := float32(v); math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
+			return nil, fmt.Errorf("tiff: sample (%d,%d) is %g, not a height a float32 can hold", i%d.width, i/d.width, v)
+		}
+		m.Samples[i] = float32(v)
+	}
+	if filled == 0 {
+		return nil, errors.New("tiff: every sample is nodata")
+	}
+	var notes []string
+	if filled < len(img) {
+		fillNoData(m, valid)
+		notes = append(notes, fmt.Sprintf("filled %d nodata samples (%.2g %%) from their neighbours", len(img)-filled, 100*float64(len(img)-filled)/float64(len(img))))
+	}
+	var src *Source
+	if metric {
+		src = newMetricSource(m)
+	} else {
+		src = &Source{Map: m}
+		if d.bits == 16 {
+			if n := narrowRangeNote(m); n != "" {
+				notes = append(notes, n)
+			}
+		}
+	}
+	src.Geo = geo
+	switch {
+	case geo != nil:
+		cs, note := geo.cellSize(d.height)
+		m.CellSize, src.HasCellSize = cs, true
+		if note != "" {
+			notes = append(notes, note)
+		}
+	case meta["CELL_SIZE"] > 0:
+		m.CellSize, src.HasCellSize = meta["CELL_SIZE"], true
+	}
+	src.Note = strings.Join(notes, "; ")
+	return src, nil
+}
+
+// fillNoData gives every invalid sample the mean of its valid or already
+// filled 4-neighbours, ring by ring outwards from the valid samples, so
+// holes close smoothly from their borders. At least one sample is valid.
+func fillNoData(m *terrain.Heightmap, valid []bool) {
+	w, h := m.Width, m.Height
+	done := append([]bool(nil), valid...)
+	var ring []int
+	queued := make([]bool, len(valid))
+	neighbours := func(i int, visit func(j int)) {
+		x, y := i%w, i/w
+		if x > 0 {
+			visit(i - 1)
+		}
+		if x < w-1 {
+			visit(i + 1)
+		}
+		if y > 0 {
+			visit(i - w)
+		}
+		if y < h-1 {
+			visit(i + w)
+		}
+	}
+	for i := range valid {
+		if !valid[i] {
+			neighbours(i, func(j int) {
+				if valid[j] && !queued[i] {
+					queued[i] = true
+					ring = append(ring, i)
+				}
+			})
+		}
+	}
+	for len(ring) > 0 {
+		vals := make([]float32, len(ring))
+		for k, i := range ring {
+			sum, n := 0.0, 0
+			neighbours(i, func(j int) {
+				if done[j] {
+					sum += float64(m.Samples[j])
+					n++
+				}
+			})
+			vals[k] = float32(sum / float64(n))
+		}
+		var next []int
+		for k, i := range ring {
+			m.Samples[i] = vals[k]
+			done[i] = true
+		}
+		for _, i := range ring {
+			neighbours(i, func(j int) {
+				if !done[j] && !queued[j] {
+					queued[j] = true
+					next = append(next, j)
+				}
+			})
+		}
+		ring = next
+	}
+}
+
+// packBitsReader decodes PackBits (TIFF 6.0 section 9) run-length data.
+type packBitsReader struct {
+	src []byte
+	run []byte
+}
+
+func (p *packBitsReader) Read(b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		if len(p.run) > 0 {
+			c := copy(b[n:], p.run)
+			p.run = p.run[c:]
+			n += c
+			continue
+		}
+		if len(p.src) == 0 {
+			if n == 0 {
+				return 0, io.EOF
+			}
+			return n, nil
+		}
+		h := int8(p.src[0])
+		p.src = p.src[1:]
+		switch {
+		case h >= 0:
+			k := min(int(h)+1, len(p.src))
+			p.run, p.src = p.src[:k], p.src[k:]
+		case h != -128:
+			if len(p.src) == 0 {
+				return n, io.ErrUnexpectedEOF
+			}
+			p.run = bytes.Repeat(p.src[:1], 1-int(h))
+			p.src = p.src[1:]
+		}
+	}
+	return n, nil
+}
