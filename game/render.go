@@ -22,6 +22,16 @@ type renderer struct {
 	skyOpts     ebiten.DrawRectShaderOptions
 	uniforms    map[string]any
 	skyUniforms map[string]any
+
+	// The light map (shadows and occlusion), made by lighter off the
+	// frame loop, and the world and sun it shows.
+	lighter  Lighter
+	lightImg *ebiten.Image
+	lightKey lightKey
+
+	// The erosion masks of maskWorld as an image (nil: it has none).
+	maskImg   *ebiten.Image
+	maskWorld *World
 }
 
 func newRenderer() (*renderer, error) {
@@ -104,6 +114,23 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 		tu["RouteColor"] = []float32{srgbToLinear(c.R), srgbToLinear(c.G), srgbToLinear(c.B)}
 		r.terrainOpts.Images[1] = route.image()
 	}
+	tu["SnowLine"] = v.SnowLine
+	tu["SnowCos"] = []float32{float32(math.Cos(float64(v.SnowSlope-8) * math.Pi / 180)), float32(math.Cos(float64(v.SnowSlope) * math.Pi / 180))}
+	tu["ShoreLine"] = float32(shoreLine)
+	masks := v.Texturing == ByRules && r.updateMasks(world)
+	tu["UseMasks"] = boolf(masks)
+	r.terrainOpts.Images[3] = nil
+	if masks {
+		tu["MaskScale"] = float32(float64(r.maskImg.Bounds().Dx()-1) / (float64(m.Width-1) * m.CellSize))
+		r.terrainOpts.Images[3] = r.maskImg
+	}
+	lit := r.updateLight(world, v)
+	tu["UseLightMap"] = boolf(lit)
+	r.terrainOpts.Images[2] = nil
+	if lit {
+		tu["LightScale"] = float32(float64(r.lightImg.Bounds().Dx()-1) / (float64(m.Width-1) * m.CellSize))
+		r.terrainOpts.Images[2] = r.lightImg
+	}
 	r.terrainOpts.Uniforms = tu
 	r.terrainOpts.Images[0] = r.atlas
 	for i := range f.batches {
@@ -111,20 +138,88 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 			if len(d.indices) == 0 {
 				continue
 			}
-			dst.DrawTrianglesShader32(d.vertices, d.indices, r.shader(v, d.noDetail, route == nil), &r.terrainOpts)
+			dst.DrawTrianglesShader32(d.vertices, d.indices, r.shader(v, d.noDetail, route == nil, !lit, !masks), &r.terrainOpts)
 		}
 	}
+}
+
+// shoreLine is how far up the height range sand and gravel reach with
+// materials by rules: the lowest few per cent.
+const shoreLine = 0.04
+
+// updateMasks makes the image of world's erosion masks (R the normalised
+// flow, G the deposition) when the world changes, and reports whether
+// the world has masks.
+func (r *renderer) updateMasks(world *World) bool {
+	if world == r.maskWorld {
+		return r.maskImg != nil
+	}
+	if r.maskImg != nil {
+		r.maskImg.Deallocate()
+		r.maskImg = nil
+	}
+	r.maskWorld = world
+	mk := world.Masks
+	if mk == nil || mk.Width != world.Map.Width || mk.Height != world.Map.Height {
+		return false
+	}
+	flow, err1 := mk.Normalised("flow")
+	dep, err2 := mk.Normalised("deposited")
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	pix := make([]byte, 4*mk.Width*mk.Height)
+	for i := range flow.Samples {
+		pix[4*i] = uint8(flow.Samples[i]*255 + 0.5)
+		pix[4*i+1] = uint8(dep.Samples[i]*255 + 0.5)
+		pix[4*i+3] = 255
+	}
+	r.maskImg = ebiten.NewImage(mk.Width, mk.Height)
+	r.maskImg.WritePixels(pix)
+	return true
+}
+
+// wantsLight reports whether the view uses a light map.
+func wantsLight(v *Viewer) bool { return v.Lighting && (v.Shadows || v.Occlusion) }
+
+// updateLight asks the lighter for the light of world under the view's
+// sun, uploads any newer map it has finished, and reports whether the
+// light image belongs to world and can be drawn with. While the sun
+// moves, the map of the previous sun stands in.
+func (r *renderer) updateLight(world *World, v *Viewer) bool {
+	if !wantsLight(v) {
+		return false
+	}
+	r.lighter.Request(world, v)
+	if lm := r.lighter.Take(); lm != nil {
+		if r.lightImg != nil && r.lightImg.Bounds().Dx() == lm.Width && r.lightImg.Bounds().Dy() == lm.Height {
+			r.lightImg.WritePixels(lm.Pix)
+		} else {
+			if r.lightImg != nil {
+				r.lightImg.Deallocate()
+			}
+			r.lightImg = ebiten.NewImage(lm.Width, lm.Height)
+			r.lightImg.WritePixels(lm.Pix)
+		}
+		r.lightKey = lm.key
+	}
+	k := lightKeyOf(world, v)
+	return r.lightImg != nil && r.lightKey.world == world && r.lightKey.shadows == k.shadows && r.lightKey.occlusion == k.occlusion
+}
+
+// lightPending reports whether the light map drawn is not yet the one the
+// view asks for (the render command waits for it).
+func (r *renderer) lightPending(world *World, v *Viewer) bool {
+	return wantsLight(v) && (r.lighter.Pending() || r.lightKey != lightKeyOf(world, v))
 }
 
 // shader returns the cheapest terrain shader variant that draws the view
 // exactly: features the viewer has switched off are compiled out, and so
 // are detail maps for chunks beyond their reach.
-func (r *renderer) shader(v *Viewer, farFromCamera, noRoute bool) *ebiten.Shader {
+func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks bool) *ebiten.Shader {
 	if r.allFeatures {
-		if noRoute {
-			return r.variant(shaders.Variant{NoRoute: true})
-		}
-		return r.variants[shaders.Variant{}]
+		// Only what has no image to sample is left out.
+		return r.variant(shaders.Variant{NoRoute: noRoute, NoLight: noLight, NoMasks: noMasks})
 	}
 	key := shaders.Variant{
 		NoScheme:    !v.ColourScheme,
@@ -132,6 +227,10 @@ func (r *renderer) shader(v *Viewer, farFromCamera, noRoute bool) *ebiten.Shader
 		NoTriplanar: !v.Triplanar,
 		NoDetail:    !v.DetailMaps || farFromCamera,
 		NoRoute:     noRoute,
+		NoLight:     noLight,
+		NoBands:     v.ColourScheme || v.Texturing == ByRules,
+		NoRules:     v.ColourScheme || v.Texturing != ByRules,
+		NoMasks:     noMasks || v.ColourScheme,
 	}
 	return r.variant(key)
 }

@@ -53,6 +53,9 @@ func newTestGame(t testing.TB, w *World) *Game {
 	}
 	g.HUD, g.ShowUI, g.ShowMinimap = false, false, false
 	t.Cleanup(g.Close)
+	// Frames compared with each other must not see the light map arrive
+	// in between.
+	waitLight(t, g)
 	return g
 }
 
@@ -154,7 +157,7 @@ func TestTogglesChangeTheFrame(t *testing.T) {
 		{"wireframe", func(v *Viewer) { v.Wireframe = !v.Wireframe }},
 		{"colour scheme", func(v *Viewer) { v.ColourScheme = !v.ColourScheme }},
 		{"flat shading", func(v *Viewer) { v.FlatShading = !v.FlatShading }},
-		{"slope texturing", func(v *Viewer) { v.Texturing = 1 - v.Texturing }},
+		{"slope texturing", func(v *Viewer) { v.Texturing = BySlope + ByRules - v.Texturing }}, // rules ↔ slope
 	} {
 		tc.toggle(&g.View)
 		changed := renderFrame(g, false)
@@ -255,6 +258,35 @@ func waitFrames(n int64) {
 func BenchmarkFPS1025(b *testing.B)         { benchmarkFPS(b, false) }
 func BenchmarkFPS1025FullMesh(b *testing.B) { benchmarkFPS(b, true) }
 
+// benchmarkFPSLook measures whole frames at 1280×720 (the window's
+// default size) with the look set changes to the default viewer.
+func benchmarkFPSLook(b *testing.B, set func(v *Viewer)) {
+	needLoop(b)
+	g := newTestGame(b, testWorld(b, 1025))
+	set(&g.View)
+	lowView(g.Camera, g.World.Map)
+	waitLight(b, g)
+	onLoop(func() { loop.w, loop.h = ScreenWidth, ScreenHeight })
+	defer onLoop(func() { loop.w, loop.h = testW, testH })
+	setDraw(g.Draw)
+	defer setDraw(nil)
+	waitFrames(2)
+	b.ResetTimer()
+	waitFrames(int64(b.N))
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fps")
+}
+
+// BenchmarkFPS1025Look is the default look: materials by rules, shadows
+// and ambient occlusion.
+func BenchmarkFPS1025Look(b *testing.B) { benchmarkFPSLook(b, func(v *Viewer) {}) }
+
+// BenchmarkFPS1025Thesis is the thesis's look: height bands, no shadows or
+// occlusion.
+func BenchmarkFPS1025Thesis(b *testing.B) {
+	benchmarkFPSLook(b, func(v *Viewer) { v.Texturing, v.Shadows, v.Occlusion = ByHeight, false, false })
+}
+
 // The shader variants (features compiled out when off or out of reach)
 // draw exactly what the full shader draws.
 func TestShaderVariantsDrawTheSameFrame(t *testing.T) {
@@ -271,9 +303,13 @@ func TestShaderVariantsDrawTheSameFrame(t *testing.T) {
 		{"planar", func(v *Viewer) { v.Triplanar = false }},
 		{"colour scheme", func(v *Viewer) { v.ColourScheme = true }},
 		{"short detail reach", func(v *Viewer) { v.DetailDist = 30 }},
+		{"thesis height bands", func(v *Viewer) { v.Texturing = ByHeight }},
+		{"no shadows", func(v *Viewer) { v.Shadows = false }},
+		{"no light map", func(v *Viewer) { v.Shadows, v.Occlusion = false, false }},
 	} {
 		g.View = DefaultViewer()
 		tc.set(&g.View)
+		waitLight(t, g)
 		g.render.allFeatures = false
 		fast := renderFrame(g, false)
 		g.render.allFeatures = true

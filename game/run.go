@@ -80,7 +80,7 @@ func RenderGame(w *World, pose *CameraPose, width, height int, setup func(g *Gam
 	var out *image.RGBA
 	g.OnFrame = func(screen *ebiten.Image) error {
 		frames++
-		if frames < settleFrames {
+		if frames < settleFrames || g.render.lightPending(g.World, &g.View) {
 			return nil
 		}
 		out = ScreenPixels(screen)
@@ -131,7 +131,7 @@ func RenderWorlds(worlds []*World, width, height int, setup func(*Game)) ([]*ima
 	frames := 0
 	g.OnFrame = func(screen *ebiten.Image) error {
 		frames++
-		if frames < settleFrames {
+		if frames < settleFrames || g.render.lightPending(g.World, &g.View) {
 			return nil
 		}
 		out = append(out, ScreenPixels(screen))

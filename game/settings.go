@@ -13,6 +13,11 @@ type Texturing int
 const (
 	ByHeight Texturing = iota
 	BySlope
+	// ByRules picks materials as a terrain artist would: rock on steep
+	// slopes, grass and forest on gentle ground, snow above a snow line
+	// that slope, facing and noise move, sand near the lowest ground, and
+	// sediment and wet rock where the erosion masks say (shaders/terrain.kage).
+	ByRules
 )
 
 // Viewer holds every setting of the look of the world (thesis ch. 5); the
@@ -40,6 +45,11 @@ type Viewer struct {
 	FlatShading   bool
 	ColourScheme  bool // paper 001's solid colours by height share instead of textures
 	Gamma         float32
+	Shadows       bool    // the terrain's shadows from the sun (terrain/light)
+	Penumbra      float32 // degrees of sun elevation over which a shadow's edge softens (3)
+	Occlusion     bool    // ambient occlusion: valleys and crevices see less of the sky
+	SnowLine      float32 // ByRules: share of the height range where snow starts on level ground facing away from the sun (0.62)
+	SnowSlope     float32 // ByRules: steepest slope that holds snow, degrees (50)
 }
 
 // DefaultViewer is the look of the default world: height texturing over
@@ -50,7 +60,7 @@ type Viewer struct {
 // the thesis's own settings (PresetViews).
 func DefaultViewer() Viewer {
 	return Viewer{
-		Texturing:     ByHeight,
+		Texturing:     ByRules,
 		Boundaries:    [4]float32{0.12, 0.5, 0.78, 1},
 		MaterialCount: 4,
 		Blend:         0.05,
@@ -69,6 +79,11 @@ func DefaultViewer() Viewer {
 		FogColor:      rgb(214, 226, 238),
 		FogDensity:    0,
 		Gamma:         2.2,
+		Shadows:       true,
+		Penumbra:      3,
+		Occlusion:     true,
+		SnowLine:      0.62,
+		SnowSlope:     50,
 	}
 }
 

@@ -33,7 +33,20 @@
 //	                      (thesis eq. 5.3); 0: unlit
 //	Ambient float         ambient strength, default 0.35
 //	Attribute float       texturing attribute: 0 height, 1 slope = 1 − n.y
-//	                      (thesis listing 5.2)
+//	                      (thesis listing 5.2); 2 materials by rules (rock on
+//	                      steep ground, grass and forest on gentle ground,
+//	                      snow above a snow line moved by facing and noise,
+//	                      sand on the lowest ground, sediment and wet rock
+//	                      from the erosion masks), ignoring MaterialCount,
+//	                      Boundaries and Blend
+//	SnowLine float        rules: share of the height range where snow starts
+//	SnowCos vec2          rules: cosines of the slopes where snow starts to
+//	                      thin out (x) and beyond which none lies (y)
+//	ShoreLine float       rules: share of the height range sand reaches
+//	UseMasks float        rules: 1: Images[3] holds the erosion masks, one
+//	                      texel per map sample at world xz · MaskScale:
+//	                      normalised flow (R) and deposition (G)
+//	MaskScale float       mask texels per world unit
 //	Scheme float          0: textured materials; 1: paper 001's solid colours
 //	                      by share of the height range (yellow < 30 %,
 //	                      green < 50 %, brown < 70 %, white above; these
@@ -67,6 +80,14 @@
 //	FogDensity float      exp² fog, colour = mix(FogColor, colour,
 //	                      exp(−(FogDensity·distance)²)); 0 = off
 //	Gamma float           display gamma, default 2.2; ≤ 0 reads as 1
+//	UseLightMap float     1: Images[2] is the light map (package
+//	                      terrain/light: R the sun's visibility, heightfield
+//	                      shadows; G the sky's, ambient occlusion), one
+//	                      texel per map sample, sampled bilinearly by hand at
+//	                      world xz · LightScale and clamped to the map; the
+//	                      lighting becomes SkyColor·Ambient·G +
+//	                      SunColor·max(N·L, 0)·R
+//	LightScale float      light map texels per world unit
 //
 // Textures are stored display-referred: the shader picks the material
 // colour (textures, detail, blending) in that space as the thesis does,
@@ -125,6 +146,10 @@ type Variant struct {
 	NoTriplanar bool // planar projection only
 	NoDetail    bool // no detail maps
 	NoRoute     bool // no GPS route mask (Images[1] unused)
+	NoLight     bool // no light map: no shadows or occlusion (Images[2] unused)
+	NoBands     bool // no thesis texturing by height or slope bands (Attribute 0, 1)
+	NoRules     bool // no materials by rules (Attribute 2)
+	NoMasks     bool // no erosion masks (Images[3] unused)
 }
 
 // TerrainVariant returns the terrain shader source with the features v
@@ -141,5 +166,9 @@ func TerrainVariant(v Variant) []byte {
 	off("compiledTriplanar", v.NoTriplanar)
 	off("compiledDetail", v.NoDetail)
 	off("compiledRoute", v.NoRoute)
+	off("compiledLight", v.NoLight)
+	off("compiledBands", v.NoBands)
+	off("compiledRules", v.NoRules)
+	off("compiledMasks", v.NoMasks)
 	return []byte(src)
 }

@@ -43,6 +43,8 @@ func TestUniforms(t *testing.T) {
 			"UseTriplanar": "float", "UseDetail": "float", "DetailTiling": "float",
 			"DetailDistance": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteHalfWidth": "float",
 			"FogColor": "vec3", "FogDensity": "float", "Gamma": "float",
+			"UseLightMap": "float", "LightScale": "float", "SnowLine": "float", "SnowCos": "vec2", "ShoreLine": "float",
+			"UseMasks": "float", "MaskScale": "float",
 		}},
 		{"sky", Sky, map[string]string{
 			"InvViewProj": "mat4", "ScreenSize": "vec2", "SunDir": "vec3", "SkyColor": "vec3",
@@ -84,13 +86,25 @@ func TestAtlasLayout(t *testing.T) {
 // Every variant compiles and differs from the full shader exactly in its
 // switches.
 func TestTerrainVariants(t *testing.T) {
+	// All combinations of the first five switches; the newer four in
+	// every combination with every other switch on or off together.
+	var variants []Variant
 	for mask := 0; mask < 32; mask++ {
-		v := Variant{NoScheme: mask&1 != 0, NoTriplanar: mask&2 != 0, NoDetail: mask&4 != 0, NoTextures: mask&8 != 0, NoRoute: mask&16 != 0}
+		variants = append(variants, Variant{NoScheme: mask&1 != 0, NoTriplanar: mask&2 != 0, NoDetail: mask&4 != 0, NoTextures: mask&8 != 0, NoRoute: mask&16 != 0})
+	}
+	for mask := 1; mask < 16; mask++ {
+		for _, rest := range []bool{false, true} {
+			variants = append(variants, Variant{NoScheme: rest, NoTriplanar: rest, NoDetail: rest, NoRoute: rest,
+				NoLight: mask&1 != 0, NoBands: mask&2 != 0, NoRules: mask&4 != 0, NoMasks: mask&8 != 0})
+		}
+	}
+	for _, v := range variants {
 		src := TerrainVariant(v)
 		if _, err := ebiten.NewShader(src); err != nil {
 			t.Fatalf("%+v: %v", v, err)
 		}
-		for name, off := range map[string]bool{"compiledScheme": v.NoScheme, "compiledTriplanar": v.NoTriplanar, "compiledDetail": v.NoDetail, "compiledTextures": v.NoTextures, "compiledRoute": v.NoRoute} {
+		for name, off := range map[string]bool{"compiledScheme": v.NoScheme, "compiledTriplanar": v.NoTriplanar, "compiledDetail": v.NoDetail, "compiledTextures": v.NoTextures, "compiledRoute": v.NoRoute,
+			"compiledLight": v.NoLight, "compiledBands": v.NoBands, "compiledRules": v.NoRules, "compiledMasks": v.NoMasks} {
 			want := "const " + name + " = 1.0"
 			if off {
 				want = "const " + name + " = 0.0"

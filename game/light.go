@@ -1,0 +1,199 @@
+package game
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"sync"
+
+	"cordillera/internal/parallel"
+	"cordillera/terrain"
+	"cordillera/terrain/light"
+)
+
+// Lighter computes a world's light map — the sun's visibility (heightfield
+// shadows) and the sky's (ambient occlusion) at every sample — on a
+// background goroutine, so that moving the sun never stalls a frame. The
+// latest request wins: a request for another world cancels older work; a
+// request for a new sun on the same world lets the running sweep finish
+// (about 150 ms at 1025²) and then starts from the newest sun, so a
+// dragged sun slider shows shadows following it several times a second.
+//
+// The occlusion is made once per world, the horizon along the sun's
+// azimuth once per azimuth; a change of elevation alone only re-reads the
+// horizon.
+type Lighter struct {
+	mu      sync.Mutex
+	want    lightKey // the newest request
+	running bool
+	cancel  context.CancelFunc
+	ready   *LightMap // the newest finished map, until taken
+	done    lightKey  // what the newest finished (or taken) map shows
+	wg      sync.WaitGroup
+
+	// The worker's state: only the one running job touches it.
+	aoWorld   *World
+	ao        []float32
+	horWorld  *World
+	horAz     float32
+	horizon   []float32
+	workspace light.Workspace
+}
+
+// lightKey is what a light map depends on.
+type lightKey struct {
+	world              *World
+	elevation, azimuth float32 // degrees
+	penumbra           float32 // degrees
+	shadows, occlusion bool
+}
+
+// LightMap is a world's light, one texel per sample of Map (the world's
+// map or, for maps over maxLightSide, a coarser copy): R the sun's
+// visibility, G the sky's, both 0–255, B 0 and A 255.
+type LightMap struct {
+	key           lightKey
+	Width, Height int
+	Pix           []byte
+}
+
+// maxLightSide bounds the light map's side; larger maps are lit from a
+// coarser copy.
+const maxLightSide = 2049
+
+// lightKeyOf is what the view asks of the world's light.
+func lightKeyOf(w *World, v *Viewer) lightKey {
+	return lightKey{world: w, elevation: v.SunElevation, azimuth: v.SunAzimuth, penumbra: v.Penumbra,
+		shadows: v.Shadows, occlusion: v.Occlusion}
+}
+
+// Request asks for the light of world w under the view's sun; repeating
+// the newest request does nothing.
+func (l *Lighter) Request(w *World, v *Viewer) {
+	k := lightKeyOf(w, v)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if k == l.want {
+		return
+	}
+	worldChanged := k.world != l.want.world
+	l.want = k
+	if l.running {
+		if worldChanged && l.cancel != nil {
+			l.cancel()
+		}
+		return // the running job starts the newest request when it ends
+	}
+	l.startLocked()
+}
+
+// startLocked runs the newest request on a new goroutine; l.mu is held.
+func (l *Lighter) startLocked() {
+	k := l.want
+	ctx, cancel := context.WithCancel(parallel.WithWorkers(context.Background(), max(runtime.GOMAXPROCS(0)-1, 1)))
+	l.running, l.cancel = true, cancel
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		defer cancel()
+		lm := l.compute(ctx, k)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if lm != nil {
+			l.ready, l.done = lm, k
+		}
+		l.running, l.cancel = false, nil
+		if l.want != k && l.want != l.done {
+			l.startLocked()
+		}
+	}()
+}
+
+// Take returns the newest finished light map once (nil if none is new).
+func (l *Lighter) Take() *LightMap {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lm := l.ready
+	l.ready = nil
+	return lm
+}
+
+// Pending reports whether the newest request is still being worked on.
+func (l *Lighter) Pending() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.want.world != nil && l.want != l.done
+}
+
+// Close cancels the work under way and waits for it.
+func (l *Lighter) Close() {
+	l.mu.Lock()
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.want = l.done
+	l.mu.Unlock()
+	l.wg.Wait()
+}
+
+// compute makes the light map of k, or nil if ctx was cancelled.
+func (l *Lighter) compute(ctx context.Context, k lightKey) *LightMap {
+	m := lightSource(k.world.Map)
+	n := len(m.Samples)
+	if k.occlusion && l.aoWorld != k.world {
+		l.ao = grow(l.ao, n)
+		if light.Occlusion(ctx, m, light.DefaultDirections, l.ao, &l.workspace) != nil {
+			l.aoWorld = nil
+			return nil
+		}
+		l.aoWorld = k.world
+	}
+	if k.shadows && (l.horWorld != k.world || l.horAz != k.azimuth) {
+		l.horizon = grow(l.horizon, n)
+		if light.Horizon(ctx, m, float64(k.azimuth)*math.Pi/180, l.horizon, &l.workspace) != nil {
+			l.horWorld = nil
+			return nil
+		}
+		l.horWorld, l.horAz = k.world, k.azimuth
+	}
+	lm := &LightMap{key: k, Width: m.Width, Height: m.Height, Pix: make([]byte, 4*n)}
+	var vis []float32
+	if k.shadows {
+		vis = make([]float32, n)
+		light.SunVisibility(l.horizon, float64(k.elevation), float64(max(k.penumbra, 0.1)), vis)
+	}
+	for i := 0; i < n; i++ {
+		p := lm.Pix[4*i : 4*i+4]
+		p[0], p[1], p[3] = 255, 255, 255
+		if vis != nil {
+			p[0] = uint8(vis[i]*255 + 0.5)
+		}
+		if k.occlusion {
+			p[1] = uint8(l.ao[i]*255 + 0.5)
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	return lm
+}
+
+// lightSource is the map the light is computed on: m itself, or every
+// k-th sample of it where m is larger than maxLightSide.
+func lightSource(m *terrain.Heightmap) *terrain.Heightmap {
+	k := 1
+	for (max(m.Width, m.Height)-1)/k+1 > maxLightSide {
+		k *= 2
+	}
+	if k == 1 {
+		return m
+	}
+	c := terrain.NewHeightmap((m.Width-1)/k+1, (m.Height-1)/k+1)
+	c.CellSize, c.VerticalScale = m.CellSize*float64(k), m.VerticalScale
+	for r := 0; r < c.Height; r++ {
+		for x := 0; x < c.Width; x++ {
+			c.Samples[r*c.Width+x] = m.Samples[r*k*m.Width+x*k]
+		}
+	}
+	return c
+}
