@@ -2,6 +2,7 @@ package terrain
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 
@@ -60,6 +61,7 @@ type synthesis struct {
 	warpY      noise.Basis
 	gain       float64 // λ^(−H), Swiss turbulence's per-octave gain
 	stride     int     // sample spacing: 1, or k for a preview of every k-th sample
+	col0       int     // map column of the first sample of a row: 0, or a region's left edge
 }
 
 func newSynthesis(p Params) (*synthesis, error) {
@@ -73,24 +75,74 @@ func newSynthesis(p Params) (*synthesis, error) {
 		gain:       math.Pow(p.Lacunarity, -p.Hurst),
 		stride:     1,
 	}
+	cells, lambda, err := tileableLattice(p)
+	if err != nil {
+		return nil, err
+	}
+	if cells > 0 {
+		s.freq = float64(cells) / float64(p.Size-1)
+	}
+	period := cells // lattice cells across the map in the current octave; 0: not tileable
 	for i := 0; i < p.Octaves; i++ {
-		b, err := noise.New(p.Basis, octaveSeed(p.Seed, i))
+		b, err := newBasis(p, i, period)
 		if err != nil {
 			return nil, err
 		}
 		s.octaves = append(s.octaves, b)
 		s.amps = append(s.amps, math.Pow(p.Lacunarity, -float64(i)*p.Hurst))
+		period *= lambda
 	}
 	if s.alpha > 0 {
-		var err error
-		if s.warpX, err = noise.New(p.Basis, octaveSeed(p.Seed, -1)); err != nil {
+		if s.warpX, err = newBasis(p, -1, cells); err != nil {
 			return nil, err
 		}
-		if s.warpY, err = noise.New(p.Basis, octaveSeed(p.Seed, -2)); err != nil {
+		if s.warpY, err = newBasis(p, -2, cells); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// newBasis returns the basis of octave i (i < 0: the distortion noises):
+// with a period, the periodic basis whose lattice repeats every period
+// cells; without, the plain one, so maps that do not tile keep every bit.
+func newBasis(p Params, i, period int) (noise.Basis, error) {
+	if period == 0 {
+		return noise.New(p.Basis, octaveSeed(p.Seed, i))
+	}
+	return noise.NewPeriodic(p.Basis, octaveSeed(p.Seed, i), period, period)
+}
+
+// maxTilePeriod bounds the finest octave's period in lattice cells, so that
+// cells·λ^(n−1) stays an exact integer.
+const maxTilePeriod = 1 << 40
+
+// tileableLattice returns, for -tileable, how many lattice cells of the
+// first octave span the map and the integer lacunarity λ, or 0 cells when
+// the map need not tile. A map wraps when every octave spans a whole number
+// of its periodic lattice's cells: the first octave's wavelength is rounded
+// to divide the map (size−1 cells, so the last column is the first again),
+// and each further octave multiplies the count by λ, which must therefore
+// be an integer.
+func tileableLattice(p Params) (cells, lambda int, err error) {
+	if p.Tileable != "true" {
+		return 0, 0, nil
+	}
+	switch {
+	case p.Algorithm.IsSubdivision():
+		return 0, 0, fmt.Errorf("tileable: %s does not wrap; use a fractal algorithm (fbm, hetero, hybrid, quilez, ridged, billow, swiss)", p.Algorithm)
+	case p.Basis != noise.Value && p.Basis != noise.Perlin:
+		return 0, 0, fmt.Errorf("tileable: %s noise cannot be made periodic; use -basis perlin or value", p.Basis)
+	case p.Lacunarity != math.Round(p.Lacunarity):
+		return 0, 0, fmt.Errorf("tileable: lacunarity %g must be a whole number (2, 3, …) for every octave to repeat across the map", p.Lacunarity)
+	}
+	lambda = int(p.Lacunarity)
+	cells = max(1, int(math.Round(float64(p.Size-1)/featurePeriod(p.Size, p.FeatureSize))))
+	finest := float64(cells) * math.Pow(float64(lambda), float64(p.Octaves-1))
+	if finest > maxTilePeriod {
+		return 0, 0, fmt.Errorf("tileable: the finest of %d octaves would need %.3g lattice cells across the map; use fewer octaves", p.Octaves, finest)
+	}
+	return cells, lambda, nil
 }
 
 // needsGradient reports whether the algorithm reads the basis gradient.
@@ -99,7 +151,7 @@ func (s *synthesis) needsGradient() bool { return s.alg == Quilez || s.alg == Sw
 // point returns the first-octave coordinates of sample (col, row), after the
 // domain distortion T_pre of thesis eq. 6.2 when α > 0.
 func (s *synthesis) point(col, row int) (x, y float64) {
-	x, y = float64(float64(col*s.stride)*s.freq)+gridOffset, float64(float64(row*s.stride)*s.freq)+gridOffset
+	x, y = float64(float64((s.col0+col)*s.stride)*s.freq)+gridOffset, float64(float64(row*s.stride)*s.freq)+gridOffset
 	if s.alpha > 0 {
 		x, y = x+float64(s.alpha*s.warpX.Value(x, y)), y+float64(s.alpha*s.warpY.Value(x, y))
 	}
@@ -236,21 +288,25 @@ type rowScratch struct {
 	n, ndx, ndy []float64 // the octave's noise and gradient along the row
 	value, aux  []float64 // running state per sample
 	ddx, ddy    []float64
+	rows        []*noise.GridRows // per octave, without distortion: the worker's kept lattice rows
 }
 
-// fastRow evaluates one row octave by octave with the grid-aware row forms
-// of the basis (lattice work done once per cell, not once per sample), then
-// folds each octave into every sample with the same step functions as
-// sampleReference. Without domain distortion all rows share one set of
-// column coordinates per octave, precomputed in cols.
-func (s *synthesis) fastRow(row int, cols [][]float64, sc *rowScratch, out []float32) {
+// fastRow evaluates one row octave by octave, then folds each octave into
+// every sample with the same step functions as sampleReference. Without
+// domain distortion all rows share one set of column coordinates per
+// octave: the octave's noise comes from its noise.Grid (column tables made
+// once per generation, lattice rows hashed once per lattice row by the
+// worker's GridRows in sc.rows). It returns the row's lowest and highest
+// height, NaN if any height is NaN, so that normalisation needs no pass of
+// its own to find the range.
+func (s *synthesis) fastRow(row int, sc *rowScratch, out []float32) (lo, hi float32) {
 	w := len(out)
 	if s.alg == Swiss {
 		for col := 0; col < w; col++ {
 			x, y := s.point(col, row)
 			out[col] = float32(s.swiss(x, y))
 		}
-		return
+		return rowRange(out)
 	}
 	xs, ys := sc.xs[:w], sc.ys[:w]
 	n, ndx, ndy := sc.n[:w], sc.ndx[:w], sc.ndy[:w]
@@ -278,9 +334,9 @@ func (s *synthesis) fastRow(row int, cols [][]float64, sc *rowScratch, out []flo
 		}
 		switch {
 		case !distorted && s.needsGradient():
-			b.EvalRow(cols[i], y, n, ndx, ndy)
+			sc.rows[i].Eval(y, n, ndx, ndy)
 		case !distorted:
-			b.ValueRow(cols[i], y, n)
+			sc.rows[i].Value(y, n)
 		case s.needsGradient():
 			for col := range xs {
 				n[col], ndx[col], ndy[col] = b.Eval(xs[col], ys[col])
@@ -295,49 +351,92 @@ func (s *synthesis) fastRow(row int, cols [][]float64, sc *rowScratch, out []flo
 				n[c], ndx[c], ndy[c] = s.tin.apply(n[c], ndx[c], ndy[c])
 			}
 		}
-		amp := s.amps[i]
-		switch s.alg {
-		case FBm:
-			for c := range value {
-				value[c] = fbmStep(value[c], amp, n[c])
-			}
-		case Hetero:
-			for c := range value {
-				if i == 0 {
-					value[c] = n[c] + s.offset
-				} else {
-					value[c] = heteroStep(value[c], amp, n[c], s.offset)
-				}
-			}
-		case Hybrid:
-			for c := range value {
-				if i == 0 {
-					value[c], aux[c] = n[c]+s.offset, n[c]+s.offset
-				} else {
-					value[c], aux[c] = hybridStep(value[c], aux[c], amp, n[c], s.offset)
-				}
-			}
-		case Quilez:
-			for c := range value {
-				value[c], ddx[c], ddy[c] = quilezStep(value[c], ddx[c], ddy[c], amp, n[c], ndx[c], ndy[c])
-			}
-		case Ridged:
-			for c := range value {
-				if i == 0 {
-					value[c], aux[c] = ridge(n[c]), ridge(n[c])
-				} else {
-					value[c], aux[c] = ridgedStep(value[c], aux[c], amp, n[c])
-				}
-			}
-		case Billow:
-			for c := range value {
-				value[c] = billowStep(value[c], amp, n[c])
-			}
-		}
+		s.fold(i, value, aux, ddx, ddy, n, ndx, ndy)
 	}
 	for c, v := range value {
 		out[c] = float32(v)
 	}
+	return rowRange(out)
+}
+
+// fold adds octave i's noise n (and gradient) into the running state of a
+// row of samples by the algorithm's step function.
+func (s *synthesis) fold(i int, value, aux, ddx, ddy, n, ndx, ndy []float64) {
+	amp, offset := s.amps[i], s.offset
+	n = n[:len(value)]
+	switch s.alg {
+	case FBm:
+		for c, v := range n {
+			value[c] = fbmStep(value[c], amp, v)
+		}
+	case Hetero:
+		if i == 0 {
+			for c, v := range n {
+				value[c] = v + offset
+			}
+			return
+		}
+		for c, v := range n {
+			value[c] = heteroStep(value[c], amp, v, offset)
+		}
+	case Hybrid:
+		aux = aux[:len(n)]
+		if i == 0 {
+			for c, v := range n {
+				value[c], aux[c] = v+offset, v+offset
+			}
+			return
+		}
+		for c, v := range n {
+			value[c], aux[c] = hybridStep(value[c], aux[c], amp, v, offset)
+		}
+	case Quilez:
+		ddx, ddy, ndx, ndy = ddx[:len(n)], ddy[:len(n)], ndx[:len(n)], ndy[:len(n)]
+		for c, v := range n {
+			value[c], ddx[c], ddy[c] = quilezStep(value[c], ddx[c], ddy[c], amp, v, ndx[c], ndy[c])
+		}
+	case Ridged:
+		aux = aux[:len(n)]
+		if i == 0 {
+			for c, v := range n {
+				value[c], aux[c] = ridge(v), ridge(v)
+			}
+			return
+		}
+		for c, v := range n {
+			value[c], aux[c] = ridgedStep(value[c], aux[c], amp, v)
+		}
+	case Billow:
+		for c, v := range n {
+			value[c] = billowStep(value[c], amp, v)
+		}
+	}
+}
+
+// rowRange returns the lowest and highest of hs, or NaN for both where any
+// is NaN: the builtin min and max propagate NaN, so one check of the range
+// finds a NaN or infinity anywhere in the map. They also order −0 below +0,
+// which makes them associative and commutative, so four independent
+// running minima (which do not wait on each other) give the same bits as
+// one.
+func rowRange(hs []float32) (lo, hi float32) {
+	if len(hs) == 0 {
+		return 0, 0
+	}
+	lo0, lo1, lo2, lo3 := hs[0], hs[0], hs[0], hs[0]
+	hi0, hi1, hi2, hi3 := lo0, lo0, lo0, lo0
+	k := 0
+	for ; k+4 <= len(hs); k += 4 {
+		q := hs[k : k+4 : k+4]
+		lo0, hi0 = min(lo0, q[0]), max(hi0, q[0])
+		lo1, hi1 = min(lo1, q[1]), max(hi1, q[1])
+		lo2, hi2 = min(lo2, q[2]), max(hi2, q[2])
+		lo3, hi3 = min(lo3, q[3]), max(hi3, q[3])
+	}
+	for ; k < len(hs); k++ {
+		lo0, hi0 = min(lo0, hs[k]), max(hi0, hs[k])
+	}
+	return min(lo0, lo1, lo2, lo3), max(hi0, hi1, hi2, hi3)
 }
 
 // columnCoords returns, per octave, the x coordinate of every column,
@@ -347,7 +446,7 @@ func (s *synthesis) columnCoords(w int) [][]float64 {
 	cols := make([][]float64, len(s.octaves))
 	x := make([]float64, w)
 	for c := range x {
-		x[c] = float64(float64(c*s.stride)*s.freq) + gridOffset
+		x[c] = float64(float64((s.col0+c)*s.stride)*s.freq) + gridOffset
 	}
 	for i := range cols {
 		if i > 0 {
@@ -360,35 +459,58 @@ func (s *synthesis) columnCoords(w int) [][]float64 {
 	return cols
 }
 
+// scratchPool returns a pool of workers' buffers for fastRow on rows of w
+// samples. Without distortion it first makes each octave's noise.Grid for
+// the rows' column coordinates, shared by every worker's GridRows.
+func (s *synthesis) scratchPool(w int) *sync.Pool {
+	var grids []*noise.Grid
+	if s.alpha == 0 {
+		for i, xs := range s.columnCoords(w) {
+			grids = append(grids, noise.NewGrid(s.octaves[i], xs))
+		}
+	}
+	return &sync.Pool{New: func() any {
+		b := make([]float64, 9*w)
+		sc := &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],
+			value: b[5*w : 6*w], aux: b[6*w : 7*w], ddx: b[7*w : 8*w], ddy: b[8*w : 9*w]}
+		for _, g := range grids {
+			sc.rows = append(sc.rows, g.Rows())
+		}
+		return sc
+	}}
+}
+
 // fractalRaw runs fractal synthesis on all cores with the fast path and
 // returns the raw (unnormalised) heights of every stride-th sample of the
 // p.Size² map: exactly the values the full map has there.
 func fractalRaw(ctx context.Context, p Params, stride int, progress Progress, base, span float64) (*Heightmap, error) {
+	m, _, _, err := fractalRanged(ctx, p, stride, progress, base, span)
+	return m, err
+}
+
+// fractalRanged is fractalRaw that also returns the lowest and highest raw
+// height, found as the rows are written (NaN if any height is NaN).
+func fractalRanged(ctx context.Context, p Params, stride int, progress Progress, base, span float64) (m *Heightmap, lo, hi float32, err error) {
 	s, err := newSynthesis(p)
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
 	s.stride = stride
 	w := (p.Size-1)/stride + 1
-	m := NewHeightmap(w, w)
-	var cols [][]float64
-	if s.alpha == 0 {
-		cols = s.columnCoords(w)
-	}
-	pool := sync.Pool{New: func() any {
-		b := make([]float64, 9*w)
-		return &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],
-			value: b[5*w : 6*w], aux: b[6*w : 7*w], ddx: b[7*w : 8*w], ddy: b[8*w : 9*w]}
-	}}
+	m = NewHeightmap(w, w)
+	pool := s.scratchPool(w)
+	rowLo, rowHi := make([]float32, w), make([]float32, w)
 	err = parallel.Rows(ctx, w, progress, base, span, func(row int) {
 		sc := pool.Get().(*rowScratch)
-		s.fastRow(row, cols, sc, m.Samples[row*w:(row+1)*w])
+		rowLo[row], rowHi[row] = s.fastRow(row, sc, m.Samples[row*w:(row+1)*w])
 		pool.Put(sc)
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
-	return m, nil
+	lo, _ = rowRange(rowLo)
+	_, hi = rowRange(rowHi)
+	return m, lo, hi, nil
 }
 
 // fractalReference is the oracle: one goroutine, one point evaluation per

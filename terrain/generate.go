@@ -50,6 +50,9 @@ func generate(ctx context.Context, p Params, stride int, progress Progress, refe
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if _, _, err := tileableLattice(p); err != nil {
+		return nil, err
+	}
 	report := func(f float64) {
 		if progress != nil {
 			progress(f)
@@ -58,6 +61,8 @@ func generate(ctx context.Context, p Params, stride int, progress Progress, refe
 	report(0)
 	var m *Heightmap
 	var err error
+	var lo, hi float32 // the raw range, where the generator found it
+	ranged := false
 	sub := parallel.Range(progress, 0, 0.85)
 	switch {
 	case p.Algorithm == Midpoint:
@@ -69,7 +74,8 @@ func generate(ctx context.Context, p Params, stride int, progress Progress, refe
 	case reference:
 		m, err = fractalReference(ctx, p)
 	default:
-		m, err = fractalRaw(ctx, p, stride, progress, 0, 0.85)
+		m, lo, hi, err = fractalRanged(ctx, p, stride, progress, 0, 0.85)
+		ranged = true
 	}
 	if err != nil {
 		return nil, err
@@ -79,7 +85,12 @@ func generate(ctx context.Context, p Params, stride int, progress Progress, refe
 			return nil, err
 		}
 	}
-	if err := normalize(ctx, m, p); err != nil {
+	if ranged {
+		err = rescale(ctx, m, p, lo, hi)
+	} else {
+		err = normalize(ctx, m, p)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := applyEffect(ctx, m, p.Effect, p.Intensity, progress, 0.9, 0.1); err != nil {
@@ -94,45 +105,51 @@ func generate(ctx context.Context, p Params, stride int, progress Progress, refe
 	return m, nil
 }
 
-// normalize rescales the raw heights onto [0, 1] on all cores (thesis 6.1:
-// the generators' raw ranges differ widely). Non-finite heights, possible
-// when a multifractal diverges for extreme parameters, are an error that
-// names the parameters to change.
+// normalize rescales the raw heights of m onto [0, 1] by their own range.
 func normalize(ctx context.Context, m *Heightmap, p Params) error {
-	rowLo := make([]float32, m.Height)
-	rowHi := make([]float32, m.Height)
-	bad := make([]bool, m.Height)
-	err := parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
-		line := m.Samples[row*m.Width : (row+1)*m.Width]
-		lo, hi := line[0], line[0]
-		for _, v := range line {
-			if v != v || v-v != 0 { // NaN or ±Inf
-				bad[row] = true
-			}
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		rowLo[row], rowHi[row] = lo, hi
-	})
+	lo, hi, err := heightRange(ctx, m)
 	if err != nil {
 		return err
 	}
-	lo, hi := rowLo[0], rowHi[0]
-	for row := range rowLo {
-		if bad[row] {
-			return fmt.Errorf("%s diverged (heights overflow) with octaves %d, lacunarity %g, hurst %g, offset %g: lower the offset or the octaves, or raise hurst",
-				p.Algorithm, p.Octaves, p.Lacunarity, p.Hurst, p.Offset)
-		}
-		lo, hi = min(lo, rowLo[row]), max(hi, rowHi[row])
+	return rescale(ctx, m, p, lo, hi)
+}
+
+// heightRange returns the lowest and highest raw height of m, found on all
+// cores; both are NaN where any height is NaN (the builtin min and max
+// propagate it), so rescale's one check of the range finds any non-finite
+// height.
+func heightRange(ctx context.Context, m *Heightmap) (lo, hi float32, err error) {
+	rowLo := make([]float32, m.Height)
+	rowHi := make([]float32, m.Height)
+	err = parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
+		rowLo[row], rowHi[row] = rowRange(m.Samples[row*m.Width : (row+1)*m.Width])
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	lo, _ = rowRange(rowLo)
+	_, hi = rowRange(rowHi)
+	return lo, hi, nil
+}
+
+// rescale maps the raw heights from [lo, hi], their range, onto [0, 1] on
+// all cores (thesis 6.1: the generators' raw ranges differ widely). A
+// non-finite range, possible when a multifractal diverges for extreme
+// parameters, is an error that names the parameters to change.
+func rescale(ctx context.Context, m *Heightmap, p Params, lo, hi float32) error {
+	if lo-lo != 0 || hi-hi != 0 { // NaN or ±Inf
+		return fmt.Errorf("%s diverged (heights overflow) with octaves %d, lacunarity %g, hurst %g, offset %g: lower the offset or the octaves, or raise hurst",
+			p.Algorithm, p.Octaves, p.Lacunarity, p.Hurst, p.Offset)
 	}
 	span := float64(hi) - float64(lo)
 	return parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
 		line := m.Samples[row*m.Width : (row+1)*m.Width]
+		if span == 0 {
+			clear(line)
+			return
+		}
 		for i, v := range line {
-			if span == 0 {
-				line[i] = 0
-			} else {
-				line[i] = float32((float64(v) - float64(lo)) / span)
-			}
+			line[i] = float32((float64(v) - float64(lo)) / span)
 		}
 	})
 }

@@ -1,0 +1,360 @@
+package noise
+
+// Grid evaluation: a basis sampled on every row of a grid whose rows share
+// one set of x coordinates, as a fractal generator's octave is. Everything
+// that depends only on the column — the lattice cell, the offset u, u − 1
+// and the fades w(u), w'(u) — is computed once per generation in a Grid;
+// the lattice rows' gradients (or values) are hashed once per lattice row
+// and kept by each worker's GridRows while its rows stay inside that
+// lattice row. The arithmetic per sample is the same expression, in the
+// same order, as the point forms', so the values are bit for bit those of
+// Value and Eval.
+
+// gridKind is how a Grid evaluates its basis.
+type gridKind int
+
+const (
+	gridRowForms gridKind = iota // any other basis: its own ValueRow and EvalRow
+	gridPerlin
+	gridValue
+)
+
+// Grid is a lattice basis prepared for a fixed row of x coordinates. It is
+// read-only once made and may be shared by any number of GridRows.
+type Grid struct {
+	basis  Basis
+	xs     []float64
+	kind   gridKind
+	key    uint64
+	py     int   // lattice period along y; 0: none
+	hashed []int // lattice column of every prepared column: i and i+1 of each cell, wrapped where periodic
+	// The samples fall into runs inside one lattice cell: run k ends before
+	// sample runEnd[k], and its cell's left column is prepared column
+	// runLeft[k] (the right one is runLeft[k]+1).
+	runEnd, runLeft []int32
+	// left is, per sample, its cell's left column, for rows whose runs are
+	// too short to be worth looping over (nil otherwise).
+	left           []int32
+	u, um1, wu, du []float64 // per sample: u, u − 1, w(u), w'(u)
+}
+
+// NewGrid prepares b for rows at the coordinates xs. Value and Perlin noise,
+// periodic or not, get the grid-aware evaluation; other bases use their own
+// row forms.
+func NewGrid(b Basis, xs []float64) *Grid {
+	g := &Grid{basis: b, xs: xs}
+	px := 0
+	switch n := b.(type) {
+	case perlinNoise:
+		g.kind, g.key = gridPerlin, n.key
+	case valueNoise:
+		g.kind, g.key = gridValue, n.key
+	case periodicPerlin:
+		g.kind, g.key, px, g.py = gridPerlin, n.key, n.px, n.py
+	case periodicValue:
+		g.kind, g.key, px, g.py = gridValue, n.key, n.px, n.py
+	default:
+		return g
+	}
+	g.u, g.um1 = make([]float64, len(xs)), make([]float64, len(xs))
+	g.wu, g.du = make([]float64, len(xs)), make([]float64, len(xs))
+	ci, have := 0, false
+	for k, x := range xs {
+		i, u := floorFrac(x)
+		g.u[k], g.um1[k], g.wu[k], g.du[k] = u, u-1, fade(u), fadeD(u)
+		if have && i == ci {
+			g.runEnd[len(g.runEnd)-1] = int32(k + 1)
+			continue
+		}
+		// A new cell: its left column is the previous cell's right one
+		// when the cells are neighbours, else two new columns.
+		if !have || i != ci+1 {
+			g.hashed = append(g.hashed, g.wrap(i, px))
+		}
+		g.hashed = append(g.hashed, g.wrap(i+1, px))
+		g.runEnd = append(g.runEnd, int32(k+1))
+		g.runLeft = append(g.runLeft, int32(len(g.hashed)-2))
+		ci, have = i, true
+	}
+	if 2*len(g.runEnd) > len(xs) { // fewer than two samples per cell
+		g.left = make([]int32, len(xs))
+		start := 0
+		for k, end := range g.runEnd {
+			for c := start; c < int(end); c++ {
+				g.left[c] = g.runLeft[k]
+			}
+			start = int(end)
+		}
+	}
+	return g
+}
+
+// wrap is the lattice index hashed for index i, with period p (0: none).
+func (*Grid) wrap(i, p int) int {
+	if p == 0 {
+		return i
+	}
+	return wrap(i, p)
+}
+
+// GridRows evaluates rows of a Grid. It keeps the hashed lattice rows
+// between calls, so one GridRows should serve one worker's rows, in order;
+// it is not safe for concurrent use.
+type GridRows struct {
+	g       *Grid
+	j       int  // the lattice row of the kept lattice terms g0 (and j+1: g1)
+	have    bool // whether any lattice row is kept
+	g0, g1  []vec2
+	a0, a1  []float64 // value noise: lattice values of rows j and j+1
+	cs, co  []float64 // Perlin columns on the current row: slope s and offset o
+	sx, sy  []float64 // Perlin column slope terms for ∂N/∂y
+	sv      []float64
+	ve, vca []float64 // value noise columns: e and c − a
+}
+
+// Rows returns a new evaluator of g's rows.
+func (g *Grid) Rows() *GridRows {
+	r := &GridRows{g: g}
+	n := len(g.hashed)
+	switch g.kind {
+	case gridPerlin:
+		r.g0, r.g1 = make([]vec2, n), make([]vec2, n)
+		r.cs, r.co = make([]float64, n), make([]float64, n)
+	case gridValue:
+		r.a0, r.a1 = make([]float64, n), make([]float64, n)
+		r.ve, r.vca = make([]float64, n), make([]float64, n)
+	}
+	return r
+}
+
+// lattice brings the kept lattice rows to j and j+1, hashing only rows it
+// does not keep already.
+func (r *GridRows) lattice(j int) {
+	if r.have && j == r.j {
+		return
+	}
+	switch {
+	case r.have && j == r.j+1:
+		r.g0, r.g1 = r.g1, r.g0
+		r.a0, r.a1 = r.a1, r.a0
+		r.hashRow(j+1, r.g1, r.a1)
+	case r.have && j == r.j-1:
+		r.g0, r.g1 = r.g1, r.g0
+		r.a0, r.a1 = r.a1, r.a0
+		r.hashRow(j, r.g0, r.a0)
+	default:
+		r.hashRow(j, r.g0, r.a0)
+		r.hashRow(j+1, r.g1, r.a1)
+	}
+	r.j, r.have = j, true
+}
+
+// hashRow fills lattice row j's gradients (Perlin) or values (value noise)
+// at every prepared column.
+func (r *GridRows) hashRow(j int, gs []vec2, as []float64) {
+	g := r.g
+	key := rowKey(g.key, g.wrap(j, g.py))
+	switch g.kind {
+	case gridPerlin:
+		gs = gs[:len(g.hashed)]
+		for k, i := range g.hashed {
+			gs[k] = gradient(key, i)
+		}
+	case gridValue:
+		as = as[:len(g.hashed)]
+		for k, i := range g.hashed {
+			as[k] = latticeValue(key, i)
+		}
+	}
+}
+
+// Value fills v[k] = N(xs[k], y) for the Grid's xs.
+func (r *GridRows) Value(y float64, v []float64) {
+	g := r.g
+	switch g.kind {
+	case gridPerlin:
+		r.perlinRow(y, v, nil, nil)
+	case gridValue:
+		r.valueRow(y, v, nil, nil)
+	default:
+		g.basis.ValueRow(g.xs, y, v)
+	}
+}
+
+// Eval fills v[k], dx[k], dy[k] with Eval(xs[k], y) for the Grid's xs.
+func (r *GridRows) Eval(y float64, v, dx, dy []float64) {
+	g := r.g
+	switch g.kind {
+	case gridPerlin:
+		r.perlinRow(y, v, dx, dy)
+	case gridValue:
+		r.valueRow(y, v, dx, dy)
+	default:
+		g.basis.EvalRow(g.xs, y, v, dx, dy)
+	}
+}
+
+// perlinColumns makes the Perlin columns of the row at offset t in the kept
+// lattice row: newPerlinColumn (and newPerlinColumnSlope when slopes) per
+// prepared column.
+func (r *GridRows) perlinColumns(t float64, slopes bool) {
+	n := len(r.g.hashed)
+	g0, g1 := r.g0[:n], r.g1[:n]
+	cs, co := r.cs[:n], r.co[:n]
+	wv := fade(t)
+	for k := range g0 {
+		c := newPerlinColumn(g0[k], g1[k], t, wv)
+		cs[k], co[k] = c.s, c.o
+	}
+	if slopes {
+		if r.sx == nil {
+			r.sx, r.sy, r.sv = make([]float64, n), make([]float64, n), make([]float64, n)
+		}
+		sx, sy, sv := r.sx[:n], r.sy[:n], r.sv[:n]
+		for k := range g0 {
+			c := newPerlinColumnSlope(g0[k], g1[k], t, wv)
+			sx[k], sy[k], sv[k] = c.sx, c.sy, c.sv
+		}
+	}
+}
+
+// perlinRow is Perlin noise along the row y: perlinAt, or perlinEval when
+// dx is not nil, at every sample, with the column terms hoisted.
+func (r *GridRows) perlinRow(y float64, v, dx, dy []float64) {
+	g := r.g
+	j, t := floorFrac(y)
+	r.lattice(j)
+	r.perlinColumns(t, dx != nil)
+	n := len(g.xs)
+	v = v[:n]
+	u, um1, wu := g.u[:n], g.um1[:n], g.wu[:n]
+	cs, co := r.cs, r.co
+	start := 0
+	if dx == nil && g.left != nil {
+		for c, l := range g.left[:n] {
+			ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
+			e, f := float64(ls*u[c])+lo, float64(rs*um1[c])+ro
+			v[c] = e + float64((f-e)*wu[c])
+		}
+		return
+	}
+	if dx == nil {
+		for k, end := range g.runEnd {
+			l := g.runLeft[k]
+			ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
+			uu := u[start:end]
+			mm, ww, vv := um1[start:end][:len(uu)], wu[start:end][:len(uu)], v[start:end][:len(uu)]
+			for c, x := range uu {
+				e, f := float64(ls*x)+lo, float64(rs*mm[c])+ro
+				vv[c] = e + float64((f-e)*ww[c])
+			}
+			start = int(end)
+		}
+		return
+	}
+	dx, dy = dx[:n], dy[:n]
+	du := g.du[:n]
+	dv := fadeD(t)
+	sx, sy, sv := r.sx, r.sy, r.sv
+	if g.left != nil {
+		for c, l := range g.left[:n] {
+			ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
+			lsx, lsy, lsv, rsx, rsy, rsv := sx[l], sy[l], sv[l], sx[l+1], sy[l+1], sv[l+1]
+			x, m, w := u[c], um1[c], wu[c]
+			// perlinEval, with u − 1 and the fades from the table.
+			e, f := float64(ls*x)+lo, float64(rs*m)+ro
+			v[c] = e + float64((f-e)*w)
+			dx[c] = ls + float64((rs-ls)*w) + float64((f-e)*du[c])
+			dedv := lsv + float64((float64(lsx*x)+lsy)*dv)
+			dfdv := rsv + float64((float64(rsx*m)+rsy)*dv)
+			dy[c] = dedv + float64((dfdv-dedv)*w)
+		}
+		return
+	}
+	for k, end := range g.runEnd {
+		l := g.runLeft[k]
+		ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
+		lsx, lsy, lsv, rsx, rsy, rsv := sx[l], sy[l], sv[l], sx[l+1], sy[l+1], sv[l+1]
+		ds := rs - ls // s' − s, the same for every sample of the cell
+		uu := u[start:end]
+		mm, ww, dd := um1[start:end][:len(uu)], wu[start:end][:len(uu)], du[start:end][:len(uu)]
+		vv, xx, yy := v[start:end][:len(uu)], dx[start:end][:len(uu)], dy[start:end][:len(uu)]
+		for c, x := range uu {
+			// perlinEval, with u − 1 and the fades from the table.
+			e, f := float64(ls*x)+lo, float64(rs*mm[c])+ro
+			vv[c] = e + float64((f-e)*ww[c])
+			xx[c] = ls + float64(ds*ww[c]) + float64((f-e)*dd[c])
+			dedv := lsv + float64((float64(lsx*x)+lsy)*dv)
+			dfdv := rsv + float64((float64(rsx*mm[c])+rsy)*dv)
+			yy[c] = dedv + float64((dfdv-dedv)*ww[c])
+		}
+		start = int(end)
+	}
+}
+
+// valueRow is value noise along the row y: valueAt, or valueEval when dx
+// is not nil, at every sample, with the column terms hoisted.
+func (r *GridRows) valueRow(y float64, v, dx, dy []float64) {
+	g := r.g
+	j, t := floorFrac(y)
+	r.lattice(j)
+	n := len(g.hashed)
+	ve, vca := r.ve[:n], r.vca[:n]
+	wv := fade(t)
+	a0, a1 := r.a0[:n], r.a1[:n]
+	for k := range a0 {
+		c := newValueColumn(a0[k], a1[k], wv)
+		ve[k], vca[k] = c.e, c.ca
+	}
+	m := len(g.xs)
+	v = v[:m]
+	wu := g.wu[:m]
+	start := 0
+	if dx == nil && g.left != nil {
+		for c, l := range g.left[:m] {
+			le, re := ve[l], ve[l+1]
+			v[c] = le + float64((re-le)*wu[c])
+		}
+		return
+	}
+	if dx == nil {
+		for k, end := range g.runEnd {
+			l := g.runLeft[k]
+			le, de := ve[l], ve[l+1]-ve[l]
+			ww := wu[start:end]
+			vv := v[start:end][:len(ww)]
+			for c, w := range ww {
+				vv[c] = le + float64(de*w)
+			}
+			start = int(end)
+		}
+		return
+	}
+	dx, dy = dx[:m], dy[:m]
+	du := g.du[:m]
+	dv := fadeD(t)
+	if g.left != nil {
+		for c, l := range g.left[:m] {
+			le, re, lca, rca := ve[l], ve[l+1], vca[l], vca[l+1]
+			// valueEval, with the fades from the table.
+			v[c] = le + float64((re-le)*wu[c])
+			dx[c] = (re - le) * du[c]
+			dy[c] = (lca + float64((rca-lca)*wu[c])) * dv
+		}
+		return
+	}
+	for k, end := range g.runEnd {
+		l := g.runLeft[k]
+		le, de, lca, dca := ve[l], ve[l+1]-ve[l], vca[l], vca[l+1]-vca[l]
+		ww := wu[start:end]
+		dd, vv := du[start:end][:len(ww)], v[start:end][:len(ww)]
+		xx, yy := dx[start:end][:len(ww)], dy[start:end][:len(ww)]
+		for c, w := range ww {
+			// valueEval, with the fades from the table.
+			vv[c] = le + float64(de*w)
+			xx[c] = de * dd[c]
+			yy[c] = (lca + float64(dca*w)) * dv
+		}
+		start = int(end)
+	}
+}
