@@ -6,9 +6,14 @@ require (
 	github.com/ebitengine/debugui v0.3.0
 	github.com/go-gl/mathgl v1.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
+	github.com/mrjoshuak/go-openexr v1.0.3
+	github.com/muktihari/fit v0.24.5
+	github.com/qmuntal/gltf v0.28.0
+	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/tkrajina/gpxgo v1.4.0
 	golang.org/x/image v0.45.0
 	golang.org/x/net v0.0.0-20210614182718-04defd469f4e
+	golang.org/x/term v0.44.0
 	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.15.2
 )
@@ -26,6 +31,9 @@ require (
 	github.com/go-text/typesetting v0.3.5 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/hajimehoshi/bitmapfont/v4 v4.2.0 // indirect
+	github.com/klauspost/compress v1.18.2 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/mrjoshuak/go-jpeg2000 v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.29 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
@@ -35,4 +43,4 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 )
 
-replace github.com/ebitengine/debugui => github.com/ebitengine/debugui v0.2.0
+replace github.com/ebitengine/debugui => ./internal/debugui

@@ -14,12 +14,12 @@ import (
 // import only packages of a lower layer, never one of its own layer or a
 // higher one (issue 9). A new package must be given a layer here.
 var layers = [][]string{
-	{"noise", "internal/parallel", "internal/atomicfile", "internal/zbuffer"},
+	{"noise", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui"},
 	{"terrain", "assets"},
-	{"terrain/erosion", "shaders", "assets/gen"},
+	{"terrain/erosion", "shaders", "assets/gen", "terrain/materials"},
 	{"route"},
-	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/analysis"},
-	{"plot"},
+	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
+	{"plot", "terrain/meshfile"},
 	{"game"},
 	{"commands", "e2e"},
 	{"."},

@@ -46,7 +46,11 @@ func addParamFlags(fs *flag.FlagSet) *paramFlags {
 	fs.StringVar(&pf.preset, "preset", pf.preset, "built-in preset name (see 'cordillera presets') or a parameters .json file")
 	for _, s := range terrain.Specs {
 		s := s
-		fs.Func(s.Name, specUsage(s), func(v string) error {
+		define := fs.Func
+		if s.Kind == terrain.ChoiceParam && slices.Equal(s.Choices, []string{"false", "true"}) {
+			define = fs.BoolFunc // -route-keep-all alone means true
+		}
+		define(s.Name, specUsage(s), func(v string) error {
 			if err := s.Set(&terrain.Params{}, v); err != nil {
 				return errors.New(strings.TrimPrefix(err.Error(), s.Name+": "))
 			}
@@ -102,15 +106,16 @@ type generateOptions struct {
 	mapHeight          float64 // with heightmap: world height of white
 	masks              string  // folder for the erosion masks
 	params             terrain.Params
+	export             exportOptions // export.go: derived maps, meshes, engine targets, tiles
 }
 
 // routeOnly are the parameters that shape only a route terrain, and
 // notForRoute those a route terrain does not use (it is paper 002's
 // turbulence, shaped by the route parameters instead).
 var (
-	routeOnly   = []string{"levels", "interpolation", "route-margin", "route-median", "route-relief", "road-width"}
+	routeOnly   = []string{"levels", "interpolation", "route-margin", "route-median", "route-relief", "route-keep-all", "road-width"}
 	notForRoute = []string{"basis", "feature-size", "octaves", "lacunarity", "hurst", "offset", "amplitude",
-		"corners", "corner-value", "distortion", "effect", "intensity"}
+		"corners", "corner-value", "distortion", "effect", "intensity", "tileable"}
 	// notForHeightmap are the parameters that make a map, which a loaded
 	// heightmap already is.
 	notForHeightmap = slices.Concat([]string{"algorithm", "size"}, notForRoute, routeOnly)
@@ -121,19 +126,20 @@ var (
 func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error) {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	var opt generateOptions
-	fs.StringVar(&opt.out, "o", "", "output file: .png (16-bit grayscale), .r16 (raw little-endian 16-bit) or .obj (mesh)")
+	fs.StringVar(&opt.out, "o", "", "output file: .png (16-bit grayscale), .r16 (raw little-endian 16-bit), .exr (32-bit float metres), .tif (16-bit GeoTIFF), .obj or .glb/.gltf (mesh)")
 	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
 	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: GPX, TCX, GeoJSON or CSV (paper 002)")
 	fs.StringVar(&opt.routeReport, "route-report", "", "with -route, also write a JSON report of every route point's target and height")
-	fs.StringVar(&opt.heightmap, "heightmap", "", "erode this heightmap (.png 8/16-bit gray, .r16) instead of generating one; keeps its cell size (-cell-size) and height scale")
+	fs.StringVar(&opt.heightmap, "heightmap", "", "erode this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one; keeps its cell size (-cell-size) and height scale, or the file's own")
 	fs.Float64Var(&opt.mapHeight, "map-height", 0, "with -heightmap: world height of white in metres (default: a fifth of the map's width in cells)")
 	fs.StringVar(&opt.masks, "masks", "", "with -erosion: write the flow, eroded and deposited masks as 16-bit PNGs into this folder, named after -o")
+	addExportFlags(fs, &opt.export)
 	pf := addParamFlags(fs)
 	if err := parseFlags(fs, args, stderr, "cordillera generate -o OUT [-route TRACK [-route-report R.json] | -heightmap IN] [-erosion LIST [-masks DIR]] [flags]"); err != nil {
 		return opt, err
 	}
 	if opt.out == "" {
-		return opt, errors.New("generate: -o OUT is required (a .png, .r16 or .obj file)")
+		return opt, errors.New("generate: -o OUT is required (a .png, .r16, .exr, .tif, .obj, .glb or .gltf file)")
 	}
 	if err := checkOutputExt(opt.out); err != nil {
 		return opt, err
@@ -159,6 +165,9 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 		if err = route.CheckParams(p); err != nil {
 			err = fmt.Errorf("generate: -route: %w", err)
 		}
+	}
+	if err == nil {
+		err = checkExport(&opt)
 	}
 	return opt, err
 }
@@ -215,10 +224,10 @@ func specUsage(s terrain.Spec) string {
 
 func checkOutputExt(path string) error {
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".png", ".r16", ".raw", ".obj":
+	case ".png", ".r16", ".raw", ".exr", ".tif", ".tiff", ".obj", ".glb", ".gltf":
 		return nil
 	}
-	return fmt.Errorf("generate: -o %s: unknown format %q (want .png, .r16, .raw or .obj)", path, filepath.Ext(path))
+	return fmt.Errorf("generate: -o %s: unknown format %q (want .png, .r16, .raw, .exr, .tif, .tiff, .obj, .glb or .gltf)", path, filepath.Ext(path))
 }
 
 // Generate is the generate command: parse, generate (Ctrl-C cancels),
@@ -233,16 +242,31 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	if opt.route != "" {
 		return runGenerateRoute(ctx, opt, stdout)
 	}
+	if buildsByTiles(opt) {
+		return runGenerateTiles(ctx, opt, stdout, stderr)
+	}
 	start := time.Now()
 	popt := pipeline.Options{Masks: opt.masks != ""}
+	progress, finish := terminalProgress(stderr, "generating")
+	popt.Progress = progress
 	var w *pipeline.World
 	if opt.heightmap != "" {
-		src, err := heightfile.LoadHeightmap(opt.heightmap)
+		loaded, err := heightfile.Load(opt.heightmap)
 		if err != nil {
 			return fmt.Errorf("generate: -heightmap %w", err)
 		}
-		src.CellSize = opt.params.CellSize
-		src.VerticalScale = float64(max(src.Width, src.Height)) / 5
+		// A DEM, EXR or TIFF brings its own cell size and heights in metres.
+		opt.export.source = loaded
+		src := loaded.Map
+		if loaded.Note != "" {
+			fmt.Fprintf(stdout, "%s: %s\n", opt.heightmap, loaded.Note)
+		}
+		if !loaded.HasCellSize {
+			src.CellSize = opt.params.CellSize
+		}
+		if !loaded.Metric {
+			src.VerticalScale = float64(max(src.Width, src.Height)) / 5
+		}
 		if opt.mapHeight > 0 {
 			src.VerticalScale = opt.mapHeight
 		}
@@ -257,6 +281,7 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	elapsed := time.Since(start)
+	finish()
 	m := w.Map
 	wrote, err := saveWorld(opt, w)
 	if err != nil {
@@ -274,16 +299,18 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "generated in %v; heights %.4g–%.4g (normalised %.4f–%.4f × %.6g); wrote %s\n",
 		elapsed.Round(time.Millisecond),
 		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, wrote)
+	fmt.Fprint(stdout, opt.export.report.String())
 	return nil
 }
 
 // saveWorld writes the map to -o, and the parameters and masks where asked,
 // and returns the list of files written.
 func saveWorld(opt generateOptions, w *pipeline.World) (string, error) {
-	if err := heightfile.SaveHeightmap(opt.out, w.Map); err != nil {
-		return "", fmt.Errorf("generate: %w", err)
+	files, err := saveMap(opt, w)
+	if err != nil {
+		return "", err
 	}
-	wrote := opt.out
+	wrote := strings.Join(files, ", ")
 	if opt.paramsOut != "" {
 		if err := terrain.SaveParams(opt.paramsOut, opt.params); err != nil {
 			return "", fmt.Errorf("generate: %w", err)
@@ -318,7 +345,9 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 		return fmt.Errorf("generate: -route %w", err)
 	}
 	start := time.Now()
-	w, err := pipeline.Route(ctx, opt.params, track, pipeline.Options{Masks: opt.masks != ""})
+	progress, finish := terminalProgress(os.Stderr, "route terrain")
+	w, err := pipeline.Route(ctx, opt.params, track, pipeline.Options{Masks: opt.masks != "", Progress: progress})
+	finish()
 	if err != nil {
 		return fmt.Errorf("generate: -route %s: %w", opt.route, err)
 	}
@@ -339,12 +368,16 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 		opt.route, track.Format, track.Points(), res.Path.Length/1000, len(res.Points), res.Spacing, res.Merged)
 	fmt.Fprintf(stdout, "route terrain %d² seed %d levels %d %s relief %g: %.4g m per cell, heights %.5g–%.5g m\n",
 		p.Size, p.Seed, p.Levels, p.Interpolation, p.RouteRelief, m.CellSize, res.Base, res.Base+m.VerticalScale)
+	for _, note := range res.Notes() {
+		fmt.Fprintln(stdout, note)
+	}
 	if stages := erosion.Stages(p); len(stages) > 0 {
 		fmt.Fprintf(stdout, "erosion %s before the route constraint: %v\n", strings.Join(stages, " → "), w.Budget)
 	}
 	fmt.Fprintf(stdout, "generated in %v; max error %.2g (%.2g m), mean %.2g; along the whole track max %.2g (%.3g m); wrote %s\n",
 		elapsed.Round(time.Millisecond), res.MaxError, res.MaxError*m.VerticalScale, res.MeanError,
 		res.TrackMaxError, res.TrackMaxError*m.VerticalScale, wrote)
+	fmt.Fprint(stdout, opt.export.report.String())
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -34,7 +35,7 @@ type worldFlags struct {
 
 func addWorldFlags(fs *flag.FlagSet) *worldFlags {
 	wf := &worldFlags{params: addParamFlags(fs)}
-	fs.StringVar(&wf.heightmap, "heightmap", "", "open this heightmap (.png 8/16-bit gray, .r16) instead of generating one")
+	fs.StringVar(&wf.heightmap, "heightmap", "", "open this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one")
 	fs.StringVar(&wf.route, "route", "", "make the terrain through this GPS track (GPX, TCX, GeoJSON, CSV) and draw it")
 	fs.Float64Var(&wf.height, "map-height", 0, "with -heightmap: world height of white in world units (default: a fifth of the map's width)")
 	return wf
@@ -47,17 +48,26 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		return nil, terrain.Params{}, "", fmt.Errorf("%s: -heightmap and -route exclude each other", cmd)
 	}
 	if wf.heightmap != "" {
-		m, err := heightfile.LoadHeightmap(wf.heightmap)
+		src, err := heightfile.Load(wf.heightmap)
 		if err != nil {
 			return nil, terrain.Params{}, "", fmt.Errorf("%s: %w", cmd, err)
 		}
-		m.VerticalScale = float64(m.Width) / 5
+		m := src.Map
+		if src.Note != "" { // e.g. a 16-bit PNG of metres: say how to see it at its true scale
+			fmt.Fprintf(stdout, "%s: %s\n", wf.heightmap, src.Note)
+		}
+		if !src.Metric { // EXR, GeoTIFF DEMs: heights and cell size in metres, true proportions
+			m.VerticalScale = float64(m.Width) / 5
+		}
 		if wf.height > 0 {
 			m.VerticalScale = wf.height
 		}
 		p, err := wf.params.resolve(cmd)
 		if err != nil {
 			return nil, p, "", err
+		}
+		if !src.HasCellSize { // a PNG or r16 knows no cell size: -cell-size gives it
+			m.CellSize = p.CellSize
 		}
 		if len(erosion.Stages(p)) == 0 {
 			w := game.NewWorld(m)
@@ -112,6 +122,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 func Explore(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	wf := addWorldFlags(fs)
+	drawDelay := fs.Duration("draw-delay", 0, "slow every frame down by this much (e.g. 250ms): try the explorer as a slow machine runs it")
 	if err := parseFlags(fs, args, stderr, "cordillera [explore] [-preset NAME] [-heightmap FILE] [flags]"); err != nil {
 		return err
 	}
@@ -123,7 +134,11 @@ func Explore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// A built-in preset brings its look too (the thesis's scenario settings).
-	return game.Run(w, p, "Cordillera — "+name, func(g *game.Game) { g.UsePreset(wf.params.preset) })
+	return game.Run(w, p, "Cordillera — "+name, func(g *game.Game) {
+		g.UsePreset(wf.params.preset)
+		g.DrawDelay = *drawDelay
+		g.Resolution.Auto = true
+	})
 }
 
 // Render renders one frame of the explorer's view to a PNG.
@@ -147,6 +162,10 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	help := fs.Bool("help-overlay", false, "draw the key help overlay")
 	mask := fs.String("mask", "", "with -erosion: show an erosion mask on the minimap: flow, eroded or deposited")
 	follow := fs.Float64("follow", -1, "with -route: put the camera on the route this many world units along it, following it")
+	sunEl := fs.Float64("sun-elevation", math.NaN(), "the sun's elevation above the horizon, degrees (default: the preset's)")
+	sunAz := fs.Float64("sun-azimuth", math.NaN(), "the sun's direction, degrees like the camera yaw: 0 towards +x, 90 towards +z (default: the preset's)")
+	noShadows := fs.Bool("no-shadows", false, "leave out the terrain's shadows and ambient occlusion")
+	texturing := fs.String("texturing", "", "materials: rules (the default look), height or slope (the thesis's bands)")
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
 	}
@@ -155,6 +174,10 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	}
 	if *width < 16 || *height < 16 || *width > 8192 || *height > 8192 {
 		return fmt.Errorf("render: -width %d -height %d: each must be between 16 and 8192", *width, *height)
+	}
+	tex := map[string]game.Texturing{"rules": game.ByRules, "height": game.ByHeight, "slope": game.BySlope}
+	if _, ok := tex[*texturing]; *texturing != "" && !ok {
+		return fmt.Errorf("render: -texturing %q: want rules, height or slope", *texturing)
 	}
 	var pose *game.CameraPose
 	if *camera != "" {
@@ -168,7 +191,7 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	if *mask != "" && !slices.Contains(erosion.MaskNames, *mask) {
 		return fmt.Errorf("render: -mask %q: want one of %s", *mask, strings.Join(erosion.MaskNames, ", "))
 	}
-	w, _, _, err := wf.load("render", stdout)
+	w, params, _, err := wf.load("render", stdout)
 	if err != nil {
 		return err
 	}
@@ -177,6 +200,7 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	}
 	m := w.Map
 	img, err := game.RenderGame(w, pose, *width, *height, func(g *game.Game) {
+		g.Params = params             // what the Generator panel shows
 		g.UsePreset(wf.params.preset) // the preset's look; the flags below override it
 		g.HUD, g.FullMesh, g.ShowUI, g.ShowMinimap, g.ShowHelp = *hud, *full, *ui, *ui, *help
 		g.OpenPanels(strings.Split(*open, ",")...)
@@ -190,8 +214,20 @@ func Render(args []string, stdout, stderr io.Writer) error {
 		}
 		v := &g.View
 		v.Wireframe, v.ColourScheme, v.FlatShading = *wire, *scheme, *flat
+		if *texturing != "" {
+			v.Texturing = tex[*texturing]
+		}
 		if *slope {
 			v.Texturing = game.BySlope
+		}
+		if !math.IsNaN(*sunEl) {
+			v.SunElevation = float32(*sunEl)
+		}
+		if !math.IsNaN(*sunAz) {
+			v.SunAzimuth = float32(*sunAz)
+		}
+		if *noShadows {
+			v.Shadows, v.Occlusion = false, false
 		}
 		if *fog {
 			v.FogDensity = game.DefaultFog(m)

@@ -22,7 +22,6 @@ import (
 	"cordillera/plot"
 	"cordillera/terrain"
 	"cordillera/terrain/analysis"
-	"cordillera/terrain/erosion"
 
 	xdraw "golang.org/x/image/draw"
 )
@@ -366,40 +365,14 @@ func relevantParams(p terrain.Params) []string {
 }
 
 // unusedBecause says why Generate ignores the named parameter for maps
-// like p, or "" when the parameter shapes them.
+// like p, or "" when the parameter shapes them (terrain.Spec.AppliesTo).
 func unusedBecause(p terrain.Params, name string) string {
-	switch name {
-	case "basis", "basis-transform", "feature-size", "octaves", "lacunarity":
-		if p.Algorithm.IsSubdivision() {
-			return "the subdivision generators have no basis noise or octaves; try -algorithm fbm"
-		}
-	case "offset":
-		if p.Algorithm != terrain.Hetero && p.Algorithm != terrain.Hybrid {
-			return "only the hetero and hybrid multifractals have an offset; try -algorithm hetero"
-		}
-	case "corners":
-		if !p.Algorithm.IsSubdivision() {
-			return "only the subdivision generators start from corners; try -algorithm diamond-square"
-		}
-	case "corner-value":
-		if !p.Algorithm.IsSubdivision() || p.Corners != terrain.CornersFixed {
-			return "it is the corner height of a subdivision map with -corners fixed"
-		}
-	case "intensity":
-		if p.Effect == terrain.NoEffect {
-			return "it is the strength of a post-effect; add -effect glacier, canyon or plateau"
-		}
-	case "levels", "interpolation", "route-margin", "route-median", "route-relief", "road-width":
-		return "it shapes only a terrain built through a route (generate -route)"
+	s, ok := terrain.SpecByName(name)
+	if !ok {
+		return ""
 	}
-	if s, ok := terrain.SpecByName(name); ok && s.Group == "route" {
-		return "it shapes only a terrain built through a route (generate -route)"
-	}
-	if stage, _, ok := strings.Cut(name, "-"); ok && slices.Contains(terrain.ErosionStages, stage) &&
-		!slices.Contains(erosion.Stages(p), stage) {
-		return fmt.Sprintf("it shapes only the %s erosion stage; add -erosion %s", stage, stage)
-	}
-	return ""
+	_, why := s.AppliesTo(p)
+	return why
 }
 
 // mapHash fingerprints a map's samples and scales, to spot panels that

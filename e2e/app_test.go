@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -53,11 +52,6 @@ type app struct {
 	stateFile string
 	dir       string
 	closed    bool
-
-	// textInputs are the text-input sessions the guest has started (a
-	// focused debugui text field starts one), in order; only host jobs
-	// touch them.
-	textInputs []*vmhost.GuestTextInput
 
 	frames    map[string]*image.RGBA // the frames taken, by name
 	artifacts string                 // where frames go when the test fails
@@ -175,7 +169,6 @@ func launchOnce(t *testing.T, bin string, args []string) (a *app, err error) {
 	}
 	a.sess, err = vmhost.NewGuestSession(conn, &vmhost.NewGuestSessionOptions{
 		IdleTimeout: idleTimeout,
-		OnTextInput: func(ti *vmhost.GuestTextInput) { a.textInputs = append(a.textInputs, ti) },
 	})
 	if err != nil {
 		conn.Close()
@@ -487,31 +480,13 @@ func (a *app) pressKey(key ebiten.Key) {
 }
 
 // typeText types s into the focused text field, one character per tick.
-//
-// A debugui text field reads text through Ebiten's text-input (IME)
-// sessions, which a vmhost guest forwards to the host: the host plays the
-// IME and commits each character to the open session (the guest opens the
-// next one at once). GuestSession.TypeRune does not reach such a field: it
-// feeds ebiten.AppendInputChars, which the field does not read.
+// The explorer's text fields read ebiten.AppendInputChars, which
+// GuestSession.TypeRune feeds.
 func (a *app) typeText(s string) {
 	a.t.Helper()
 	for _, r := range s {
-		var open *vmhost.GuestTextInput
-		if err := a.onHost(func() {
-			for _, ti := range slices.Backward(a.textInputs) {
-				if !ti.IsClosed() {
-					open = ti
-					break
-				}
-			}
-			if open != nil {
-				open.Commit(string(r))
-			}
-		}); err != nil {
+		if err := a.onHost(func() { a.sess.TypeRune(r) }); err != nil {
 			a.t.Fatal(err)
-		}
-		if open == nil {
-			a.t.Fatalf("typing %q: the guest has no text input open (is a text field focused?)", r)
 		}
 		a.ticks(1)
 	}

@@ -238,23 +238,38 @@ func TestE2EWireframeCheckbox(t *testing.T) {
 	}
 	f0, ws, viewer := a.unfold(1)
 	boxes := checkboxes(below(ws, viewer.R.Max.Y))
-	// Viewer's checkboxes, two per row: triplanar, detail maps, lighting,
-	// wireframe, flat shading, colour scheme.
+	// Viewer's checkboxes: fog, then two per row triplanar, detail maps,
+	// lighting, shadows, ambient occlusion, wireframe, flat shading,
+	// colour scheme, ... (the list grows, so the test does not count on
+	// the order).
 	if len(boxes) < 6 {
-		t.Fatalf("the Viewer panel shows %d checkboxes; want 6; widgets: %s", len(boxes), describe(ws))
+		t.Fatalf("the Viewer panel shows %d checkboxes; want at least 6; widgets: %s", len(boxes), describe(ws))
 	}
-	box := boxes[3]
 	ticked := func(f frameView, b widget) bool { return brightIn(f, b.R.Inset(3)) }
 	var before []bool
 	for _, b := range boxes {
 		before = append(before, ticked(f0, b))
 	}
-	if before[3] {
-		t.Fatalf("the wireframe box %v shows a tick before the click", box.R)
-	}
 	s0 := a.state()
 
-	a.click(box.center().X, box.center().Y)
+	// Wireframe starts off: its box is one of the unticked ones. Click
+	// them in order until the state says wireframe, unclicking the others.
+	wire := -1
+	for i, b := range boxes {
+		if before[i] {
+			continue
+		}
+		a.click(b.center().X, b.center().Y)
+		if a.state().Wireframe {
+			wire = i
+			break
+		}
+		a.click(b.center().X, b.center().Y)
+	}
+	if wire < 0 {
+		t.Fatalf("none of the %d unticked Viewer checkboxes turns the wireframe on", len(boxes))
+	}
+	box := boxes[wire]
 	a.moveAway()
 	s1 := a.state()
 	f1 := a.frame("wireframe")
@@ -262,7 +277,7 @@ func TestE2EWireframeCheckbox(t *testing.T) {
 		t.Errorf("after clicking the wireframe checkbox at %v the state says wireframe is off", box.center())
 	}
 	for i, b := range boxes {
-		want := before[i] != (i == 3)
+		want := before[i] != (i == wire)
 		if got := ticked(f1, b); got != want {
 			t.Errorf("checkbox %d at %v: ticked %v after the click; want %v", i, b.R, got, want)
 		}
@@ -464,6 +479,20 @@ func loadHeightmap(t *testing.T, path string, img *image.Gray16, cone bool) {
 		}
 	}
 	t.Logf("loaded %s: %d×%d, extent %v, checksum %.3f, minimap %v, world %d → %d", path, s1.MapWidth, s1.MapHeight, s1.Extent, s1.MapSumHash, r, s0.WorldID, s1.WorldID)
+
+	// The Generator panel describes the loaded map instead of offering
+	// the generator's controls (New seed among them), which would replace it.
+	hs := headers(f1, findWidgets(f1, uiWindow(f1)))
+	a.click(hs[0].center().X, hs[0].center().Y)
+	a.moveAway()
+	f2 := a.frame("loaded-generator")
+	ws2 := findWidgets(f2, uiWindow(f2))
+	if b, ok := newSeedButton(ws2); ok {
+		t.Errorf("with a loaded map the Generator panel offers New seed at %v; want the map's description", b.R)
+	}
+	if s := a.state(); s.WorldID != s1.WorldID || s.MapSumHash != s1.MapSumHash {
+		t.Errorf("unfolding the Generator panel replaced the loaded map")
+	}
 }
 
 // TestE2ETeachStepping starts the subdivision lesson (key T), opens the

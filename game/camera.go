@@ -179,3 +179,12 @@ func (c *Camera) Overview(m *terrain.Heightmap) {
 	c.Mode = Fly
 	c.Speed = float32(max(w, d) / 20)
 }
+
+// SwitchMode is the user's switch between flying and walking: walking
+// starts on the ground looking level, not down from where the flight was.
+func (c *Camera) SwitchMode(mode Mode, m *terrain.Heightmap) {
+	if mode == Walk && c.Mode != Walk {
+		c.Pitch = 0
+	}
+	c.SetMode(mode, m)
+}

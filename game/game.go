@@ -79,6 +79,14 @@ type Game struct {
 	// FullMesh disables level of detail and culling (for comparisons).
 	FullMesh bool
 
+	// Resolution is how finely the 3D view is drawn: a fixed share of the
+	// screen's size, or adapting to hold a frame rate.
+	Resolution Resolution
+
+	// DrawDelay slows every frame down by this much: a stand-in for a slow
+	// machine, to try how the explorer handles input at a low frame rate.
+	DrawDelay time.Duration
+
 	// Follow walks the camera along the world's GPS route at eye height,
 	// FollowSpeed world units per second; FollowAt is how far along it is.
 	Follow      bool
@@ -87,9 +95,11 @@ type Game struct {
 
 	render   *renderer
 	frame    frame
+	res      viewResolution
 	regen    *Regenerator
 	debug    debugui.DebugUI
 	ui       uiState
+	undo     undoHistory
 	teach    teachState
 	plots    plotState
 	rng      *rand.Rand
@@ -127,7 +137,7 @@ func NewWithParams(w *World, p terrain.Params) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), Params: p, HUD: true, FollowSpeed: 6,
+	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), Params: p, HUD: true, FollowSpeed: 6, Resolution: DefaultResolution(),
 		teach:  teachState{alg: 1, sizeIdx: 3}, // diamond-square on 33²: every point visible
 		ShowUI: true, ShowMinimap: true, render: r, regen: NewRegenerator(),
 		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), ScreenshotDir: "."}
@@ -140,7 +150,7 @@ func NewWithParams(w *World, p terrain.Params) (*Game, error) {
 const minimapSize = 192
 
 // Close stops background work.
-func (g *Game) Close() { g.regen.Close() }
+func (g *Game) Close() { g.regen.Close(); g.render.lighter.Close() }
 
 // errQuit ends the game loop without an error.
 var errQuit = errors.New("quit")
@@ -173,7 +183,9 @@ func (g *Game) Update() error {
 	typing := capture&debugui.InputCapturingStateFocus != 0
 	if !typing {
 		g.handleKeys()
+		g.handleUndoKeys()
 	}
+	g.trackChanges(ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft))
 	if capture&debugui.InputCapturingStateHover == 0 {
 		g.handleMouse()
 	}
@@ -201,8 +213,15 @@ func (g *Game) followRoute(d float64) {
 	c := g.Camera
 	c.Mode = Walk
 	c.Pos = mgl32.Vec3{float32(x), float32(g.World.Map.GroundHeight(x, z)) + EyeHeight, float32(z)}
-	c.Yaw = float32(yaw)
+	// Turn towards the heading at most followTurn radians a tick, so a
+	// hairpin is a smooth pan rather than a jump.
+	turn := math.Remainder(yaw-float64(c.Yaw), 2*math.Pi)
+	c.Yaw = float32(math.Remainder(float64(c.Yaw)+math.Max(-followTurn, math.Min(followTurn, turn)), 2*math.Pi))
 }
+
+// followTurn is the most the follow camera turns in a tick: 3°, a half
+// turn in a second at 60 ticks per second.
+const followTurn = 3 * math.Pi / 180
 
 // setFollow starts or stops following the route from where it was.
 func (g *Game) setFollow(on bool) {
@@ -280,8 +299,13 @@ func (g *Game) handleKeys() {
 		if g.Camera.Mode == Walk {
 			mode = Fly
 		}
-		g.Camera.SetMode(mode, g.World.Map)
+		g.Camera.SwitchMode(mode, g.World.Map)
 		g.say("camera: " + mode.String())
+	}
+	if pressed(ebiten.KeyHome) {
+		g.Camera.Overview(g.World.Map)
+		g.Follow = false
+		g.say("camera: overview")
 	}
 	if pressed(ebiten.KeyF2) {
 		g.View.Wireframe = !g.View.Wireframe
@@ -292,12 +316,8 @@ func (g *Game) handleKeys() {
 	if pressed(ebiten.KeyF4) {
 		g.View.FlatShading = !g.View.FlatShading
 	}
-	if pressed(ebiten.KeyF5) {
-		if g.View.Texturing == ByHeight {
-			g.View.Texturing = BySlope
-		} else {
-			g.View.Texturing = ByHeight
-		}
+	if pressed(ebiten.KeyF5) { // rules, height, slope, rules, ...
+		g.View.Texturing = (g.View.Texturing + 1) % 3
 	}
 	if pressed(ebiten.KeyF6) {
 		if g.View.FogDensity == 0 {
@@ -317,6 +337,9 @@ func (g *Game) handleKeys() {
 		g.ShowMinimap = !g.ShowMinimap
 	}
 	if pressed(ebiten.KeyU) {
+		if g.ShowUI {
+			g.rememberPanels()
+		}
 		g.ShowUI = !g.ShowUI
 	}
 	if pressed(ebiten.KeyR) {
@@ -383,8 +406,10 @@ func (g *Game) setCapture(on bool) {
 // Draw renders the sky, the terrain, the minimap, the HUD and the UI.
 func (g *Game) Draw(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	g.frame.build(g.Camera, w, h, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
-	g.render.draw(screen, g.Camera, &g.View, g.World, &g.frame)
+	view, vw, vh := g.viewTarget(screen)
+	g.frame.build(g.Camera, vw, vh, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
+	g.render.draw(view, g.Camera, &g.View, g.World, &g.frame)
+	g.presentView(screen, view)
 	if g.shotPending {
 		g.shotPending = false
 		path, err := g.saveScreenshot(screen)
@@ -404,13 +429,18 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.drawPlot(screen)
 	g.drawProgress(screen)
 	if g.HUD {
+		g.drawScaleBars(screen, w, h)
 		g.drawHUD(screen)
 	}
 	if g.ShowUI {
 		g.debug.Draw(screen)
+		g.drawTip(screen)
 	}
 	if g.ShowHelp {
 		g.drawHelp(screen)
+	}
+	if g.DrawDelay > 0 {
+		time.Sleep(g.DrawDelay)
 	}
 	if g.OnFrame != nil && g.err == nil {
 		if err := g.OnFrame(screen); err != nil {
@@ -425,11 +455,16 @@ func (g *Game) drawProgress(screen *ebiten.Image) {
 	if !busy {
 		return
 	}
-	left, w, h := float32(g.viewLeft()), float32(screen.Bounds().Dx()), float32(screen.Bounds().Dy())
-	x, y, bw, bh := left+(w-left)*0.2, h-28, (w-left)*0.6, float32(14)
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	var minimap image.Rectangle
+	if g.ShowMinimap {
+		minimap = g.World.Minimap.Rect(w, h)
+	}
+	r := progressRect(g.viewLeft(), w, h, minimap)
+	x, y, bw, bh := float32(r.Min.X), float32(r.Max.Y-progressBarH), float32(r.Dx()), float32(progressBarH)
 	vector.FillRect(screen, x-2, y-2, bw+4, bh+4, color.RGBA{0, 0, 0, 160}, false)
 	vector.FillRect(screen, x, y, bw*float32(f), bh, color.RGBA{90, 170, 250, 255}, false)
-	ebitenutil.DebugPrintAt(screen, fmt.Sprintf("generating %.0f %%", 100*f), int(x+bw/2)-50, int(y)-18)
+	ebitenutil.DebugPrintAt(screen, fmt.Sprintf("generating %.0f %%", 100*f), int(x+bw/2)-50, r.Min.Y)
 }
 
 func (g *Game) drawHUD(screen *ebiten.Image) {
@@ -438,12 +473,14 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	if g.Follow {
 		mode = fmt.Sprintf("follow route %.2f of %.2f km", g.FollowAt/1000, g.World.Route.Length()/1000)
 	}
-	text := fmt.Sprintf("FPS %.1f  triangles %d  chunks %d\n%s  x %.1f  y %.1f  z %.1f  yaw %.0f°  pitch %.0f°\nH help  U panels  M minimap  Tab fly/walk",
-		ebiten.ActualFPS(), g.frame.triangles, len(g.frame.chunks), mode,
-		c.Pos[0], c.Pos[1], c.Pos[2], mgl32.RadToDeg(c.Yaw), mgl32.RadToDeg(c.Pitch))
+	above := float64(c.Pos[1]) - g.World.Map.GroundHeight(float64(c.Pos[0]), float64(c.Pos[2]))
+	text := fmt.Sprintf("FPS %.1f  %s  triangles %d  chunks %d\n%s  x %.0f m  z %.0f m  height %.0f m, %.0f m above the ground  yaw %.0f°  pitch %.0f°\nH help  U panels  M minimap  Tab fly/walk  Home overview  Ctrl+Z undo",
+		ebiten.ActualFPS(), g.resolutionText(), g.frame.triangles, len(g.frame.chunks), mode,
+		c.Pos[0], c.Pos[2], c.Pos[1], above, mgl32.RadToDeg(c.Yaw), mgl32.RadToDeg(c.Pitch))
 	if g.status != "" && time.Since(g.statusAt) < 4*time.Second {
 		text += "\n" + g.status
 	}
+	textBackdrop(screen, text, g.viewLeft(), 0)
 	ebitenutil.DebugPrintAt(screen, text, g.viewLeft(), 0)
 }
 
@@ -461,10 +498,11 @@ W A S D, arrows   move             Space E / C Q   up / down (Space jumps)
 Shift             faster           mouse wheel     flying speed
 right mouse drag  look around      L               capture the pointer (Esc)
 Tab               fly or walk      M               minimap (click to teleport)
+Home              back to the overview
 R                 follow the GPS route (W/S faster/slower)
 T                 teaching: subdivision stages, octaves, off
 U                 panels           H or F1         this help
-F2 wireframe   F3 colour scheme   F4 flat shading   F5 height/slope
+F2 wireframe   F3 colour scheme   F4 flat shading   F5 rules/height/slope
 F6 fog   F7 level of detail on/off   F12 screenshot
 Drop a heightmap (.png, .r16), parameters (.json) or a route on the window.`
 

@@ -37,6 +37,9 @@ type State struct {
 	ShowUI     bool           `json:"show_ui"`
 	MapSumHash float64        `json:"map_checksum"` // sum of the samples: tells maps apart
 	Teach      TeachState     `json:"teach"`
+	Path       string         `json:"path"`   // the File panel's path field
+	Panels     []string       `json:"panels"` // the panels and sections unfolded, in the order built
+	View       Viewer         `json:"view"`
 }
 
 // TeachState is the lesson part of State.
@@ -80,6 +83,7 @@ func (g *Game) writeState(tick int64) {
 		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, Screen: [2]int{g.w, g.h},
 		Wireframe: g.View.Wireframe, ShowUI: g.ShowUI, MapSumHash: sum,
 		Teach: TeachState{Mode: []string{"off", "subdivision", "octaves"}[g.teach.mode], Stage: g.teach.k, Octave: g.teach.octK},
+		Path:  g.ui.path, Panels: g.ui.unfolded, View: g.View,
 	}
 	if st := g.teach.stepper; st != nil && g.teach.mode == teachSubdivision {
 		s.Teach.Stages = len(st.Steps())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"slices"
 
 	"github.com/ebitengine/debugui"
 	"github.com/go-gl/mathgl/mgl32"
@@ -59,7 +60,16 @@ func (g *Game) buildErosionLesson() {
 	start.Samples = append([]float32(nil), m.Samples...)
 	droplets := max(g.Params.HydraulicDroplets, 0.25) * float64(m.Width*m.Height)
 	t.erosion = erosionLesson{start: &start, m: m, batch: max(int(droplets)/erosionLessonPasses, 1)}
-	g.showLessonWorld(m)
+	g.showErosionMap()
+}
+
+// showErosionMap shows a copy of the lesson's map: the world's map is read
+// on other goroutines (the light and shadow maps are made from it) while
+// the next batch of droplets wears the lesson's own.
+func (g *Game) showErosionMap() {
+	m := *g.teach.erosion.m
+	m.Samples = slices.Clone(m.Samples)
+	g.showLessonWorld(&m)
 }
 
 // erosionStep runs the next batch of droplets, keeping the first few paths.
@@ -72,7 +82,7 @@ func (g *Game) erosionStep() {
 	e.pass++
 	e.paths = paths[:min(len(paths), erosionPathsShown)]
 	e.budget = e.budget.Add(b)
-	g.showLessonWorld(e.m)
+	g.showErosionMap()
 }
 
 // erosionReset puts the uneroded map back.
@@ -85,7 +95,7 @@ func (g *Game) erosionReset() {
 	m.Samples = append([]float32(nil), e.start.Samples...)
 	e.m, e.pass, e.paths, e.budget = &m, 0, nil, erosion.Budget{}
 	g.teach.playing = false
-	g.showLessonWorld(e.m)
+	g.showErosionMap()
 }
 
 // erosionPanel is the Teach panel's part for the erosion lesson.

@@ -39,6 +39,16 @@ type uiState struct {
 	closed  map[string]bool
 
 	presetView int // the preset whose look the Viewer was last given (UsePreset)
+
+	unfolded []string // the panels unfolded in the latest UI update, in order
+	// remembered are the panels that were unfolded when U hid them: they
+	// come back so (nil: as OpenPanels set).
+	remembered map[string]bool
+
+	tip     tipState       // the tooltip under the pointer
+	replace pendingReplace // a save that asked before replacing a file
+
+	generateOver *terrain.Heightmap // the loaded map whose Generator controls were asked for
 }
 
 // OpenPanels sets which panels start unfolded: any of Generator, Viewer,
@@ -66,11 +76,14 @@ func (g *Game) fail(err error) {
 // buildUI lays out the window; it runs inside debugui's Update.
 func (g *Game) buildUI(ctx *debugui.Context) {
 	h := max(g.h-20, 200)
+	g.ui.unfolded = g.ui.unfolded[:0]
 	ctx.Window("Cordillera", image.Rect(10, 10, 10+uiWidth, 10+h), func(layout debugui.ContainerLayout) {
-		ctx.Header("Generator", !g.ui.closed["Generator"], func() { g.generatorPanel(ctx) })
-		ctx.Header("Viewer", g.ui.open["Viewer"], func() { g.viewerPanel(ctx) })
-		ctx.Header("File", g.ui.open["File"], func() { g.filePanel(ctx) })
-		ctx.Header("Teach", g.ui.open["Teach"], func() { g.teachPanel(ctx) })
+		g.beginTips(layout.BodyBounds)
+		defer g.endTips()
+		ctx.Header("Generator", g.panelStartsOpen("Generator"), g.unfolded("Generator", func() { g.generatorPanel(ctx) }))
+		ctx.Header("Viewer", g.panelStartsOpen("Viewer"), g.unfolded("Viewer", func() { g.viewerPanel(ctx) }))
+		ctx.Header("File", g.panelStartsOpen("File"), g.unfolded("File", func() { g.filePanel(ctx) }))
+		ctx.Header("Teach", g.panelStartsOpen("Teach"), g.unfolded("Teach", func() { g.teachPanel(ctx) }))
 		if g.ui.message != "" {
 			prefix := ""
 			if g.ui.isError {
@@ -85,23 +98,12 @@ func (g *Game) buildUI(ctx *debugui.Context) {
 // generatorPanel edits g.Params; any change starts a regeneration.
 func (g *Game) generatorPanel(ctx *debugui.Context) {
 	p := g.Params
-	names := make([]string, len(terrain.Presets))
-	for i, pr := range terrain.Presets {
-		names[i] = pr.Name
+	if g.World.Source == nil {
+		g.ui.generateOver = nil
 	}
-	ctx.SetGridLayout([]int{90, -1}, nil)
-	ctx.Text("preset")
-	ctx.Dropdown(&g.ui.preset, names).On(func() {
-		q, err := terrain.PresetParams(names[g.ui.preset])
-		if err != nil {
-			g.fail(err)
-			return
-		}
-		p = q
-		g.say(terrain.Presets[g.ui.preset].Description)
-	})
-	for _, s := range terrain.Specs {
-		if s.Group == "" {
+	if src := g.World.Source; src == nil || g.loadedSection(ctx, src) {
+		g.presetRow(ctx, &p)
+		for _, s := range generatorSpecsShown(p) {
 			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
 		}
 	}
@@ -121,16 +123,7 @@ func (g *Game) generatorPanel(ctx *debugui.Context) {
 		}
 		ctx.Text(text)
 	}
-	if p != g.Params {
-		old := g.Params
-		g.Params = p
-		old.ErosionParams = p.ErosionParams
-		if src := g.World.Source; src != nil && old == p { // only erosion changed: wear the loaded map anew
-			g.regen.RequestErode(src, p)
-		} else {
-			g.regen.Request(p)
-		}
-	}
+	g.applyParams(p)
 }
 
 // maskTints colour the erosion masks on the minimap: water blue for the
@@ -215,16 +208,19 @@ func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 	}
 }
 
-// specWidget draws one parameter: its name and range, the meaning, and a
-// widget suited to its type.
+// specWidget draws one parameter on one row: its name, with its range and
+// meaning in a tooltip, and a widget suited to its type.
 func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Params) {
-	ctx.SetGridLayout([]int{-1}, nil)
-	label := s.Name + " " + s.RangeText() + ": " + s.Usage
+	tip := s.Name + " " + s.RangeText() + ": " + s.Usage
 	if s.Kind == terrain.ChoiceParam { // the dropdown lists the choices
-		label = s.Name + ": " + s.Usage
+		tip = s.Name + ": " + s.Usage
 	}
-	ctx.Text(label)
-	ctx.SetGridLayout([]int{-1}, nil)
+	if s.Name == "seed" {
+		ctx.SetGridLayout([]int{specLabelW, -1, 80}, nil)
+	} else {
+		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	}
+	g.labelWithTip(ctx, s.Name, tip)
 	set := func(text string) {
 		if err := s.Set(p, text); err != nil {
 			g.fail(err)
@@ -235,7 +231,6 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 		i := slices.Index(s.Choices, s.Get(p))
 		ctx.Dropdown(&i, s.Choices).On(func() { set(s.Choices[i]) })
 	case s.Name == "seed":
-		ctx.SetGridLayout([]int{-1, 90}, nil)
 		seed := int(p.Seed)
 		ctx.NumberField(&seed, 1).On(func() { p.Seed = int64(seed) })
 		ctx.Button("New seed").On(func() { p.Seed = int64(g.rng.Uint32()) })
@@ -252,7 +247,11 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 			opts = append(opts, strconv.Itoa(p.Size))
 			idx = len(opts) - 1
 		}
-		ctx.Dropdown(&idx, opts).On(func() { set(opts[idx]) })
+		ctx.Dropdown(&idx, opts).On(func() {
+			if n, err := strconv.Atoi(opts[idx]); err == nil {
+				*p = p.WithSize(n) // more or fewer samples over the same ground
+			}
+		})
 	case s.Kind == terrain.IntParam:
 		v := int(mustFloat(s.Get(p)))
 		ctx.Slider(&v, int(s.Min), int(min(s.Max, 64)), 1).On(func() { set(strconv.Itoa(v)) })
@@ -278,7 +277,10 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{110, -1}, nil)
 	ctx.Text("texturing by")
 	tex := int(v.Texturing)
-	ctx.Dropdown(&tex, []string{"height", "slope"}).On(func() { v.Texturing = Texturing(tex) })
+	ctx.Dropdown(&tex, []string{"height", "slope", "rules"}).On(func() { v.Texturing = Texturing(tex) })
+	sliderF32(ctx, "snow line", &v.SnowLine, 0, 1.2)
+	sliderF32(ctx, "snow max slope", &v.SnowSlope, 10, 90)
+	sliderF32(ctx, "shadow softness", &v.Penumbra, 0.5, 15)
 	sliderF32(ctx, "boundary 1", &v.Boundaries[0], 0, 1)
 	sliderF32(ctx, "boundary 2", &v.Boundaries[1], 0, 1)
 	sliderF32(ctx, "boundary 3", &v.Boundaries[2], 0, 1)
@@ -291,11 +293,13 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	sliderF32(ctx, "ambient", &v.Ambient, 0, 1)
 	sliderF32(ctx, "sun elevation", &v.SunElevation, -10, 90)
 	sliderF32(ctx, "sun azimuth", &v.SunAzimuth, 0, 360)
-	sliderF32(ctx, "fog density", &v.FogDensity, 0, 0.01)
+	g.fogWidgets(ctx)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Checkbox(&v.Triplanar, "triplanar")
 	ctx.Checkbox(&v.DetailMaps, "detail maps")
 	ctx.Checkbox(&v.Lighting, "lighting")
+	ctx.Checkbox(&v.Shadows, "shadows")
+	ctx.Checkbox(&v.Occlusion, "ambient occlusion")
 	ctx.Checkbox(&v.Wireframe, "wireframe")
 	ctx.Checkbox(&v.FlatShading, "flat shading")
 	ctx.Checkbox(&v.ColourScheme, "colour scheme")
@@ -309,7 +313,7 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	ctx.SliderF(&speed, 0.5, 2000, 0.5, 1).On(func() { g.Camera.Speed = float32(speed) })
 	ctx.Text("camera")
 	mode := int(g.Camera.Mode)
-	ctx.Dropdown(&mode, []string{"fly", "walk"}).On(func() { g.Camera.SetMode(Mode(mode), g.World.Map) })
+	ctx.Dropdown(&mode, []string{"fly", "walk"}).On(func() { g.Camera.SwitchMode(Mode(mode), g.World.Map) })
 	if g.World.Route != nil {
 		ctx.Text("route speed")
 		fs := float64(g.FollowSpeed)
@@ -318,6 +322,7 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 		follow := g.Follow
 		ctx.Checkbox(&follow, "follow the route (R)").On(func() { g.setFollow(follow) })
 	}
+	g.resolutionWidgets(ctx)
 }
 
 func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi float64) {
@@ -349,18 +354,10 @@ func (g *Game) filePanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Load map or params").On(func() { g.LoadFile(g.ui.path) })
 	ctx.Button("Save map").On(func() {
-		if err := heightfile.SaveHeightmap(g.ui.path, g.World.Map); err != nil {
-			g.fail(err)
-			return
-		}
-		g.say("saved " + g.ui.path)
+		g.saveAsking("Save map", g.ui.path, func(path string) error { return heightfile.SaveHeightmap(path, g.World.Map) })
 	})
 	ctx.Button("Save params").On(func() {
-		if err := terrain.SaveParams(g.ui.path, g.Params); err != nil {
-			g.fail(err)
-			return
-		}
-		g.say("saved " + g.ui.path)
+		g.saveAsking("Save params", g.ui.path, func(path string) error { return terrain.SaveParams(path, g.Params) })
 	})
 	ctx.Button("Screenshot").On(func() { g.shotPending = true })
 	ctx.SetGridLayout([]int{60, -1}, nil)

@@ -98,6 +98,7 @@ type Params struct {
 	Effect      Effect     `json:"effect"`
 	Intensity   float64    `json:"intensity"`
 	CellSize    float64    `json:"cell-size"`
+	Tileable    string     `json:"tileable"` // "true": periodic noise, the map wraps (fractal generators)
 
 	// BasisTransform is T_in, applied to the basis before any fractal algorithm.
 	BasisTransform BasisTransform `json:"basis-transform"`
@@ -112,6 +113,7 @@ type Params struct {
 	RouteMargin   float64       `json:"route-margin"`
 	RouteMedian   int           `json:"route-median"`
 	RouteRelief   float64       `json:"route-relief"`
+	RouteKeepAll  string        `json:"route-keep-all"` // "true": keep far fragments and elevation outliers
 	RoadWidth     float64       `json:"road-width"`
 }
 
@@ -185,6 +187,8 @@ var generatorSpecs = []Spec{
 		func(p *Params) *float64 { return &p.Intensity }),
 	floatSpec("cell-size", 1, 1e-3, 1e4, "horizontal distance between samples in world units",
 		func(p *Params) *float64 { return &p.CellSize }),
+	choiceSpec("tileable", "false", []string{"false", "true"}, "true: periodic noise, so the map wraps: its left column equals its right, its top row its bottom, slopes continuous (fractal generators, value or Perlin basis, integer λ)",
+		func(p *Params) *string { return &p.Tileable }),
 }
 
 // routeSpecs are the parameters of route-constrained generation (paper 002).
@@ -199,6 +203,8 @@ var routeSpecs = grouped("route", []Spec{
 		func(p *Params) *int { return &p.RouteMedian }),
 	floatSpec("route-relief", 1, 0.1, 10, "relief of the terrain around the route, relative to the route's own: 1 = as rough as the route",
 		func(p *Params) *float64 { return &p.RouteRelief }),
+	choiceSpec("route-keep-all", "false", []string{"false", "true"}, "true: keep every fragment of the track and every elevation as recorded; false: drop far fragments and repair elevation outliers",
+		func(p *Params) *string { return &p.RouteKeepAll }),
 	floatSpec("road-width", 0, 0, 1000, "width in metres of a level road along the route; 0 = none",
 		func(p *Params) *float64 { return &p.RoadWidth }),
 })

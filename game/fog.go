@@ -1,0 +1,56 @@
+package game
+
+import (
+	"math"
+
+	"github.com/ebitengine/debugui"
+)
+
+// Fog as a person sets it: a visibility distance in metres rather than the
+// shader's exp² density. The visibility is where the fog leaves 5 % of an
+// object's contrast (the meteorological optical range's threshold): with
+// exp² fog, exp(-(ρV)²) = 0.05, so ρ = √(ln 20) / V.
+
+// fogContrastLeft is the contrast left at the visibility distance.
+const fogContrastLeft = 0.05
+
+// FogDensityFor is the exp² density whose visibility is v metres (0: no fog).
+func FogDensityFor(v float64) float32 {
+	if v <= 0 {
+		return 0
+	}
+	return float32(math.Sqrt(-math.Log(fogContrastLeft)) / v)
+}
+
+// FogVisibility is the visibility in metres of an exp² density (0: no fog).
+func FogVisibility(density float32) float64 {
+	if density <= 0 {
+		return 0
+	}
+	return math.Sqrt(-math.Log(fogContrastLeft)) / float64(density)
+}
+
+// fogWidgets are the Viewer panel's fog settings: on or off (F6), and the
+// visibility, from a tenth of the map's larger side to four times it.
+func (g *Game) fogWidgets(ctx *debugui.Context) {
+	v := &g.View
+	on := v.FogDensity > 0
+	ctx.Text("fog")
+	ctx.Checkbox(&on, "on (F6)").On(func() {
+		if on {
+			v.FogDensity = DefaultFog(g.World.Map)
+		} else {
+			v.FogDensity = 0
+		}
+	})
+	if !on {
+		return
+	}
+	w, d := g.World.Map.Extent()
+	side := max(w, d)
+	ctx.Text("visibility m")
+	vis := math.Round(FogVisibility(v.FogDensity))
+	ctx.SliderF(&vis, math.Round(side/10), math.Round(4*side), math.Max(1, math.Round(side/200)), 0).On(func() {
+		v.FogDensity = FogDensityFor(vis)
+	})
+}

@@ -1,0 +1,50 @@
+package game
+
+import "cordillera/terrain"
+
+// unfolded wraps a panel's body so that the panels unfolded in a UI update
+// are known (the state file reports them): debugui keeps a header's
+// expansion to itself and only runs the body of an unfolded one.
+func (g *Game) unfolded(name string, body func()) func() {
+	return func() {
+		g.ui.unfolded = append(g.ui.unfolded, name)
+		body()
+	}
+}
+
+// generatorSpecsShown are the Generator panel's parameters that act on
+// maps made with p (terrain.Spec.AppliesTo): the offset only under the
+// multifractals that have one, the corners only under subdivision, no
+// noise parameters under subdivision.
+func generatorSpecsShown(p terrain.Params) []terrain.Spec {
+	var out []terrain.Spec
+	for _, s := range terrain.Specs {
+		if ok, _ := s.AppliesTo(p); s.Group == "" && ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// panelStartsOpen is whether a panel is unfolded when the window is
+// built: as it was when U hid the panels, else as OpenPanels set (only
+// Generator by default). debugui keeps the folding only while the window
+// is shown.
+func (g *Game) panelStartsOpen(name string) bool {
+	if g.ui.remembered != nil {
+		return g.ui.remembered[name]
+	}
+	if name == "Generator" {
+		return !g.ui.closed[name]
+	}
+	return g.ui.open[name]
+}
+
+// rememberPanels keeps which panels are unfolded, for when they are shown
+// again.
+func (g *Game) rememberPanels() {
+	g.ui.remembered = map[string]bool{}
+	for _, n := range g.ui.unfolded {
+		g.ui.remembered[n] = true
+	}
+}
