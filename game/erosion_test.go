@@ -3,11 +3,14 @@ package game
 import (
 	"context"
 	"image"
+	"strings"
 	"testing"
 	"time"
 
 	"cordillera/pipeline"
 	"cordillera/terrain"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // A generated world with erosion: the worker publishes the map as erosion
@@ -168,4 +171,24 @@ func abs64(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// Entering a lesson frames its mesh wherever the camera was, and a plot
+// of the lesson says what it plots: the partial sum, not the generator.
+func TestLessonsFrameTheCameraAndTitlePlots(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	g.Params.Size, g.Params.Octaves = 129, 5
+	g.Camera.Pos = mgl32.Vec3{5000, 3, -4000} // far off the map
+	onLoop(func() { g.setTeachMode(teachOctaves) })
+	t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+	var want Camera
+	want.Overview(g.World.Map)
+	if g.Camera.Pos != want.Pos || g.Camera.Yaw != want.Yaw {
+		t.Errorf("camera at %v yaw %v after entering the lesson, want the overview %v yaw %v", g.Camera.Pos, g.Camera.Yaw, want.Pos, want.Yaw)
+	}
+	onLoop(func() { g.teach.octK = 3; g.showOctaves() })
+	if name := g.shownName(); !strings.Contains(name, "partial sum of 3 of 5 octaves") {
+		t.Errorf("plot title %q, want it to name the partial sum shown", name)
+	}
 }

@@ -64,7 +64,7 @@ func (g *Game) updatePlot() {
 		return
 	}
 	ps.world = g.World
-	kind, m, hurst, name := plotKinds[ps.kind], g.World.Map, g.Params.Hurst, g.Params.Describe()
+	kind, m, hurst, name := plotKinds[ps.kind], g.World.Map, g.Params.Hurst, g.shownName()
 	ps.ready = make(chan plotResult, 1)
 	go func(ch chan plotResult, w *World) {
 		p, summary, err := plot.Make(kind, m, plot.MakeOptions{Line: [4]float64{0, 0.5, 1, 0.5}, Bins: 50, Hurst: hurst, Name: name})
@@ -75,6 +75,21 @@ func (g *Game) updatePlot() {
 		img, err := plot.Render(p, plotW, plotH)
 		ch <- plotResult{world: w, img: img, summary: summary, err: err}
 	}(ps.ready, g.World)
+}
+
+// shownName says what the 3D view shows, for plot titles: a lesson's map
+// is not the generator's.
+func (g *Game) shownName() string {
+	t := &g.teach
+	switch {
+	case t.mode == teachOctaves && len(t.partials) > 0:
+		return fmt.Sprintf("partial sum of %d of %d octaves, %s", t.octK, len(t.partials), g.Params.Describe())
+	case t.mode == teachSubdivision && t.stepper != nil:
+		return fmt.Sprintf("subdivision after stage %d of %d", t.k, len(t.stepper.Steps()))
+	case t.mode == teachErosion && t.erosion.m != nil:
+		return fmt.Sprintf("after %d droplets, %s", t.erosion.pass*t.erosion.batch, g.Params.Describe())
+	}
+	return g.Params.Describe()
 }
 
 // setPlot chooses the plot to show.

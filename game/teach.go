@@ -122,6 +122,7 @@ func (g *Game) setTeachMode(mode int) {
 	if t.mode == teachOff && mode != teachOff {
 		t.saved = g.World
 	}
+	entering := t.mode == teachOff && mode != teachOff
 	t.mode = mode
 	if mode == teachOff {
 		if t.saved != nil {
@@ -131,6 +132,9 @@ func (g *Game) setTeachMode(mode int) {
 		return
 	}
 	g.buildLesson()
+	if entering { // frame the lesson's mesh, wherever the camera was
+		g.Camera.Overview(g.World.Map)
+	}
 }
 
 // buildLesson makes the stages or partial sums from the current parameters.
