@@ -36,3 +36,23 @@ func TestGeneratorPanelShowsWhatApplies(t *testing.T) {
 		}
 	}
 }
+
+// The Generator's Erosion and Route sections come back as they were after
+// U hid the panels, like the panels themselves.
+func TestSectionsRememberedAcrossU(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 65))
+	g.OpenPanels("Generator", "Erosion")
+	var err error
+	onLoop(func() { g.ShowUI = true; err = g.Update() }) // builds the UI once
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(g.ui.unfolded, "Erosion") || slices.Contains(g.ui.unfolded, "Route") {
+		t.Fatalf("unfolded %q, want Erosion and not Route", g.ui.unfolded)
+	}
+	g.rememberPanels()
+	if !g.panelStartsOpen("Erosion") || g.panelStartsOpen("Route") {
+		t.Errorf("after U: Erosion open %v, Route open %v; want them as they were", g.panelStartsOpen("Erosion"), g.panelStartsOpen("Route"))
+	}
+}

@@ -107,14 +107,14 @@ func (g *Game) generatorPanel(ctx *debugui.Context) {
 			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
 		}
 	}
-	ctx.Header("Erosion", g.ui.open["Erosion"], func() { g.erosionSection(ctx, &p) })
-	ctx.Header("Route", g.ui.open["Route"], func() {
+	ctx.Header("Erosion", g.panelStartsOpen("Erosion"), g.unfolded("Erosion", func() { g.erosionSection(ctx, &p) }))
+	ctx.Header("Route", g.panelStartsOpen("Route"), g.unfolded("Route", func() {
 		for _, s := range terrain.Specs {
 			if s.Group == "route" {
 				ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
 			}
 		}
-	})
+	}))
 	ctx.SetGridLayout([]int{-1}, nil)
 	if busy, f := g.regen.Status(); busy {
 		text := fmt.Sprintf("generating… %.0f %%", 100*f)
