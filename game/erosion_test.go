@@ -2,7 +2,10 @@ package game
 
 import (
 	"context"
+	"encoding/json"
 	"image"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -126,6 +129,17 @@ func TestTeachErosionLesson(t *testing.T) {
 	}
 	if e.pass != 3 || len(e.paths) != erosionPathsShown {
 		t.Fatalf("after 3 steps: pass %d, %d paths shown", e.pass, len(e.paths))
+	}
+	// The state file tells the lesson and its batches.
+	statePath := filepath.Join(t.TempDir(), "state.json")
+	t.Setenv(StateFileEnv, statePath)
+	onLoop(func() { g.writeState(0) })
+	var st State
+	if data, err := os.ReadFile(statePath); err != nil || json.Unmarshal(data, &st) != nil {
+		t.Fatalf("state file: %v", err)
+	}
+	if st.Teach.Mode != "erosion" || st.Teach.Batch != 3 {
+		t.Errorf("state says lesson %q at batch %d, want erosion at 3", st.Teach.Mode, st.Teach.Batch)
 	}
 	changed := 0
 	for i, v := range e.m.Samples {

@@ -346,7 +346,7 @@ func (g *Game) handleKeys() {
 		g.setFollow(!g.Follow)
 	}
 	if pressed(ebiten.KeyT) {
-		g.setTeachMode((g.teach.mode + 1) % 3) // off → subdivision → octaves → off
+		g.setTeachMode((g.teach.mode + 1) % len(teachModes)) // off → subdivision → octaves → erosion → off
 	}
 	if pressed(ebiten.KeyF12) {
 		g.shotPending = true
@@ -500,7 +500,7 @@ right mouse drag  look around      L               capture the pointer (Esc)
 Tab               fly or walk      M               minimap (click to teleport)
 Home              back to the overview
 R                 follow the GPS route (W/S faster/slower)
-T                 teaching: subdivision stages, octaves, off
+T                 teaching: subdivision stages, octaves, erosion, off
 U                 panels           H or F1         this help
 F2 wireframe   F3 colour scheme   F4 flat shading   F5 rules/height/slope
 F6 fog   F7 level of detail on/off   F12 screenshot

@@ -44,11 +44,12 @@ type State struct {
 
 // TeachState is the lesson part of State.
 type TeachState struct {
-	Mode   string `json:"mode"`   // off, subdivision or octaves
+	Mode   string `json:"mode"`   // off, subdivision, octaves or erosion
 	Stage  int    `json:"stage"`  // subdivision stages shown
 	Stages int    `json:"stages"` // of how many
 	Added  int    `json:"added"`  // points the current stage added
 	Octave int    `json:"octave"` // octaves shown
+	Batch  int    `json:"batch"`  // erosion lesson: droplet batches run
 }
 
 // CameraState is the camera part of State.
@@ -82,7 +83,7 @@ func (g *Game) writeState(tick int64) {
 		Params: g.Params, Busy: busy, Message: g.ui.message, IsError: g.ui.isError,
 		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, Screen: [2]int{g.w, g.h},
 		Wireframe: g.View.Wireframe, ShowUI: g.ShowUI, MapSumHash: sum,
-		Teach: TeachState{Mode: []string{"off", "subdivision", "octaves"}[g.teach.mode], Stage: g.teach.k, Octave: g.teach.octK},
+		Teach: TeachState{Mode: teachModes[g.teach.mode], Stage: g.teach.k, Octave: g.teach.octK, Batch: g.teach.erosion.pass},
 		Path:  g.ui.path, Panels: g.ui.unfolded, View: g.View,
 	}
 	if st := g.teach.stepper; st != nil && g.teach.mode == teachSubdivision {

@@ -31,6 +31,9 @@ const (
 	teachErosion
 )
 
+// teachModes names the teaching modes, in the order of their constants.
+var teachModes = []string{"off", "subdivision", "octaves", "erosion"}
+
 // teachSizes are the map sizes offered for stepping through subdivision:
 // small enough to see every point.
 var teachSizes = []int{5, 9, 17, 33, 65, 129}
@@ -68,7 +71,7 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{90, -1}, nil)
 	ctx.Text("show")
 	mode := t.mode
-	ctx.Dropdown(&mode, []string{"off", "subdivision", "octaves", "erosion"}).On(func() { g.setTeachMode(mode) })
+	ctx.Dropdown(&mode, teachModes).On(func() { g.setTeachMode(mode) })
 	ctx.Text("plot")
 	pk := g.plots.kind
 	ctx.Dropdown(&pk, plotKinds).On(func() { g.setPlot(pk) })
