@@ -186,3 +186,47 @@ func TestNoSnowOnSteepSlopes(t *testing.T) {
 		t.Errorf("a 64° face: %d of %d points snowy", n, total)
 	}
 }
+
+// The thesis's height bands show the materials' own colours: sand low,
+// grass above, rock, snow at the top, none of them tinted (the rules
+// mode's tints once leaked into the bands as pure red, green and blue).
+func TestHeightBandsShowTheMaterials(t *testing.T) {
+	needLoop(t)
+	const size = 129
+	m := terrain.NewHeightmap(size, size)
+	m.VerticalScale = 100
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			m.Set(c, r, float32(c)/float32(size-1)) // a ramp through all four bands
+		}
+	}
+	g := newTestGame(t, NewWorld(m))
+	g.View.Texturing = ByHeight
+	g.View.Lighting, g.View.Shadows, g.View.Occlusion = false, false, false
+	g.View.DetailMaps = false
+	topDown(g, 64, 300, 64)
+	img := renderFrame(g, false)
+	colour := func(c float32) (r, gr, b int) {
+		var sr, sg, sb, n int
+		for z := float32(20); z < size-20; z += 4 {
+			x, y := c, float32(m.GroundHeight(float64(c), float64(z)))
+			pr, pg, pb := pixelAt(g, img, mgl32.Vec3{x, y, z})
+			sr, sg, sb, n = sr+int(pr), sg+int(pg), sb+int(pb), n+1
+		}
+		return sr / n, sg / n, sb / n
+	}
+	for _, c := range []struct {
+		name string
+		at   float32
+		ok   func(r, g, b int) bool
+	}{
+		{"sand", 6, func(r, g, b int) bool { return r > b && g > b && g > r/2 }},
+		{"grass", 40, func(r, g, b int) bool { return g > r && g > b && r > g/5 }},
+		{"rock", 80, func(r, g, b int) bool { return r > 40 && g > 40 && b > 30 && max(r, g, b) < 2*min(r, g, b)+40 }},
+		{"snow", 124, func(r, g, b int) bool { return min(r, g, b) > 170 }},
+	} {
+		if r, gr, b := colour(c.at); !c.ok(r, gr, b) {
+			t.Errorf("%s band shows (%d, %d, %d)", c.name, r, gr, b)
+		}
+	}
+}
