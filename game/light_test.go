@@ -230,3 +230,36 @@ func TestHeightBandsShowTheMaterials(t *testing.T) {
 		}
 	}
 }
+
+// Scenario 3's look shows the thesis's own materials: snow on the flat
+// and rock on the steep, not the sand the band order would give.
+func TestScenario3SnowOnTheFlatRockOnTheSteep(t *testing.T) {
+	needLoop(t)
+	const size = 129
+	m := terrain.NewHeightmap(size, size)
+	m.VerticalScale = 100
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			y := 0.2
+			if c > 64 {
+				y += 0.02 * float64(c-64) // 63° of slope: far beyond the 0.2 split
+			}
+			m.Set(c, r, float32(y))
+		}
+	}
+	g := newTestGame(t, NewWorld(m))
+	g.View = PresetViewer("scenario-3")
+	g.View.Lighting, g.View.Shadows, g.View.Occlusion, g.View.DetailMaps = false, false, false, false
+	topDown(g, 64, 400, 64)
+	img := renderFrame(g, false)
+	at := func(x float32) (r, gr, b float64) {
+		z := float32(64)
+		return pixelAt(g, img, mgl32.Vec3{x, float32(m.GroundHeight(float64(x), float64(z))), z})
+	}
+	if r, gr, b := at(30); min(r, gr, b) < 170 {
+		t.Errorf("flat ground shows (%.0f, %.0f, %.0f), want snow", r, gr, b)
+	}
+	if r, gr, b := at(100); min(r, gr, b) > 150 || r > 2*b+40 {
+		t.Errorf("the steep face shows (%.0f, %.0f, %.0f), want rock", r, gr, b)
+	}
+}

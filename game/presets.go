@@ -21,18 +21,15 @@ func scenarioView(v *Viewer) {
 	v.SunColor = rgb(253, 220, 48)
 }
 
-// PresetViews are the viewer settings of the thesis's scenarios. Our four
-// materials come in a fixed order (sand, grass, rock, snow, by rising
-// attribute), so each scenario's two materials map to the nearest of
-// ours, split at the thesis's boundary.
+// PresetViews are the viewer settings of the thesis's scenarios: two
+// materials each, split at the thesis's boundary, shown by the bands'
+// BandMaterials (the thesis's "dark earth" of scenario 2 is our rock).
 var PresetViews = []PresetView{
 	{"scenario-1", "thesis 7.6 scenario 1: height texturing, grass to 0.26 and rock above, tiling 5, sun at 65° in direction 30°, sky (201, 226, 255)",
 		func(v *Viewer) {
 			scenarioView(v)
 			v.Texturing = ByHeight
-			// Sand cannot be left out before grass: with its boundary at 0
-			// it keeps only the 0.05 blend at the very lowest ground.
-			v.MaterialCount, v.Boundaries = 3, [4]float32{0, 0.26, 1, 1}
+			v.MaterialCount, v.Boundaries, v.BandMaterials = 2, [4]float32{0.26, 1, 1, 1}, [4]int{1, 2, 2, 3}
 			v.Tiling, v.DetailMaps = 5, false
 			v.SunElevation, v.SunAzimuth = 65, 30
 			v.SkyColor = rgb(201, 226, 255)
@@ -41,16 +38,16 @@ var PresetViews = []PresetView{
 		func(v *Viewer) {
 			scenarioView(v)
 			v.Texturing = BySlope
-			v.MaterialCount, v.Boundaries = 3, [4]float32{0.3, 0.3, 1, 1}
+			v.MaterialCount, v.Boundaries, v.BandMaterials = 2, [4]float32{0.3, 1, 1, 1}, [4]int{0, 2, 2, 3}
 			v.Tiling, v.DetailMaps = 5, false
 			v.SunElevation, v.SunAzimuth = 75, 0
 			v.SkyColor = rgb(201, 176, 255)
 		}},
-	{"scenario-3", "thesis 7.6 scenario 3: slope texturing split at 0.2 (the thesis's snow on the flat and rock on the steep; our order puts sand on the flat), tiling 3, detail maps 50 repeats fading over 100, sun at 50° in direction 210°, sky (61, 112, 163)",
+	{"scenario-3", "thesis 7.6 scenario 3: slope texturing, snow on the flat to 0.2 and rock on the steep, tiling 3, detail maps 50 repeats fading over 100, sun at 50° in direction 210°, sky (61, 112, 163)",
 		func(v *Viewer) {
 			scenarioView(v)
 			v.Texturing = BySlope
-			v.MaterialCount, v.Boundaries = 3, [4]float32{0.2, 0.2, 1, 1}
+			v.MaterialCount, v.Boundaries, v.BandMaterials = 2, [4]float32{0.2, 1, 1, 1}, [4]int{3, 2, 2, 3}
 			v.Tiling = 3
 			v.DetailMaps, v.DetailTiling, v.DetailDist = true, 50, 100
 			v.SunElevation, v.SunAzimuth = 50, 210

@@ -21,6 +21,7 @@ func TestPresetViews(t *testing.T) {
 		preset       string
 		texturing    Texturing
 		split        float32 // the boundary between the thesis's two materials
+		materials    [2]int  // the thesis's two materials, flat or low first
 		tiling       float32
 		elev, az     float32
 		sky          [3]float32
@@ -28,20 +29,23 @@ func TestPresetViews(t *testing.T) {
 		detailTiling float32
 		detailDist   float32
 	}{
-		{"scenario-1", ByHeight, 0.26, 5, 65, 30, rgb(201, 226, 255), false, 0, 0},
-		{"scenario-2", BySlope, 0.3, 5, 75, 0, rgb(201, 176, 255), false, 0, 0},
-		{"scenario-3", BySlope, 0.2, 3, 50, 210, rgb(61, 112, 163), true, 50, 100},
+		{"scenario-1", ByHeight, 0.26, [2]int{1, 2}, 5, 65, 30, rgb(201, 226, 255), false, 0, 0}, // grass, rock
+		{"scenario-2", BySlope, 0.3, [2]int{0, 2}, 5, 75, 0, rgb(201, 176, 255), false, 0, 0},    // sand, dark earth
+		{"scenario-3", BySlope, 0.2, [2]int{3, 2}, 3, 50, 210, rgb(61, 112, 163), true, 50, 100}, // snow, rock
 	} {
 		v := PresetViewer(tc.preset)
-		if v.Texturing != tc.texturing || v.Boundaries[1] != tc.split || v.Tiling != tc.tiling ||
+		if v.MaterialCount != 2 || v.BandMaterials[0] != tc.materials[0] || v.BandMaterials[1] != tc.materials[1] {
+			t.Errorf("%s: %d bands showing %v; want 2 showing %v", tc.preset, v.MaterialCount, v.BandMaterials[:2], tc.materials)
+		}
+		if v.Texturing != tc.texturing || v.Boundaries[0] != tc.split || v.Tiling != tc.tiling ||
 			v.SunElevation != tc.elev || v.SunAzimuth != tc.az || v.SkyColor != tc.sky {
 			t.Errorf("%s: texturing %v split %v tiling %v sun %v°/%v° sky %v; want %v %v %v %v°/%v° %v",
-				tc.preset, v.Texturing, v.Boundaries[1], v.Tiling, v.SunElevation, v.SunAzimuth, v.SkyColor,
+				tc.preset, v.Texturing, v.Boundaries[0], v.Tiling, v.SunElevation, v.SunAzimuth, v.SkyColor,
 				tc.texturing, tc.split, tc.tiling, tc.elev, tc.az, tc.sky)
 		}
-		if !v.Triplanar || !v.Lighting || v.SunColor != rgb(253, 220, 48) || v.MaterialCount != 3 {
-			t.Errorf("%s: triplanar %v lighting %v sun colour %v, %d materials; want on, on, (253, 220, 48), 3",
-				tc.preset, v.Triplanar, v.Lighting, v.SunColor, v.MaterialCount)
+		if !v.Triplanar || !v.Lighting || v.SunColor != rgb(253, 220, 48) {
+			t.Errorf("%s: triplanar %v lighting %v sun colour %v; want on, on, (253, 220, 48)",
+				tc.preset, v.Triplanar, v.Lighting, v.SunColor)
 		}
 		if v.DetailMaps != tc.detail || tc.detail && (v.DetailTiling != tc.detailTiling || v.DetailDist != tc.detailDist) {
 			t.Errorf("%s: detail maps %v (%v repeats, %v distance); want %v (%v, %v)",

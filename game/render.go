@@ -91,6 +91,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu["Scheme"] = boolf(v.ColourScheme)
 	tu["MaterialCount"] = float32(v.MaterialCount)
 	tu["Boundaries"] = v.Boundaries[:]
+	tu["BandMaterials"] = []float32{float32(v.BandMaterials[0]), float32(v.BandMaterials[1]), float32(v.BandMaterials[2]), float32(v.BandMaterials[3])}
 	tu["Blend"] = v.Blend
 	tu["HeightMin"] = float32(0)
 	tu["HeightMax"] = float32(m.VerticalScale)

@@ -26,6 +26,7 @@ type Viewer struct {
 	Texturing     Texturing
 	Boundaries    [4]float32 // upper end of each material's attribute range (thesis boundaries[4])
 	MaterialCount int        // 1–4: sand, grass, rock, snow
+	BandMaterials [4]int     // the material each band shows: 0 sand, 1 grass, 2 rock, 3 snow
 	Blend         float32    // smoothstep width at each boundary (thesis: 0.05)
 	Tiling        float32    // texture repeats across the map
 	DetailTiling  float32    // detail map repeats across the map
@@ -62,6 +63,7 @@ func DefaultViewer() Viewer {
 	return Viewer{
 		Texturing:     ByRules,
 		Boundaries:    [4]float32{0.12, 0.5, 0.78, 1},
+		BandMaterials: [4]int{0, 1, 2, 3},
 		MaterialCount: 4,
 		Blend:         0.05,
 		Tiling:        96,

@@ -286,6 +286,13 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	sliderF32(ctx, "boundary 3", &v.Boundaries[2], 0, 1)
 	ctx.Text("materials")
 	ctx.Slider(&v.MaterialCount, 1, 4, 1)
+	for i := range v.MaterialCount {
+		ctx.IDScope(fmt.Sprint("band", i), func() {
+			ctx.Text(fmt.Sprintf("band %d shows", i+1))
+			m := v.BandMaterials[i]
+			ctx.Dropdown(&m, materialNames).On(func() { v.BandMaterials[i] = m })
+		})
+	}
 	sliderF32(ctx, "blend", &v.Blend, 0, 0.3)
 	sliderF32(ctx, "tiling", &v.Tiling, 1, 400)
 	sliderF32(ctx, "detail tiling", &v.DetailTiling, 1, 3000)
@@ -367,3 +374,6 @@ func (g *Game) filePanel(ctx *debugui.Context) {
 	ctx.Button("Import materials folder").On(func() { g.importMaterials(g.ui.matDir) })
 	ctx.Text("Maps: .png (8/16-bit gray), .r16; save also .obj. Parameters: .json. Routes (GPX, TCX, GeoJSON, CSV) make terrain through the track with the Generator's parameters. Dropping a file on the window loads it.")
 }
+
+// materialNames are the four materials, in the order of the atlas.
+var materialNames = []string{"sand", "grass", "rock", "snow"}

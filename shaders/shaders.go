@@ -56,6 +56,8 @@
 //	                      rock (2), snow (3)
 //	Boundaries vec4       upper end of each material's attribute range
 //	                      (thesis boundaries[4]); the last is 1
+//	BandMaterials vec4    the material each of those bands shows: sand 0,
+//	                      grass 1, rock 2, snow 3 (0, 1, 2, 3 by default)
 //	Blend float           width above each boundary over which the two
 //	                      materials are smoothstep-blended, default 0.05
 //	HeightMin float       world y that maps to height attribute 0

@@ -38,7 +38,7 @@ func TestUniforms(t *testing.T) {
 		{"terrain", Terrain, map[string]string{
 			"CameraPos": "vec3", "SunDir": "vec3", "SkyColor": "vec3", "SunColor": "vec3",
 			"Lighting": "float", "Ambient": "float", "Attribute": "float", "Scheme": "float",
-			"MaterialCount": "float", "Boundaries": "vec4", "Blend": "float",
+			"MaterialCount": "float", "Boundaries": "vec4", "BandMaterials": "vec4", "Blend": "float",
 			"HeightMin": "float", "HeightMax": "float", "MapExtent": "float", "Tiling": "float",
 			"UseTriplanar": "float", "UseDetail": "float", "DetailTiling": "float",
 			"DetailDistance": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteHalfWidth": "float",
