@@ -14,6 +14,25 @@ import (
 	"cordillera/terrain/heightfile"
 )
 
+// expectRefusal runs generate with args and checks that it fails with an
+// error (or usage text) containing want and writes none of the files.
+func expectRefusal(t *testing.T, args []string, want string, files ...string) {
+	t.Helper()
+	_, stderr, err := runCLI(t, args...)
+	msg := stderr
+	if err != nil {
+		msg += err.Error()
+	}
+	if err == nil || !strings.Contains(msg, want) {
+		t.Errorf("%v: error %v, stderr %q; want %q", args, err, stderr, want)
+	}
+	for _, f := range files {
+		if _, statErr := os.Stat(f); statErr == nil {
+			t.Fatalf("%v: %s was written despite the error", args, f)
+		}
+	}
+}
+
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -114,17 +133,7 @@ func TestGenerateBadInput(t *testing.T) {
 		{[]string{"-size", "65", "-o", out, "extra"}, `unexpected argument "extra"`},
 	}
 	for _, c := range cases {
-		_, stderr, err := runCLI(t, c.args...)
-		msg := stderr
-		if err != nil {
-			msg += err.Error()
-		}
-		if err == nil || !strings.Contains(msg, c.want) {
-			t.Errorf("%v: error %v, stderr %q; want %q", c.args, err, stderr, c.want)
-		}
-		if _, statErr := os.Stat(out); statErr == nil {
-			t.Fatalf("%v: an output file was written despite the error", c.args)
-		}
+		expectRefusal(t, c.args, c.want, out)
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -255,18 +264,6 @@ func TestGenerateRouteBadInput(t *testing.T) {
 		{[]string{"-route", track, "-o", out, "-interpolation", "cubic"}, `"cubic" is not one of bilinear, quintic`},
 	}
 	for _, c := range cases {
-		_, stderr, err := runCLI(t, c.args...)
-		msg := stderr
-		if err != nil {
-			msg += err.Error()
-		}
-		if err == nil || !strings.Contains(msg, c.want) {
-			t.Errorf("%v: error %v, stderr %q; want %q", c.args, err, stderr, c.want)
-		}
-		for _, f := range []string{out, rep} {
-			if _, statErr := os.Stat(f); statErr == nil {
-				t.Fatalf("%v: %s was written despite the error", c.args, f)
-			}
-		}
+		expectRefusal(t, c.args, c.want, out, rep)
 	}
 }

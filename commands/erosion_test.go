@@ -2,7 +2,6 @@ package commands
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,16 +129,6 @@ func TestGenerateErosionBadInput(t *testing.T) {
 		{[]string{"-o", out, "-heightmap", in, "-map-height", "-5"}, "want a positive number"},
 	}
 	for _, c := range cases {
-		_, stderr, err := runCLI(t, c.args...)
-		msg := stderr
-		if err != nil {
-			msg += err.Error()
-		}
-		if err == nil || !strings.Contains(msg, c.want) {
-			t.Errorf("%v: error %v, stderr %q; want %q", c.args, err, stderr, c.want)
-		}
-		if _, statErr := os.Stat(out); statErr == nil {
-			t.Fatalf("%v: %s was written despite the error", c.args, out)
-		}
+		expectRefusal(t, c.args, c.want, out)
 	}
 }
