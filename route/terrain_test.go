@@ -119,13 +119,15 @@ func TestRouteAccuracySynthetic(t *testing.T) {
 	}
 }
 
-// The same routes as GPS tracks through the whole of Generate.
+// The same routes as GPS tracks through the whole of Generate, on 513²
+// maps: the points per lattice cell, and so the solve, are those of a
+// 1025² map (spacing is the finest cell), only the render is smaller.
 func TestGenerateRouteSyntheticTracks(t *testing.T) {
 	for _, shape := range synthShapes {
 		for _, n := range []int{96, 192, 384} {
 			for _, levels := range shortOr([]int{6, 7, 8}, []int{7}) {
 				p := terrain.DefaultParams()
-				p.Levels = levels
+				p.Size, p.Levels = 513, levels
 				res, err := Generate(context.Background(), p, synthTrack(shape, n), nil)
 				if err != nil {
 					t.Fatalf("%s %d: %v", shape, n, err)
@@ -175,7 +177,9 @@ func realTracks(t testing.TB) []string {
 }
 
 // Every real track of ../shared/data, with 6, 7 and 8 levels and either
-// interpolation, meets every solved point.
+// interpolation, meets every solved point: on the CLI's default map
+// (1025², 7 levels, quintic) and, for the other settings, on 513² maps,
+// whose solve has the same points per lattice cell.
 func TestRouteAccuracyRealTracks(t *testing.T) {
 	for _, file := range realTracks(t) {
 		tr, err := Load(file)
@@ -185,14 +189,18 @@ func TestRouteAccuracyRealTracks(t *testing.T) {
 		for _, levels := range shortOr([]int{6, 7, 8}, []int{7}) {
 			for _, interp := range shortOr(terrain.Interpolations, terrain.Interpolations[1:]) {
 				p := terrain.DefaultParams()
+				def := p
 				p.Levels, p.Interpolation = levels, interp
+				if p.Levels != def.Levels || p.Interpolation != def.Interpolation {
+					p.Size = 513
+				}
 				res, err := Generate(context.Background(), p, tr, nil)
 				if err != nil {
 					t.Fatalf("%s: %v", file, err)
 				}
 				checkRouteResult(t, filepath.Base(file), res)
-				t.Logf("%-24s L%d %-8s %4d points, max error %.1e, track %.1e, %5.2f m/cell, relief %4.0f m",
-					filepath.Base(file), levels, interp, len(res.Points), res.MaxError, res.TrackMaxError, res.Map.CellSize, res.Map.VerticalScale)
+				t.Logf("%-24s %4d² L%d %-8s %4d points, max error %.1e, track %.1e, %5.2f m/cell, relief %4.0f m",
+					filepath.Base(file), p.Size, levels, interp, len(res.Points), res.MaxError, res.TrackMaxError, res.Map.CellSize, res.Map.VerticalScale)
 			}
 		}
 	}
