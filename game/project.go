@@ -116,26 +116,34 @@ func (b *batch) begin(noDetail bool) *drawCall {
 // entirely beyond the detail maps' distance.
 func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail bool) {
 	d := b.begin(noDetail)
-	n := c.Cols * c.Rows
+	// The grid and the vertices on its edges shared with finer chunks.
+	n := len(c.Heights)
 	b.surf = grow(b.surf, n)
 	b.w = grow(b.w, n)
 	b.remap = grow(b.remap, n)
 	cs := float32(m.CellSize)
 	spacing := cs * float32(c.Step)
+	// A vertex two chunks share has the same sample and height in both,
+	// and its position is computed the same way here, so both project to
+	// the same float32 screen coordinates.
+	at := func(k, col, row int) {
+		s := (row*m.Width + col) * 3
+		b.surf[k] = surfaceVertex{
+			pos:     mgl32.Vec3{float32(col) * cs, c.Heights[k], float32(row) * cs},
+			normal:  mgl32.Vec3{normals[s], normals[s+1], normals[s+2]},
+			spacing: spacing,
+		}
+		b.w[k] = p.clipW(b.surf[k].pos)
+		b.remap[k] = -1
+	}
 	for j := 0; j < c.Rows; j++ {
 		row := min(c.Row0+j*c.Step, c.Row1)
 		for i := 0; i < c.Cols; i++ {
-			col := min(c.Col0+i*c.Step, c.Col1)
-			k := j*c.Cols + i
-			s := (row*m.Width + col) * 3
-			b.surf[k] = surfaceVertex{
-				pos:     mgl32.Vec3{float32(col) * cs, c.Heights[k], float32(row) * cs},
-				normal:  mgl32.Vec3{normals[s], normals[s+1], normals[s+2]},
-				spacing: spacing,
-			}
-			b.w[k] = p.clipW(b.surf[k].pos)
-			b.remap[k] = -1
+			at(j*c.Cols+i, min(c.Col0+i*c.Step, c.Col1), row)
 		}
+	}
+	for k, e := range c.Edge {
+		at(c.Cols*c.Rows+k, e[0], e[1])
 	}
 	vertex := func(k uint32) uint32 {
 		if b.remap[k] < 0 {
@@ -162,7 +170,10 @@ func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, 
 // Hodgman against clip w = near) and appends the one or two triangles of
 // the part in front, returning how many. Clip coordinates are affine in
 // world position, so the cut vertices interpolate position and normal with
-// the same parameter.
+// the same parameter. A cut vertex is always computed from the edge's
+// vertex in front towards the one behind: the neighbouring triangle walks
+// the shared edge the other way round, and the same arithmetic in both
+// gives the same point to the bit, where the reverse would leave a crack.
 func (d *drawCall) clipTriangle(p *projector, v [3]surfaceVertex, w [3]float32) int {
 	var poly [4]surfaceVertex
 	n := 0
@@ -174,11 +185,15 @@ func (d *drawCall) clipTriangle(p *projector, v [3]surfaceVertex, w [3]float32) 
 			n++
 		}
 		if inI != inJ {
-			t := (p.near - w[i]) / (w[j] - w[i])
+			f, b := i, j // in front, behind
+			if inJ {
+				f, b = j, i
+			}
+			t := (w[f] - p.near) / (w[f] - w[b])
 			poly[n] = surfaceVertex{
-				pos:     v[i].pos.Add(v[j].pos.Sub(v[i].pos).Mul(t)),
-				normal:  v[i].normal.Add(v[j].normal.Sub(v[i].normal).Mul(t)),
-				spacing: v[i].spacing,
+				pos:     v[f].pos.Add(v[b].pos.Sub(v[f].pos).Mul(t)),
+				normal:  v[f].normal.Add(v[b].normal.Sub(v[f].normal).Mul(t)),
+				spacing: v[f].spacing,
 			}
 			n++
 		}

@@ -101,18 +101,53 @@ type ChunkDraw struct {
 	// last column and row can be closer than Step to the previous one.
 	Col0, Row0, Step, Cols, Rows int
 	Col1, Row1                   int // last sample column and row of the chunk
-	// Heights are the world heights of the vertices, row-major, after the
-	// borders next to coarser chunks were moved onto their edges.
+	// Heights are the world heights of the grid's vertices, row-major,
+	// after the borders next to coarser chunks were moved onto their
+	// edges, then those of Edge's vertices.
 	Heights []float32
+	// Edge holds the samples (column, row) of the vertices that follow the
+	// grid, Cols·Rows, Cols·Rows+1, …: the border vertices of finer
+	// neighbours, which lie on this chunk's edges. Border triangles are
+	// cut at them, so that both chunks end in the same screen segments: a
+	// vertex of one chunk in the middle of the other's edge (a T-junction)
+	// projects a rounding error off that edge, and pixel centres fall
+	// through the sliver between them as sky-coloured pinholes.
+	Edge [][2]int
 	// Tris holds three vertex indices per triangle, back to front. Each
 	// cell (corners a, b = a+1, c = a+Cols, d = c+1) is split along b–c into
 	// (a, c, b) and (b, c, d), the diagonal and winding of thesis listing
-	// 5.1 and Normals: counter-clockwise seen from above.
+	// 5.1 and Normals: counter-clockwise seen from above. A border triangle
+	// with Edge vertices on its border edge is cut into a fan of pieces in
+	// its own plane, listed where it would be.
 	Tris []uint32
+
+	// sides are the Edge vertices on the top, bottom, left and right
+	// borders.
+	sides [4]edgeSide
+}
+
+// The borders of a chunk, as indices of ChunkDraw.sides.
+const (
+	sideTop = iota
+	sideBottom
+	sideLeft
+	sideRight
+)
+
+// edgeSide describes the Edge vertices on one border of a chunk: those of
+// a neighbour drawn with the finer step fine (0: none), at every multiple
+// of fine from the chunk's corner that is not a vertex of the chunk, per
+// of them in each full border segment, the first one Edge[base].
+type edgeSide struct {
+	base, fine, per int
 }
 
 // Sample returns the map column and row of vertex k.
 func (d *ChunkDraw) Sample(k int) (col, row int) {
+	if g := d.Cols * d.Rows; k >= g {
+		e := d.Edge[k-g]
+		return e[0], e[1]
+	}
 	return min(d.Col0+k%d.Cols*d.Step, d.Col1), min(d.Row0+k/d.Cols*d.Step, d.Row1)
 }
 
@@ -369,13 +404,12 @@ func (l *LOD) emit(d *ChunkDraw, ex, ez float64) {
 		}
 	}
 	l.stitch(d)
+	l.addEdgeVertices(d)
 
 	nc, nr := d.Cols-1, d.Rows-1
-	d.Tris = resize(d.Tris, 6*nc*nr)
+	d.Tris = resize(d.Tris, 6*nc*nr)[:0]
 	camCol := cellOf(ex, float64(d.Col0), float64(s), float64(d.Col1), nc)
 	camRow := cellOf(ez, float64(d.Row0), float64(s), float64(d.Row1), nr)
-	tris := d.Tris
-	p := 0
 	// Parts of the chunk that occlusion found hidden are left out.
 	k = (d.Row0/l.chunkCells)*l.cols + d.Col0/l.chunkCells
 	var hiddenParts []bool
@@ -394,16 +428,143 @@ func (l *LOD) emit(d *ChunkDraw, ex, ez float64) {
 			c1 := float64(min(d.Col0+(i+1)*s, d.Col1))
 			a := uint32(j*d.Cols + i)
 			b, c := a+1, a+uint32(d.Cols)
-			t := tris[p : p+6 : p+6]
-			if lowerFirst(ex, ez, c0, r0, c1, r1) {
-				t[0], t[1], t[2], t[3], t[4], t[5] = b, c, c+1, a, c, b
-			} else {
-				t[0], t[1], t[2], t[3], t[4], t[5] = a, c, b, b, c, c+1
+			// Border edges of the two triangles, each in its triangle's
+			// winding: a→c (left) and b→a (top) of (a, c, b), c→d
+			// (bottom) and d→b (right) of (b, c, d).
+			var acb, bcd [3]edgeRun
+			if i == 0 {
+				acb[0] = d.run(sideLeft, j, false)
 			}
-			p += 6
+			if j == 0 {
+				acb[2] = d.run(sideTop, i, true)
+			}
+			if j == nr-1 {
+				bcd[1] = d.run(sideBottom, i, false)
+			}
+			if i == nc-1 {
+				bcd[2] = d.run(sideRight, j, true)
+			}
+			if lowerFirst(ex, ez, c0, r0, c1, r1) {
+				d.Tris = appendCut(d.Tris, [3]uint32{b, c, c + 1}, bcd)
+				d.Tris = appendCut(d.Tris, [3]uint32{a, c, b}, acb)
+			} else {
+				d.Tris = appendCut(d.Tris, [3]uint32{a, c, b}, acb)
+				d.Tris = appendCut(d.Tris, [3]uint32{b, c, c + 1}, bcd)
+			}
 		})
 	})
-	d.Tris = d.Tris[:p]
+}
+
+// edgeRun is a run of Edge vertices along one edge of a triangle: vertex
+// indices first, first+1, … last−1, or in reverse order when rev.
+type edgeRun struct {
+	first, last uint32
+	rev         bool
+}
+
+func (r edgeRun) len() int { return int(r.last - r.first) }
+
+// at returns the vertex index of the run's i-th vertex along the edge.
+func (r edgeRun) at(i int) uint32 {
+	if r.rev {
+		return r.last - 1 - uint32(i)
+	}
+	return r.first + uint32(i)
+}
+
+// run returns the Edge vertices inside border segment seg (between the
+// chunk's vertices seg and seg+1 along the side), reversed when rev.
+func (d *ChunkDraw) run(side, seg int, rev bool) edgeRun {
+	e := d.sides[side]
+	if e.fine == 0 {
+		return edgeRun{}
+	}
+	start, end := d.Col0, d.Col1
+	if side == sideLeft || side == sideRight {
+		start, end = d.Row0, d.Row1
+	}
+	lo := start + seg*d.Step
+	n := min(e.per, (min(lo+d.Step, end)-lo+e.fine-1)/e.fine-1)
+	first := uint32(d.Cols*d.Rows + e.base + seg*e.per)
+	return edgeRun{first: first, last: first + uint32(n), rev: rev}
+}
+
+// appendCut appends triangle v, cut at the Edge vertices on its edges:
+// on[e] lie on the edge from v[e] to v[(e+1)%3], in that order. The
+// pieces fan from the vertex opposite a cut edge and keep v's winding;
+// they lie in v's plane and do not overlap, so their order does not
+// matter.
+func appendCut(tris []uint32, v [3]uint32, on [3]edgeRun) []uint32 {
+	for e := range 3 {
+		n := on[e].len()
+		if n == 0 {
+			continue
+		}
+		a, b, apex := v[e], v[(e+1)%3], v[(e+2)%3]
+		q := a
+		for i := range n {
+			next := on[e].at(i)
+			if i == 0 { // the piece on edge apex→a
+				tris = appendCut(tris, [3]uint32{q, next, apex}, [3]edgeRun{2: on[(e+2)%3]})
+			} else {
+				tris = append(tris, q, next, apex)
+			}
+			q = next
+		}
+		// The piece on edge b→apex.
+		return appendCut(tris, [3]uint32{q, b, apex}, [3]edgeRun{1: on[(e+1)%3]})
+	}
+	return append(tris, v[0], v[1], v[2])
+}
+
+// addEdgeVertices appends to d the Edge vertices of its finer selected
+// neighbours' border vertices, with the heights those neighbours move
+// them to (stitchEdge), and records them per side.
+func (l *LOD) addEdgeVertices(d *ChunkDraw) {
+	d.Edge = d.Edge[:0]
+	d.sides = [4]edgeSide{}
+	i, j := d.Col0/l.chunkCells, d.Row0/l.chunkCells
+	k := j*l.cols + i
+	add := func(side, fine int) {
+		if fine == 0 || fine >= d.Step {
+			return
+		}
+		d.sides[side] = edgeSide{base: len(d.Edge), fine: fine, per: d.Step/fine - 1}
+		alongRows := side == sideLeft || side == sideRight
+		start, end, fixed := d.Col0, d.Col1, d.Row0
+		switch side {
+		case sideBottom:
+			fixed = d.Row1
+		case sideLeft:
+			start, end, fixed = d.Row0, d.Row1, d.Col0
+		case sideRight:
+			start, end, fixed = d.Row0, d.Row1, d.Col1
+		}
+		for pos := start + fine; pos < end; pos += fine {
+			if (pos-start)%d.Step == 0 {
+				continue
+			}
+			h := l.edgeHeight(alongRows, fixed, pos, start, end, d.Step)
+			if alongRows {
+				d.Edge = append(d.Edge, [2]int{fixed, pos})
+			} else {
+				d.Edge = append(d.Edge, [2]int{pos, fixed})
+			}
+			d.Heights = append(d.Heights, h)
+		}
+	}
+	if j > 0 {
+		add(sideTop, l.selected[k-l.cols])
+	}
+	if j < l.rows-1 {
+		add(sideBottom, l.selected[k+l.cols])
+	}
+	if i > 0 {
+		add(sideLeft, l.selected[k-1])
+	}
+	if i < l.cols-1 {
+		add(sideRight, l.selected[k+1])
+	}
 }
 
 // stitch closes the cracks between d and coarser selected neighbours: each
@@ -442,22 +603,36 @@ func (l *LOD) stitchEdge(d *ChunkDraw, first, stride, coarse int) {
 		n, start, end = d.Rows, d.Row0, d.Row1
 	}
 	col, row := d.Sample(first)
+	fixed := row
+	if alongRows {
+		fixed = col
+	}
 	for v := range n {
 		pos := min(start+v*d.Step, end)
-		a := start + (pos-start)/coarse*coarse
-		if pos == a {
-			continue
-		}
-		b := min(a+coarse, end)
-		var ha, hb float32
-		if alongRows {
-			ha, hb = l.worldHeight(col, a), l.worldHeight(col, b)
-		} else {
-			ha, hb = l.worldHeight(a, row), l.worldHeight(b, row)
-		}
-		t := float64(pos-a) / float64(b-a)
-		d.Heights[first+v*stride] = float32(float64(ha) + t*(float64(hb)-float64(ha)))
+		d.Heights[first+v*stride] = l.edgeHeight(alongRows, fixed, pos, start, end, coarse)
 	}
+}
+
+// edgeHeight is the height at sample pos of a chunk border from start to
+// end, on column fixed (alongRows) or row fixed, drawn with step coarse:
+// the straight line between the border's vertices around pos. Both
+// chunks of a shared edge compute it here, so that their vertices agree
+// to the bit.
+func (l *LOD) edgeHeight(alongRows bool, fixed, pos, start, end, coarse int) float32 {
+	at := func(p int) float32 {
+		if alongRows {
+			return l.worldHeight(fixed, p)
+		}
+		return l.worldHeight(p, fixed)
+	}
+	a := start + (pos-start)/coarse*coarse
+	b := min(a+coarse, end)
+	if pos == a || pos == b {
+		return at(pos)
+	}
+	ha, hb := at(a), at(b)
+	t := float64(pos-a) / float64(b-a)
+	return float32(float64(ha) + t*(float64(hb)-float64(ha)))
 }
 
 // resize returns s with length n, reusing its array when large enough.
