@@ -33,36 +33,60 @@ const RowBlock = 8
 // of RowBlock rows. It stops early and returns ctx.Err() once ctx is done.
 // progress, if set, receives base + span·(fraction of rows done).
 func Rows(ctx context.Context, rows int, progress Progress, base, span float64, fn func(row int)) error {
-	workers := Workers(ctx)
-	blocks := (rows + RowBlock - 1) / RowBlock
-	workers = min(workers, blocks)
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
+	var done atomic.Int64
 	var mu sync.Mutex // serialises progress reports so they never go backwards
 	reported := -1.0
-	for w := 0; w < workers; w++ {
+	return Blocks(ctx, rows, func(y0, y1 int) {
+		for r := y0; r < y1; r++ {
+			fn(r)
+		}
+		n := done.Add(int64(y1 - y0))
+		if progress != nil {
+			f := base + span*float64(n)/float64(rows)
+			mu.Lock()
+			if f > reported {
+				reported = f
+				progress(f)
+			}
+			mu.Unlock()
+		}
+	})
+}
+
+// Blocks calls fn(y0, y1) for blocks of at most RowBlock rows covering
+// [0, rows) on all cores; see Each.
+func Blocks(ctx context.Context, rows int, fn func(y0, y1 int)) error {
+	blocks := (rows + RowBlock - 1) / RowBlock
+	return Each(ctx, blocks, func(b int) {
+		fn(b*RowBlock, min((b+1)*RowBlock, rows))
+	})
+}
+
+// Each calls fn(i) for every i in [0, n) on the cores Workers(ctx)
+// allows, handing out items one at a time. Which core runs which item
+// varies, so fn must write only what item i owns; then the result cannot
+// depend on the number of cores. It stops handing out items once ctx is
+// done and returns ctx.Err().
+func Each(ctx context.Context, n int, fn func(i int)) error {
+	workers := min(Workers(ctx), n)
+	if workers <= 1 {
+		for i := 0; i < n && ctx.Err() == nil; i++ {
+			fn(i)
+		}
+		return ctx.Err()
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
-				b := int(next.Add(1) - 1)
-				if b >= blocks {
+				i := int(next.Add(1) - 1)
+				if i >= n {
 					return
 				}
-				end := min((b+1)*RowBlock, rows)
-				for r := b * RowBlock; r < end; r++ {
-					fn(r)
-				}
-				n := done.Add(int64(end - b*RowBlock))
-				if progress != nil {
-					f := base + span*float64(n)/float64(rows)
-					mu.Lock()
-					if f > reported {
-						reported = f
-						progress(f)
-					}
-					mu.Unlock()
-				}
+				fn(i)
 			}
 		}()
 	}

@@ -19,6 +19,7 @@ import (
 	"math"
 	"strings"
 
+	"cordillera/internal/parallel"
 	"cordillera/terrain"
 )
 
@@ -70,7 +71,7 @@ func Run(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Option
 	var total Budget
 	for k, stage := range stages {
 		sub := opt
-		sub.Progress = progressRange(opt.Progress, float64(k)/float64(len(stages)), 1/float64(len(stages)))
+		sub.Progress = parallel.Range(opt.Progress, float64(k)/float64(len(stages)), 1/float64(len(stages)))
 		var b Budget
 		var err error
 		switch stage {
@@ -134,14 +135,6 @@ func check(m *terrain.Heightmap, p terrain.Params) error {
 	q := p
 	q.Size = int(math.Sqrt(float64(m.Width) * float64(m.Height)))
 	return Check(q)
-}
-
-// progressRange maps a stage's progress in [0, 1] onto [base, base+span].
-func progressRange(progress terrain.Progress, base, span float64) terrain.Progress {
-	if progress == nil {
-		return nil
-	}
-	return func(f float64) { progress(base + span*f) }
 }
 
 // grid is a heightmap in world units: heights in metres, float64 so that

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	"cordillera/internal/parallel"
+	"cordillera/noise"
 	"cordillera/terrain"
 )
 
@@ -138,16 +140,7 @@ func (hp *hydraulicParams) phaseTiles(ph int) []int {
 // dropletKey is the droplet's random identity, from which its start and
 // any random turns follow.
 func dropletKey(seed int64, round, tile, index int) uint64 {
-	return mix(mix(mix(uint64(seed)^0x6a09e667f3bcc908)+uint64(round)) ^ mix(uint64(tile)+0x3c6ef372fe94f82b) + uint64(index))
-}
-
-// mix is the SplitMix64 finaliser (Steele, Lea and Flood 2014).
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+	return noise.SplitMix64(noise.SplitMix64(noise.SplitMix64(uint64(seed)^0x6a09e667f3bcc908)+uint64(round)) ^ noise.SplitMix64(uint64(tile)+0x3c6ef372fe94f82b) + uint64(index))
 }
 
 // unit maps a hash onto [0, 1).
@@ -156,8 +149,8 @@ func unit(x uint64) float64 { return float64(x>>11) / (1 << 53) }
 // dropletStart is where a droplet with the given key starts in the
 // rectangle [x0, x1)×[y0, y1).
 func dropletStart(key uint64, x0, y0, x1, y1 int) (x, y float64) {
-	x = float64(x0) + float64(unit(mix(key^1))*float64(x1-x0))
-	y = float64(y0) + float64(unit(mix(key^2))*float64(y1-y0))
+	x = float64(x0) + float64(unit(noise.SplitMix64(key^1))*float64(x1-x0))
+	y = float64(y0) + float64(unit(noise.SplitMix64(key^2))*float64(y1-y0))
 	// Rounding may land exactly on x1; stay inside.
 	return min(x, math.Nextafter(float64(x1), 0)), min(y, math.Nextafter(float64(y1), 0))
 }
@@ -165,7 +158,7 @@ func dropletStart(key uint64, x0, y0, x1, y1 int) (x, y float64) {
 // randomDirection is the unit direction a droplet takes on a flat spot,
 // Beyer's choice when the gradient and the inertia cancel.
 func randomDirection(key uint64, step int) (dx, dy float64) {
-	a := 2 * math.Pi * unit(mix(key^uint64(step+3)))
+	a := 2 * math.Pi * unit(noise.SplitMix64(key^uint64(step+3)))
 	return math.Cos(a), math.Sin(a)
 }
 
@@ -224,7 +217,7 @@ func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt 
 				}
 				err = ctx.Err()
 			} else {
-				err = forEach(ctx, len(tiles), runTile)
+				err = parallel.Each(ctx, len(tiles), runTile)
 			}
 			if err != nil {
 				return total, err

@@ -2,6 +2,7 @@ package erosion
 
 import (
 	"context"
+	"cordillera/internal/parallel"
 	"cordillera/noise"
 	"math"
 )
@@ -39,7 +40,7 @@ type network struct {
 func newNetwork(g *grid) *network {
 	n := &network{w: g.w, h: g.h,
 		rec: make([]int32, len(g.z)), stack: make([]int32, 0, len(g.z)), area: make([]int32, len(g.z)),
-		pits: make([]int, (g.h+rowBlock-1)/rowBlock)}
+		pits: make([]int, (g.h+parallel.RowBlock-1)/parallel.RowBlock)}
 	for k, nb := range neighbours8 {
 		n.offset[k] = nb.dy*g.w + nb.dx
 		d := g.cell
@@ -66,7 +67,7 @@ func (n *network) route(ctx context.Context, z []float64) (pits int, err error) 
 func (n *network) receivers(ctx context.Context, z []float64) (pits int, err error) {
 	w, h := n.w, n.h
 	ia, id := n.invDist[1], n.invDist[0] // to a side, to a diagonal neighbour
-	err = forRows(ctx, h, func(y0, y1 int) {
+	err = parallel.Blocks(ctx, h, func(y0, y1 int) {
 		count := 0
 		for y := y0; y < y1; y++ {
 			row := n.rec[y*w : (y+1)*w]
@@ -117,7 +118,7 @@ func (n *network) receivers(ctx context.Context, z []float64) (pits int, err err
 				row[x] = int32(r)
 			}
 		}
-		n.pits[y0/rowBlock] = count
+		n.pits[y0/parallel.RowBlock] = count
 	})
 	if err != nil {
 		return 0, err

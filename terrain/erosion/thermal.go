@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"cordillera/internal/parallel"
 	"cordillera/terrain"
 )
 
@@ -48,7 +49,7 @@ func thermal(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	var moved float64 // metres over one cell
 	for it := 0; it < iters; it++ {
 		z := g.z
-		err := forRows(ctx, h, func(y0, y1 int) {
+		err := parallel.Blocks(ctx, h, func(y0, y1 int) {
 			for y := y0; y < y1; y++ {
 				var out float64
 				for x := 0; x < w; x++ {
