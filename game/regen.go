@@ -115,6 +115,13 @@ func (r *Regenerator) erode(ctx context.Context, id uint64, src *terrain.Heightm
 	r.publish(&Generated{ID: id, Params: p, World: first, Loaded: true, Preview: true})
 	opt := pipeline.Options{Progress: r.reporter(id, 0, 1), Masks: true, Pass: r.passes(ctx, id, p, true, src)}
 	pw, err := pipeline.Erode(ctx, src, p, opt)
+	r.publishBuilt(ctx, id, p, pw, err, func(g *Generated) { g.Loaded, g.World.Source = true, src })
+}
+
+// publishBuilt publishes what the pipeline built for request id, or why it
+// could not, unless a newer request cancelled it; dress, if set, adds what
+// the kind of request knows (a loaded map's source, a route).
+func (r *Regenerator) publishBuilt(ctx context.Context, id uint64, p terrain.Params, pw *pipeline.World, err error, dress func(*Generated)) {
 	if ctx.Err() != nil {
 		return
 	}
@@ -122,10 +129,12 @@ func (r *Regenerator) erode(ctx context.Context, id uint64, src *terrain.Heightm
 		r.publish(&Generated{ID: id, Params: p, Err: err})
 		return
 	}
-	w := newWorldOf(pw)
-	w.Source = src
+	g := &Generated{ID: id, Params: p, World: newWorldOf(pw), Budget: pw.Budget}
+	if dress != nil {
+		dress(g)
+	}
 	if ctx.Err() == nil {
-		r.publish(&Generated{ID: id, Params: p, World: w, Loaded: true, Budget: pw.Budget})
+		r.publish(g)
 	}
 }
 
@@ -206,18 +215,7 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 		opt.Pass = r.passes(ctx, id, p, false, nil)
 	}
 	pw, err := pipeline.Generate(ctx, p, opt)
-	if ctx.Err() != nil {
-		return
-	}
-	if err != nil {
-		r.publish(&Generated{ID: id, Params: p, Err: err})
-		return
-	}
-	w := newWorldOf(pw)
-	if ctx.Err() != nil {
-		return
-	}
-	r.publish(&Generated{ID: id, Params: p, World: w, Budget: pw.Budget})
+	r.publishBuilt(ctx, id, p, pw, err, nil)
 }
 
 // reporter returns a progress callback for request id mapped onto

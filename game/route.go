@@ -210,17 +210,6 @@ func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, sw, sh int) {
 func (r *Regenerator) RequestRoute(p terrain.Params, t *route.Track) uint64 {
 	return r.start(func(ctx context.Context, id uint64) {
 		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Progress: r.reporter(id, 0, 1), Masks: true})
-		if ctx.Err() != nil {
-			return
-		}
-		if err != nil {
-			r.publish(&Generated{ID: id, Params: p, Err: err})
-			return
-		}
-		w := newWorldOf(pw)
-		w.Route = NewRouteView(pw.Route)
-		if ctx.Err() == nil {
-			r.publish(&Generated{ID: id, Params: p, World: w, Loaded: true})
-		}
+		r.publishBuilt(ctx, id, p, pw, err, func(g *Generated) { g.Loaded, g.World.Route = true, NewRouteView(pw.Route) })
 	})
 }

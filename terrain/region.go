@@ -3,10 +3,8 @@ package terrain
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"cordillera/internal/parallel"
-	"cordillera/noise"
 )
 
 // Building a map region by region (tiled export of worlds larger than
@@ -39,21 +37,7 @@ func FractalRegionRaw(ctx context.Context, p Params, col0, row0, w, h int) (*Hei
 	}
 	s.col0 = col0
 	m := NewHeightmap(w, h)
-	var grids []*noise.Grid
-	if s.alpha == 0 {
-		for i, xs := range s.columnCoords(w) {
-			grids = append(grids, noise.NewGrid(s.octaves[i], xs))
-		}
-	}
-	pool := sync.Pool{New: func() any {
-		b := make([]float64, 9*w)
-		sc := &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],
-			value: b[5*w : 6*w], aux: b[6*w : 7*w], ddx: b[7*w : 8*w], ddy: b[8*w : 9*w]}
-		for _, g := range grids {
-			sc.rows = append(sc.rows, g.Rows())
-		}
-		return sc
-	}}
+	pool := s.scratchPool(w) // after col0: the column tables start there
 	err = parallel.Rows(ctx, h, nil, 0, 0, func(r int) {
 		sc := pool.Get().(*rowScratch)
 		s.fastRow(row0+r, sc, m.Samples[r*w:(r+1)*w])
