@@ -8,7 +8,9 @@ package noise
 // and kept by each worker's GridRows while its rows stay inside that
 // lattice row. The arithmetic per sample is the same expression, in the
 // same order, as the point forms', so the values are bit for bit those of
-// Value and Eval.
+// Value and Eval. On amd64 the loop over the columns of a row of Perlin or
+// value noise values runs in a vector kernel (kernel.go), lane by lane the
+// same expression.
 
 // gridKind is how a Grid evaluates its basis.
 type gridKind int
@@ -36,13 +38,40 @@ type Grid struct {
 	// too short to be worth looping over (nil otherwise).
 	left           []int32
 	u, um1, wu, du []float64 // per sample: u, u − 1, w(u), w'(u)
+	// A Perlin or value Grid made with a vector kernel keeps its tables
+	// of the whole blocks of laneWidth samples from the first, and the left
+	// column of every sample after them, which the Go loop does.
+	kernel Kernel
+	blocks []laneBlock
+	tail   []int32
 }
+
+// laneWidth is the samples of a vector kernel's block: one AVX-512
+// register of float64, two of AVX2.
+const laneWidth = 8
+
+// laneBlock is a Grid's tables of laneWidth samples as the vector
+// kernels read them (internal/asmgen fixes the layout): per sample u, w(u)
+// and the left column minus base, the block's first column. The kernels
+// make u − 1 themselves, which keeps the tables smaller.
+// A sample adds at most two prepared columns, so a block's samples read
+// at most 2·(laneWidth−1) + 2 = 16 columns from base: two AVX-512
+// registers, which one permute picks from.
+type laneBlock struct {
+	u, wu [laneWidth]float64
+	rel   [laneWidth]int64
+	base  int64
+	_     [laneWidth - 1]int64 // to 256 bytes, so that blocks stay 64-byte aligned
+}
+
+// laneReach is how far past a block's base its samples read.
+const laneReach = 2 * laneWidth
 
 // NewGrid prepares b for rows at the coordinates xs. Value and Perlin noise,
 // periodic or not, get the grid-aware evaluation; other bases use their own
 // row forms.
 func NewGrid(b Basis, xs []float64) *Grid {
-	g := &Grid{basis: b, xs: xs}
+	g := &Grid{basis: b, xs: xs, kernel: KernelGo}
 	px := 0
 	switch n := b.(type) {
 	case perlinNoise:
@@ -77,16 +106,40 @@ func NewGrid(b Basis, xs []float64) *Grid {
 		ci, have = i, true
 	}
 	if 2*len(g.runEnd) > len(xs) { // fewer than two samples per cell
-		g.left = make([]int32, len(xs))
-		start := 0
-		for k, end := range g.runEnd {
-			for c := start; c < int(end); c++ {
-				g.left[c] = g.runLeft[k]
-			}
-			start = int(end)
-		}
+		g.left = g.leftColumns()
+	}
+	if g.kernel = currentKernel(); g.kernel != KernelGo {
+		g.makeBlocks()
 	}
 	return g
+}
+
+// leftColumns returns every sample's cell's left prepared column.
+func (g *Grid) leftColumns() []int32 {
+	left := make([]int32, len(g.xs))
+	start := 0
+	for k, end := range g.runEnd {
+		for c := start; c < int(end); c++ {
+			left[c] = g.runLeft[k]
+		}
+		start = int(end)
+	}
+	return left
+}
+
+// makeBlocks makes the vector kernels' tables.
+func (g *Grid) makeBlocks() {
+	left := g.leftColumns()
+	g.blocks = make([]laneBlock, len(left)/laneWidth)
+	for b := range g.blocks {
+		blk, c0 := &g.blocks[b], b*laneWidth
+		blk.base = int64(left[c0])
+		for c := range laneWidth {
+			blk.u[c], blk.wu[c] = g.u[c0+c], g.wu[c0+c]
+			blk.rel[c] = int64(left[c0+c]) - blk.base
+		}
+	}
+	g.tail = left[len(g.blocks)*laneWidth:]
 }
 
 // wrap is the lattice index hashed for index i, with period p (0: none).
@@ -107,6 +160,7 @@ type GridRows struct {
 	g0, g1  []vec2
 	a0, a1  []float64 // value noise: lattice values of rows j and j+1
 	cs, co  []float64 // Perlin columns on the current row: slope s and offset o
+	cso     []float64 // the AVX2 kernel's view of them: s and o of each column in turn
 	sx, sy  []float64 // Perlin column slope terms for ∂N/∂y
 	sv      []float64
 	ve, vca []float64 // value noise columns: e and c − a
@@ -119,10 +173,15 @@ func (g *Grid) Rows() *GridRows {
 	switch g.kind {
 	case gridPerlin:
 		r.g0, r.g1 = make([]vec2, n), make([]vec2, n)
-		r.cs, r.co = make([]float64, n), make([]float64, n)
+		// The AVX-512 kernel reads laneReach columns from a block's
+		// base, which may pass the last column.
+		r.cs, r.co = make([]float64, n+laneReach), make([]float64, n+laneReach)
+		if g.kernel == KernelAVX2 {
+			r.cso = make([]float64, 2*n)
+		}
 	case gridValue:
 		r.a0, r.a1 = make([]float64, n), make([]float64, n)
-		r.ve, r.vca = make([]float64, n), make([]float64, n)
+		r.ve, r.vca = make([]float64, n+laneReach), make([]float64, n)
 	}
 	return r
 }
@@ -206,6 +265,12 @@ func (r *GridRows) perlinColumns(t float64, slopes bool) {
 		c := newPerlinColumn(g0[k], g1[k], t, wv)
 		cs[k], co[k] = c.s, c.o
 	}
+	if r.cso != nil {
+		cso := r.cso[:2*n]
+		for k := range cs {
+			cso[2*k], cso[2*k+1] = cs[k], co[k]
+		}
+	}
 	if slopes {
 		if r.sx == nil {
 			r.sx, r.sy, r.sv = make([]float64, n), make([]float64, n), make([]float64, n)
@@ -218,40 +283,88 @@ func (r *GridRows) perlinColumns(t float64, slopes bool) {
 	}
 }
 
+// perlinLattice brings the kept lattice rows and the Perlin columns (with
+// their slope terms when slopes) to the row y, and returns y's offset t in
+// its lattice row.
+func (r *GridRows) perlinLattice(y float64, slopes bool) (t float64) {
+	j, t := floorFrac(y)
+	r.lattice(j)
+	r.perlinColumns(t, slopes)
+	return t
+}
+
+// perlinValues is perlinAt at every sample of the current row, with the
+// column terms hoisted: out[k] = N, or with add out[k] + float64(amp·N),
+// the fBm step fused into the row. The vector kernel, if any, does the
+// whole blocks from the first sample of a row that is set.
+func (r *GridRows) perlinValues(out []float64, amp float64, add bool) {
+	g := r.g
+	n := len(g.xs)
+	out = out[:n]
+	u, um1, wu := g.u[:n], g.um1[:n], g.wu[:n]
+	cs, co := r.cs, r.co
+	if !add && (g.blocks != nil || g.tail != nil) {
+		done := perlinLanes(g.kernel, g.blocks, out, cs, co, r.cso)
+		perlinSamples(g.tail, cs, co, u[done:], um1[done:], wu[done:], out[done:], 0, false)
+		return
+	}
+	if g.left != nil {
+		perlinSamples(g.left, cs, co, u, um1, wu, out, amp, add)
+		return
+	}
+	start := 0
+	for k, end := range g.runEnd {
+		l := g.runLeft[k]
+		ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
+		uu := u[start:end]
+		mm, ww, oo := um1[start:end][:len(uu)], wu[start:end][:len(uu)], out[start:end][:len(uu)]
+		if add {
+			for c, x := range uu {
+				e, f := float64(ls*x)+lo, float64(rs*mm[c])+ro
+				oo[c] += float64(amp * (e + float64((f-e)*ww[c])))
+			}
+		} else {
+			for c, x := range uu {
+				e, f := float64(ls*x)+lo, float64(rs*mm[c])+ro
+				oo[c] = e + float64((f-e)*ww[c])
+			}
+		}
+		start = int(end)
+	}
+}
+
+// perlinSamples is perlinValues for samples whose left columns are listed.
+func perlinSamples(left []int32, cs, co, u, um1, wu, out []float64, amp float64, add bool) {
+	u, um1, wu, out = u[:len(left)], um1[:len(left)], wu[:len(left)], out[:len(left)]
+	if add {
+		for c, l := range left {
+			ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
+			e, f := float64(ls*u[c])+lo, float64(rs*um1[c])+ro
+			out[c] += float64(amp * (e + float64((f-e)*wu[c])))
+		}
+		return
+	}
+	for c, l := range left {
+		ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
+		e, f := float64(ls*u[c])+lo, float64(rs*um1[c])+ro
+		out[c] = e + float64((f-e)*wu[c])
+	}
+}
+
 // perlinRow is Perlin noise along the row y: perlinAt, or perlinEval when
 // dx is not nil, at every sample, with the column terms hoisted.
 func (r *GridRows) perlinRow(y float64, v, dx, dy []float64) {
+	t := r.perlinLattice(y, dx != nil)
+	if dx == nil {
+		r.perlinValues(v, 0, false)
+		return
+	}
 	g := r.g
-	j, t := floorFrac(y)
-	r.lattice(j)
-	r.perlinColumns(t, dx != nil)
 	n := len(g.xs)
 	v = v[:n]
 	u, um1, wu := g.u[:n], g.um1[:n], g.wu[:n]
 	cs, co := r.cs, r.co
 	start := 0
-	if dx == nil && g.left != nil {
-		for c, l := range g.left[:n] {
-			ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
-			e, f := float64(ls*u[c])+lo, float64(rs*um1[c])+ro
-			v[c] = e + float64((f-e)*wu[c])
-		}
-		return
-	}
-	if dx == nil {
-		for k, end := range g.runEnd {
-			l := g.runLeft[k]
-			ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
-			uu := u[start:end]
-			mm, ww, vv := um1[start:end][:len(uu)], wu[start:end][:len(uu)], v[start:end][:len(uu)]
-			for c, x := range uu {
-				e, f := float64(ls*x)+lo, float64(rs*mm[c])+ro
-				vv[c] = e + float64((f-e)*ww[c])
-			}
-			start = int(end)
-		}
-		return
-	}
 	dx, dy = dx[:n], dy[:n]
 	du := g.du[:n]
 	dv := fadeD(t)
@@ -292,13 +405,12 @@ func (r *GridRows) perlinRow(y float64, v, dx, dy []float64) {
 	}
 }
 
-// valueRow is value noise along the row y: valueAt, or valueEval when dx
-// is not nil, at every sample, with the column terms hoisted.
-func (r *GridRows) valueRow(y float64, v, dx, dy []float64) {
-	g := r.g
+// valueLattice brings the kept lattice rows and the value noise columns to
+// the row y, and returns y's offset t in its lattice row.
+func (r *GridRows) valueLattice(y float64) (t float64) {
 	j, t := floorFrac(y)
 	r.lattice(j)
-	n := len(g.hashed)
+	n := len(r.g.hashed)
 	ve, vca := r.ve[:n], r.vca[:n]
 	wv := fade(t)
 	a0, a1 := r.a0[:n], r.a1[:n]
@@ -306,10 +418,28 @@ func (r *GridRows) valueRow(y float64, v, dx, dy []float64) {
 		c := newValueColumn(a0[k], a1[k], wv)
 		ve[k], vca[k] = c.e, c.ca
 	}
+	return t
+}
+
+// valueRow is value noise along the row y: valueAt, or valueEval when dx
+// is not nil, at every sample, with the column terms hoisted.
+func (r *GridRows) valueRow(y float64, v, dx, dy []float64) {
+	g := r.g
+	t := r.valueLattice(y)
+	n := len(g.hashed)
+	ve, vca := r.ve[:n], r.vca[:n]
 	m := len(g.xs)
 	v = v[:m]
 	wu := g.wu[:m]
 	start := 0
+	if dx == nil && (g.blocks != nil || g.tail != nil) {
+		done := valueLanes(g.kernel, g.blocks, v, r.ve)
+		for c, l := range g.tail {
+			le, re := ve[l], ve[l+1]
+			v[done+c] = le + float64((re-le)*wu[done+c])
+		}
+		return
+	}
 	if dx == nil && g.left != nil {
 		for c, l := range g.left[:m] {
 			le, re := ve[l], ve[l+1]

@@ -14,9 +14,35 @@ var gridYs = [][]float64{
 	{1e6 + 0.25, 1e6 + 0.5, 1e6 + 1.25, -1e-300, 0.999999},
 }
 
+// gridCases are rowCases plus rows as long as a map's, at the spacings of
+// the fractal generators' octaves, so that the vector kernels run many
+// blocks, in cells of many samples and of fewer than one.
+func gridCases() map[string][]float64 {
+	cases := rowCases()
+	for _, perCell := range []float64{64, 4, 1, 0.6, 0.45} {
+		xs := make([]float64, 1025)
+		for k := range xs {
+			xs[k] = 0.37 + float64(k)/perCell
+		}
+		cases[fmt.Sprintf("1025 at %g per cell", perCell)] = xs
+	}
+	return cases
+}
+
+// useKernel selects kernel k for the test and the previous one after it.
+func useKernel(t *testing.T, k Kernel) {
+	t.Helper()
+	previous, err := UseKernel(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { UseKernel(previous) })
+}
+
 // TestGridMatchesPoints checks that a Grid's rows are bit for bit the
 // point forms' values at the same points, for every basis, periodic ones
-// included, whatever order the rows come in.
+// included, whatever order the rows come in, with every kernel this
+// machine runs.
 func TestGridMatchesPoints(t *testing.T) {
 	bases := allBases(t, 2025)
 	for _, kind := range []Kind{Value, Perlin} {
@@ -26,26 +52,55 @@ func TestGridMatchesPoints(t *testing.T) {
 		}
 		bases = append(bases, p)
 	}
-	for _, b := range bases {
-		for name, xs := range rowCases() {
-			g := NewGrid(b, xs)
-			for s, ys := range gridYs {
-				values, evals := g.Rows(), g.Rows()
-				for _, y := range ys {
-					v := make([]float64, len(xs))
-					ev, dx, dy := make([]float64, len(xs)), make([]float64, len(xs)), make([]float64, len(xs))
-					values.Value(y, v)
-					evals.Eval(y, ev, dx, dy)
-					for k, x := range xs {
-						pv := b.Value(x, y)
-						qv, qx, qy := b.Eval(x, y)
-						if !same(v[k], pv) {
-							t.Fatalf("%T %s, sequence %d: grid Value at (%v, %v) = %v, Value = %v", b, name, s, x, y, v[k], pv)
+	for _, kernel := range Kernels() {
+		t.Run(string(kernel), func(t *testing.T) {
+			useKernel(t, kernel)
+			for _, b := range bases {
+				for name, xs := range gridCases() {
+					g := NewGrid(b, xs)
+					for s, ys := range gridYs {
+						values, evals := g.Rows(), g.Rows()
+						for _, y := range ys {
+							v := make([]float64, len(xs))
+							ev, dx, dy := make([]float64, len(xs)), make([]float64, len(xs)), make([]float64, len(xs))
+							values.Value(y, v)
+							evals.Eval(y, ev, dx, dy)
+							for k, x := range xs {
+								pv := b.Value(x, y)
+								qv, qx, qy := b.Eval(x, y)
+								if !same(v[k], pv) {
+									t.Fatalf("%T %s, sequence %d: grid Value at (%v, %v) = %v, Value = %v", b, name, s, x, y, v[k], pv)
+								}
+								if !same(ev[k], qv) || !same(dx[k], qx) || !same(dy[k], qy) {
+									t.Fatalf("%T %s, sequence %d: grid Eval at (%v, %v) = (%v, %v, %v), Eval = (%v, %v, %v)",
+										b, name, s, x, y, ev[k], dx[k], dy[k], qv, qx, qy)
+								}
+							}
 						}
-						if !same(ev[k], qv) || !same(dx[k], qx) || !same(dy[k], qy) {
-							t.Fatalf("%T %s, sequence %d: grid Eval at (%v, %v) = (%v, %v, %v), Eval = (%v, %v, %v)",
-								b, name, s, x, y, ev[k], dx[k], dy[k], qv, qx, qy)
-						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestKernelTables checks that each kernel gets its tables, and that the
+// AVX-512 permute indices stay inside the 16 columns a block may read.
+func TestKernelTables(t *testing.T) {
+	for _, kernel := range Kernels() {
+		useKernel(t, kernel)
+		for name, xs := range gridCases() {
+			g := NewGrid(NewPerlin(1), xs)
+			if g.kernel != kernel {
+				t.Fatalf("%s: grid made with kernel %s, want %s", name, g.kernel, kernel)
+			}
+			if blocks := len(xs) / laneWidth; kernel != KernelGo && (len(g.blocks) != blocks || len(g.tail) != len(xs)-blocks*laneWidth) {
+				t.Errorf("%s: %d blocks and %d tail samples for %d samples", name, len(g.blocks), len(g.tail), len(xs))
+			}
+			for b, blk := range g.blocks {
+				for c, r := range blk.rel {
+					if r < 0 || r+1 >= laneReach || blk.base+r+1 >= int64(len(g.hashed)) {
+						t.Fatalf("%s: sample %d reads columns %d and %d from %d of %d", name, b*laneWidth+c, r, r+1, blk.base, len(g.hashed))
 					}
 				}
 			}

@@ -289,6 +289,8 @@ type rowScratch struct {
 	value, aux  []float64 // running state per sample
 	ddx, ddy    []float64
 	rows        []*noise.GridRows // per octave, without distortion: the worker's kept lattice rows
+	fbm         *noise.FBm        // plain fBm without distortion: all octaves' sum in one pass
+	octaveYs    []float64         // the row's y in each octave, for fbm
 }
 
 // fastRow evaluates one row octave by octave, then folds each octave into
@@ -307,6 +309,14 @@ func (s *synthesis) fastRow(row int, sc *rowScratch, out []float32) (lo, hi floa
 			out[col] = float32(s.swiss(x, y))
 		}
 		return rowRange(out)
+	}
+	if sc.fbm != nil { // every fbmStep of the row in one pass, from the same ys
+		ys := sc.octaveYs
+		ys[0] = float64(float64(row*s.stride)*s.freq) + gridOffset
+		for i := 1; i < len(ys); i++ {
+			ys[i] = ys[i-1] * s.lacunarity
+		}
+		return sc.fbm.Row(ys, out)
 	}
 	xs, ys := sc.xs[:w], sc.ys[:w]
 	n, ndx, ndy := sc.n[:w], sc.ndx[:w], sc.ndy[:w]
@@ -473,6 +483,10 @@ func (s *synthesis) scratchPool(w int) *sync.Pool {
 		b := make([]float64, 9*w)
 		sc := &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],
 			value: b[5*w : 6*w], aux: b[6*w : 7*w], ddx: b[7*w : 8*w], ddy: b[8*w : 9*w]}
+		if grids != nil && s.alg == FBm && s.tin == PlainBasis {
+			sc.fbm, sc.octaveYs = noise.NewFBm(grids, s.amps), make([]float64, len(grids))
+			return sc
+		}
 		for _, g := range grids {
 			sc.rows = append(sc.rows, g.Rows())
 		}
