@@ -12,14 +12,14 @@ import (
 // residual along the track (every half sample) is added to the ground
 // around it: in full within a sample of the track, fading with a
 // smootherstep to nothing at reach samples, so the correction leaves no
-// crease. Three passes take up what the bilinear reading between samples
+// crease. Six passes take up what the bilinear reading between samples
 // left; fixConstraints then meets the solved points exactly again.
 // Elevations e map to the map's units as (e − z0)/amp.
 func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, cons []Constraint, z0, amp, reach float64) error {
 	edges := trackEdges(track)
 	resid := make([][2]float64, len(edges))
 	delta := make([]float32, len(m.Samples))
-	for range 3 {
+	for range 6 {
 		for k, e := range edges {
 			for j, q := range e {
 				resid[k][j] = (q.Ele-z0)/amp - bilinear(m, q.X, q.Y)
@@ -52,6 +52,7 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, cons []
 // heights, and the map is measured against every pass. It returns the
 // largest change in metres.
 func (p *Path) harmoniseLaps(spacing float64) float64 {
+	spacing = p.lineSpacing(spacing)
 	res := p.Resample(spacing)
 	out, merged, owner := mergePasses(res, spacing)
 	if merged == 0 {

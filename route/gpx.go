@@ -3,51 +3,151 @@ package route
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
+	"io"
+	"strconv"
+	"strings"
 
-	"github.com/tkrajina/gpxgo/gpx"
 	"golang.org/x/net/html/charset"
 )
 
-// ParseGPX reads a GPX 1.0 or 1.1 file with gpxgo: every track segment
-// becomes a segment; a file without track points falls back to its routes
-// (<rte>). Waypoints are not part of a route. Elements may carry any
-// namespace prefix; points may lack a time or an elevation.
-func ParseGPX(data []byte) (t *Track, err error) {
-	defer func() {
-		// gpxgo is a third-party parser; a panic on hostile input must not
-		// take the program down.
-		if r := recover(); r != nil {
-			t, err = nil, fmt.Errorf("gpx: malformed file (%v)", r)
+// ParseGPX reads a GPX 1.0 or 1.1 file: every track segment (<trkseg>)
+// becomes a segment; a file without track points falls back to its
+// routes (<rte>). Waypoints are not part of a route. Elements are matched
+// by local name, whatever their namespace prefix; points may lack a time
+// or an elevation. The file is read as a stream of tokens, so memory
+// follows the points kept (a document tree of a 64 MB file took 1.4 GB),
+// and an error names the point: its number among the file's points of
+// its kind, and its line.
+func ParseGPX(data []byte) (*Track, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.CharsetReader = charset.NewReaderLabel
+	t := &Track{Format: GPX}
+	var trkSeg, rteSeg []Point
+	var routes [][]Point
+	count := map[string]int{}
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-	}()
-	g, err := gpx.ParseBytes(data)
-	if err != nil {
-		return nil, fmt.Errorf("gpx: %w", err)
-	}
-	t = &Track{Format: GPX}
-	for _, trk := range g.Tracks {
-		for _, s := range trk.Segments {
-			seg := make([]Point, 0, len(s.Points))
-			for _, p := range s.Points {
-				seg = append(seg, newPoint(p.Latitude, p.Longitude, p.Elevation.Value(), !p.Elevation.Null()))
+		line, _ := d.InputPos()
+		if err != nil {
+			return nil, fmt.Errorf("gpx: line %d: %w", line, err)
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			kind := el.Name.Local
+			switch kind {
+			case "trkpt", "rtept":
+				count[kind]++
+				p, err := gpxPoint(d, el)
+				if err != nil {
+					return nil, fmt.Errorf("gpx: %s %d (line %d): %w", gpxPointKinds[kind], count[kind], line, err)
+				}
+				if kind == "trkpt" {
+					trkSeg = append(trkSeg, p)
+				} else {
+					rteSeg = append(rteSeg, p)
+				}
+			case "wpt":
+				count[kind]++
+				if err := d.Skip(); err != nil {
+					return nil, fmt.Errorf("gpx: waypoint %d (line %d): %w", count[kind], line, err)
+				}
 			}
-			t.appendSegment(seg)
+		case xml.EndElement:
+			switch el.Name.Local {
+			case "trkseg", "trk":
+				t.appendSegment(trkSeg)
+				trkSeg = nil
+			case "rte":
+				if len(rteSeg) > 0 {
+					routes = append(routes, rteSeg)
+				}
+				rteSeg = nil
+			}
 		}
 	}
+	t.appendSegment(trkSeg)
 	if len(t.Segments) == 0 {
-		for _, rte := range g.Routes {
-			seg := make([]Point, 0, len(rte.Points))
-			for _, p := range rte.Points {
-				seg = append(seg, newPoint(p.Latitude, p.Longitude, p.Elevation.Value(), !p.Elevation.Null()))
-			}
-			t.appendSegment(seg)
-		}
+		t.Segments = routes
 	}
-	if len(t.Segments) == 0 && len(g.Waypoints) > 0 {
-		return nil, fmt.Errorf("gpx: only %d waypoint(s) (<wpt>), no track (<trk>) or route (<rte>): waypoints mark places, not the path between them; export the track instead", len(g.Waypoints))
+	if len(t.Segments) == 0 && count["wpt"] > 0 {
+		return nil, fmt.Errorf("gpx: only %d waypoint(s) (<wpt>), no track (<trk>) or route (<rte>): waypoints mark places, not the path between them; export the track instead", count["wpt"])
 	}
 	return t, nil
+}
+
+// gpxPointKinds names the GPX point elements for messages.
+var gpxPointKinds = map[string]string{"trkpt": "track point", "rtept": "route point", "wpt": "waypoint"}
+
+// gpxPoint reads a <trkpt> or <rtept> whose start el has been read: its
+// lat and lon attributes and its <ele>, skipping everything else.
+func gpxPoint(d *xml.Decoder, el xml.StartElement) (Point, error) {
+	var lat, lon *float64
+	for _, a := range el.Attr {
+		var dst **float64
+		switch a.Name.Local {
+		case "lat":
+			dst = &lat
+		case "lon":
+			dst = &lon
+		default:
+			continue
+		}
+		v, err := parseNumber(a.Value)
+		if err != nil {
+			return Point{}, fmt.Errorf("%s %q %v", a.Name.Local, a.Value, err)
+		}
+		*dst = &v
+	}
+	if lat == nil || lon == nil {
+		return Point{}, errors.New("no lat and lon attributes")
+	}
+	ele, hasEle := 0.0, false
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return Point{}, err
+		}
+		switch c := tok.(type) {
+		case xml.StartElement:
+			if c.Name.Local != "ele" {
+				if err := d.Skip(); err != nil {
+					return Point{}, err
+				}
+				continue
+			}
+			var text string
+			if err := d.DecodeElement(&text, &c); err != nil {
+				return Point{}, err
+			}
+			if text = strings.TrimSpace(text); text == "" {
+				continue
+			}
+			if ele, err = parseNumber(text); err != nil {
+				return Point{}, fmt.Errorf("<ele> %q %v", text, err)
+			}
+			hasEle = true
+		case xml.EndElement:
+			return newPoint(*lat, *lon, ele, hasEle), nil
+		}
+	}
+}
+
+// parseNumber reads a decimal number; its error says why s is not one.
+// NaN and infinities are numbers here: newPoint counts them as missing.
+func parseNumber(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, errors.New("is out of range")
+	case err != nil:
+		return 0, errors.New("is not a number")
+	}
+	return v, nil
 }
 
 // xmlRoot returns the local name of an XML document's root element, or ""

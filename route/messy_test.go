@@ -5,6 +5,8 @@ import (
 	"context"
 	"cordillera/terrain"
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/muktihari/fit/encoder"
@@ -194,5 +196,96 @@ func TestParseFIT(t *testing.T) {
 	}
 	if _, err := Parse(data[:len(data)/2]); err == nil {
 		t.Error("a truncated FIT file parsed")
+	}
+}
+
+// noisyTrack is a logger left running on a slow walk: n points jittering
+// about jitter metres around a line east, step metres a point, with
+// elevations uniform in 497–503 m.
+func noisyTrack(n int, step, jitter float64) *Track {
+	rng := rand.New(rand.NewPCG(4, 0))
+	kLat := EarthRadius * math.Pi / 180
+	kLon := kLat * math.Cos(46*math.Pi/180)
+	seg := make([]Point, n)
+	for i := range seg {
+		x, y := float64(i)*step+jitter*rng.NormFloat64(), jitter*rng.NormFloat64()
+		seg[i] = Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: 497 + 6*rng.Float64(), HasEle: true}
+	}
+	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+}
+
+// randomWalk is n steps of 3 m in random directions whose elevation walks
+// sigma metres a step, within 50–1163 m: passes over the same ground
+// hundreds of metres apart in elevation.
+func randomWalk(n int, sigma float64) *Track {
+	rng := rand.New(rand.NewPCG(7, 0))
+	kLat := EarthRadius * math.Pi / 180
+	kLon := kLat * math.Cos(46*math.Pi/180)
+	seg := make([]Point, n)
+	x, y, ele := 0.0, 0.0, 600.0
+	for i := range seg {
+		a := 2 * math.Pi * rng.Float64()
+		x, y = x+3*math.Cos(a), y+3*math.Sin(a)
+		ele = min(max(ele+sigma*rng.NormFloat64(), 50), 1163)
+		seg[i] = Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele, HasEle: true}
+	}
+	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+}
+
+// A noisy track of a 497–503 m walk comes out right: every solved point
+// met, heights within the relief rule (they spanned −265 km to +2.8 km
+// when a long track's spacing grew with its length and points of one
+// pass turning back on itself made the solve ill-conditioned), and the
+// map within the tolerance of the track.
+func TestNoisyTrackComesOutRight(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size = 257
+	res, err := Generate(context.Background(), p, noisyTrack(15000, 0.02, 20), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRouteResult(t, "noisy", res)
+	vs := res.Map.VerticalScale
+	t.Logf("noisy: heights %.1f–%.1f m (bound %.0f m), %d points every %.3g samples, track max error %.2f m",
+		res.Base, res.Base+vs, res.Bounds.MaxRange, len(res.Points), res.Spacing, res.TrackMaxError*vs)
+	if res.Base < 497-res.Bounds.MaxRange || res.Base+vs > 503+res.Bounds.MaxRange || vs > res.Bounds.MaxRange*1.001 {
+		t.Errorf("heights %.1f–%.1f m around a 497–503 m track (bound %.0f m)", res.Base, res.Base+vs, res.Bounds.MaxRange)
+	}
+	if res.Spacing > float64(p.Size-1)/float64(cells(p.Levels-1)) {
+		t.Errorf("spacing %.3g samples: the track's length coarsened the solve", res.Spacing)
+	}
+	if err := res.CheckTrack(); err != nil {
+		t.Error(err)
+	}
+}
+
+// A random walk whose passes over the same ground disagree by hundreds of
+// metres cannot be met: the check says so with the numbers (it passed
+// silently, the map missing the track by 24.7 km), and the map still
+// keeps the relief rule.
+func TestRandomWalkMissIsReported(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size = 257
+	res, err := Generate(context.Background(), p, randomWalk(20000, 5), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRouteResult(t, "random walk", res)
+	vs := res.Map.VerticalScale
+	err = res.CheckTrack()
+	t.Logf("random walk: heights %.0f–%.0f m (bound %.0f m), track max error %.1f m: %v", res.Base, res.Base+vs, res.Bounds.MaxRange, res.TrackMaxError*vs, err)
+	if err == nil || !strings.Contains(err.Error(), "the map misses the track by up to") {
+		t.Errorf("check: %v, want the miss reported", err)
+	}
+	if vs > res.Bounds.MaxRange*1.001 {
+		t.Errorf("heights span %.0f m, beyond the rule's %.0f m", vs, res.Bounds.MaxRange)
+	}
+	// A clean track passes the check.
+	clean, err := Generate(context.Background(), p, synthTrack("serpentine", 192), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := clean.CheckTrack(); err != nil {
+		t.Errorf("a clean serpentine: %v", err)
 	}
 }

@@ -35,18 +35,44 @@ type Path struct {
 	MinEle   float64 // lowest elevation in metres, after filtering
 	MaxEle   float64 // highest elevation in metres, after filtering
 
-	// CentreLat and CentreLon (degrees) are the centre of the projection,
-	// which lies at the centre of the map.
+	// CentreLat and CentreLon (degrees) are the position of the map's
+	// centre sample.
 	CentreLat, CentreLon float64
 	Duplicates           int // repeated positions removed
 	Splits               int // jumps at which a segment was split
 	NoElevation          int // points dropped because their segment had no elevation at all
+	NonFinite            int // elevations that were NaN or infinite in the file, treated as missing
 
 	// Dropped are the fragments left out as far from the main body of the
 	// track (dropFragments); Repairs the elevation outliers replaced
 	// (repairElevations). Both stay empty with Options.KeepAll.
 	Dropped []Fragment
 	Repairs []Repair
+
+	centre         tangentPlane // the projection
+	planeX, planeY float64      // the map's centre sample on the plane, metres east and north
+	size           int          // samples per side of the map, 0 if not fitted
+}
+
+// Plane is the map's place on the Earth for GIS tools: the map is a square
+// of the azimuthal equidistant projection, on a sphere of EarthRadius,
+// centred at (Lat0, Lon0) in degrees; the map's centre sample lies X
+// metres east and Y metres north of that centre.
+type Plane struct {
+	Lat0, Lon0 float64
+	X, Y       float64
+}
+
+// Plane returns where the fitted map lies on the projection plane.
+func (p *Path) Plane() Plane {
+	return Plane{Lat0: p.centre.lat0, Lon0: p.centre.lon0, X: p.planeX, Y: p.planeY}
+}
+
+// LatLon returns the latitude and longitude (degrees) of the map position
+// (col, row), in samples, of the fitted map.
+func (p *Path) LatLon(col, row float64) (lat, lon float64) {
+	mid := float64(p.size-1) / 2
+	return p.centre.inverse(p.planeX+(col-mid)*p.CellSize, p.planeY-(row-mid)*p.CellSize)
 }
 
 // Jumps: a step longer than jumpFactor times the track's median step, and
@@ -63,10 +89,10 @@ const duplicateDistance = 0.01
 
 // Prepare fits t into a map (paper 3.1):
 //
-//  1. Project latitude and longitude to local metres with an equirectangular
-//     projection around the centre of the track's bounding box: east =
-//     R·Δλ·cos φ₀, north = R·Δφ. Over a track tens of kilometres across the
-//     scale error stays under 0.5 %, far below a GPS track's own.
+//  1. Project latitude and longitude to local metres on the plane tangent
+//     to the Earth at the track's centre (azimuthal equidistant, project):
+//     right near the poles and across the antimeridian, and over a track
+//     tens of kilometres across the scale error stays under 10⁻⁵.
 //  2. Remove repeated positions and split segments at jumps.
 //  3. Fill in missing elevations along each segment (linearly by distance);
 //     a segment with none at all is dropped.
@@ -93,7 +119,7 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	if err := t.Check(); err != nil {
 		return nil, err
 	}
-	path := &Path{}
+	path := &Path{NonFinite: t.NonFinite}
 	segs := path.project(t)
 	segs = path.removeDuplicates(segs)
 	segs = path.splitJumps(segs)
@@ -114,30 +140,16 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	return path, nil
 }
 
-// project converts every point to metres east (X) and north (Y) of the
-// centre of the bounding box. Longitudes are unwrapped first, so a track
-// crossing the antimeridian stays in one piece.
+// project converts every point to metres east (X) and north (Y) on the
+// plane tangent to the Earth at the track's centre, by the azimuthal
+// equidistant projection (Snyder, "Map Projections: A Working Manual",
+// eqs. 25-2, 3-4, 22-4, 22-5): distances and bearings from the centre
+// are kept exactly, and over a track tens of kilometres across the scale
+// error stays under 10⁻⁵. The centre is the mean of the points as unit
+// vectors, so a track around a pole or across the antimeridian is
+// projected as it lies, not cut or stretched along a parallel.
 func (p *Path) project(t *Track) [][]Sample {
-	lon0 := t.Segments[0][0].Lon
-	unwrap := func(lon float64) float64 {
-		d := math.Mod(lon-lon0+540, 360) - 180
-		return lon0 + d
-	}
-	latLo, latHi := math.Inf(1), math.Inf(-1)
-	lonLo, lonHi := math.Inf(1), math.Inf(-1)
-	for _, seg := range t.Segments {
-		for _, q := range seg {
-			latLo, latHi = min(latLo, q.Lat), max(latHi, q.Lat)
-			lon := unwrap(q.Lon)
-			lonLo, lonHi = min(lonLo, lon), max(lonHi, lon)
-		}
-	}
-	p.CentreLat = (latLo + latHi) / 2
-	p.CentreLon = math.Mod((lonLo+lonHi)/2+540, 360) - 180
-	rad := math.Pi / 180
-	kx := EarthRadius * rad * math.Cos(p.CentreLat*rad)
-	ky := EarthRadius * rad
-	cLon := (lonLo + lonHi) / 2
+	c := trackCentre(t)
 	segs := make([][]Sample, 0, len(t.Segments))
 	for _, seg := range t.Segments {
 		out := make([]Sample, len(seg))
@@ -146,11 +158,76 @@ func (p *Path) project(t *Track) [][]Sample {
 			if q.HasEle {
 				ele = q.Ele
 			}
-			out[i] = Sample{X: (unwrap(q.Lon) - cLon) * kx, Y: (q.Lat - p.CentreLat) * ky, Ele: ele}
+			x, y := c.forward(q.Lat, q.Lon)
+			out[i] = Sample{X: x, Y: y, Ele: ele}
 		}
 		segs = append(segs, out)
 	}
+	p.centre = c
 	return segs
+}
+
+// tangentPlane is the azimuthal equidistant projection around (φ₀, λ₀).
+type tangentPlane struct {
+	lat0, lon0       float64 // degrees
+	sinLat0, cosLat0 float64
+}
+
+// trackCentre is the centre of the projection: the direction of the sum of
+// the points' unit vectors. Should they cancel out (points spread around
+// the whole Earth), the first point is the centre.
+func trackCentre(t *Track) tangentPlane {
+	const rad = math.Pi / 180
+	var sx, sy, sz float64
+	for _, seg := range t.Segments {
+		for _, q := range seg {
+			sx += math.Cos(q.Lat*rad) * math.Cos(q.Lon*rad)
+			sy += math.Cos(q.Lat*rad) * math.Sin(q.Lon*rad)
+			sz += math.Sin(q.Lat * rad)
+		}
+	}
+	lat0, lon0 := t.Segments[0][0].Lat, t.Segments[0][0].Lon
+	if n := math.Sqrt(sx*sx + sy*sy + sz*sz); n > 1e-9*float64(t.Points()) {
+		lat0, lon0 = math.Atan2(sz, math.Hypot(sx, sy))/rad, math.Atan2(sy, sx)/rad
+	}
+	return newTangentPlane(lat0, lon0)
+}
+
+func newTangentPlane(lat0, lon0 float64) tangentPlane {
+	s, c := math.Sincos(lat0 * math.Pi / 180)
+	return tangentPlane{lat0: lat0, lon0: lon0, sinLat0: s, cosLat0: c}
+}
+
+// forward returns the metres east and north of (lat, lon) on the plane:
+// the point lies at angular distance c from the centre in the direction
+// (x′, y′), with sin c = |(x′, y′)|, so x = R·c·x′/sin c and likewise y.
+func (tp tangentPlane) forward(lat, lon float64) (x, y float64) {
+	const rad = math.Pi / 180
+	sinLat, cosLat := math.Sincos(lat * rad)
+	sinDLon, cosDLon := math.Sincos((lon - tp.lon0) * rad)
+	xp := cosLat * sinDLon
+	yp := tp.cosLat0*sinLat - tp.sinLat0*cosLat*cosDLon
+	cosC := tp.sinLat0*sinLat + tp.cosLat0*cosLat*cosDLon
+	sinC := math.Hypot(xp, yp)
+	k := 1.0 // c/sin c, 1 at the centre
+	if sinC > 0 {
+		k = math.Atan2(sinC, cosC) / sinC
+	}
+	return EarthRadius * k * xp, EarthRadius * k * yp
+}
+
+// inverse returns the latitude and longitude of the point x metres east and
+// y north on the plane (Snyder, eqs. 20-14, 20-15 with c = ρ/R).
+func (tp tangentPlane) inverse(x, y float64) (lat, lon float64) {
+	const rad = math.Pi / 180
+	rho := math.Hypot(x, y)
+	if rho == 0 {
+		return tp.lat0, tp.lon0
+	}
+	sinC, cosC := math.Sincos(rho / EarthRadius)
+	lat = math.Asin(min(max(cosC*tp.sinLat0+y*sinC*tp.cosLat0/rho, -1), 1)) / rad
+	lon = tp.lon0 + math.Atan2(x*sinC, rho*tp.cosLat0*cosC-y*tp.sinLat0*sinC)/rad
+	return lat, math.Mod(lon+540, 360) - 180
 }
 
 // removeDuplicates drops points at the position of the point before them,
@@ -303,8 +380,11 @@ func (p *Path) fit(segs [][]Sample, opt Options) error {
 	}
 	usable := float64(opt.Size-1) * (1 - 2*opt.Margin)
 	p.CellSize = max(opt.MinCellSize, extent/usable)
+	p.size = opt.Size
 	mid := float64(opt.Size-1) / 2
 	cx, cy := (xLo+xHi)/2, (yLo+yHi)/2
+	p.planeX, p.planeY = cx, cy
+	p.CentreLat, p.CentreLon = p.centre.inverse(cx, cy)
 	for _, seg := range segs {
 		for i, q := range seg {
 			// Rows grow southwards: north is up in the image.
@@ -336,6 +416,55 @@ func (p *Path) Resample(spacing float64) *Path {
 	q.Segments = make([][]Sample, 0, len(p.Segments))
 	for _, seg := range p.Segments {
 		q.Segments = append(q.Segments, resampleSegment(seg, spacing))
+	}
+	return &q
+}
+
+// maxLinePoints bounds the points Resample and densify make of a track
+// (lineSpacing): 24 bytes each, so a track of any length and noise costs
+// at most 12 MB per copy beyond its own points. On a map of fewer than
+// 2·maxLinePoints samples the bound is half its samples: a line longer
+// than that passes every sample more than once and tells the map nothing
+// more.
+const maxLinePoints = 1 << 19
+
+// lineSpacing returns spacing, or the coarser spacing at which the whole
+// track takes its bound of points (maxLinePoints): memory follows the
+// points kept, not the track's length over the cell size.
+func (p *Path) lineSpacing(spacing float64) float64 {
+	most := float64(maxLinePoints)
+	if p.size > 0 {
+		most = min(most, float64(p.size*p.size/2))
+	}
+	return max(spacing, p.Length/p.CellSize/most)
+}
+
+// densify returns a copy of p with points inserted, evenly, into every
+// step longer than step samples (or lineSpacing(step)), keeping every
+// point p has: where Resample moves the points, this keeps the track's
+// corners.
+func (p *Path) densify(step float64) *Path {
+	step = p.lineSpacing(step)
+	q := *p
+	q.Segments = make([][]Sample, 0, len(p.Segments))
+	for _, seg := range p.Segments {
+		n := len(seg)
+		for i := 1; i < len(seg); i++ {
+			n += max(int(math.Ceil(dist(seg[i-1], seg[i])/step))-1, 0)
+		}
+		out := make([]Sample, 0, n)
+		for i, b := range seg {
+			if i > 0 {
+				a := seg[i-1]
+				k := max(int(math.Ceil(dist(a, b)/step)), 1)
+				for j := 1; j < k; j++ {
+					f := float64(j) / float64(k)
+					out = append(out, Sample{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y), Ele: a.Ele + f*(b.Ele-a.Ele)})
+				}
+			}
+			out = append(out, b)
+		}
+		q.Segments = append(q.Segments, out)
 	}
 	return &q
 }

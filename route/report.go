@@ -37,9 +37,10 @@ type Report struct {
 
 	// What preparation changed: fragments dropped as far from the track,
 	// elevation outliers repaired, the largest change reconciling laps.
-	Dropped  []Fragment `json:"dropped"`
-	Repairs  []Repair   `json:"repairs"`
-	LapShift float64    `json:"lap_shift_m"`
+	Dropped   []Fragment `json:"dropped"`
+	Repairs   []Repair   `json:"repairs"`
+	LapShift  float64    `json:"lap_shift_m"`
+	NonFinite int        `json:"non_finite_elevations"` // NaN or infinite, treated as missing
 
 	// The relief rule (relief.go) and what the map made of it, in metres.
 	TrackMinElevation float64 `json:"track_min_m"`
@@ -70,6 +71,33 @@ func Agreement(meanError, elevationRange float64) float64 {
 	return min(max(100*(1-meanError/elevationRange), 0), 100)
 }
 
+// A route terrain meets its track when the map strays from the track's
+// own elevation, anywhere along it (Result.TrackMaxError), by at most
+// TrackTolerance of the track's elevation range or TrackToleranceFloor
+// metres, whichever is larger, and its heights stay within the relief
+// rule (reliefBounds) by as much. Clean tracks stay within about 1 %; a
+// track whose passes over the same ground disagree by more cannot be met.
+const (
+	TrackTolerance      = 0.05
+	TrackToleranceFloor = 5.0
+)
+
+// CheckTrack returns an error saying by how much, in metres, when the map
+// misses the track or exceeds the relief rule by more than the tolerance.
+func (r *Result) CheckTrack() error {
+	vs := r.Map.VerticalScale
+	tol := max(TrackTolerance*(r.Path.MaxEle-r.Path.MinEle), TrackToleranceFloor)
+	if miss := r.TrackMaxError * vs; !(miss <= tol) {
+		return fmt.Errorf("the map misses the track by up to %.1f m (mean %.2f m), more than the tolerance of %.1f m (%.0f %% of the track's %.0f–%.0f m, or %.0f m): passes over the same ground may disagree, or the track be too noisy to follow",
+			miss, r.TrackMeanError*vs, tol, 100*TrackTolerance, r.Path.MinEle, r.Path.MaxEle, TrackToleranceFloor)
+	}
+	if bound := r.Bounds.MaxRange; bound > 0 && !(vs <= bound+tol) {
+		return fmt.Errorf("the map's heights span %.0f m (%.0f to %.0f m), beyond the relief rule's %.0f m for a track of %.0f–%.0f m",
+			vs, r.Base, r.Base+vs, bound, r.Path.MinEle, r.Path.MaxEle)
+	}
+	return nil
+}
+
 // Report summarises r for a run that took seconds.
 func (r *Result) Report(seconds float64) Report {
 	return Report{
@@ -81,6 +109,7 @@ func (r *Result) Report(seconds float64) Report {
 		Agreement:      Agreement(r.MeanError, r.elevationRange()),
 		TrackAgreement: Agreement(r.TrackMeanError, r.elevationRange()),
 		Dropped:        nonNil(r.Path.Dropped), Repairs: nonNil(r.Path.Repairs), LapShift: r.LapShift,
+		NonFinite:         r.Path.NonFinite,
 		TrackMinElevation: r.Path.MinEle, TrackMaxElevation: r.Path.MaxEle,
 		MaxRelief: r.Bounds.MaxRange, MaxSlope: r.Bounds.MaxSlope,
 		Amplitude: r.Amplitude, FittedAmplitude: r.FittedAmplitude,
@@ -99,11 +128,14 @@ func (r *Result) elevationRange() float64 {
 // SaveReport writes rep as indented JSON to path, atomically
 // (atomicfile.Write).
 func SaveReport(path string, rep Report) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(rep)
-	})
+	return atomicfile.Write(path, func(w io.Writer) error { return EncodeReport(w, rep) })
+}
+
+// EncodeReport writes rep as indented JSON, as SaveReport saves it.
+func EncodeReport(w io.Writer, rep Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(rep)
 }
 
 // nonNil returns s, or an empty slice for nil, so JSON writes [] not null.
@@ -119,6 +151,9 @@ func nonNil[T any](s []T) []T {
 // the relief rule where it lowered the fitted relief.
 func (r *Result) Notes() []string {
 	var notes []string
+	if n := r.Path.NonFinite; n > 0 {
+		notes = append(notes, fmt.Sprintf("%d elevation(s) were NaN or infinite: treated as missing and filled in along the track", n))
+	}
 	for _, f := range r.Path.Dropped {
 		notes = append(notes, fmt.Sprintf("dropped %d point(s) (%.2f km of track) %.1f km from the main body of the track: a stale fix or a stray fragment (-route-keep-all keeps them)",
 			f.Points, f.Length/1000, f.Distance/1000))

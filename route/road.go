@@ -1,10 +1,12 @@
 package route
 
 import (
+	"cmp"
 	"context"
 	"cordillera/internal/parallel"
 	"cordillera/terrain"
 	"math"
+	"slices"
 )
 
 // trackEdges returns the straight pieces of line's segments, ends in
@@ -28,18 +30,36 @@ func trackEdges(line *Path) [][2]Sample {
 // nearestEdges calls apply for every map sample within reach of the
 // edges, with the index of the nearest edge, the position t ∈ [0, 1] of
 // the nearest point along it and the distance d to it (samples). Rows run
-// in parallel; apply may write only its own row.
+// in parallel; apply may write only its own row. The edges are sorted by
+// their top row once, so each row looks only at the edges that can reach
+// it: the work follows the edges near each row, not all of them.
 func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, reach float64, apply func(row, col, edge int, t, d float64)) error {
+	type ranked struct {
+		top float64 // the edge's top row
+		k   int32
+	}
+	order := make([]ranked, len(edges))
+	tall := 0.0 // the most rows one edge spans
+	for k, e := range edges {
+		order[k] = ranked{min(e[0].Y, e[1].Y), int32(k)}
+		tall = max(tall, math.Abs(e[1].Y-e[0].Y))
+	}
+	slices.SortFunc(order, func(a, b ranked) int { return cmp.Or(cmp.Compare(a.top, b.top), cmp.Compare(a.k, b.k)) })
 	return parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
 		y := float64(row)
-		dist := make([]float64, m.Width)
+		dist := make([]float64, m.Width) // squared
 		near := make([]int, m.Width)
 		along := make([]float64, m.Width)
 		for i := range dist {
 			dist[i] = math.Inf(1)
 		}
-		for k, e := range edges {
-			a, b := e[0], e[1]
+		first, _ := slices.BinarySearchFunc(order, y-reach-tall, func(r ranked, v float64) int { return cmp.Compare(r.top, v) })
+		for _, r := range order[first:] {
+			if r.top > y+reach {
+				break
+			}
+			k := int(r.k)
+			a, b := edges[k][0], edges[k][1]
 			if y < min(a.Y, b.Y)-reach || y > max(a.Y, b.Y)+reach {
 				continue
 			}
@@ -53,13 +73,14 @@ func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, 
 				if l2 > 0 {
 					t = min(max(((x-a.X)*dx+(y-a.Y)*dy)/l2, 0), 1)
 				}
-				if d := math.Hypot(x-(a.X+t*dx), y-(a.Y+t*dy)); d < dist[c] {
-					dist[c], near[c], along[c] = d, k, t
+				ex, ey := x-(a.X+t*dx), y-(a.Y+t*dy)
+				if d2 := ex*ex + ey*ey; d2 < dist[c] || (d2 == dist[c] && k < near[c]) {
+					dist[c], near[c], along[c] = d2, k, t
 				}
 			}
 		}
-		for c, d := range dist {
-			if d < reach {
+		for c, d2 := range dist {
+			if d := math.Sqrt(d2); d < reach {
 				apply(row, c, near[c], along[c], d)
 			}
 		}
@@ -92,7 +113,7 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, cons []Co
 	shoulder := max(roadShoulder*halfWidth, roadMinShoulder)
 	reach := halfWidth + shoulder
 	// The centreline: the track at a spacing fine against the road's width.
-	edges := trackEdges(track.Resample(max(0.5, halfWidth/4)))
+	edges := trackEdges(track.Resample(track.lineSpacing(max(0.5, halfWidth/4))))
 	heights := make([][2]float64, len(edges))
 	for k, e := range edges {
 		heights[k] = [2]float64{bilinear(m, e[0].X, e[0].Y), bilinear(m, e[1].X, e[1].Y)}

@@ -20,12 +20,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"cordillera/internal/inputfile"
 )
 
 // Point is one GPS fix. Lat and Lon are in degrees (WGS 84); Ele is in
@@ -42,6 +42,10 @@ type Point struct {
 type Track struct {
 	Format   Format
 	Segments [][]Point
+
+	// NonFinite counts the elevations that were NaN or infinite: they are
+	// treated as missing (filled in along the track) and reported.
+	NonFinite int
 }
 
 // Format names a route file format.
@@ -75,17 +79,11 @@ var extensions = map[string]Format{
 // enough points to build a terrain from (Track.Check). Errors start with
 // the path.
 func Load(path string) (*Track, error) {
-	f, err := os.Open(path)
+	// Only a regular file of at most MaxFileSize: a FIFO would block
+	// forever, a device never end.
+	data, err := inputfile.ReadAll(path, MaxFileSize, "a route file")
 	if err != nil {
-		return nil, err // *PathError names the path
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d MB; not a route file", path, MaxFileSize>>20)
+		return nil, err
 	}
 	t, err := Parse(data)
 	if err == nil {
@@ -135,6 +133,10 @@ func Parse(data []byte) (*Track, error) {
 		for i, p := range seg {
 			if err := checkPosition(p); err != nil {
 				return nil, fmt.Errorf("%s: segment %d, point %d: %w", t.Format, s+1, i+1, err)
+			}
+			if !p.HasEle && p.Ele != 0 { // newPoint kept a NaN or Inf to be counted here
+				t.NonFinite++
+				seg[i].Ele = 0
 			}
 		}
 	}
@@ -236,13 +238,14 @@ func checkPosition(p Point) error {
 	return nil
 }
 
-// newPoint makes a Point; a non-finite elevation counts as missing.
+// newPoint makes a Point; a non-finite elevation counts as missing. It
+// stays in Ele, for Parse to count (Track.NonFinite) and clear.
 func newPoint(lat, lon, ele float64, hasEle bool) Point {
-	hasEle = hasEle && !math.IsNaN(ele) && !math.IsInf(ele, 0)
 	if !hasEle {
-		ele = 0
+		return Point{Lat: lat, Lon: lon}
 	}
-	return Point{Lat: lat, Lon: lon, Ele: ele, HasEle: hasEle}
+	finite := !math.IsNaN(ele) && !math.IsInf(ele, 0)
+	return Point{Lat: lat, Lon: lon, Ele: ele, HasEle: finite}
 }
 
 // maxElevation bounds believable elevations in metres: the deepest trench

@@ -128,6 +128,33 @@ func TestParseValues(t *testing.T) {
 	}
 }
 
+// Elevations that are NaN or infinite are counted, treated as missing,
+// and reported.
+func TestParseCountsNonFiniteElevations(t *testing.T) {
+	for _, data := range []string{
+		"lat,lon,ele\n46,14,NaN\n46.001,14,100\n46.002,14,Inf\n46.003,14,-inf\n",
+		`<gpx version="1.1"><trk><trkseg><trkpt lat="46" lon="14"><ele>NaN</ele></trkpt><trkpt lat="46.001" lon="14"><ele>100</ele></trkpt>` +
+			`<trkpt lat="46.002" lon="14"><ele>+Inf</ele></trkpt><trkpt lat="46.003" lon="14"><ele>-Inf</ele></trkpt></trkseg></trk></gpx>`,
+	} {
+		tr, err := Parse([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seg := tr.Segments[0]
+		if tr.NonFinite != 3 || seg[0] != (Point{Lat: 46, Lon: 14}) || !seg[1].HasEle || seg[3].HasEle {
+			t.Errorf("%s: %d non-finite, points %+v; want 3, counted as missing", tr.Format, tr.NonFinite, seg)
+		}
+		p, err := Prepare(tr, opts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := &Result{Path: p}
+		if p.NonFinite != 3 || len(res.Notes()) == 0 || !strings.Contains(res.Notes()[0], "3 elevation(s) were NaN or infinite") {
+			t.Errorf("%s: path counts %d, notes %q", tr.Format, p.NonFinite, res.Notes())
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ data, want string }{
 		{"", "empty file"},
@@ -148,6 +175,9 @@ func TestParseErrors(t *testing.T) {
 		{`{"features": [}`, "geojson:"},
 		{`<gpx version="1.1"><trk><trkseg><trkpt lat="x" lon="1"/></trkseg></trk></gpx>`, "gpx:"},
 		{`<gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="1">`, "gpx:"},
+		{"<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"1\"><ele>5</ele></trkpt>\n<trkpt lat=\"1.1\" lon=\"1\"><ele>5 m</ele></trkpt></trkseg></trk></gpx>",
+			`track point 2 (line 2): <ele> "5 m" is not a number`},
+		{`<gpx version="1.1"><rte><rtept lat="1" lon="1"><ele>1e999</ele></rtept></rte></gpx>`, `route point 1 (line 1): <ele> "1e999" is out of range`},
 		{`<TrainingCenterDatabase><Trackpoint><Position><LatitudeDegrees>a</LatitudeDegrees><LongitudeDegrees>1</LongitudeDegrees></Position></Trackpoint></TrainingCenterDatabase>`,
 			`trackpoint 1: LatitudeDegrees "a" is not a number`},
 	}

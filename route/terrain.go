@@ -134,11 +134,13 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	// One point per finest lattice cell along the track: the lattice
 	// cannot follow detail finer than that, and denser points on a
 	// straight stretch would ask more of it than it has values for.
-	length := path.Length / path.CellSize
-	spacing := max(float64(p.Size-1)/float64(cells(p.Levels-1)), length/maxConstraints)
+	spacing := solveSpacing(path, float64(p.Size-1)/float64(cells(p.Levels-1)))
 	// Passes are reconciled where they meet at the solve's spacing, then
-	// where they cross, at a quarter of it.
-	lapShift := max(path.harmoniseLaps(spacing), path.harmoniseLaps(max(spacing/4, 2)))
+	// where they come closer, at a half and a quarter of it: on the track
+	// with points inserted at an eighth of it, so that a crossing between
+	// two recorded points is reconciled where it lies.
+	path = path.densify(spacing / 8)
+	lapShift := max(path.harmoniseLaps(spacing), path.harmoniseLaps(max(spacing/2, 2)), path.harmoniseLaps(max(spacing/4, 2)))
 	bounds := newReliefBounds(path, spacing, p.RouteRelief)
 	report(0.05)
 	m, fit, err := routeTerrain(ctx, p.Size, p.Levels, p.Interpolation, p.Seed, path.Resample(spacing), spacing, p.RouteRelief, bounds, progress)
@@ -147,7 +149,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	}
 	// The map follows the track between the points before the stage: what
 	// the stage does between them stays, only the points are met again.
-	track := path.Resample(0.5)
+	track := path.Resample(path.lineSpacing(0.5))
 	if err := followTrack(ctx, m, track, fit.cons, fit.z0, fit.amp, max(spacing, minFollowReach)); err != nil {
 		return nil, err
 	}
@@ -311,6 +313,23 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 	return m, fit, nil
 }
 
+// solveSpacing returns the spacing, in samples, of the solved points: the
+// finest lattice cell, unless the track's points, merged where passes
+// meet (mergePasses), would still be more than maxConstraints; then the
+// spacing grows until they are not. A long track over little ground (a
+// day of laps, a noisy logger standing still) thus keeps the finest
+// spacing its ground allows, not one set by its length.
+func solveSpacing(path *Path, finest float64) float64 {
+	spacing := max(finest, path.Length/path.CellSize/maxLinePoints)
+	for {
+		out, _, _ := mergePasses(path.Resample(spacing), spacing)
+		if len(out) <= maxConstraints {
+			return spacing
+		}
+		spacing *= max(math.Sqrt(float64(len(out))/maxConstraints), 1.1)
+	}
+}
+
 // referenceLevels is the finest level whose spacing the amplitude fit
 // reads the track at (its cells are 16 samples wide on a 1025² map).
 const referenceLevels = 7
@@ -368,6 +387,9 @@ func (t *turbulence) fitAmplitude(path *Path, ml float64) float64 {
 // variogramAmplitudes returns the variogram fits of fitAmplitude at the
 // smallest lag and the largest over all lags with enough pairs.
 func (t *turbulence) variogramAmplitudes(path *Path) (first, largest float64) {
+	if path.Points() > maxVariogramPoints { // a track far longer than the map is wide
+		path = path.Resample(path.Length / path.CellSize / maxVariogramPoints)
+	}
 	rows := make([][]sparseRow, len(path.Segments))
 	longest := 0
 	for s, seg := range path.Segments {
@@ -401,6 +423,11 @@ func (t *turbulence) variogramAmplitudes(path *Path) (first, largest float64) {
 	return first, largest
 }
 
+// maxVariogramPoints bounds the points variogramAmplitudes reads (each
+// keeps a constraint row of up to 16 values per level): a longer track is
+// read at a coarser spacing.
+const maxVariogramPoints = 1 << 14
+
 // minPairs is the fewest pairs of points a lag of variogramAmplitudes
 // needs for its estimate to mean something.
 const minPairs = 16
@@ -419,11 +446,14 @@ func bilinear(m *terrain.Heightmap, x, y float64) float64 {
 // mergePasses flattens a path's segments into one list of points and
 // merges every point that comes within radius of a point of another pass
 // (another segment, or the same segment more than 1.5 radii further along
-// it: the other leg of a hairpin or of an out-and-back) into that point: the merged point moves to the mean position
-// and takes the mean elevation. Two passes along one trail, or a loop
-// closing on its start, would otherwise ask one spot of the map for two
-// heights a GPS's error apart (paper 002, 3.1: "se eliminan aquellos
-// puntos que están repetidos").
+// it: the other leg of a hairpin or of an out-and-back; or a neighbour
+// on the same pass closer than half the radius: a track that turned back
+// on itself within a step, as GPS noise does) into that point: the merged
+// point moves to the mean position and takes the mean elevation. Two
+// passes along one trail, or a loop closing on its start, would otherwise
+// ask one spot of the map for two heights a GPS's error apart (paper 002,
+// 3.1: "se eliminan aquellos puntos que están repetidos"), and two points
+// of one pass on one spot would make A Aᵀ nearly singular.
 //
 // owner gives, for every point of p in order, the index in out of the
 // point it became or went into.
@@ -448,10 +478,11 @@ func mergePasses(p *Path, radius float64) (out []Sample, merged int, owner []int
 			for di := -1; di <= 1; di++ {
 				for dj := -1; dj <= 1; dj++ {
 					for _, o := range grid[key{k.i + di, k.j + dj}] {
-						if info[o].seg == s && math.Abs(info[o].arc-arc) < 1.5*radius {
+						d := math.Hypot(out[o].X-q.X, out[o].Y-q.Y)
+						if info[o].seg == s && math.Abs(info[o].arc-arc) < 1.5*radius && d >= radius/2 {
 							continue // a neighbour on the same pass
 						}
-						if d := math.Hypot(out[o].X-q.X, out[o].Y-q.Y); d < best {
+						if d < best {
 							near, best = o, d
 						}
 					}
