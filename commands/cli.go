@@ -12,8 +12,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
+	"cordillera/internal/atomicfile"
 	"cordillera/pipeline"
 	"cordillera/route"
 	"cordillera/terrain"
@@ -102,9 +104,11 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, synopsis stri
 type generateOptions struct {
 	out, paramsOut     string
 	route, routeReport string
+	routeWarn          bool    // warn, not fail, when the map misses the track (route.Result.CheckTrack)
 	heightmap          string  // erode this file instead of generating a map
 	mapHeight          float64 // with heightmap: world height of white
 	masks              string  // folder for the erosion masks
+	presetFile         string  // -preset when it names a parameter file
 	params             terrain.Params
 	export             exportOptions // export.go: derived maps, meshes, engine targets, tiles
 }
@@ -130,6 +134,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
 	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: GPX, TCX, GeoJSON or CSV (paper 002)")
 	fs.StringVar(&opt.routeReport, "route-report", "", "with -route, also write a JSON report of every route point's target and height")
+	fs.BoolVar(&opt.routeWarn, "route-warn", false, "with -route, write the map with a warning when it misses the track by more than the tolerance (5 % of the track's elevation range or 5 m) instead of failing")
 	fs.StringVar(&opt.heightmap, "heightmap", "", "erode this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one; keeps its cell size (-cell-size) and height scale, or the file's own")
 	fs.Float64Var(&opt.mapHeight, "map-height", 0, "with -heightmap: world height of white in metres (default: a fifth of the map's width in cells)")
 	fs.StringVar(&opt.masks, "masks", "", "with -erosion: write the flow, eroded and deposited masks as 16-bit PNGs into this folder, named after -o")
@@ -153,6 +158,9 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	if err := checkHeightmapFlags(opt, pf); err != nil {
 		return opt, err
 	}
+	if strings.EqualFold(filepath.Ext(pf.preset), ".json") {
+		opt.presetFile = pf.preset
+	}
 	p, err := pf.resolve("generate")
 	opt.params = p
 	if err == nil {
@@ -175,6 +183,9 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 // checkRouteFlags refuses flags that would be silently ignored: route
 // parameters without -route, and generator parameters with it.
 func checkRouteFlags(opt generateOptions, pf *paramFlags) error {
+	if opt.routeWarn && opt.route == "" {
+		return errors.New("generate: -route-warn needs -route TRACK")
+	}
 	if opt.routeReport != "" {
 		if opt.route == "" {
 			return errors.New("generate: -route-report needs -route TRACK")
@@ -198,6 +209,9 @@ func checkRouteFlags(opt generateOptions, pf *paramFlags) error {
 // checkHeightmapFlags refuses what a loaded heightmap cannot use: a route,
 // and the parameters that would make a map rather than erode one.
 func checkHeightmapFlags(opt generateOptions, pf *paramFlags) error {
+	if err := checkMapHeight("generate", opt.mapHeight); err != nil {
+		return err
+	}
 	if opt.heightmap == "" {
 		if opt.mapHeight != 0 {
 			return errors.New("generate: -map-height needs -heightmap IN")
@@ -207,13 +221,19 @@ func checkHeightmapFlags(opt generateOptions, pf *paramFlags) error {
 	if opt.route != "" {
 		return errors.New("generate: -heightmap and -route exclude each other")
 	}
-	if !(opt.mapHeight >= 0) || math.IsInf(opt.mapHeight, 0) {
-		return fmt.Errorf("generate: -map-height %g: want a positive number of metres", opt.mapHeight)
-	}
 	for _, g := range pf.given {
 		if slices.Contains(notForHeightmap, g.spec.Name) {
 			return fmt.Errorf("generate: -%s makes a map; with -heightmap only the erosion parameters, -seed and -cell-size apply", g.spec.Name)
 		}
+	}
+	return nil
+}
+
+// checkMapHeight refuses a -map-height that is not a positive, finite
+// number of metres (0, the flag's default, picks one from the map).
+func checkMapHeight(cmd string, h float64) error {
+	if math.IsNaN(h) || math.IsInf(h, 0) || h < 0 {
+		return fmt.Errorf("%s: -map-height %g: want a positive number of metres", cmd, h)
 	}
 	return nil
 }
@@ -237,7 +257,10 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	if err := atomicfile.CheckOutputs(opt.outputs(), opt.inputs()); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	ctx, stop := signalContext()
 	defer stop()
 	if opt.route != "" {
 		return runGenerateRoute(ctx, opt, stdout)
@@ -283,7 +306,12 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	elapsed := time.Since(start)
 	finish()
 	m := w.Map
-	wrote, err := saveWorld(opt, w)
+	g := newOutputGroup(ctx, opt)
+	defer g.Abort()
+	wrote, err := saveWorld(g, opt, w)
+	if err == nil {
+		err = commit(g)
+	}
 	if err != nil {
 		return err
 	}
@@ -303,21 +331,65 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// saveWorld writes the map to -o, and the parameters and masks where asked,
-// and returns the list of files written.
-func saveWorld(opt generateOptions, w *pipeline.World) (string, error) {
-	files, err := saveMap(opt, w)
+// signalContext returns a context cancelled by SIGINT (Ctrl-C), SIGTERM or
+// SIGHUP: a command stops at whatever stage it is, removes the temporaries
+// of the files it was writing and exits non-zero. Until stop is called
+// further signals are caught too, so that the clean-up is not cut short.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+}
+
+// outputs and inputs list the files generate writes and reads (by their
+// flags; tiles and masks are named later), so that no output replaces an
+// input or another output.
+func (opt generateOptions) outputs() []string {
+	out := opt.out
+	if opt.export.tiles > 1 {
+		out = "" // tiles are named NAME_x{i}_y{j}.EXT, checked as they are added
+	}
+	return []string{out, opt.paramsOut, opt.routeReport, opt.export.normalMap, opt.export.splatMap}
+}
+
+func (opt generateOptions) inputs() []string {
+	in := []string{opt.heightmap, opt.route}
+	if opt.presetFile != "" {
+		in = append(in, opt.presetFile)
+	}
+	return in
+}
+
+// newOutputGroup returns the group generate writes all its files through:
+// none is put in place unless all were written.
+func newOutputGroup(ctx context.Context, opt generateOptions) *atomicfile.Group {
+	g := atomicfile.NewGroup(ctx)
+	g.Input(opt.inputs()...)
+	return g
+}
+
+// commit puts generate's files in place.
+func commit(g *atomicfile.Group) error {
+	if err := g.Commit(); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	return nil
+}
+
+// saveWorld adds the map to -o, and the parameters and masks where asked,
+// to the group g, and returns the list of files written.
+func saveWorld(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (string, error) {
+	files, err := saveMap(g, opt, w)
 	if err != nil {
 		return "", err
 	}
 	wrote := strings.Join(files, ", ")
 	if opt.paramsOut != "" {
-		if err := terrain.SaveParams(opt.paramsOut, opt.params); err != nil {
+		if err := g.Add(opt.paramsOut, func(wr io.Writer) error { return terrain.EncodeParams(wr, opt.params) }); err != nil {
 			return "", fmt.Errorf("generate: %w", err)
 		}
+		wrote += ", " + opt.paramsOut
 	}
 	if opt.masks != "" && w.Masks != nil {
-		if err := os.MkdirAll(opt.masks, 0o755); err != nil {
+		if err := g.MkdirAll(opt.masks); err != nil {
 			return "", fmt.Errorf("generate: -masks %w", err)
 		}
 		base := strings.TrimSuffix(filepath.Base(opt.out), filepath.Ext(opt.out))
@@ -327,7 +399,7 @@ func saveWorld(opt generateOptions, w *pipeline.World) (string, error) {
 				return "", fmt.Errorf("generate: -masks: %w", err)
 			}
 			path := filepath.Join(opt.masks, base+"-"+name+".png")
-			if err := heightfile.SaveHeightmap(path, mask); err != nil {
+			if err := g.Add(path, func(wr io.Writer) error { return heightfile.EncodePNG16(wr, mask) }); err != nil {
 				return "", fmt.Errorf("generate: -masks: %w", err)
 			}
 			wrote += ", " + path
@@ -353,15 +425,27 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 	}
 	elapsed := time.Since(start)
 	res, m := w.Route, w.Map
-	wrote, err := saveWorld(opt, w)
+	if err := res.CheckTrack(); err != nil {
+		if !opt.routeWarn {
+			return fmt.Errorf("generate: -route %s: %w; nothing written (-route-warn writes the map anyway)", opt.route, err)
+		}
+		fmt.Fprintf(stdout, "warning: -route %s: %v\n", opt.route, err)
+	}
+	g := newOutputGroup(ctx, opt)
+	defer g.Abort()
+	wrote, err := saveWorld(g, opt, w)
 	if err != nil {
 		return err
 	}
 	if opt.routeReport != "" {
-		if err := route.SaveReport(opt.routeReport, res.Report(elapsed.Seconds())); err != nil {
+		rep := res.Report(elapsed.Seconds())
+		if err := g.Add(opt.routeReport, func(wr io.Writer) error { return route.EncodeReport(wr, rep) }); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 		wrote += ", " + opt.routeReport
+	}
+	if err := commit(g); err != nil {
+		return err
 	}
 	p := opt.params
 	fmt.Fprintf(stdout, "route %s: %s, %d points, %.2f km → %d points solved every %.3g samples (%d merged where passes meet)\n",

@@ -42,6 +42,12 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 
 func TestGenerateWritesEveryFormat(t *testing.T) {
 	dir := t.TempDir()
+	p := terrain.DefaultParams()
+	p.Size = 65
+	want, err := terrain.Generate(t.Context(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, ext := range []string{".png", ".r16", ".obj"} {
 		out := filepath.Join(dir, "map"+ext)
 		stdout, _, err := runCLI(t, "-size", "65", "-o", out)
@@ -51,29 +57,57 @@ func TestGenerateWritesEveryFormat(t *testing.T) {
 		if !strings.Contains(stdout, "generated in") || !strings.Contains(stdout, "heights 0–200") {
 			t.Errorf("%s: output %q lacks the time and the height range", ext, stdout)
 		}
-		m, err := loadAny(out)
+		m, err := loadAny(out, want)
 		if err != nil {
 			t.Fatalf("%s: %v", ext, err)
 		}
-		if m != nil && (m.Width != 65 || m.Height != 65) {
-			t.Errorf("%s: read back %d×%d, want 65×65", ext, m.Width, m.Height)
+		if m.Width != 65 || m.Height != 65 {
+			t.Fatalf("%s: read back %d×%d, want 65×65", ext, m.Width, m.Height)
+		}
+		// 16-bit files round each height to the nearest of 65536 steps.
+		for i, v := range want.Samples {
+			if d := math.Abs(float64(m.Samples[i]) - float64(v)); d > 0.5/65535+1e-7 {
+				t.Fatalf("%s: sample %d (%d,%d) reads back %v, want %v", ext, i, i%65, i/65, m.Samples[i], v)
+			}
 		}
 	}
 }
 
-// loadAny reads back a heightmap file, or checks the vertex count of an OBJ.
-func loadAny(path string) (*terrain.Heightmap, error) {
-	if filepath.Ext(path) == ".obj" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if n := bytes.Count(data, []byte("\nv ")); n != 65*65 {
-			return nil, &os.PathError{Op: "count", Path: path, Err: os.ErrInvalid}
-		}
-		return nil, nil
+// loadAny reads back a heightmap file; an OBJ's vertices "v x y z" are
+// checked to lie on want's grid and read back as heights over want's
+// vertical scale.
+func loadAny(path string, want *terrain.Heightmap) (*terrain.Heightmap, error) {
+	if filepath.Ext(path) != ".obj" {
+		return heightfile.LoadHeightmap(path)
 	}
-	return heightfile.LoadHeightmap(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m := terrain.NewHeightmap(want.Width, want.Height)
+	n := 0
+	for line := range strings.Lines(string(data)) {
+		if !strings.HasPrefix(line, "v ") {
+			continue
+		}
+		var x, y, z float64
+		if _, err := fmt.Sscan(line[2:], &x, &y, &z); err != nil {
+			return nil, fmt.Errorf("%s: vertex %d %q: %v", path, n, line, err)
+		}
+		if n >= len(m.Samples) {
+			return nil, fmt.Errorf("%s: more than %d vertices", path, len(m.Samples))
+		}
+		col, row := n%want.Width, n/want.Width
+		if math.Abs(x-float64(col)*want.CellSize) > 1e-3 || math.Abs(z-float64(row)*want.CellSize) > 1e-3 {
+			return nil, fmt.Errorf("%s: vertex %d at x %g z %g, want sample (%d,%d) at cell size %g", path, n, x, z, col, row, want.CellSize)
+		}
+		m.Samples[n] = float32(y / want.VerticalScale)
+		n++
+	}
+	if n != len(m.Samples) {
+		return nil, fmt.Errorf("%s: %d vertices, want %d", path, n, len(m.Samples))
+	}
+	return m, nil
 }
 
 // Saving the parameters and regenerating from them reproduces the map bit
@@ -221,7 +255,7 @@ func TestGenerateRoute(t *testing.T) {
 func TestGenerateRouteRealTrack(t *testing.T) {
 	track := filepath.Join("..", "..", "shared", "data", "gpx", "korita-zbevnica.gpx")
 	if _, err := os.Stat(track); err != nil {
-		t.Skip("no ../shared/data")
+		t.Skipf("%s is absent (real tracks live outside the repository): %v", track, err)
 	}
 	out := filepath.Join(t.TempDir(), "k.r16")
 	stdout, _, err := runCLI(t, "-route", track, "-o", out)
@@ -266,4 +300,35 @@ func TestGenerateRouteBadInput(t *testing.T) {
 	for _, c := range cases {
 		expectRefusal(t, c.args, c.want, out, rep)
 	}
+}
+
+// A track the map cannot meet (a random walk whose passes over the same
+// ground disagree by hundreds of metres) fails with the numbers and
+// writes nothing; -route-warn writes the map with a warning. It used to
+// pass with exit status 0 and no word.
+func TestGenerateRouteMissFails(t *testing.T) {
+	dir := t.TempDir()
+	var csv strings.Builder
+	csv.WriteString("lat,lon,ele\n")
+	x, y, ele := 0.0, 0.0, 600.0
+	for i := range 4000 {
+		a := float64(i*i%997) * 2 * math.Pi / 997 // a deterministic scramble of directions
+		x, y = x+3*math.Cos(a), y+3*math.Sin(a)
+		ele = min(max(ele+40*math.Sin(float64(i)*1.7), 50), 1163)
+		fmt.Fprintf(&csv, "%.7f,%.7f,%.1f\n", 46+y/111195, 14+x/(111195*0.6947), ele)
+	}
+	track := filepath.Join(dir, "walk.csv")
+	if err := os.WriteFile(track, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.png")
+	expectRefusal(t, []string{"-route", track, "-o", out, "-size", "129"}, "the map misses the track by up to", out)
+	stdout, _, err := runCLI(t, "-route", track, "-o", out, "-size", "129", "-route-warn")
+	if err != nil || !strings.Contains(stdout, "warning: -route "+track+": the map misses the track") {
+		t.Errorf("-route-warn: %v, stdout %q", err, stdout)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("-route-warn wrote no map: %v", err)
+	}
+	expectRefusal(t, []string{"-o", out + "2.png", "-route-warn"}, "-route-warn needs -route TRACK", out+"2.png")
 }

@@ -204,30 +204,26 @@ func worldBase(opt generateOptions, w *pipeline.World) (float64, *heightfile.Geo
 }
 
 // routeGeoRef places a route terrain on the Earth: the route package
-// projects equirectangularly around (CentreLat, CentreLon), which lies at
-// the map's centre sample, so longitude and latitude are exactly linear in
-// column and row and a geographic GeoTIFF transform holds it without loss.
+// solves on the azimuthal equidistant plane around the track's centre, so
+// the GeoTIFF names that projection (a user-defined CRS on the same
+// sphere) and gives the map's corner in its metres, and GIS tools put every
+// sample where the solve did, near the poles and across the antimeridian
+// too.
 func routeGeoRef(p *route.Path, m *terrain.Heightmap) *heightfile.GeoRef {
-	rad := math.Pi / 180
-	dLon := m.CellSize / (route.EarthRadius * rad * math.Cos(p.CentreLat*rad))
-	dLat := m.CellSize / (route.EarthRadius * rad)
+	pl := p.Plane()
 	midX, midY := float64(m.Width-1)/2, float64(m.Height-1)/2
 	return &heightfile.GeoRef{
-		OriginX: p.CentreLon - (midX+0.5)*dLon, OriginY: p.CentreLat + (midY+0.5)*dLat,
-		PixelX: dLon, PixelY: dLat, Geographic: true, EPSG: 4326,
+		OriginX: pl.X - (midX+0.5)*m.CellSize, OriginY: pl.Y + (midY+0.5)*m.CellSize,
+		PixelX: m.CellSize, PixelY: m.CellSize,
+		Azimuthal: &heightfile.Azimuthal{Lat0: pl.Lat0, Lon0: pl.Lon0, Radius: route.EarthRadius},
 	}
 }
 
 // saveMap writes the world's map to -o in its format (heightmap or glTF
 // mesh), fitted to the engine target, as one file or as tiles, and the
-// derived maps beside it; it returns the files written.
-func saveMap(opt generateOptions, w *pipeline.World) (wrote []string, err error) {
-	defer func() {
-		if err != nil { // a run that fails leaves none of its files behind
-			removeFiles(wrote)
-			wrote = nil
-		}
-	}()
+// derived maps beside it, into the group g; it returns the files written,
+// which are in place only once g is committed.
+func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote []string, err error) {
 	e := opt.export
 	m := w.Map
 	base, geo := worldBase(opt, w)
@@ -244,26 +240,15 @@ func saveMap(opt generateOptions, w *pipeline.World) (wrote []string, err error)
 		}
 	}
 	save := func(path string, m *terrain.Heightmap, geo *heightfile.GeoRef) error {
-		var err error
-		if isMesh(path) {
-			mo := meshfile.Options{MaxError: e.meshError}
-			if e.bakeTexture {
-				if mo.Texture, err = materials.Bake(m, materials.DefaultRule); err != nil {
-					return err
-				}
-			}
-			err = meshfile.Save(path, m, mo)
-		} else {
-			so := heightfile.SaveOptions{Base: base, Geo: geo}
-			if e.target == "godot" {
-				so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
-			}
-			err = heightfile.Save(path, m, so)
+		so := heightfile.SaveOptions{Base: base, Geo: geo}
+		if e.target == "godot" {
+			so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
 		}
-		if err == nil {
-			wrote = append(wrote, path)
+		if err := addMap(g, path, m, so, e); err != nil {
+			return err
 		}
-		return err
+		wrote = append(wrote, path)
+		return nil
 	}
 	if e.tiles > 1 {
 		if err := saveTiles(opt.out, m, geo, e.tiles, save); err != nil {
@@ -287,7 +272,7 @@ func saveMap(opt generateOptions, w *pipeline.World) (wrote []string, err error)
 		if d.path == "" {
 			continue
 		}
-		if err := atomicfile.Write(d.path, d.encode); err != nil {
+		if err := g.Add(d.path, d.encode); err != nil {
 			return wrote, fmt.Errorf("generate: %w", err)
 		}
 		wrote = append(wrote, d.path)
@@ -296,6 +281,26 @@ func saveMap(opt generateOptions, w *pipeline.World) (wrote []string, err error)
 		engineReport(e.report, e.target, opt.out, m, base)
 	}
 	return wrote, nil
+}
+
+// addMap adds m to the group g in the format path names: a glTF mesh
+// (shaped by the export options) or a heightmap file.
+func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions) error {
+	if !isMesh(path) {
+		encode, err := heightfile.Encoder(path, m, so)
+		if err != nil {
+			return err
+		}
+		return g.Add(path, encode)
+	}
+	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb")}
+	if e.bakeTexture {
+		var err error
+		if mo.Texture, err = materials.Bake(m, materials.DefaultRule); err != nil {
+			return err
+		}
+	}
+	return g.Add(path, func(w io.Writer) error { return meshfile.Encode(w, m, mo) })
 }
 
 // tilePath names tile (i, j) as World Machine and Unreal's World Partition
@@ -410,6 +415,7 @@ func progressBar(w io.Writer, stage string, delay time.Duration) (terrain.Progre
 		defer mu.Unlock()
 		if bar != nil {
 			bar.Finish()
+			bar = nil
 		}
 	}
 	return progress, finish
@@ -432,17 +438,15 @@ func buildsByTiles(opt generateOptions) bool {
 // pass finds the raw height range over all tiles, a second generates each
 // tile again, normalises it by that range and saves it — bit for bit the
 // tiles of the whole map, with one tile in memory at a time.
-func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr io.Writer) (err error) {
+func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr io.Writer) error {
+	g := newOutputGroup(ctx, opt)
+	defer g.Abort() // a run that fails (or is cancelled) leaves none of its tiles behind
 	var wrote []string
-	defer func() {
-		if err != nil { // a run that fails (or is cancelled) leaves none of its tiles behind
-			removeFiles(wrote)
-		}
-	}()
 	p, n := opt.params, opt.export.tiles
 	side := (p.Size-1)/n + 1
 	start := time.Now()
 	progress, finish := terminalProgress(stderr, fmt.Sprintf("%d×%d tiles", n, n))
+	defer finish()
 	step := func(k int) {
 		if progress != nil {
 			progress(float64(k) / float64(2*n*n))
@@ -453,7 +457,6 @@ func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr i
 		i, j := k%n, k/n
 		m, err := terrain.FractalRegionRaw(ctx, p, i*(side-1), j*(side-1), side, side)
 		if err != nil {
-			finish()
 			return fmt.Errorf("generate: %w", err)
 		}
 		a, b := m.Range()
@@ -471,46 +474,28 @@ func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr i
 		if err == nil {
 			err = terrain.FinishRegion(ctx, m, p, lo, hi)
 		}
-		if err != nil {
-			finish()
-			return fmt.Errorf("generate: %w", err)
-		}
 		path := tilePath(opt.out, i, j)
-		if isMesh(path) {
-			mo := meshfile.Options{MaxError: opt.export.meshError}
-			if opt.export.bakeTexture {
-				if mo.Texture, err = materials.Bake(m, materials.DefaultRule); err != nil {
-					finish()
-					return fmt.Errorf("generate: %w", err)
-				}
-			}
-			err = meshfile.Save(path, m, mo)
-		} else {
-			err = heightfile.Save(path, m, heightfile.SaveOptions{})
+		if err == nil {
+			err = addMap(g, path, m, heightfile.SaveOptions{}, opt.export)
 		}
 		if err != nil {
-			finish()
 			return fmt.Errorf("generate: %w", err)
 		}
 		wrote = append(wrote, path)
 		step(n*n + k + 1)
 	}
-	finish()
 	if opt.paramsOut != "" {
-		if err := terrain.SaveParams(opt.paramsOut, p); err != nil {
+		if err := g.Add(opt.paramsOut, func(w io.Writer) error { return terrain.EncodeParams(w, p) }); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 		wrote = append(wrote, opt.paramsOut)
 	}
+	if err := g.Commit(); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	finish()
 	fmt.Fprintf(stdout, "%s\n", p.Describe())
 	fmt.Fprintf(stdout, "generated tile by tile in %v: %d×%d tiles of %d², sharing their borders; heights 0–%.4g; wrote %s\n",
 		time.Since(start).Round(time.Millisecond), n, n, side, p.Amplitude, strings.Join(wrote, ", "))
 	return nil
-}
-
-// removeFiles removes the files a failed run wrote.
-func removeFiles(paths []string) {
-	for _, p := range paths {
-		os.Remove(p)
-	}
 }

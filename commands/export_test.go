@@ -2,6 +2,8 @@ package commands
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"cordillera/route"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -273,16 +276,13 @@ func TestProgressBar(t *testing.T) {
 
 // A route terrain saved as GeoTIFF lies where the track is: GDAL, asked for
 // the height at the track's first point by longitude and latitude, finds
-// the track's elevation there.
+// the track's elevation there; and every point the solve met, turned into
+// longitude and latitude by GDAL from the file's own projection, lies on the
+// recorded track — at mid latitudes and on a loop around the North Pole
+// that crosses the antimeridian, where longitude and latitude are far from
+// linear in column and row.
 func TestRouteGeoTIFFReadByGDAL(t *testing.T) {
-	tool, err := exec.LookPath("gdallocationinfo")
-	if err != nil {
-		msg := "gdallocationinfo not found: install Debian's gdal-bin (test.sh does), or set CORDILLERA_NO_TOOLS=1 to skip the real-consumer tests"
-		if os.Getenv("CORDILLERA_NO_TOOLS") == "1" {
-			t.Skip("SKIPPED: " + msg)
-		}
-		t.Fatal(msg)
-	}
+	tool := needGDAL(t, "gdallocationinfo")
 	dir := t.TempDir()
 	track := writeTrack(t, dir, 120)
 	out := filepath.Join(dir, "route.tif")
@@ -293,8 +293,8 @@ func TestRouteGeoTIFFReadByGDAL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src.Geo == nil || !src.Geo.Geographic || src.Geo.EPSG != 4326 {
-		t.Fatalf("georeferencing %+v; want WGS 84", src.Geo)
+	if src.Geo == nil || src.Geo.Geographic {
+		t.Fatalf("georeferencing %+v; want the projected plane of the solve", src.Geo)
 	}
 	cell := 600 / 204.8 // metres per cell, as TestGenerateRoute finds
 	if math.Abs(src.Map.CellSize-cell) > 0.01 {
@@ -314,6 +314,124 @@ func TestRouteGeoTIFFReadByGDAL(t *testing.T) {
 	if math.Abs(h-200) > 0.5 {
 		t.Errorf("GDAL finds %.2f m at the track's first point; want 200 ± 0.5", h)
 	}
+
+	var pts [][2]float64 // the track's latitude and longitude
+	for i := range 120 {
+		a := math.Pi / 2 * float64(i) / 119
+		pts = append(pts, [2]float64{46 + 600*math.Sin(a)/111195, 14 + 600*math.Cos(a)/(111195*math.Cos(46*math.Pi/180))})
+	}
+	checkSolvedOnTrack(t, dir, "mid", track, pts)
+
+	// A 2 km loop around the North Pole, every 4° of longitude, crossing
+	// the antimeridian.
+	var b strings.Builder
+	b.WriteString("latitude;longitude;altitude (m)\n")
+	pts = pts[:0]
+	for i := range 91 {
+		lat, lon := 90-2000.0/111195, math.Mod(4*float64(i)+540, 360)-180
+		pts = append(pts, [2]float64{lat, lon})
+		fmt.Fprintf(&b, "%s;%s;%s\n", decimalComma(lat), decimalComma(lon), decimalComma(300+40*math.Sin(float64(i)/9)))
+	}
+	polar := filepath.Join(dir, "polar.csv")
+	if err := os.WriteFile(polar, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkSolvedOnTrack(t, dir, "polar", polar, pts)
+}
+
+// checkSolvedOnTrack generates the route terrain of track as GeoTIFF, turns
+// the solved points of its report into longitude and latitude with GDAL's
+// gdaltransform, and checks that each lies within a tenth of a cell of the
+// track's polyline pts (latitude, longitude).
+func checkSolvedOnTrack(t *testing.T, dir, name, track string, pts [][2]float64) {
+	t.Helper()
+	tool := needGDAL(t, "gdaltransform")
+	out, rep := filepath.Join(dir, name+".tif"), filepath.Join(dir, name+".json")
+	if _, _, err := runCLI(t, "-route", track, "-o", out, "-route-report", rep, "-size", "257", "-levels", "6"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		Points []struct{ X, Y float64 }
+		Cell   float64 `json:"metres_per_cell"`
+	}
+	if err := json.Unmarshal(data, &report); err != nil || len(report.Points) == 0 || report.Cell <= 0 {
+		t.Fatalf("%s: report %v, %d points, cell %v", name, err, len(report.Points), report.Cell)
+	}
+	var in strings.Builder
+	for _, p := range report.Points { // sample centres are GDAL's pixel + 0.5
+		fmt.Fprintf(&in, "%.9f %.9f\n", p.X+0.5, p.Y+0.5)
+	}
+	cmd := exec.Command(tool, "-t_srs", "EPSG:4326", out)
+	cmd.Stdin = strings.NewReader(in.String())
+	raw, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: gdaltransform: %v", name, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != len(report.Points) {
+		t.Fatalf("%s: gdaltransform printed %d lines for %d points", name, len(lines), len(report.Points))
+	}
+	// unit is the point on the unit sphere at (lat, lon).
+	unit := func(lat, lon float64) [3]float64 {
+		sl, cl := math.Sincos(lat * math.Pi / 180)
+		so, co := math.Sincos(lon * math.Pi / 180)
+		return [3]float64{cl * co, cl * so, sl}
+	}
+	track3 := make([][3]float64, len(pts))
+	for i, p := range pts {
+		track3[i] = unit(p[0], p[1])
+	}
+	worst := 0.0
+	for i, line := range lines {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			t.Fatalf("%s: gdaltransform printed %q", name, line)
+		}
+		lon, err1 := strconv.ParseFloat(f[0], 64)
+		lat, err2 := strconv.ParseFloat(f[1], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: gdaltransform printed %q", name, line)
+		}
+		q := unit(lat, lon)
+		best := math.Inf(1)
+		for k := 1; k < len(track3); k++ { // distance to each chord, in metres
+			a, b := track3[k-1], track3[k]
+			var ab, aq [3]float64
+			for j := range 3 {
+				ab[j], aq[j] = b[j]-a[j], q[j]-a[j]
+			}
+			s := (ab[0]*aq[0] + ab[1]*aq[1] + ab[2]*aq[2]) / (ab[0]*ab[0] + ab[1]*ab[1] + ab[2]*ab[2])
+			s = min(max(s, 0), 1)
+			d := math.Hypot(math.Hypot(aq[0]-s*ab[0], aq[1]-s*ab[1]), aq[2]-s*ab[2])
+			best = min(best, d*route.EarthRadius)
+		}
+		if best > 0.1*report.Cell {
+			t.Errorf("%s: solved point %d (%v, %v) lies at %.3f, %.3f, %.2f m off the track (cell %.2f m)",
+				name, i, report.Points[i].X, report.Points[i].Y, lat, lon, best, report.Cell)
+			return
+		}
+		worst = max(worst, best)
+	}
+	t.Logf("%s: %d solved points, farthest %.3f m from the track (cell %.2f m)", name, len(lines), worst, report.Cell)
+}
+
+// needGDAL returns the path of a GDAL tool, failing the test when it is
+// missing unless CORDILLERA_NO_TOOLS=1 asks to skip real-consumer tests.
+func needGDAL(t *testing.T, name string) string {
+	t.Helper()
+	tool, err := exec.LookPath(name)
+	if err != nil {
+		msg := name + " not found: install Debian's gdal-bin (test.sh does), or set CORDILLERA_NO_TOOLS=1 to skip the real-consumer tests"
+		if os.Getenv("CORDILLERA_NO_TOOLS") == "1" {
+			t.Skip("SKIPPED: " + msg)
+		}
+		t.Fatal(msg)
+	}
+	return tool
 }
 
 // A 16-bit PNG of metres (44–2044) is recognised, and -map-height 65535

@@ -7,20 +7,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"cordillera/assets"
+	"cordillera/internal/inputfile"
 	"cordillera/route"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
-
-// maxDropped bounds what a dropped or loaded file may weigh: a 16385²
-// 16-bit map is 537 MB raw, far less as a PNG.
-const maxDropped = 1 << 30
 
 // FileKind is what a file holds, told from its content.
 type FileKind int
@@ -36,32 +33,65 @@ const (
 	HeightmapTIFF // TIFF or GeoTIFF DEM
 )
 
+// MaxFileBytes is the most the explorer reads of a file of each kind: the
+// same caps as the command line (terrain.MaxParamsFile, route.MaxFileSize,
+// heightfile.MaxFileBytes), so a file that opens in one opens in the other.
+func MaxFileBytes(kind FileKind) int64 {
+	switch kind {
+	case ParamsJSON:
+		return terrain.MaxParamsFile
+	case RouteFile:
+		return route.MaxFileSize
+	case HeightmapPNG, HeightmapR16, HeightmapEXR, HeightmapTIFF:
+		return heightfile.MaxFileBytes
+	}
+	return sniffBytes
+}
+
+// kindNames names the kinds for messages.
+var kindNames = map[FileKind]string{
+	HeightmapPNG: "a PNG heightmap", HeightmapR16: "an r16 heightmap", ParamsJSON: "a parameter file",
+	RouteFile: "a route", HeightmapEXR: "an EXR heightmap", HeightmapTIFF: "a TIFF heightmap",
+}
+
+// sniffBytes is how much of a file is read to tell its kind, before the
+// kind's cap decides how much more may be read.
+const sniffBytes = 64 << 10
+
+// maxDropFiles bounds the files one drop opens: each replaces the world,
+// so only the last would stay anyway.
+const maxDropFiles = 8
+
 // DetectFile tells a heightmap (PNG, raw 16-bit) from a parameter file by
 // content, not by name.
-func DetectFile(data []byte) FileKind {
-	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+func DetectFile(data []byte) FileKind { return detectFile(data, int64(len(data))) }
+
+// detectFile tells a file's kind from its first bytes, head, and its
+// length, size (a raw r16 map is told by its length alone).
+func detectFile(head []byte, size int64) FileKind {
+	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	switch {
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
+	case bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")):
 		return HeightmapPNG
-	case bytes.HasPrefix(data, []byte("\x76\x2f\x31\x01")):
+	case bytes.HasPrefix(head, []byte("\x76\x2f\x31\x01")):
 		return HeightmapEXR
-	case bytes.HasPrefix(data, []byte("II*\x00")), bytes.HasPrefix(data, []byte("MM\x00*")):
+	case bytes.HasPrefix(head, []byte("II*\x00")), bytes.HasPrefix(head, []byte("MM\x00*")):
 		return HeightmapTIFF
 	case len(trimmed) > 0 && trimmed[0] == '{':
 		if bytes.Contains(trimmed, []byte(`"type"`)) { // GeoJSON names its type; parameters have no such key
 			return RouteFile
 		}
 		return ParamsJSON
-	case route.Detect(data) != "":
+	case route.Detect(head) != "":
 		return RouteFile
-	case len(data) >= 8 && len(data)%2 == 0 && isSquare(len(data)/2):
+	case size >= 8 && size%2 == 0 && isSquare(size/2):
 		return HeightmapR16
 	}
 	return UnknownFile
 }
 
-func isSquare(n int) bool {
-	for s := 1; s*s <= n; s++ {
+func isSquare(n int64) bool {
+	for s := int64(1); s*s <= n; s++ {
 		if s*s == n {
 			return true
 		}
@@ -69,56 +99,149 @@ func isSquare(n int) bool {
 	return false
 }
 
-// LoadFile opens a heightmap or a parameter file; errors show in the UI
-// and leave the current world as it is.
-func (g *Game) LoadFile(path string) {
-	data, err := readLimited(path)
+// readFile reads what r holds, size bytes by its header or Stat, within
+// the cap of its kind: the first bytes tell the kind, and no more than the
+// kind's cap is ever read, whatever the file claims or turns out to be.
+func readFile(name string, r io.Reader, size int64) (FileKind, []byte, error) {
+	head, err := io.ReadAll(io.LimitReader(r, sniffBytes))
 	if err != nil {
-		g.fail(err)
+		return UnknownFile, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	kind := detectFile(head, max(size, int64(len(head))))
+	if kind == UnknownFile {
+		return kind, nil, fmt.Errorf("%s: not a heightmap (PNG, .r16, EXR, TIFF), a parameter file (.json) or a route (GPX, TCX, KML, FIT, GeoJSON, CSV)", name)
+	}
+	limit := MaxFileBytes(kind)
+	if size > limit {
+		return kind, nil, fmt.Errorf("%s: %s is too large for %s (at most %s)", name, inputfile.Bytes(size), kindNames[kind], inputfile.Bytes(limit))
+	}
+	rest, err := io.ReadAll(io.LimitReader(r, limit+1-int64(len(head))))
+	if err != nil {
+		return kind, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	data := append(head, rest...)
+	if int64(len(data)) > limit {
+		return kind, nil, fmt.Errorf("%s: more than %s is too large for %s", name, inputfile.Bytes(limit), kindNames[kind])
+	}
+	if kind == HeightmapR16 && int64(len(data)) != size {
+		kind = detectFile(data, int64(len(data))) // it changed while read: judge what was read
+	}
+	return kind, data, nil
+}
+
+// opened is a file read and parsed in the background, for the UI
+// goroutine to apply.
+type opened struct {
+	name   string
+	kind   FileKind
+	data   []byte // a heightmap's content, decoded by the regeneration worker
+	params terrain.Params
+	track  *route.Track
+	err    error
+}
+
+// fileLoader reads and parses the files the explorer opens off the UI
+// goroutine: a large route takes seconds to parse and a FIFO would never
+// end. Results come back on done and are applied by pollFiles.
+type fileLoader struct {
+	done    chan opened
+	pending int // files being read; touched only on the UI goroutine
+}
+
+// startOpen reads and parses a file on a new goroutine; open returns its
+// content, its size and a function to close it.
+func (g *Game) startOpen(name string, open func() (io.Reader, int64, func(), error)) {
+	if g.files.done == nil {
+		g.files.done = make(chan opened, maxDropFiles)
+	}
+	g.files.pending++
+	go func() {
+		g.files.done <- openFile(name, open)
+	}()
+}
+
+// openFile reads and parses one file (see opened).
+func openFile(name string, open func() (io.Reader, int64, func(), error)) opened {
+	r, size, closeFile, err := open()
+	if err != nil {
+		return opened{name: name, err: err}
+	}
+	defer closeFile()
+	kind, data, err := readFile(name, r, size)
+	if err != nil {
+		return opened{name: name, err: err}
+	}
+	return parseFile(name, kind, data)
+}
+
+// parseFile parses a parameter file or a route; heightmaps are decoded
+// later, by the regeneration worker.
+func parseFile(name string, kind FileKind, data []byte) opened {
+	o := opened{name: name, kind: kind}
+	switch kind {
+	case ParamsJSON:
+		o.err = o.params.UnmarshalJSON(data)
+	case RouteFile:
+		o.track, o.err = route.Parse(data)
+	default:
+		o.data = data
+	}
+	if o.err != nil {
+		o.err = fmt.Errorf("%s: %w", name, o.err)
+	}
+	return o
+}
+
+// pollFiles applies the files finished reading since the last frame.
+func (g *Game) pollFiles() {
+	for g.files.pending > 0 {
+		select {
+		case o := <-g.files.done:
+			g.files.pending--
+			g.applyOpened(o)
+		default:
+			return
+		}
+	}
+}
+
+// LoadFile opens a heightmap, a parameter file or a route; it is read and
+// parsed in the background, and errors show in the UI and leave the
+// current world as it is.
+func (g *Game) LoadFile(path string) {
+	g.say("reading " + filepath.Base(path))
+	g.startOpen(path, openPath(path))
+}
+
+// openPath opens a file by its path, refusing what is not a regular file
+// (a FIFO would block) or larger than any kind's cap.
+func openPath(path string) func() (io.Reader, int64, func(), error) {
+	return func() (io.Reader, int64, func(), error) {
+		f, size, err := inputfile.Open(path, heightfile.MaxFileBytes, "a heightmap, parameter or route file")
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return f, size, func() { f.Close() }, nil
+	}
+}
+
+// applyOpened makes the world of a file read in the background.
+func (g *Game) applyOpened(o opened) {
+	if o.err != nil {
+		g.fail(o.err)
 		return
 	}
-	g.loadData(path, data)
-}
-
-func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxDropped+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > maxDropped {
-		return nil, fmt.Errorf("%s: larger than 1 GB, which is not a map Cordillera can open", path)
-	}
-	return data, nil
-}
-
-// loadData opens a file's content by its kind. Heightmaps are decoded and
-// prepared on the background worker, like generated maps.
-func (g *Game) loadData(name string, data []byte) {
-	switch DetectFile(data) {
+	name := o.name
+	switch o.kind {
 	case ParamsJSON:
-		var p terrain.Params
-		if err := p.UnmarshalJSON(data); err != nil {
-			g.fail(fmt.Errorf("%s: %w", name, err))
-			return
-		}
-		g.Params = p
-		g.regen.Request(p)
+		g.Params = o.params
+		g.regen.Request(o.params)
 		g.say("loaded parameters from " + filepath.Base(name))
 	case RouteFile:
-		t, err := route.Parse(data)
-		if err != nil {
-			g.fail(fmt.Errorf("%s: %w", name, err))
-			return
-		}
-		g.regen.RequestRoute(g.Params, t)
+		g.regen.RequestRoute(g.Params, o.track)
 		g.say("making terrain through " + filepath.Base(name))
-	case HeightmapPNG, HeightmapR16, HeightmapEXR, HeightmapTIFF:
-		kind := DetectFile(data)
+	default:
+		kind, data := o.kind, o.data
 		g.regen.RequestMap(func(ctx context.Context) (*terrain.Heightmap, error) {
 			src, err := decodeHeightmap(kind, data)
 			if err != nil {
@@ -131,8 +254,6 @@ func (g *Game) loadData(name string, data []byte) {
 			return m, nil
 		}, g.Params)
 		g.say("loading " + filepath.Base(name))
-	default:
-		g.fail(fmt.Errorf("%s: not a heightmap (PNG, .r16, EXR, TIFF), a parameter file (.json) or a route (GPX, TCX, KML, FIT, GeoJSON, CSV)", name))
 	}
 }
 
@@ -158,26 +279,81 @@ func decodeHeightmap(kind FileKind, data []byte) (*heightfile.Source, error) {
 	return heightfile.DecodeTIFF(r, int64(len(data)))
 }
 
-// handleDrops opens files dropped onto the window.
+// handleDrops applies files read since the last frame and opens files
+// dropped onto the window: only the files at the top of the drop, at most
+// maxDropFiles of them; folders are not walked (a dropped home folder
+// would otherwise be read whole).
 func (g *Game) handleDrops() {
+	g.pollFiles()
 	dropped := ebiten.DroppedFiles()
 	if dropped == nil {
 		return
 	}
-	err := fs.WalkDir(dropped, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(dropped, path)
-		if err != nil {
-			return err
-		}
-		g.loadData(path, data)
-		return nil
-	})
+	names, skipped, err := dropEntries(dropped)
 	if err != nil {
 		g.fail(err)
+		return
 	}
+	for _, name := range names {
+		g.startOpen(name, func() (io.Reader, int64, func(), error) {
+			return openDropped(dropped, name)
+		})
+	}
+	if len(skipped) > 0 {
+		g.fail(fmt.Errorf("dropped %s not opened: drop at most %d map, parameter or route files, not folders",
+			joinNames(skipped), maxDropFiles))
+	}
+}
+
+// dropEntries lists the files at the top of a drop to open and the
+// entries skipped (folders, special files, files past maxDropFiles). It
+// reads one directory, never walking into folders.
+func dropEntries(dropped fs.FS) (files, skipped []string, err error) {
+	entries, err := fs.ReadDir(dropped, ".")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || len(files) == maxDropFiles {
+			skipped = append(skipped, e.Name())
+			continue
+		}
+		files = append(files, e.Name())
+	}
+	return files, skipped, nil
+}
+
+// openDropped opens a dropped file, refusing what is not a regular file.
+func openDropped(dropped fs.FS, name string) (io.Reader, int64, func(), error) {
+	f, err := dropped.Open(name)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %s, not a regular file", name, inputfile.Kind(info.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	return f, info.Size(), func() { f.Close() }, nil
+}
+
+// joinNames lists a few names for a message.
+func joinNames(names []string) string {
+	const most = 3
+	s := ""
+	for i, n := range names {
+		if i == most {
+			return fmt.Sprintf("%s and %d more", s, len(names)-most)
+		}
+		if i > 0 {
+			s += ", "
+		}
+		s += path.Base(n)
+	}
+	return s
 }
 
 // importMaterials replaces the built-in materials with a folder of PNGs.

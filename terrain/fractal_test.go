@@ -327,6 +327,9 @@ func TestHeteroSmootherNearSeaLevel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if alg == Hetero {
+			checkHeteroListing(t, p, raw)
+		}
 		key := make([]float64, len(raw.Samples))
 		for i, v := range raw.Samples {
 			key[i] = float64(v)
@@ -340,6 +343,32 @@ func TestHeteroSmootherNearSeaLevel(t *testing.T) {
 	}
 	if f < 0.7 {
 		t.Errorf("fbm: detail ratio %v; the comparison is meaningless if fBm is not uniform", f)
+	}
+}
+
+// checkHeteroListing compares samples of the raw hetero map with listing
+// 6.2 of the thesis (seed 004), HeteroMultifractal, evaluated with the
+// basis itself: value = N(p) + offset, then value += value·amp·(N(λ^i p) +
+// offset) — each octave scaled by the height so far.
+func checkHeteroListing(t *testing.T, p Params, raw *Heightmap) {
+	t.Helper()
+	freq := 1 / featurePeriod(p.Size, p.FeatureSize)
+	for _, at := range [][2]int{{0, 0}, {17, 200}, {128, 128}, {255, 3}, {91, 240}} {
+		x, y := float64(at[0])*freq+gridOffset, float64(at[1])*freq+gridOffset
+		var value float64
+		for i := 0; i < p.Octaves; i++ {
+			b, _ := noise.New(p.Basis, octaveSeed(p.Seed, i))
+			n, _, _ := b.Eval(x, y)
+			if i == 0 {
+				value = n + p.Offset
+			} else {
+				value += value * math.Pow(p.Lacunarity, -float64(i)*p.Hurst) * (n + p.Offset)
+			}
+			x, y = x*p.Lacunarity, y*p.Lacunarity
+		}
+		if got := float64(raw.At(at[0], at[1])); math.Abs(got-value) > 1e-5*math.Max(1, math.Abs(value)) {
+			t.Errorf("hetero sample (%d,%d) is %v; listing 6.2 gives %v", at[0], at[1], got, value)
+		}
 	}
 }
 

@@ -1,9 +1,12 @@
 package terrain
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -159,7 +162,7 @@ var generatorSpecs = []Spec{
 		func(p *Params) *string { return (*string)(&p.Basis) }),
 	choiceSpec("basis-transform", string(PlainBasis), names(BasisTransforms), "T_in on the basis before any fractal algorithm (thesis eq. 3.4, 8.2): none, ridged 1 − |N|, billow |N|",
 		func(p *Params) *string { return (*string)(&p.BasisTransform) }),
-	withWhy(intSpec("size", 1025, 2, MaxSize, "samples per side of the square map (subdivision needs 2^k+1)",
+	withWhyAbove(intSpec("size", 1025, 2, MaxSize, "samples per side of the square map (subdivision needs 2^k+1)",
 		func(p *Params) *int { return &p.Size }), "larger maps would need more than 2 GB of memory"),
 	intSpec("seed", 17, math.MinInt64, math.MaxInt64, "random seed: the same seed always gives the same map",
 		func(p *Params) *int64 { return &p.Seed }),
@@ -193,7 +196,7 @@ var generatorSpecs = []Spec{
 
 // routeSpecs are the parameters of route-constrained generation (paper 002).
 var routeSpecs = grouped("route", []Spec{
-	withWhy(intSpec("levels", 7, 1, MaxLevels, "N: lattice levels of the route terrain Σ Noise(P·2ⁿ)/2ⁿ; level n has 2ⁿ+1 points per side",
+	withWhyAbove(intSpec("levels", 7, 1, MaxLevels, "N: lattice levels of the route terrain Σ Noise(P·2ⁿ)/2ⁿ; level n has 2ⁿ+1 points per side",
 		func(p *Params) *int { return &p.Levels }), "finer levels would hold more lattice values than memory allows"),
 	choiceSpec("interpolation", string(Quintic), names(Interpolations), "lattice interpolation of the route terrain: smooth quintic, or the paper's bilinear (creases along lattice lines)",
 		func(p *Params) *string { return (*string)(&p.Interpolation) }),
@@ -294,33 +297,18 @@ func (p Params) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads parameters: keys missing from the input keep their
-// defaults, unknown keys and out-of-range values are errors.
+// defaults. Unknown and repeated keys, null, values of the wrong JSON type
+// and out-of-range values are errors naming the key; with several bad keys
+// the error is that of the first in alphabetical order, so it does not
+// change from run to run. A leading UTF-8 byte-order mark is skipped.
 func (p *Params) UnmarshalJSON(data []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	raw, err := objectMembers(bytes.TrimPrefix(data, []byte("\ufeff")))
+	if err != nil {
 		return fmt.Errorf("parameters: %w", err)
 	}
 	q := DefaultParams()
-	for key, val := range raw {
-		s, ok := SpecByName(key)
-		if !ok {
-			return fmt.Errorf("parameters: unknown parameter %q", key)
-		}
-		var text string
-		if s.Kind == ChoiceParam || s.Kind == ListParam {
-			if err := json.Unmarshal(val, &text); err != nil {
-				return fmt.Errorf("parameters: %s: want a string, got %s", key, val)
-			}
-		} else {
-			var num json.Number
-			dec := json.NewDecoder(strings.NewReader(string(val)))
-			dec.UseNumber()
-			if err := dec.Decode(&num); err != nil {
-				return fmt.Errorf("parameters: %s: want a number, got %s", key, val)
-			}
-			text = num.String()
-		}
-		if err := s.set(&q, text); err != nil {
+	for _, key := range slices.Sorted(maps.Keys(raw)) {
+		if err := setFromJSON(&q, key, raw[key]); err != nil {
 			return fmt.Errorf("parameters: %w", err)
 		}
 	}
@@ -331,18 +319,126 @@ func (p *Params) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// withWhy attaches the reason for a parameter's range to its errors.
-func withWhy(s Spec, why string) Spec {
+// objectMembers splits a JSON object into its members, refusing anything
+// but one object (null included) and any key given twice, which
+// encoding/json would silently resolve in favour of the last.
+func objectMembers(data []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, fmt.Errorf("want an object of parameters such as {\"size\": 257}, got %s", jsonKind(tok))
+	}
+	raw := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key := tok.(string) // inside an object the decoder yields keys as strings
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, fmt.Errorf("%s: %w", key, err)
+		}
+		if _, dup := raw[key]; dup {
+			return nil, fmt.Errorf("%s: the key appears more than once", key)
+		}
+		raw[key] = val
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("more data after the object of parameters")
+	}
+	return raw, nil
+}
+
+// jsonKind names the JSON value a token starts.
+func jsonKind(tok json.Token) string {
+	switch tok := tok.(type) {
+	case nil:
+		return "null"
+	case json.Delim:
+		if tok == '[' {
+			return "an array"
+		}
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// setFromJSON sets the parameter key from its JSON value: a string for
+// choices and lists, a number (not a quoted one) for the others.
+func setFromJSON(p *Params, key string, val json.RawMessage) error {
+	s, ok := SpecByName(key)
+	if !ok {
+		return fmt.Errorf("unknown parameter %q", key)
+	}
+	want := "a number"
+	if s.Kind == ChoiceParam || s.Kind == ListParam {
+		want = "a string"
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(val))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	var text string
+	switch v := v.(type) {
+	case string:
+		if want != "a string" {
+			return fmt.Errorf("%s: want %s, got the string %s", key, want, val)
+		}
+		text = v
+	case json.Number:
+		if want != "a number" {
+			return fmt.Errorf("%s: want %s, got the number %s", key, want, val)
+		}
+		text = v.String()
+	default:
+		return fmt.Errorf("%s: want %s, got %s", key, want, val)
+	}
+	return s.set(p, text)
+}
+
+// withWhy attaches the reason for a parameter's range to its out-of-range
+// errors.
+func withWhy(s Spec, why string) Spec { return explained(s, why, false) }
+
+// withWhyAbove attaches the reason for a parameter's upper bound to the
+// errors of values above it only: a size of 0 is not refused for memory.
+func withWhyAbove(s Spec, why string) Spec { return explained(s, why, true) }
+
+func explained(s Spec, why string, aboveOnly bool) Spec {
 	set := s.set
 	s.Why = why
 	s.set = func(p *Params, text string) error {
 		err := set(p, text)
-		if err != nil && strings.Contains(err.Error(), "out of range") {
+		var re *rangeError
+		if errors.As(err, &re) && (re.above || !aboveOnly) {
 			return fmt.Errorf("%w: %s", err, why)
 		}
 		return err
 	}
 	return s
+}
+
+// rangeError is a value outside a parameter's range; above tells which side.
+type rangeError struct {
+	name, value string
+	lo, hi      float64
+	above       bool
+}
+
+func (e *rangeError) Error() string {
+	return fmt.Sprintf("%s: %s is out of range [%s, %s]", e.name, e.value, fmtNum(e.lo), fmtNum(e.hi))
 }
 
 func names[T ~string](xs []T) []string {
@@ -396,12 +492,24 @@ func intSpec[T int | int64](name string, def int64, lo, hi float64, usage string
 	return Spec{Name: name, Kind: IntParam, Default: strconv.FormatInt(def, 10), Min: lo, Max: hi, Usage: usage,
 		get: func(p *Params) string { return strconv.FormatInt(int64(*field(p)), 10) },
 		set: func(p *Params, s string) error {
-			v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			s = strings.TrimSpace(s)
+			v, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
-				return fmt.Errorf("%s: %q is not a whole number", name, s)
+				// 2^64 and 1e20 are whole numbers too large, 2.5 none at all.
+				f, ferr := strconv.ParseFloat(s, 64)
+				switch {
+				case errors.Is(err, strconv.ErrRange):
+					return &rangeError{name, s, lo, hi, !strings.HasPrefix(s, "-")}
+				case (ferr == nil || errors.Is(ferr, strconv.ErrRange)) && !math.IsNaN(f) && (f < lo || f > hi):
+					return &rangeError{name, s, lo, hi, f > hi}
+				case ferr == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53:
+					v = int64(f) // 1e3, 65.0: exactly a whole number
+				default:
+					return fmt.Errorf("%s: %q is not a whole number", name, s)
+				}
 			}
 			if float64(v) < lo || float64(v) > hi {
-				return fmt.Errorf("%s: %d is out of range [%s, %s]", name, v, fmtNum(lo), fmtNum(hi))
+				return &rangeError{name, strconv.FormatInt(v, 10), lo, hi, float64(v) > hi}
 			}
 			*field(p) = T(v)
 			return nil
@@ -420,7 +528,7 @@ func floatSpec(name string, def, lo, hi float64, usage string, field func(*Param
 				return fmt.Errorf("%s: %s is not a finite number", name, s)
 			}
 			if v < lo || v > hi {
-				return fmt.Errorf("%s: %s is out of range [%s, %s]", name, fmtNum(v), fmtNum(lo), fmtNum(hi))
+				return &rangeError{name, fmtNum(v), lo, hi, v > hi}
 			}
 			*field(p) = v
 			return nil

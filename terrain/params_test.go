@@ -90,7 +90,12 @@ func TestSpecRejectsBadValues(t *testing.T) {
 		{"algorithm", "erosion", "not one of midpoint"},
 		{"effect", "volcano", "not one of none, glacier"},
 		{"intensity", "100", "out of range"},
-		{"seed", "99999999999999999999", "not a whole number"},
+		{"seed", "99999999999999999999", "out of range"},
+		{"seed", "18446744073709551616", "out of range [-2^63, 2^63-1]"},
+		{"size", "1e20", "out of range [2, 8193]"},
+		{"size", "1e400", "out of range"},
+		{"size", "-1e400", "out of range"},
+		{"size", "65.5", "not a whole number"},
 	}
 	for _, c := range cases {
 		s, _ := SpecByName(c.name)
@@ -174,6 +179,65 @@ func TestParamsJSONErrors(t *testing.T) {
 	var p Params
 	if err := json.Unmarshal([]byte(`{"hurst": 0.5}`), &p); err != nil || p.Hurst != 0.5 || p.Octaves != 8 {
 		t.Errorf("partial file: %+v %v; want defaults with hurst 0.5", p, err)
+	}
+}
+
+// What encoding/json lets through is refused with the key named: a key
+// given twice (the last one won), null (all defaults), a quoted number, a
+// value of the wrong type; a byte-order mark is skipped.
+func TestParamsJSONStrictness(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"size":99999999,"size":65}`, "size: the key appears more than once"},
+		{`{"size":65,"size":65}`, "size: the key appears more than once"},
+		{`null`, "want an object of parameters"},
+		{`{"size":null}`, "size: want a number, got null"},
+		{`{"size":"257"}`, `size: want a number, got the string "257"`},
+		{`{"basis":null}`, "basis: want a string, got null"},
+		{`{"basis":true}`, "basis: want a string, got true"},
+		{`{"size":1e20}`, "size: 1e20 is out of range [2, 8193]"},
+		{`{"seed":18446744073709551616}`, "seed: 18446744073709551616 is out of range"},
+		{`{"size":0}`, "size: 0 is out of range [2, 8193]"},
+		{`{"size":65} {"size":9}`, "more data after the object"},
+		{`"x"`, "got a string"},
+	}
+	for _, c := range cases {
+		var p Params
+		err := p.UnmarshalJSON([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.in, err, c.want)
+		}
+	}
+	var p Params
+	if err := p.UnmarshalJSON([]byte("\ufeff{\"size\": 65}")); err != nil || p.Size != 65 {
+		t.Errorf("byte-order mark: size %d, error %v; want 65", p.Size, err)
+	}
+	if err := p.UnmarshalJSON([]byte(`{"size": 65.0, "seed": 1e3}`)); err != nil || p.Size != 65 || p.Seed != 1000 {
+		t.Errorf("whole numbers written as floats: size %d seed %d, error %v; want 65 and 1000", p.Size, p.Seed, err)
+	}
+}
+
+// Only a value above a range gets the reason for its upper bound: -size 0
+// is not too large for memory.
+func TestRangeReasonOnlyAboveTheRange(t *testing.T) {
+	s, _ := SpecByName("size")
+	if err := s.Set(&Params{}, "0"); err == nil || strings.Contains(err.Error(), "2 GB") {
+		t.Errorf("size 0: %v; want out of range without the memory reason", err)
+	}
+	if err := s.Set(&Params{}, "9000"); err == nil || !strings.Contains(err.Error(), "more than 2 GB") {
+		t.Errorf("size 9000: %v; want the memory reason", err)
+	}
+}
+
+// With several bad keys the error is always that of the first key in
+// alphabetical order; it came from Go's random map order before.
+func TestParamsJSONErrorIsDeterministic(t *testing.T) {
+	in := []byte(`{"octaves": 0, "hurst": 9, "size": 1, "zzz": 1, "amplitude": -1, "basis": "x"}`)
+	for range 50 {
+		var p Params
+		err := p.UnmarshalJSON(in)
+		if err == nil || !strings.Contains(err.Error(), "amplitude:") {
+			t.Fatalf("error %v, want the one about amplitude, the first bad key alphabetically", err)
+		}
 	}
 }
 

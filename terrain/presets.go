@@ -2,10 +2,10 @@ package terrain
 
 import (
 	"cordillera/internal/atomicfile"
+	"cordillera/internal/inputfile"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -97,19 +97,18 @@ func PresetParams(name string) (Params, error) {
 	return Params{}, fmt.Errorf("unknown preset %q (built-in presets: %s; or give a .json file)", name, strings.Join(known, ", "))
 }
 
-// maxParamsFile bounds what LoadParams reads: a parameter file is a few
+// MaxParamsFile bounds what LoadParams reads: a parameter file is a few
 // hundred bytes, so anything much larger is not one.
-const maxParamsFile = 1 << 20
+const MaxParamsFile = 1 << 20
 
 // LoadParams reads parameters saved as JSON. Missing keys take their
 // defaults; unknown keys and out-of-range values are errors naming the file.
+// Only a regular file of at most 1 MB is read: a FIFO would block forever
+// and /dev/zero or a huge sparse file would fill memory.
 func LoadParams(path string) (Params, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadAll(path, MaxParamsFile, "a parameter file")
 	if err != nil {
 		return Params{}, err
-	}
-	if len(data) > maxParamsFile {
-		return Params{}, fmt.Errorf("%s: %d bytes is too large for a parameter file", path, len(data))
 	}
 	var p Params
 	if err := p.UnmarshalJSON(data); err != nil {
@@ -129,12 +128,15 @@ func ResolvePreset(nameOrFile string) (Params, error) {
 
 // SaveParams writes parameters as indented JSON, atomically.
 func SaveParams(path string, p Params) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return EncodeParams(w, p) })
+}
+
+// EncodeParams writes parameters as indented JSON, as SaveParams saves them.
+func EncodeParams(w io.Writer, p Params) error {
 	data, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(append(data, '\n'))
-		return err
-	})
+	_, err = w.Write(append(data, '\n'))
+	return err
 }

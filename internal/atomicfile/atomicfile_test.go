@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // dirNames lists the names in dir, sorted.
@@ -89,5 +91,188 @@ func TestWriteMissingDirectory(t *testing.T) {
 	err := Write(path, func(io.Writer) error { return nil })
 	if err == nil || !strings.HasPrefix(err.Error(), path+": ") {
 		t.Fatalf("error %v, want one starting with %s", err, path)
+	}
+}
+
+// writeString returns a write function that writes s.
+func writeString(s string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, s)
+		return err
+	}
+}
+
+// A group puts its files in place only when every one was written: the
+// failure of the second leaves the first's old content, and no temporary.
+func TestGroupFailureWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "map.png")
+	if err := os.WriteFile(first, []byte("old map"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGroup(context.Background())
+	defer g.Abort()
+	if err := g.Add(first, writeString("new map")); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "missing", "p.json")
+	if err := g.Add(bad, writeString("{}")); err == nil || !strings.HasPrefix(err.Error(), bad) {
+		t.Fatalf("second file: error %v, want one naming %s", err, bad)
+	}
+	g.Abort()
+	if got, _ := os.ReadFile(first); string(got) != "old map" {
+		t.Errorf("first file holds %q after the group failed, want the old content", got)
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"map.png"}) {
+		t.Errorf("directory holds %q, want only map.png", names)
+	}
+
+	g = NewGroup(context.Background())
+	second := filepath.Join(dir, "p.json")
+	if err := g.Add(first, writeString("new map")); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Add(second, writeString("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(first); string(got) != "old map" {
+		t.Errorf("first file holds %q before Commit, want the old content", got)
+	}
+	if err := g.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(first); string(got) != "new map" {
+		t.Errorf("first file holds %q after Commit, want the new content", got)
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"map.png", "p.json"}) {
+		t.Errorf("directory holds %q, want map.png and p.json", names)
+	}
+}
+
+// Write refuses to replace what is not a regular file; a rename used to
+// replace a symbolic link (or a device) with a regular file.
+func TestWriteRefusesNonRegularTargets(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.png")
+	if err := os.WriteFile(target, []byte("real"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.png")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(dir, "folder.png")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ path, want string }{
+		{link, "is a symbolic link; refusing to replace anything but a regular file"},
+		{folder, "is a directory; refusing"},
+	}
+	if _, err := os.Stat("/dev/full"); err == nil {
+		cases = append(cases, struct{ path, want string }{"/dev/full", "is a device; refusing"})
+	}
+	for _, c := range cases {
+		err := Write(c.path, writeString("new"))
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.path) {
+			t.Errorf("%s: error %v, want %q", c.path, err, c.want)
+		}
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link was replaced: %v %v", info, err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "real" {
+		t.Errorf("link target holds %q, want it untouched", got)
+	}
+}
+
+// An output may not be an input (a hard link to it included) or another
+// output.
+func TestGroupRefusesInputsAndRepeatedOutputs(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.png")
+	if err := os.WriteFile(in, []byte("input"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "hard.png")
+	if err := os.Link(in, hard); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGroup(context.Background())
+	defer g.Abort()
+	g.Input(in)
+	for _, out := range []string{in, hard, filepath.Join(dir, ".", "in.png")} {
+		if err := g.Add(out, writeString("x")); err == nil || !strings.Contains(err.Error(), "is also an input") {
+			t.Errorf("output %s: error %v, want a refusal to overwrite the input", out, err)
+		}
+	}
+	out := filepath.Join(dir, "out.json")
+	if err := g.Add(out, writeString("a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Add(filepath.Join(dir, "x", "..", "out.json"), writeString("b")); err == nil || !strings.Contains(err.Error(), "same file as another output") {
+		t.Errorf("same output twice: error %v, want a refusal", err)
+	}
+	if err := CheckOutputs([]string{out, hard}, []string{in}); err == nil || !strings.Contains(err.Error(), "is also an input") {
+		t.Errorf("CheckOutputs with a hard link to the input: %v", err)
+	}
+	if got, _ := os.ReadFile(in); string(got) != "input" {
+		t.Errorf("input now holds %q", got)
+	}
+}
+
+// A cancelled context stops a write in the middle of the data, leaving
+// neither the file nor a temporary.
+func TestWriteContextStopsMidWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "huge.obj")
+	ctx, cancel := context.WithCancel(context.Background())
+	written := 0
+	err := WriteContext(ctx, path, func(w io.Writer) error {
+		chunk := make([]byte, 1<<12)
+		for range 1 << 20 { // 4 GB unless stopped
+			if _, err := w.Write(chunk); err != nil {
+				return err
+			}
+			written += len(chunk)
+			if written == 1<<20 {
+				cancel()
+			}
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if written > 2<<20 {
+		t.Errorf("wrote %d bytes after cancelling at 1 MB; want the writer to stop within a buffer", written)
+	}
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("directory holds %q, want nothing", names)
+	}
+}
+
+// A temporary of ours older than a day is left from a killed run: the next
+// write into its folder removes it; fresh ones and other files stay.
+func TestWriteRemovesStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-25 * time.Hour)
+	for _, name := range []string{".map.png.tmp-123", ".other.tmp-9", "keep.tmp-1", ".fresh.r16.tmp-77"} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if name != ".fresh.r16.tmp-77" {
+			if err := os.Chtimes(path, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := Write(filepath.Join(dir, "map.png"), writeString("new")); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{".fresh.r16.tmp-77", "keep.tmp-1", "map.png"}
+	if names := dirNames(t, dir); !slices.Equal(names, want) {
+		t.Errorf("directory holds %q, want %q", names, want)
 	}
 }

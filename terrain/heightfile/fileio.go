@@ -9,10 +9,10 @@ package heightfile
 import (
 	"bufio"
 	"cordillera/internal/atomicfile"
+	"cordillera/internal/inputfile"
 	"cordillera/terrain"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -83,6 +83,16 @@ func SaveHeightmap(path string, m *terrain.Heightmap) error {
 // EncodeTIFF), .obj (EncodeOBJ). The file is replaced atomically
 // (atomicfile.Write), so a failed save leaves any earlier file intact.
 func Save(path string, m *terrain.Heightmap, opt SaveOptions) error {
+	encode, err := Encoder(path, m, opt)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, encode)
+}
+
+// Encoder returns the function that writes m in the format path's
+// extension names (see Save), for writing through an atomicfile.Group.
+func Encoder(path string, m *terrain.Heightmap, opt SaveOptions) (func(io.Writer) error, error) {
 	var encode func(io.Writer, *terrain.Heightmap) error
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".png":
@@ -100,9 +110,9 @@ func Save(path string, m *terrain.Heightmap, opt SaveOptions) error {
 	case ".obj":
 		encode = EncodeOBJ
 	default:
-		return fmt.Errorf("%s: cannot save a heightmap as %q; supported extensions: %s", path, ext, SaveExtensions)
+		return nil, fmt.Errorf("%s: cannot save a heightmap as %q; supported extensions: %s", path, ext, SaveExtensions)
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return encode(w, m) })
+	return func(w io.Writer) error { return encode(w, m) }, nil
 }
 
 // LoadHeightmap reads the heightmap of a file Load reads, with heights in
@@ -129,15 +139,12 @@ func Load(path string) (*Source, error) {
 	default:
 		return nil, fmt.Errorf("%s: cannot load a heightmap from %q; supported extensions: %s", path, ext, LoadExtensions)
 	}
-	f, err := os.Open(path)
+	// Only regular files: a FIFO would block the open, a device never end.
+	f, size, err := inputfile.Open(path, MaxFileBytes, "a heightmap file")
 	if err != nil {
-		return nil, err // *PathError already names the path
+		return nil, err // names the path
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	var src *Source
 	switch ext {
 	case ".png":
@@ -147,13 +154,13 @@ func Load(path string) (*Source, error) {
 		}
 	case ".r16", ".raw":
 		var m *terrain.Heightmap
-		if m, err = DecodeR16(bufio.NewReader(f), info.Size()); err == nil {
+		if m, err = DecodeR16(bufio.NewReader(f), size); err == nil {
 			src = &Source{Map: m, Note: narrowRangeNote(m)}
 		}
 	case ".exr":
-		src, err = DecodeEXR(f, info.Size())
+		src, err = DecodeEXR(f, size)
 	default:
-		src, err = DecodeTIFF(f, info.Size())
+		src, err = DecodeTIFF(f, size)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -96,6 +96,21 @@ func TestLoadHeightmapRefusals(t *testing.T) {
 		{write("mesh.obj", []byte("v 0 0 0\n")), ".obj is an export format"},
 		{write("map.jpg", []byte{0xff, 0xd8}), `cannot load a heightmap from ".jpg"`},
 		{filepath.Join(dir, "missing.png"), "no such file"},
+		{write("one.r16", make([]byte, 2)), "at least 8 (2×2)"},
+	}
+	// A folder, a device and a FIFO are refused before they are opened
+	// (opening a FIFO blocked until someone wrote to it).
+	folder := filepath.Join(dir, "folder.png")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests = append(tests, struct{ path, want string }{folder, "a directory, not a regular file"})
+	zero := filepath.Join(dir, "zero.r16")
+	if err := os.Symlink("/dev/zero", zero); err == nil {
+		tests = append(tests, struct{ path, want string }{zero, "a device, not a regular file"})
+	}
+	if fifo := filepath.Join(dir, "fifo.png"); mkfifo(fifo) == nil {
+		tests = append(tests, struct{ path, want string }{fifo, "named pipe (FIFO), not a regular file"})
 	}
 	for _, tt := range tests {
 		m, err := LoadHeightmap(tt.path)

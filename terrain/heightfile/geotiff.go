@@ -20,6 +20,17 @@ type GeoRef struct {
 	// EPSG is the coordinate reference system's code (4326 for WGS 84
 	// longitude/latitude, 326zz for UTM zone zz north), 0 when unknown.
 	EPSG int
+	// Azimuthal, when set, is the user-defined projection the model
+	// coordinates (metres) are in; Geographic and EPSG are then unused.
+	Azimuthal *Azimuthal
+}
+
+// Azimuthal is an azimuthal equidistant projection on a sphere: the plane
+// a route terrain is solved on. Written as a user-defined GeoTIFF CRS,
+// GIS tools place every sample exactly where the route package put it.
+type Azimuthal struct {
+	Lat0, Lon0 float64 // the projection's centre, degrees
+	Radius     float64 // the sphere's radius, metres
 }
 
 // earthRadius is the mean Earth radius in metres (IUGG), the one the route
@@ -62,17 +73,55 @@ const (
 	keyProjectedType  = 3072 // EPSG code of a projected CRS
 	keyAngularUnits   = 2054 // 9102: degrees
 	angularDegree     = 9102
-	modelProjected    = 1
-	modelGeographic   = 2
-	rasterPixelIsArea = 1
-	rasterPixelPoint  = 2
+
+	// The keys of a user-defined projected CRS on a user-defined sphere.
+	keyGeodeticDatum       = 2050
+	keyPrimeMeridian       = 2051
+	keyLinearUnits         = 2052
+	keyEllipsoid           = 2056
+	keySemiMajorAxis       = 2057
+	keySemiMinorAxis       = 2058
+	keyProjection          = 3074
+	keyCoordTransform      = 3075
+	keyProjLinearUnits     = 3076
+	keyFalseEasting        = 3082
+	keyFalseNorthing       = 3083
+	keyCenterLong          = 3088
+	keyCenterLat           = 3089
+	userDefined            = 32767
+	primeGreenwich         = 8901
+	linearMetre            = 9001
+	ctAzimuthalEquidistant = 12
+	tagGeoDoubleParams     = 34736
+	modelProjected         = 1
+	modelGeographic        = 2
+	rasterPixelIsArea      = 1
+	rasterPixelPoint       = 2
 )
 
-// geoKeyDirectory encodes g's keys as the GeoKeyDirectoryTag's SHORTs.
-func (g *GeoRef) geoKeyDirectory() []uint16 {
+// geoKeyDirectory encodes g's keys as the GeoKeyDirectoryTag's SHORTs,
+// and the values of those held as doubles as the GeoDoubleParamsTag's.
+func (g *GeoRef) geoKeyDirectory() ([]uint16, []float64) {
 	type key struct{ id, value uint16 }
 	var keys []key
+	var doubles []float64
+	// double adds a key whose value is the next entry of doubles.
+	double := func(id uint16, v float64) key {
+		doubles = append(doubles, v)
+		return key{id, uint16(len(doubles) - 1)}
+	}
 	switch {
+	case g.Azimuthal != nil:
+		a := g.Azimuthal
+		keys = []key{{keyModelType, modelProjected}, {keyRasterType, rasterPixelIsArea},
+			{keyGeographicType, userDefined}, {keyGeodeticDatum, userDefined},
+			{keyPrimeMeridian, primeGreenwich}, {keyLinearUnits, linearMetre},
+			{keyAngularUnits, angularDegree}, {keyEllipsoid, userDefined},
+			double(keySemiMajorAxis, a.Radius), double(keySemiMinorAxis, a.Radius),
+			{keyProjectedType, userDefined}, {keyProjection, userDefined},
+			{keyCoordTransform, ctAzimuthalEquidistant}, {keyProjLinearUnits, linearMetre},
+			double(keyFalseEasting, 0), double(keyFalseNorthing, 0),
+			double(keyCenterLong, a.Lon0), double(keyCenterLat, a.Lat0)}
 	case g.Geographic:
 		epsg := g.EPSG
 		if epsg == 0 {
@@ -87,9 +136,14 @@ func (g *GeoRef) geoKeyDirectory() []uint16 {
 	}
 	dir := []uint16{1, 1, 0, uint16(len(keys))}
 	for _, k := range keys {
-		dir = append(dir, k.id, 0, 1, k.value)
+		switch k.id {
+		case keySemiMajorAxis, keySemiMinorAxis, keyFalseEasting, keyFalseNorthing, keyCenterLong, keyCenterLat:
+			dir = append(dir, k.id, tagGeoDoubleParams, 1, k.value)
+		default:
+			dir = append(dir, k.id, 0, 1, k.value)
+		}
 	}
-	return dir
+	return dir, doubles
 }
 
 // parseGeoKeys reads the keys Cordillera understands from a

@@ -55,6 +55,9 @@ func EncodeOBJ(w io.Writer, m *terrain.Heightmap) error {
 			line = append(line, '\n')
 			bw.Write(line)
 		}
+		if err := writeErr(bw); err != nil {
+			return err
+		}
 	}
 	for row := range m.Height {
 		for col := range m.Width {
@@ -64,6 +67,9 @@ func EncodeOBJ(w io.Writer, m *terrain.Heightmap) error {
 			line = append(line, vText[row]...)
 			line = append(line, '\n')
 			bw.Write(line)
+		}
+		if err := writeErr(bw); err != nil {
+			return err
 		}
 	}
 	normals := terrain.Normals(m)
@@ -76,6 +82,11 @@ func EncodeOBJ(w io.Writer, m *terrain.Heightmap) error {
 		line = appendFloat(line, float64(normals[i+2]))
 		line = append(line, '\n')
 		bw.Write(line)
+		if i%(3*m.Width) == 0 {
+			if err := writeErr(bw); err != nil {
+				return err
+			}
+		}
 	}
 	for row := range m.Height - 1 {
 		for col := range m.Width - 1 {
@@ -86,9 +97,22 @@ func EncodeOBJ(w io.Writer, m *terrain.Heightmap) error {
 			line = appendFace(line, b, c, d)
 			bw.Write(line)
 		}
+		if err := writeErr(bw); err != nil {
+			return err
+		}
 	}
 	// bufio.Writer keeps the first write error and returns it from Flush.
 	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("obj: %w", err)
+	}
+	return nil
+}
+
+// writeErr returns the first error bw met writing, checked once a row: a
+// full disk or a cancelled write (atomicfile.WriteContext) stops the
+// encoding instead of formatting gigabytes of lines nobody will read.
+func writeErr(bw *bufio.Writer) error {
+	if _, err := bw.Write(nil); err != nil {
 		return fmt.Errorf("obj: %w", err)
 	}
 	return nil

@@ -14,10 +14,23 @@ import (
 )
 
 // MaxFileSide is the largest width or height a heightmap file may declare:
-// 2^14+1, the largest subdivision grid. Decoders check it before they
-// allocate, so a hostile header cannot ask for gigabytes; it also bounds a
-// map at 16385² ≈ 268 M samples.
+// 2^14+1, the largest subdivision grid, so that a long strip of a DEM
+// still opens.
 const MaxFileSide = 16385
+
+// MaxFileSamples bounds width × height of a heightmap file: 8193², the
+// largest map generate makes (terrain.MaxSize). Decoders check it from the
+// header, before they allocate, so that a small file of a huge size (a
+// 500 KB PNG of 16385² zeros) cannot ask for gigabytes: every command
+// holds a few float32 copies of a map (268 MB each at this size) besides
+// what it builds from it.
+const MaxFileSamples = terrain.MaxSize * terrain.MaxSize
+
+// MaxFileBytes bounds the bytes of a heightmap file read whole (the
+// explorer's dropped files): MaxFileSamples samples of up to 8 bytes (a
+// float64 TIFF), with room for headers. Decoders that stream from a file
+// need no such cap; they stop at the declared size.
+const MaxFileBytes = 8*MaxFileSamples + 16<<20
 
 // EncodePNG16 writes m as a 16-bit grayscale PNG: sample h becomes
 // round(h·65535), with h clamped to [0, 1] first. The map must pass Validate.
@@ -45,7 +58,8 @@ func EncodePNG16(w io.Writer, m *terrain.Heightmap) error {
 // vertical scale 1. It accepts gray images of any bit depth and gray stored
 // as RGB or RGBA (R = G = B in every pixel, alpha fully opaque); colour,
 // paletted and translucent images are errors that say what was found.
-// Images over MaxFileSide on a side are refused from the header alone.
+// Images over MaxFileSide on a side or MaxFileSamples in all are refused
+// from the header alone.
 func DecodeHeightmapImage(r io.Reader) (*terrain.Heightmap, error) {
 	// Keep the bytes DecodeConfig consumes so that Decode can read them again.
 	var header bytes.Buffer
@@ -162,10 +176,16 @@ func colourModelName(cm color.Model) string {
 	return fmt.Sprintf("%T", cm)
 }
 
-// checkFileSize refuses sizes no heightmap file may declare.
+// checkFileSize refuses sizes no heightmap file may declare: sides below 2
+// (a map of one row or column has no surface to draw or erode), above
+// MaxFileSide, or more than MaxFileSamples samples in all.
 func checkFileSize(format string, w, h int) error {
-	if w <= 0 || h <= 0 || w > MaxFileSide || h > MaxFileSide {
-		return fmt.Errorf("%s: image is %d×%d; each side must be between 1 and %d", format, w, h, MaxFileSide)
+	if w < 2 || h < 2 || w > MaxFileSide || h > MaxFileSide {
+		return fmt.Errorf("%s: image is %d×%d; each side must be between 2 and %d", format, w, h, MaxFileSide)
+	}
+	if n := int64(w) * int64(h); n > MaxFileSamples {
+		return fmt.Errorf("%s: image is %d×%d = %.1f M samples, over the limit of %.1f M (%d×%d, the largest map Cordillera makes; %.0f MB per float32 copy)",
+			format, w, h, float64(n)/1e6, float64(MaxFileSamples)/1e6, terrain.MaxSize, terrain.MaxSize, float64(4*MaxFileSamples)/1e6)
 	}
 	return nil
 }

@@ -172,7 +172,7 @@ func TestDecodeHeightmapImageGrayLayouts(t *testing.T) {
 		{"8-bit gray as RGBA", rawPNG(w, h, 8, pngRGBA, rgba8), want8},
 		{"16-bit gray as RGBA", rawPNG(w, h, 16, pngRGBA, rgba16), want16},
 		{"8-bit gray+alpha", rawPNG(w, h, 8, pngGrayAlpha, grayAlpha8), want8},
-		{"2-bit gray", rawPNG(4, 1, 2, pngGray, [][]byte{{0b00_01_10_11}}), func(x, y int) float32 { return float32(x) / 3 }},
+		{"2-bit gray", rawPNG(4, 2, 2, pngGray, [][]byte{{0b00_01_10_11}, {0b00_01_10_11}}), func(x, y int) float32 { return float32(x) / 3 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -238,6 +238,8 @@ func TestDecodeHeightmapImageRefusals(t *testing.T) {
 		{"empty", nil, "png: truncated"},
 		{"too wide", rawPNG(MaxFileSide+1, 1, 8, pngGray, nil), "16386×1"},
 		{"zero height", rawPNG(3, 0, 8, pngGray, nil), "png:"},
+		{"1×1", rawPNG(1, 1, 8, pngGray, [][]byte{{7}}), "png: image is 1×1; each side must be between 2 and 16385"},
+		{"16385² zeros", rawPNG(MaxFileSide, MaxFileSide, 16, pngGray, nil), "png: image is 16385×16385 = 268.5 M samples, over the limit of 67.1 M (8193×8193"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,8 +271,8 @@ func TestDecodeHeightmapImageHugeHeader(t *testing.T) {
 
 	// The largest allowed side still decodes.
 	row := make([]byte, MaxFileSide)
-	if _, err := DecodeHeightmapImage(bytes.NewReader(rawPNG(MaxFileSide, 1, 8, pngGray, [][]byte{row}))); err != nil {
-		t.Errorf("%d×1: %v", MaxFileSide, err)
+	if _, err := DecodeHeightmapImage(bytes.NewReader(rawPNG(MaxFileSide, 2, 8, pngGray, [][]byte{row, row}))); err != nil {
+		t.Errorf("%d×2: %v", MaxFileSide, err)
 	}
 }
 

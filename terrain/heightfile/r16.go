@@ -35,8 +35,9 @@ func EncodeR16(w io.Writer, m *terrain.Heightmap) error {
 
 // DecodeR16 reads a RAW 16-bit heightmap of size bytes (see EncodeR16) as a
 // square map with heights v/65535 in [0, 1], cell size 1 and vertical scale
-// 1. The side n comes from the length, which must be 2·n² with n at most
-// MaxFileSide; other lengths are errors that name the nearest valid ones.
+// 1. The side n comes from the length, which must be 2·n² with n from 2 to
+// terrain.MaxSize (MaxFileSamples); other lengths are errors that name the
+// nearest valid ones.
 func DecodeR16(r io.Reader, size int64) (*terrain.Heightmap, error) {
 	n, err := r16Side(size)
 	if err != nil {
@@ -60,12 +61,12 @@ func DecodeR16(r io.Reader, size int64) (*terrain.Heightmap, error) {
 
 // r16Side returns the side n of a square RAW heightmap of size bytes.
 func r16Side(size int64) (int, error) {
-	const maxSize = 2 * MaxFileSide * MaxFileSide
+	const maxSize = 2 * MaxFileSamples
 	switch {
-	case size <= 0:
-		return 0, fmt.Errorf("r16: length %d bytes; a RAW heightmap holds 2·n² bytes, at least 2 (1×1)", size)
+	case size < 8:
+		return 0, fmt.Errorf("r16: length %d bytes; a RAW heightmap holds 2·n² bytes, at least 8 (2×2)", size)
 	case size > maxSize:
-		return 0, fmt.Errorf("r16: length %d bytes exceeds %d (%d×%d, the largest map accepted)", size, int64(maxSize), MaxFileSide, MaxFileSide)
+		return 0, fmt.Errorf("r16: length %d bytes exceeds %d (%d×%d, the largest map accepted)", size, int64(maxSize), terrain.MaxSize, terrain.MaxSize)
 	}
 	n := int64(math.Sqrt(float64(size / 2)))
 	for n*n > size/2 { // guard the square root against rounding

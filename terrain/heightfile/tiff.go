@@ -121,12 +121,15 @@ func EncodeTIFF(w io.Writer, m *terrain.Heightmap, base float64, geo *GeoRef) er
 	if geo != nil {
 		t.addDoubles(tagModelPixelScale, geo.PixelX, geo.PixelY, 0)
 		t.addDoubles(tagModelTiepoint, 0, 0, 0, geo.OriginX, geo.OriginY, 0)
-		dir := geo.geoKeyDirectory()
+		dir, doubles := geo.geoKeyDirectory()
 		vals := make([]uint32, len(dir))
 		for i, v := range dir {
 			vals[i] = uint32(v)
 		}
 		t.add(tagGeoKeyDirectory, typeShort, vals...)
+		if len(doubles) > 0 {
+			t.addDoubles(tagGeoDoubleParams, doubles...)
+		}
 	}
 	t.addASCII(tagGDALMetadata, metadata)
 
