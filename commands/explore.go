@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"cordillera/game"
+	"cordillera/internal/atomicfile"
 	"cordillera/pipeline"
 	"cordillera/route"
 	"cordillera/terrain"
@@ -31,6 +31,18 @@ type worldFlags struct {
 	heightmap string
 	height    float64
 	route     string
+	// mapOnly makes load build only the heights: no level of detail,
+	// normals, minimap or erosion masks (headless commands such as plot).
+	mapOnly bool
+}
+
+// newWorld wraps a map as the world load returns: the explorer's whole
+// world, or with mapOnly the heights alone.
+func (wf *worldFlags) newWorld(m *terrain.Heightmap) *game.World {
+	if wf.mapOnly {
+		return &game.World{Map: m}
+	}
+	return game.NewWorld(m)
 }
 
 func addWorldFlags(fs *flag.FlagSet) *worldFlags {
@@ -46,6 +58,12 @@ func addWorldFlags(fs *flag.FlagSet) *worldFlags {
 func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.Params, string, error) {
 	if wf.heightmap != "" && wf.route != "" {
 		return nil, terrain.Params{}, "", fmt.Errorf("%s: -heightmap and -route exclude each other", cmd)
+	}
+	if err := checkMapHeight(cmd, wf.height); err != nil {
+		return nil, terrain.Params{}, "", err
+	}
+	if wf.height != 0 && wf.heightmap == "" {
+		return nil, terrain.Params{}, "", fmt.Errorf("%s: -map-height needs -heightmap FILE", cmd)
 	}
 	if wf.heightmap != "" {
 		src, err := heightfile.Load(wf.heightmap)
@@ -70,15 +88,15 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 			m.CellSize = p.CellSize
 		}
 		if len(erosion.Stages(p)) == 0 {
-			w := game.NewWorld(m)
+			w := wf.newWorld(m)
 			w.Source = m
 			return w, p, filepath.Base(wf.heightmap), nil
 		}
-		pw, err := pipeline.Erode(context.Background(), m, p, pipeline.Options{Masks: true})
+		pw, err := pipeline.Erode(context.Background(), m, p, pipeline.Options{Masks: !wf.mapOnly})
 		if err != nil {
 			return nil, p, "", fmt.Errorf("%s: -heightmap %s: %w", cmd, wf.heightmap, err)
 		}
-		w := game.NewWorld(pw.Map)
+		w := wf.newWorld(pw.Map)
 		w.Masks, w.Source = pw.Masks, m
 		return w, p, filepath.Base(wf.heightmap), nil
 	}
@@ -89,7 +107,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 	if err := pipeline.Check(p); err != nil {
 		return nil, p, "", fmt.Errorf("%s: %w", cmd, err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	start := time.Now()
 	if wf.route != "" {
@@ -97,25 +115,38 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		if err != nil {
 			return nil, p, "", fmt.Errorf("%s: -route: %w", cmd, err)
 		}
-		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Masks: true})
+		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Masks: !wf.mapOnly})
 		if err != nil {
 			return nil, p, "", fmt.Errorf("%s: -route %s: %w", cmd, wf.route, err)
 		}
 		res := pw.Route
 		fmt.Fprintf(stdout, "terrain through %s (%.1f km, %.2f m per cell) in %v\n", wf.route, res.Path.Length/1000, res.Path.CellSize, time.Since(start).Round(time.Millisecond))
-		w := game.NewWorld(res.Map)
+		w := wf.newWorld(res.Map)
 		w.Masks = pw.Masks
 		w.Route = game.NewRouteView(res)
 		return w, p, filepath.Base(wf.route), nil
 	}
-	pw, err := pipeline.Generate(ctx, p, pipeline.Options{Masks: true})
+	pw, err := pipeline.Generate(ctx, p, pipeline.Options{Masks: !wf.mapOnly})
 	if err != nil {
 		return nil, p, "", fmt.Errorf("%s: %w", cmd, err)
 	}
 	fmt.Fprintf(stdout, "%s generated in %v\n", p.Describe(), time.Since(start).Round(time.Millisecond))
-	w := game.NewWorld(pw.Map)
+	w := wf.newWorld(pw.Map)
 	w.Masks = pw.Masks
 	return w, p, p.Describe(), nil
+}
+
+// checkOutput refuses an output file that is one of the world's input
+// files (the heightmap, the route, a parameter file) or not a regular file.
+func (wf *worldFlags) checkOutput(cmd, out string) error {
+	inputs := []string{wf.heightmap, wf.route}
+	if strings.EqualFold(filepath.Ext(wf.params.preset), ".json") {
+		inputs = append(inputs, wf.params.preset)
+	}
+	if err := atomicfile.CheckOutputs([]string{out}, inputs); err != nil {
+		return fmt.Errorf("%s: -o %w", cmd, err)
+	}
+	return nil
 }
 
 // Explore opens the 3D explorer.
@@ -165,6 +196,7 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	sunEl := fs.Float64("sun-elevation", math.NaN(), "the sun's elevation above the horizon, degrees (default: the preset's)")
 	sunAz := fs.Float64("sun-azimuth", math.NaN(), "the sun's direction, degrees like the camera yaw: 0 towards +x, 90 towards +z (default: the preset's)")
 	noShadows := fs.Bool("no-shadows", false, "leave out the terrain's shadows and ambient occlusion")
+	water := fs.Float64("water", 0, "water level as a share of the height range, 0–1 (0: no water)")
 	texturing := fs.String("texturing", "", "materials: rules (the default look), height or slope (the thesis's bands)")
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
@@ -190,6 +222,18 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	}
 	if *mask != "" && !slices.Contains(erosion.MaskNames, *mask) {
 		return fmt.Errorf("render: -mask %q: want one of %s", *mask, strings.Join(erosion.MaskNames, ", "))
+	}
+	if !(*water >= 0 && *water <= 1) {
+		return fmt.Errorf("render: -water %g: want a share of the height range from 0 to 1", *water)
+	}
+	if math.IsNaN(*follow) || math.IsInf(*follow, 0) {
+		return fmt.Errorf("render: -follow %g: want a distance along the route in world units", *follow)
+	}
+	if *follow >= 0 && wf.route == "" {
+		return errors.New("render: -follow needs -route TRACK")
+	}
+	if err := wf.checkOutput("render", *out); err != nil {
+		return err
 	}
 	w, params, _, err := wf.load("render", stdout)
 	if err != nil {
@@ -228,6 +272,9 @@ func Render(args []string, stdout, stderr io.Writer) error {
 		}
 		if *noShadows {
 			v.Shadows, v.Occlusion = false, false
+		}
+		if *water > 0 {
+			v.Water = float32(*water)
 		}
 		if *fog {
 			v.FogDensity = game.DefaultFog(m)

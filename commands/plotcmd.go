@@ -160,10 +160,14 @@ func Plot(args []string, stdout, stderr io.Writer) error {
 	}
 	// The parameters give the spectrum's theory line its H, also for a
 	// loaded heightmap (-hurst says what to compare it with).
+	if err := opt.world.checkOutput("plot", opt.out); err != nil {
+		return err
+	}
 	params, err := opt.world.params.resolve("plot")
 	if err != nil {
 		return err
 	}
+	opt.world.mapOnly = true // a plot measures the heights alone
 	w, _, name, err := opt.world.load("plot", stdout)
 	if err != nil {
 		return err

@@ -10,7 +10,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -197,7 +196,9 @@ type sweepSheet struct {
 // makeSweep generates one map per value, shades each, and lays them out.
 // Maps are generated a few at a time (each generation already uses every
 // core; running two overlaps their serial parts) and only their shaded
-// reliefs are kept, so memory stays bounded however many panels there are.
+// reliefs are kept (and, with -3d, a copy of each map thinned to
+// sweepMaxSide samples a side, plenty for a 400×300 view), so memory stays
+// bounded however many panels there are and however large their maps.
 func makeSweep(ctx context.Context, opt sweepOptions) (sweepSheet, error) {
 	n := len(opt.values)
 	side := min(opt.base.Size, sweepMaxSide)
@@ -232,10 +233,12 @@ func makeSweep(ctx context.Context, opt sweepOptions) (sweepSheet, error) {
 				}
 				img := analysis.ShadedRelief(m, side, side, analysis.ReliefOptions{Exaggeration: opt.exaggeration})
 				panels[i] = plot.Panel{Image: img, Caption: sweepCaption(opt, i)}
-				maps[i] = m
 				hashes[i] = mapHash(m)
 				lo, hi := m.Range()
 				flat[i] = lo == hi
+				if opt.threeD {
+					maps[i] = thinMap(m, sweepMaxSide)
+				}
 			}
 		}()
 	}
@@ -377,16 +380,43 @@ func unusedBecause(p terrain.Params, name string) string {
 
 // mapHash fingerprints a map's samples and scales, to spot panels that
 // came out the same because the swept parameter does not act on them.
+// The samples go through a small buffer, not a copy of the map.
 func mapHash(m *terrain.Heightmap) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d %d %g %g|", m.Width, m.Height, m.CellSize, m.VerticalScale)
-	buf := make([]byte, 0, 4*len(m.Samples))
+	buf := make([]byte, 0, 1<<16)
 	for _, v := range m.Samples {
 		b := math.Float32bits(v)
 		buf = append(buf, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
+		if len(buf) == cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
 	}
 	h.Write(buf)
 	return h.Sum64()
+}
+
+// thinMap returns m, or for a map wider or taller than maxSide samples
+// every k-th sample of it with k the smallest step that fits, its cells k
+// times as large, so that the world keeps its extent (up to the last
+// k−1 samples where k does not divide the side).
+func thinMap(m *terrain.Heightmap, maxSide int) *terrain.Heightmap {
+	k := max((m.Width-1+maxSide-2)/(maxSide-1), (m.Height-1+maxSide-2)/(maxSide-1), 1)
+	if k == 1 {
+		return m
+	}
+	w, h := (m.Width-1)/k+1, (m.Height-1)/k+1
+	t := terrain.NewHeightmap(w, h)
+	t.CellSize, t.VerticalScale = m.CellSize*float64(k), m.VerticalScale
+	for row := range h {
+		src := m.Samples[row*k*m.Width:]
+		dst := t.Samples[row*w : (row+1)*w]
+		for col := range dst {
+			dst[col] = src[col*k]
+		}
+	}
+	return t
 }
 
 // Sweep is the sweep command: parse, generate the panels (Ctrl-C
@@ -403,7 +433,7 @@ func Sweep(args []string, stdout, stderr io.Writer) error {
 	if opt.threeD && runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return errors.New("sweep: -3d needs a display (DISPLAY is not set): run it under xvfb-run, or leave -3d out for shaded relief")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	start := time.Now()
 	s, err := makeSweep(ctx, opt)

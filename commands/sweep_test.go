@@ -278,3 +278,34 @@ func TestSweepBasisTransform(t *testing.T) {
 		t.Errorf("basis-transform on a subdivision map: %v, want a refusal naming subdivision", err)
 	}
 }
+
+// thinMap keeps every k-th sample of a map too large for a -3d panel, with
+// cells k times as large, so that the world keeps its extent; a map that
+// fits comes back as it is.
+func TestThinMap(t *testing.T) {
+	m := terrain.NewHeightmap(41, 21)
+	m.CellSize, m.VerticalScale = 2, 50
+	for i := range m.Samples {
+		m.Samples[i] = float32(i)
+	}
+	if thinMap(m, 41) != m {
+		t.Fatal("a map that fits was copied")
+	}
+	th := thinMap(m, 11) // k = 4: 11×6 samples
+	if th.Width != 11 || th.Height != 6 || th.CellSize != 8 || th.VerticalScale != 50 {
+		t.Fatalf("thinned to %d×%d, cell %g, vertical %g; want 11×6, cell 8, vertical 50", th.Width, th.Height, th.CellSize, th.VerticalScale)
+	}
+	for row := range th.Height {
+		for col := range th.Width {
+			if got, want := th.At(col, row), m.At(4*col, 4*row); got != want {
+				t.Fatalf("sample (%d,%d) = %v, want the original's (%d,%d) = %v", col, row, got, 4*col, 4*row, want)
+			}
+		}
+	}
+	if w, _ := th.Extent(); w != 80 {
+		t.Errorf("thinned extent %g, want the original's 80", w)
+	}
+	if big := thinMap(terrain.NewHeightmap(8193, 3), sweepMaxSide); big.Width != 1025 {
+		t.Errorf("an 8193-wide map thinned to %d samples, want %d", big.Width, sweepMaxSide)
+	}
+}

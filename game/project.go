@@ -95,10 +95,19 @@ func (b *batch) reset() { b.n, b.triangles = 0, 0 }
 // calls returns the draw calls in use.
 func (b *batch) calls() []drawCall { return b.draws[:b.n] }
 
-// begin returns the draw call the next chunk goes into: the current one if
-// it has the same shader variant, else a fresh one.
-func (b *batch) begin(noDetail bool) *drawCall {
-	if b.n > 0 && b.draws[b.n-1].noDetail == noDetail {
+// maxCallVertices is about the most vertices one draw call carries: a
+// chunk's vertices go into the current call while it has room for them,
+// else into a fresh one. Ebiten copies every vertex of a call at once,
+// and on 32-bit systems it refuses calls beyond ebiten.MaxVertexCount;
+// moderate calls keep both in bounds (Ebiten merges consecutive calls
+// with the same shader, so splitting costs nothing on the GPU).
+const maxCallVertices = 1 << 16
+
+// begin returns the draw call the next chunk, of about n vertices, goes
+// into: the current one if it has the same shader variant and room for
+// them, else a fresh one.
+func (b *batch) begin(noDetail bool, n int) *drawCall {
+	if b.n > 0 && b.draws[b.n-1].noDetail == noDetail && len(b.draws[b.n-1].vertices)+n <= min(maxCallVertices, ebiten.MaxVertexCount) {
 		return &b.draws[b.n-1]
 	}
 	if b.n == len(b.draws) {
@@ -115,9 +124,9 @@ func (b *batch) begin(noDetail bool) *drawCall {
 // drawn triangle uses are projected and handed over. noDetail marks a chunk
 // entirely beyond the detail maps' distance.
 func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail bool) {
-	d := b.begin(noDetail)
 	// The grid and the vertices on its edges shared with finer chunks.
 	n := len(c.Heights)
+	d := b.begin(noDetail, n)
 	b.surf = grow(b.surf, n)
 	b.w = grow(b.w, n)
 	b.remap = grow(b.remap, n)
@@ -221,10 +230,45 @@ type frame struct {
 	triangles   int
 	chunks      []mesh.ChunkDraw
 	noOcclusion bool // draw hidden chunks too (tests compare with it)
+
+	// The inputs of the last build. While they stay the same (the camera
+	// and the view have not moved, the world is the same), the level of
+	// detail, the occlusion culling and the projected vertices would come
+	// out the same, and build keeps them.
+	built   frameKey
+	valid   bool
+	noReuse bool // rebuild every time (the tests' reference)
+}
+
+// frameKey is what a frame's geometry depends on. It holds the world's
+// map, level of detail and normals themselves, so that they cannot be
+// freed and their addresses reused by another world while it is kept.
+type frameKey struct {
+	vp                mgl32.Mat4
+	w, h              int
+	near, detailDist  float32
+	m                 *terrain.Heightmap
+	lod               *mesh.LOD
+	normals           *float32
+	full, noOcclusion bool
+	maxTriangles      int
 }
 
 // MaxErrorPx is the screen-space error the level of detail allows.
 const MaxErrorPx = 2
+
+// MaxTriangles bounds the triangles of a terrain frame (before near-plane
+// clipping, which adds at most one per cut triangle): where the error
+// MaxErrorPx allows would take more, as on rough maps of 2049² and up seen
+// whole, the level of detail is coarsened to fit (mesh.View.MaxTriangles).
+// It keeps a frame's memory bounded, about 0.5 GB at most with the
+// driver's copies, and its drawing time under software OpenGL.
+const MaxTriangles = 1 << 19
+
+// FullMeshMaxTriangles bounds a frame drawn without level of detail (the
+// reference FullMesh draws): the whole 1025² map at step 1, and larger
+// maps at the finest common step that fits.
+const FullMeshMaxTriangles = 1 << 22
 
 // build selects the chunks for the camera, projects them on all cores and
 // leaves one batch per worker, in back-to-front order. full disables level
@@ -234,12 +278,26 @@ const MaxErrorPx = 2
 // entirely farther away are drawn with a shader without them.
 func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD, normals []float32, full bool, detailDist float32) {
 	vp := cam.Projection(w, h).Mul4(cam.View())
+	budget := MaxTriangles
+	if full {
+		budget = FullMeshMaxTriangles
+	}
+	key := frameKey{vp: vp, w: w, h: h, near: cam.Near, detailDist: detailDist, m: m, lod: lod,
+		full: full, noOcclusion: f.noOcclusion, maxTriangles: budget}
+	if len(normals) > 0 {
+		key.normals = &normals[0]
+	}
+	if f.valid && !f.noReuse && key == f.built {
+		return
+	}
+	f.built, f.valid = key, true
 	view := mesh.View{
 		Eye:           [3]float64{float64(cam.Pos[0]), float64(cam.Pos[1]), float64(cam.Pos[2])},
 		Planes:        mesh.FrustumPlanes([16]float32(vp)),
 		PixelsPerUnit: float64(h) / (2 * math.Tan(float64(cam.FovY)/2)),
 		MaxErrorPx:    MaxErrorPx,
 		Full:          full,
+		MaxTriangles:  budget,
 	}
 	if !full && !f.noOcclusion {
 		view.ViewProj, view.Width, view.Height, view.NearW = [16]float32(vp), w, h, float64(cam.Near)

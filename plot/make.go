@@ -20,6 +20,26 @@ const (
 // maxProfilePoints bounds a profile's samples.
 const maxProfilePoints = 2 * terrain.MaxSize
 
+// maxSpectrumSide bounds the spectrum's transform: a 4096² grid of
+// complex128 takes 256 MB, where a 16384² one would take 4 GB.
+const maxSpectrumSide = 4096
+
+// spectrumWindow returns the part of m the spectrum transforms: m itself,
+// or, for a larger map, a copy of its top-left maxSpectrumSide² samples
+// (analysis.PowerSpectrum takes the top-left power-of-two square anyway;
+// a smaller window loses only wavelengths longer than 4096 samples).
+func spectrumWindow(m *terrain.Heightmap) *terrain.Heightmap {
+	if m.Width <= maxSpectrumSide || m.Height <= maxSpectrumSide {
+		return m
+	}
+	w := terrain.NewHeightmap(maxSpectrumSide, maxSpectrumSide)
+	w.CellSize, w.VerticalScale = m.CellSize, m.VerticalScale
+	for row := range maxSpectrumSide {
+		copy(w.Samples[row*maxSpectrumSide:(row+1)*maxSpectrumSide], m.Samples[row*m.Width:])
+	}
+	return w
+}
+
 // MakeOptions shape a plot of a map.
 type MakeOptions struct {
 	Line  [4]float64 // profile: map fractions x0, y0, x1, y1
@@ -63,7 +83,7 @@ func Make(kind string, m *terrain.Heightmap, opt MakeOptions) (p *gplot.Plot, su
 		return p, fmt.Sprintf("histogram of %d samples in %d bins: mean height %.4g", len(m.Samples), opt.Bins, mean*m.VerticalScale), err
 
 	default: // KindSpectrum
-		s, err := analysis.PowerSpectrum(m)
+		s, err := analysis.PowerSpectrum(spectrumWindow(m))
 		if err != nil {
 			return nil, "", err
 		}

@@ -29,11 +29,11 @@ type Context struct {
 	numberEditBuf string
 	numberEdit    widgetID
 
-	// editBuf is the text of the focused text field editID while it is
-	// edited; runes is a buffer for the characters typed in a tick.
-	editBuf string
-	editID  widgetID
-	runes   []rune
+	// edit is the text and caret of the focused text field editID while
+	// it is edited; runes is a buffer for the characters typed in a tick.
+	edit   textEdit
+	editID widgetID
+	runes  []rune
 
 	idStack widgetID
 

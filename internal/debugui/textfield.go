@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
@@ -40,20 +39,33 @@ func (c *Context) textFieldRaw(buf *string, id widgetID, opt option) (EventHandl
 
 		if c.focus == id {
 			// Cordillera: the characters typed since the last tick, all of
-			// them in order however many frames were missed, and BackSpace
-			// repeating while held. Upstream reads an IME session that
-			// took one commit per session and lost the rest at low frame
-			// rates, and deleted one character per press.
+			// them in order however many frames were missed, inserted at
+			// the caret; Left, Right, Home and End move it, BackSpace and
+			// Delete remove around it, all repeating while held. Upstream
+			// reads an IME session that took one commit per session and
+			// lost the rest at low frame rates, and only appended.
 			if c.editID != id {
-				c.editID, c.editBuf = id, *buf
+				c.editID = id
+				c.edit.set(*buf)
 			}
+			c.edit.fix()
 			c.runes = ebiten.AppendInputChars(c.runes[:0])
-			c.editBuf += string(c.runes)
-			if keyRepeated(ebiten.KeyBackspace) && len(c.editBuf) > 0 {
-				_, size := utf8.DecodeLastRuneInString(c.editBuf)
-				c.editBuf = c.editBuf[:len(c.editBuf)-size]
+			if len(c.runes) > 0 {
+				c.edit.insert(string(c.runes))
 			}
-			*buf = c.editBuf
+			for _, k := range []struct {
+				key ebiten.Key
+				do  func()
+			}{
+				{ebiten.KeyBackspace, c.edit.backspace}, {ebiten.KeyDelete, c.edit.del},
+				{ebiten.KeyArrowLeft, c.edit.left}, {ebiten.KeyArrowRight, c.edit.right},
+				{ebiten.KeyHome, c.edit.home}, {ebiten.KeyEnd, c.edit.end},
+			} {
+				if keyRepeated(k.key) {
+					k.do()
+				}
+			}
+			*buf = c.edit.text
 			if inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter) {
 				e = &eventHandler{}
 			}
@@ -72,7 +84,13 @@ func (c *Context) textFieldRaw(buf *string, id widgetID, opt option) (EventHandl
 			color := c.style().colors[colorText]
 			textw := textWidth(*buf)
 			texth := lineHeight()
-			ofx := bounds.Dx() - c.style().padding - textw - 1
+			// The caret stays in view: a text too long for the field
+			// scrolls so that the caret is at its right edge.
+			caretw := textw
+			if c.editID == id && c.edit.text == *buf {
+				caretw = textWidth((*buf)[:c.edit.caret])
+			}
+			ofx := bounds.Dx() - c.style().padding - caretw - 1
 			textx := bounds.Min.X + min(ofx, c.style().padding)
 			switch {
 			case opt&optionAlignCenter != 0:
@@ -83,7 +101,7 @@ func (c *Context) textFieldRaw(buf *string, id widgetID, opt option) (EventHandl
 			texty := bounds.Min.Y + (bounds.Dy()-texth)/2
 			c.pushClipRect(bounds)
 			c.drawText(*buf, image.Pt(textx, texty), color)
-			c.drawRect(image.Rect(textx+textw, texty, textx+textw+1, texty+texth), color)
+			c.drawRect(image.Rect(textx+caretw, texty, textx+caretw+1, texty+texth), color)
 			c.popClipRect()
 		} else {
 			c.drawWidgetText(*buf, bounds, colorText, opt)
@@ -97,7 +115,7 @@ func (c *Context) textFieldRaw(buf *string, id widgetID, opt option) (EventHandl
 func (c *Context) SetTextFieldValue(value string) {
 	_ = c.wrapEventHandlerAndError(func() (EventHandler, error) {
 		if c.editID == c.currentID {
-			c.editBuf = value
+			c.edit.set(value)
 		}
 		return nil, nil
 	})
@@ -192,7 +210,7 @@ func (c *Context) numberField(value *int, step int, idPart string, opt option) (
 				if updated {
 					buf := fmt.Sprintf("%d", *value)
 					if c.editID == id {
-						c.editBuf = buf
+						c.edit.set(buf)
 					}
 					e = &eventHandler{}
 				}
@@ -268,7 +286,7 @@ func (c *Context) numberFieldF(value *float64, step float64, digits int, idPart 
 				if updated {
 					buf := formatNumber(*value, digits)
 					if c.editID == id {
-						c.editBuf = buf
+						c.edit.set(buf)
 					}
 					e = &eventHandler{}
 				}

@@ -46,9 +46,10 @@ type LOD struct {
 	levels     int // how many of lodSteps fit in a chunk
 	chunks     []lodChunk
 
-	selected  []int  // Select's step per chunk, 0 outside the frustum
-	hidden    []bool // Select's chunks behind nearer terrain (occlusion.go)
-	partCells int    // side of the parts occlusion bounds separately
+	selected  []int     // Select's step per chunk, 0 outside the frustum
+	dist      []float64 // Select's distance from the eye per chunk, −1 outside the frustum
+	hidden    []bool    // Select's chunks behind nearer terrain (occlusion.go)
+	partCells int       // side of the parts occlusion bounds separately
 	// corners are the occluders' heights at the part grid's corners,
 	// cornerCols × cornerRows, row-major (occlusion.go).
 	corners                []float64
@@ -85,6 +86,15 @@ type View struct {
 	MaxErrorPx float64
 	// Full draws every chunk at step 1 without culling: the reference.
 	Full bool
+	// MaxTriangles, when positive, bounds the triangles Select emits, so
+	// that a frame's memory and drawing time stay bounded on any map: when
+	// the error budget above would exceed it, the error allowed grows by
+	// the smallest factor that makes the selection fit (with Full, every
+	// chunk takes the finest common step that fits). Only a chunk around
+	// the eye, whose distance is 0, keeps step 1 whatever the budget, and
+	// the coarsest step everywhere is the floor (8 triangles per 32-cell
+	// chunk, plus its stitching).
+	MaxTriangles int
 
 	// Occlusion culling (occlusion.go) needs the screen: the view-
 	// projection matrix (column-major, OpenGL clip space), the screen size
@@ -295,8 +305,13 @@ func (l *LOD) Select(v View, dst []ChunkDraw) []ChunkDraw {
 	if len(l.chunks) == 0 {
 		return dst
 	}
+	l.dist = resize(l.dist, len(l.chunks))
 	for k := range l.chunks {
-		l.selected[k] = l.chooseStep(&l.chunks[k], &v)
+		l.dist[k] = l.distance(&l.chunks[k], &v)
+		l.selected[k] = l.chooseStep(&l.chunks[k], l.dist[k], &v, 1)
+	}
+	if v.MaxTriangles > 0 && l.selectedTriangles() > v.MaxTriangles {
+		l.fitBudget(&v)
 	}
 	m := l.m
 	ex, ez := v.Eye[0]/m.CellSize, v.Eye[2]/m.CellSize
@@ -357,11 +372,11 @@ func (l *LOD) Select(v View, dst []ChunkDraw) []ChunkDraw {
 	return dst
 }
 
-// chooseStep returns the step chunk ch is drawn with, or 0 when its box
-// lies outside one of the frustum's planes.
-func (l *LOD) chooseStep(ch *lodChunk, v *View) int {
+// distance returns the distance from the eye to chunk ch's box, or −1 when
+// the box lies outside one of the frustum's planes (never with v.Full).
+func (l *LOD) distance(ch *lodChunk, v *View) float64 {
 	if v.Full {
-		return 1
+		return 0
 	}
 	for _, p := range v.Planes {
 		// The box corner farthest along the plane's normal.
@@ -373,7 +388,7 @@ func (l *LOD) chooseStep(ch *lodChunk, v *View) int {
 			}
 		}
 		if p[0]*q[0]+p[1]*q[1]+p[2]*q[2]+p[3] < 0 {
-			return 0
+			return -1
 		}
 	}
 	var d2 float64
@@ -381,13 +396,100 @@ func (l *LOD) chooseStep(ch *lodChunk, v *View) int {
 		e := v.Eye[a] - min(max(v.Eye[a], ch.box[0][a]), ch.box[1][a])
 		d2 += e * e
 	}
-	budget := v.MaxErrorPx * math.Sqrt(d2)
+	return math.Sqrt(d2)
+}
+
+// chooseStep returns the step chunk ch at distance d from the eye is drawn
+// with, the error allowed scaled by scale, or 0 when it is culled (d < 0).
+func (l *LOD) chooseStep(ch *lodChunk, d float64, v *View, scale float64) int {
+	if v.Full {
+		return 1
+	}
+	if d < 0 {
+		return 0
+	}
+	budget := v.MaxErrorPx * scale * d
 	for lvl := l.levels - 1; lvl > 0; lvl-- {
 		if ch.err[lvl]*v.PixelsPerUnit <= budget {
 			return lodSteps[lvl]
 		}
 	}
 	return 1
+}
+
+// selectedTriangles returns how many triangles emit makes of the selected
+// chunks when none is hidden: two per grid cell, and one more for every
+// Edge vertex, the border vertices of finer neighbours.
+func (l *LOD) selectedTriangles() int {
+	n := 0
+	for k, s := range l.selected {
+		if s == 0 {
+			continue
+		}
+		ch := &l.chunks[k]
+		w, h := ch.c1-ch.c0, ch.r1-ch.r0
+		n += 2 * ((w + s - 1) / s) * ((h + s - 1) / s)
+		// A side of length m next to a neighbour of step f < s gets the
+		// multiples of f that are not multiples of s.
+		side := func(f, m int) {
+			if f != 0 && f < s {
+				n += (m+f-1)/f - (m+s-1)/s
+			}
+		}
+		i, j := k%l.cols, k/l.cols
+		if j > 0 {
+			side(l.selected[k-l.cols], w)
+		}
+		if j < l.rows-1 {
+			side(l.selected[k+l.cols], w)
+		}
+		if i > 0 {
+			side(l.selected[k-1], h)
+		}
+		if i < l.cols-1 {
+			side(l.selected[k+1], h)
+		}
+	}
+	return n
+}
+
+// fitBudget coarsens the selection until it has at most v.MaxTriangles
+// triangles: with v.Full the finest common step that fits, otherwise the
+// smallest factor 2^x, x in [0, 64], by which the allowed error must grow,
+// found by bisection on x (triangles fall as the error allowed grows) to
+// within one chunk's change of step. Where even the coarsest choice does
+// not fit, that is what stays.
+func (l *LOD) fitBudget(v *View) {
+	if v.Full {
+		for lvl := 1; lvl < l.levels; lvl++ {
+			for k := range l.selected {
+				l.selected[k] = lodSteps[lvl]
+			}
+			if l.selectedTriangles() <= v.MaxTriangles {
+				return
+			}
+		}
+		return
+	}
+	choose := func(x float64) int {
+		scale := math.Exp2(x)
+		for k := range l.chunks {
+			l.selected[k] = l.chooseStep(&l.chunks[k], l.dist[k], v, scale)
+		}
+		return l.selectedTriangles()
+	}
+	// 2^64 times the error allowed gives every chunk not around the eye
+	// its coarsest step; 30 halvings leave x within 6e-8 of the boundary.
+	lo, hi := 0.0, 64.0 // lo does not fit; hi fits or is the coarsest there is
+	for range 30 {
+		mid := (lo + hi) / 2
+		if choose(mid) <= v.MaxTriangles {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	choose(hi)
 }
 
 // emit fills in d's heights and triangles for an eye above sample position

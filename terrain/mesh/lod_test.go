@@ -678,3 +678,64 @@ func TestLODDegenerateMaps(t *testing.T) {
 	}()
 	NewLOD(terrain.NewHeightmap(3, 3), 0)
 }
+
+// triangleCount counts the triangles of a selection.
+func triangleCount(got []ChunkDraw) int {
+	n := 0
+	for k := range got {
+		n += len(got[k].Tris) / 3
+	}
+	return n
+}
+
+// TestSelectTriangleBudget: on a rough map, where the error budget keeps
+// nearly every chunk at step 1, MaxTriangles coarsens the selection to
+// fit, still without cracks; an ample budget changes nothing; and the
+// count Select budgets with is the count it emits.
+func TestSelectTriangleBudget(t *testing.T) {
+	m := roughHillsMap(257, 201, 12, 60, 3)
+	l := NewLOD(m, 16)
+	rng := rand.New(rand.NewPCG(8, 1))
+	var free, capped []ChunkDraw
+	for trial := range 30 {
+		x, z := rng.Float64()*300-20, rng.Float64()*240-20
+		eye := groundEye(m, x, z, 1.7+rng.Float64()*rng.Float64()*150)
+		cam := newPinhole(eye, rng.Float64()*360, -rng.Float64()*60, 320, 240, 40+rng.Float64()*50)
+		v := cam.view(1)
+		free = l.Select(v, free)
+		all := triangleCount(free)
+		if est := l.selectedTriangles(); est != all {
+			t.Fatalf("camera %d: Select budgets with %d triangles but emits %d", trial, est, all)
+		}
+		if all < 2000 {
+			continue // too little in view to need a budget
+		}
+		budget := all / 4
+		v.MaxTriangles = budget
+		capped = l.Select(v, capped)
+		if got := triangleCount(capped); got > budget || got < budget/2 {
+			t.Errorf("camera %d: %d triangles under a budget of %d (%d without)", trial, got, budget, all)
+		}
+		if bad, _ := cracks(capped, 16); bad > 0 {
+			t.Errorf("camera %d: %d cracked samples under the budget", trial, bad)
+		}
+		v.MaxTriangles = all
+		if capped = l.Select(v, capped); triangleCount(capped) != all || len(capped) != len(free) {
+			t.Errorf("camera %d: an ample budget changed the selection: %d triangles, want %d", trial, triangleCount(capped), all)
+		}
+	}
+
+	// Full: the finest common step that fits.
+	_, cam := selectionSetup()
+	v := cam.view(1)
+	v.Full, v.MaxTriangles = true, 2*256*256/4
+	got := l.Select(v, nil)
+	for _, d := range got {
+		if d.Step != 2 {
+			t.Fatalf("Full under a budget of a quarter of the cells' triangles: a chunk has step %d, want 2", d.Step)
+		}
+	}
+	if n := triangleCount(got); n > v.MaxTriangles {
+		t.Errorf("Full: %d triangles over the budget %d", n, v.MaxTriangles)
+	}
+}

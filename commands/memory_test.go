@@ -1,0 +1,134 @@
+package commands
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The memory budgets of README's table, checked by running a command in a
+// child process (this test binary, re-run) and reading its peak resident
+// set from the kernel.
+
+// memoryChildEnv carries the command line a child runs, fields separated
+// by a unit separator.
+const memoryChildEnv = "CORDILLERA_MEMORY_CHILD"
+
+// TestMemoryChild is the child: it runs the command it is given and exits.
+func TestMemoryChild(t *testing.T) {
+	line := os.Getenv(memoryChildEnv)
+	if line == "" {
+		t.Skip("run by the memory budget tests")
+	}
+	args := strings.Split(line, "\x1f")
+	commands := map[string]func([]string, io.Writer, io.Writer) error{"plot": Plot, "sweep": Sweep, "generate": Generate}
+	if err := commands[args[0]](args[1:], io.Discard, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// The peak of this process's own memory: VmHWM is kept per address
+	// space, so it starts afresh at exec. (The kernel's ru_maxrss does not:
+	// it also holds the parent's resident set at the fork.)
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			fmt.Println(line)
+		}
+	}
+	os.Exit(0)
+}
+
+// peakMB runs a command in a child process and returns its peak resident
+// set in MB.
+func peakMB(t *testing.T, args ...string) float64 {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), memoryChildEnv+"="+strings.Join(args, "\x1f"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if strings.Contains(string(out), "/proc/self/status") {
+			t.Skipf("SKIPPED: no /proc on this system to read the peak from: %s", out)
+		}
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+			kb, err := strconv.ParseFloat(f[1], 64)
+			if err != nil {
+				t.Fatalf("%v: child printed %q", args, line)
+			}
+			return kb / 1024
+		}
+	}
+	t.Fatalf("%v: the child printed no VmHWM line:\n%s", args, out)
+	return 0
+}
+
+// rampPNG writes a side×side 16-bit PNG of a diagonal ramp: heights that
+// vary (a spectrum can be fitted) and compress well (quick to write).
+func rampPNG(t *testing.T, side int) string {
+	t.Helper()
+	img := image.NewGray16(image.Rect(0, 0, side, side))
+	for y := range side {
+		row := img.Pix[y*img.Stride : y*img.Stride+2*side]
+		for x := range side {
+			v := uint16((x*7 + y*13) % 65536)
+			row[2*x], row[2*x+1] = byte(v>>8), byte(v)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "ramp.png")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// plotBudgetMB is README's memory budget of plot for a map of the given
+// samples: 64 MB, 8 bytes per sample (the file's pixels and the heights),
+// and for a spectrum 32 bytes per sample of its transform, at most 4096².
+func plotBudgetMB(samples, transformSide int) float64 {
+	return 64 + (8*float64(samples)+32*float64(transformSide*transformSide))/(1<<20)
+}
+
+// plot measures the heights alone: without the explorer's world (level of
+// detail, normals, minimap: 133 MB for a histogram of a 2049² PNG, over
+// this budget) it stays within its budget. Before, plot built the whole
+// world and a spectrum as large as the map: 1.5 GB for a histogram of an
+// 8193² PNG, 2.5 GB for its spectrum (now 0.37 and 0.70 GB).
+func TestPlotMemoryBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs plot on a 2049² map in child processes")
+	}
+	const side = 2049
+	png := rampPNG(t, side)
+	for _, tc := range []struct {
+		kind      string
+		transform int
+	}{{"histogram", 0}, {"spectrum", 2048}} {
+		budget := plotBudgetMB(side*side, tc.transform)
+		peak := peakMB(t, "plot", "-kind", tc.kind, "-heightmap", png, "-o", filepath.Join(t.TempDir(), "p.png"))
+		t.Logf("plot -kind %s of a %d² PNG: peak %.0f MB, budget %.0f MB", tc.kind, side, peak, budget)
+		if peak > budget {
+			t.Errorf("plot -kind %s of a %d² PNG: peak %.0f MB over the budget of %.0f MB", tc.kind, side, peak, budget)
+		}
+	}
+}

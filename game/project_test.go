@@ -1,0 +1,205 @@
+package game
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"cordillera/terrain"
+	"cordillera/terrain/mesh"
+)
+
+// sameFrame reports the first difference between two frames' geometry:
+// draw calls, vertices, indices and counts, to the bit.
+func sameFrame(a, b *frame) string {
+	if a.triangles != b.triangles || len(a.chunks) != len(b.chunks) {
+		return "triangle or chunk counts differ"
+	}
+	var ca, cb []drawCall
+	for i := range a.batches {
+		ca = append(ca, a.batches[i].calls()...)
+	}
+	for i := range b.batches {
+		cb = append(cb, b.batches[i].calls()...)
+	}
+	if len(ca) != len(cb) {
+		return "draw call counts differ"
+	}
+	for i := range ca {
+		if ca[i].noDetail != cb[i].noDetail || !reflect.DeepEqual(ca[i].indices, cb[i].indices) || !reflect.DeepEqual(ca[i].vertices, cb[i].vertices) {
+			return "a draw call differs"
+		}
+	}
+	return ""
+}
+
+// A frame that keeps its geometry while the camera stands still comes out
+// the same as one rebuilt every time, over a walk that stands, moves,
+// returns to an earlier pose, changes the screen size and the world.
+func TestFrameReuseMatchesRebuild(t *testing.T) {
+	worldA, worldB := presetWorld(t, "default"), presetWorld(t, "scenario-3")
+	c := NewCamera()
+	ext, _ := worldA.Map.Extent()
+	pose := func(x, z, yaw float32) {
+		c.Pos = mgl32.Vec3{x * float32(ext), float32(worldA.Map.GroundHeight(float64(x)*ext, float64(z)*ext)) + 30, z * float32(ext)}
+		c.Yaw, c.Pitch = mgl32.DegToRad(yaw), mgl32.DegToRad(-10)
+	}
+	steps := []struct {
+		x, z, yaw float32
+		w, h      int
+		world     *World
+	}{
+		{0.2, 0.2, 45, 320, 240, worldA}, {0.2, 0.2, 45, 320, 240, worldA}, // stands
+		{0.3, 0.2, 45, 320, 240, worldA}, {0.3, 0.2, 60, 320, 240, worldA}, // moves, turns
+		{0.2, 0.2, 45, 320, 240, worldA}, {0.2, 0.2, 45, 320, 240, worldA}, // back where it was
+		{0.2, 0.2, 45, 400, 240, worldA},                                   // the screen widens
+		{0.2, 0.2, 45, 400, 240, worldB}, {0.2, 0.2, 45, 400, 240, worldB}, // another world
+	}
+	var kept, fresh frame
+	fresh.noReuse = true
+	for i, s := range steps {
+		pose(s.x, s.z, s.yaw)
+		w := s.world
+		kept.build(c, s.w, s.h, w.Map, w.LOD, w.Normals, false, 120)
+		fresh.build(c, s.w, s.h, w.Map, w.LOD, w.Normals, false, 120)
+		if d := sameFrame(&kept, &fresh); d != "" {
+			t.Fatalf("step %d: %s between the kept and the rebuilt frame", i, d)
+		}
+		if kept.triangles == 0 {
+			t.Fatalf("step %d: nothing in view", i)
+		}
+	}
+}
+
+// roughWorld is the roughest map the generator makes (H = 0, no feature
+// size: white noise over every octave), which the error budget alone
+// would draw at step 1 nearly everywhere.
+func roughWorld(t testing.TB, size int) *World {
+	t.Helper()
+	p := terrain.DefaultParams()
+	p.Size, p.Hurst, p.FeatureSize = size, 0, 0
+	m, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewWorld(m)
+}
+
+// On the roughest map seen whole, a frame stays within MaxTriangles (plus
+// the near plane's cuts) and every draw call within maxCallVertices (plus
+// one chunk), although the error budget alone would draw far more; and on
+// the default world the budget changes nothing.
+func TestFrameStaysWithinTriangleBudget(t *testing.T) {
+	w := roughWorld(t, 1025)
+	c := NewCamera()
+	c.Overview(w.Map)
+	var f frame
+	f.build(c, 1280, 720, w.Map, w.LOD, w.Normals, false, 120)
+	unbudgeted := selectTriangles(c, 1280, 720, w)
+	if unbudgeted <= MaxTriangles {
+		t.Fatalf("the rough map takes only %d triangles without the budget: the test cannot fail", unbudgeted)
+	}
+	if f.triangles > MaxTriangles*11/10 || f.triangles < MaxTriangles/4 {
+		t.Errorf("rough 1025² overview: %d triangles, want about the budget %d (%d without it)", f.triangles, MaxTriangles, unbudgeted)
+	}
+	t.Logf("rough 1025² overview: %d triangles drawn, %d without the budget", f.triangles, unbudgeted)
+	for i := range f.batches {
+		for _, d := range f.batches[i].calls() {
+			if len(d.vertices) > maxCallVertices+4096 {
+				t.Errorf("a draw call has %d vertices, want at most about %d", len(d.vertices), maxCallVertices)
+			}
+		}
+	}
+
+	def := testWorld(t, 1025)
+	c.Overview(def.Map)
+	if n := selectTriangles(c, 1280, 720, def); n > MaxTriangles/2 {
+		t.Errorf("the default world's overview takes %d triangles: the budget %d would coarsen ordinary views", n, MaxTriangles)
+	}
+}
+
+// selectTriangles is how many triangles the level of detail selects for
+// the camera without a triangle budget and without occlusion culling.
+func selectTriangles(c *Camera, w, h int, world *World) int {
+	vp := viewProjection(c, w, h)
+	chunks := world.LOD.Select(mesh.View{
+		Eye:           [3]float64{float64(c.Pos[0]), float64(c.Pos[1]), float64(c.Pos[2])},
+		Planes:        mesh.FrustumPlanes([16]float32(vp)),
+		PixelsPerUnit: float64(h) / (2 * math.Tan(float64(c.FovY)/2)),
+		MaxErrorPx:    MaxErrorPx,
+	}, nil)
+	n := 0
+	for _, d := range chunks {
+		n += len(d.Tris) / 3
+	}
+	return n
+}
+
+// benchmarkFrameBuild measures the CPU's share of a frame on the default
+// 1025² world at 1280×720 (level of detail, occlusion culling, projection),
+// without Ebiten: with the camera standing still (rebuilt every frame as
+// before, or kept) and walking.
+func BenchmarkFrameBuild1025(b *testing.B) {
+	w := testWorld(b, 1025)
+	for _, bc := range []struct {
+		name          string
+		walk, rebuild bool
+	}{{"still-rebuilt", false, true}, {"still-kept", false, false}, {"walking", true, false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := NewCamera()
+			lowView(c, w.Map)
+			f := frame{noReuse: bc.rebuild}
+			for i := 0; b.Loop(); i++ {
+				if bc.walk {
+					c.Pos[0] += 0.5
+				}
+				f.build(c, 1280, 720, w.Map, w.LOD, w.Normals, false, 120)
+			}
+			b.ReportMetric(float64(f.triangles), "triangles")
+		})
+	}
+}
+
+// The explorer's world (level of detail, normals, minimap) takes memory
+// in proportion to the map, the same per sample on a 513² and a 2049² map
+// and a few dozen bytes each, smooth or rough: nothing in it grows with
+// the relief or faster than the map.
+func TestWorldMemoryProportional(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates three maps up to 2049²")
+	}
+	perSample := func(w *terrain.Heightmap) float64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		world := NewWorld(w)
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(world)
+		return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(w.Samples))
+	}
+	gen := func(size int, hurst, feature float64) *terrain.Heightmap {
+		p := terrain.DefaultParams()
+		p.Size, p.Hurst, p.FeatureSize = size, hurst, feature
+		m, err := terrain.Generate(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	def := terrain.DefaultParams()
+	small, large := perSample(gen(513, def.Hurst, def.FeatureSize)), perSample(gen(2049, def.Hurst, def.FeatureSize))
+	rough := perSample(gen(2049, 0, 0))
+	t.Logf("bytes allocated per sample building the world: 513² %.1f, 2049² %.1f, rough 2049² %.1f", small, large, rough)
+	for _, b := range []float64{small, large, rough} {
+		if b > 32 {
+			t.Errorf("the world takes %.1f bytes per sample, want at most 32", b)
+		}
+	}
+	if large > 1.25*small || rough > 1.1*large {
+		t.Errorf("bytes per sample grow with the map or its roughness: 513² %.1f, 2049² %.1f, rough %.1f", small, large, rough)
+	}
+}
