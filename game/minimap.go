@@ -50,6 +50,20 @@ type Minimap struct {
 	overlay     *terrain.Heightmap // a mask in [0, 1] tinting the relief, or nil
 	overlayTint color.RGBA
 	OverlayName string // what the overlay shows, for the UI
+
+	water float32 // the water level as a share of the height range (0: none)
+}
+
+// minimapWater is the colour of the ground under water on the minimap.
+var minimapWater = color.RGBA{40, 90, 150, 255}
+
+// SetWater shows the ground below the water level (a share of the height
+// range, 0 for none) as water.
+func (mm *Minimap) SetWater(level float32) {
+	if level != mm.water {
+		mm.Deallocate()
+		mm.water = level
+	}
 }
 
 // SetOverlay tints the minimap with a mask of values in [0, 1] (the
@@ -60,23 +74,36 @@ func (mm *Minimap) SetOverlay(name string, mask *terrain.Heightmap, tint color.R
 	mm.overlay, mm.overlayTint, mm.OverlayName = mask, tint, name
 }
 
-// shown is the relief with the overlay blended in.
+// shown is the relief with the overlay blended in and the water over it.
 func (mm *Minimap) shown() *image.RGBA {
-	if mm.overlay == nil {
+	if mm.overlay == nil && mm.water <= 0 {
 		return mm.relief
 	}
 	b := mm.relief.Bounds()
 	out := image.NewRGBA(b)
-	ow, oh := mm.overlay.Width, mm.overlay.Height
+	ow, oh := mm.m.Width, mm.m.Height
+	if mm.overlay != nil {
+		ow, oh = mm.overlay.Width, mm.overlay.Height
+	}
 	t := [3]float64{float64(mm.overlayTint.R), float64(mm.overlayTint.G), float64(mm.overlayTint.B)}
 	for y := 0; y < b.Dy(); y++ {
 		row := min((2*y+1)*oh/(2*b.Dy()), oh-1)
 		for x := 0; x < b.Dx(); x++ {
 			col := min((2*x+1)*ow/(2*b.Dx()), ow-1)
-			a := 0.85 * float64(mm.overlay.At(col, row)) // the relief still shows through
+			a := 0.0
+			if mm.overlay != nil {
+				a = 0.85 * float64(mm.overlay.At(col, row)) // the relief still shows through
+			}
 			i := y*mm.relief.Stride + x*4
 			for c := 0; c < 3; c++ {
 				out.Pix[i+c] = uint8(float64(mm.relief.Pix[i+c])*(1-a) + t[c]*a + 0.5)
+			}
+			if mm.water > 0 && mm.m.At(min((2*x+1)*mm.m.Width/(2*b.Dx()), mm.m.Width-1), min((2*y+1)*mm.m.Height/(2*b.Dy()), mm.m.Height-1)) < mm.water {
+				// Water: its colour, the relief's shading faintly through it.
+				wc := [3]uint8{minimapWater.R, minimapWater.G, minimapWater.B}
+				for c := 0; c < 3; c++ {
+					out.Pix[i+c] = uint8(0.75*float64(wc[c]) + 0.25*float64(out.Pix[i+c]) + 0.5)
+				}
 			}
 			out.Pix[i+3] = 255
 		}

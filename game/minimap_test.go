@@ -332,3 +332,31 @@ func TestMinimapPixels(t *testing.T) {
 		t.Error("a camera off the map looking away changed the minimap")
 	}
 }
+
+// The minimap shows the ground below the water level as water, and only
+// that ground.
+func TestMinimapShowsWater(t *testing.T) {
+	const size = 65
+	m := terrain.NewHeightmap(size, size)
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			m.Set(c, r, float32(c)/(size-1)) // rising to the east
+		}
+	}
+	mm := NewMinimap(m, size)
+	mm.SetWater(0.5)
+	img := mm.shown()
+	for y := 0; y < img.Bounds().Dy(); y += 8 {
+		for x := 0; x < img.Bounds().Dx(); x++ {
+			c := img.RGBAAt(x, y)
+			wet := c.B > c.R+40
+			if h := float32(x) / (size - 1); wet != (h < 0.5) {
+				t.Fatalf("pixel (%d, %d) over height %.2f is %v: water %v, want %v", x, y, h, c, wet, h < 0.5)
+			}
+		}
+	}
+	mm.SetWater(0)
+	if c := mm.shown().RGBAAt(2, 2); c.B > c.R+40 {
+		t.Errorf("with no water the minimap still shows water: %v", c)
+	}
+}

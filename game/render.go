@@ -32,6 +32,9 @@ type renderer struct {
 	// The erosion masks of maskWorld as an image (nil: it has none).
 	maskImg   *ebiten.Image
 	maskWorld *World
+
+	// The ground beyond the map, projected each frame.
+	horizon horizon
 }
 
 func newRenderer() (*renderer, error) {
@@ -72,9 +75,14 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	su["InvViewProj"] = inv[:]
 	su["ScreenSize"] = []float32{float32(w), float32(h)}
 	su["SunDir"] = sun[:]
-	su["SkyColor"] = vec3(v.SkyColor)
-	su["HorizonColor"] = vec3(v.HorizonColor)
-	su["SunColor"] = vec3(v.SunColor)
+	sl := lightOf(v)
+	su["SkyColor"] = vec3(sl.zenith)
+	su["HorizonColor"] = vec3(sl.horizon)
+	su["DuskColor"] = vec3(duskHorizon)
+	su["Dusk"] = sl.dusk
+	su["SunColor"] = vec3(sl.disc)
+	su["FogColor"] = vec3(v.FogColor)
+	su["FogDensity"] = v.FogDensity
 	su["Gamma"] = v.Gamma
 	r.skyOpts.Uniforms = su
 	dst.DrawRectShader(w, h, r.sky, &r.skyOpts)
@@ -83,8 +91,19 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu := r.uniforms
 	tu["CameraPos"] = cam.Pos[:]
 	tu["SunDir"] = sun[:]
-	tu["SkyColor"] = vec3(v.SkyColor)
-	tu["SunColor"] = vec3(v.SunColor)
+	tu["SkyColor"] = vec3(sl.zenith)
+	tu["SunColor"] = vec3(sl.sun)
+	tu["HorizonColor"] = vec3(sl.horizon)
+	tu["DuskColor"] = vec3(duskHorizon)
+	tu["Dusk"] = sl.dusk
+	tu["Aerial"] = FogDensityFor(aerialVisibility)
+	waterY, water := waterLevel(v, m)
+	if world.Minimap != nil {
+		world.Minimap.SetWater(v.Water)
+	}
+	tu["UseWater"] = boolf(water)
+	tu["WaterLevel"] = waterY
+	tu["WaterDepth"] = float32(waterDepthShare * m.VerticalScale)
 	tu["Lighting"] = boolf(v.Lighting)
 	tu["Ambient"] = v.Ambient
 	tu["Attribute"] = float32(v.Texturing)
@@ -134,19 +153,33 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	}
 	r.terrainOpts.Uniforms = tu
 	r.terrainOpts.Images[0] = r.atlas
+	// The ground beyond the map goes with the terrain: the zero frame,
+	// never built (the tests' sky alone), has none.
+	r.horizon.reset()
+	if f.batches != nil {
+		p := newProjector(vp, w, h, cam.Near)
+		r.horizon.build(&p, cam, m, horizonLevel(v, m))
+	}
+	r.drawCall(dst, &r.horizon.ground, v, route == nil, !lit, !masks, !water)
 	for i := range f.batches {
 		for _, d := range f.batches[i].calls() {
-			if len(d.indices) == 0 {
-				continue
-			}
-			dst.DrawTrianglesShader32(d.vertices, d.indices, r.shader(v, d.noDetail, route == nil, !lit, !masks), &r.terrainOpts)
+			r.drawCall(dst, &d, v, route == nil, !lit, !masks, !water)
 		}
 	}
+	r.drawCall(dst, &r.horizon.skirt, v, route == nil, !lit, !masks, !water)
 }
 
-// shoreLine is how far up the height range sand and gravel reach with
-// materials by rules: the lowest few per cent.
-const shoreLine = 0.04
+// drawCall draws one call's triangles with the terrain shader.
+func (r *renderer) drawCall(dst *ebiten.Image, d *drawCall, v *Viewer, noRoute, noLight, noMasks, noWater bool) {
+	if len(d.indices) == 0 {
+		return
+	}
+	dst.DrawTrianglesShader32(d.vertices, d.indices, r.shader(v, d.noDetail, noRoute, noLight, noMasks, noWater), &r.terrainOpts)
+}
+
+// shoreLine is how far above the water level, as a share of the height
+// range, sand and gravel reach with materials by rules.
+const shoreLine = 0.012
 
 // updateMasks makes the image of world's erosion masks (R the normalised
 // flow, G the deposition) when the world changes, and reports whether
@@ -217,7 +250,7 @@ func (r *renderer) lightPending(world *World, v *Viewer) bool {
 // shader returns the cheapest terrain shader variant that draws the view
 // exactly: features the viewer has switched off are compiled out, and so
 // are detail maps for chunks beyond their reach.
-func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks bool) *ebiten.Shader {
+func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks, noWater bool) *ebiten.Shader {
 	if r.allFeatures {
 		// Only what has no image to sample is left out.
 		return r.variant(shaders.Variant{NoRoute: noRoute, NoLight: noLight, NoMasks: noMasks})
@@ -232,6 +265,7 @@ func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks bo
 		NoBands:     v.ColourScheme || v.Texturing == ByRules,
 		NoRules:     v.ColourScheme || v.Texturing != ByRules,
 		NoMasks:     noMasks || v.ColourScheme,
+		NoWater:     noWater,
 	}
 	return r.variant(key)
 }

@@ -277,9 +277,9 @@ func benchmarkFPSLook(b *testing.B, set func(v *Viewer)) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fps")
 }
 
-// BenchmarkFPS1025Look is the default look: materials by rules, shadows
-// and ambient occlusion.
-func BenchmarkFPS1025Look(b *testing.B) { benchmarkFPSLook(b, func(v *Viewer) {}) }
+// BenchmarkFPS1025Look is the default look with everything on:
+// materials by rules, shadows, ambient occlusion and water.
+func BenchmarkFPS1025Look(b *testing.B) { benchmarkFPSLook(b, func(v *Viewer) { v.Water = 0.25 }) }
 
 // BenchmarkFPS1025Thesis is the thesis's look: height bands, no shadows or
 // occlusion.
@@ -306,6 +306,7 @@ func TestShaderVariantsDrawTheSameFrame(t *testing.T) {
 		{"thesis height bands", func(v *Viewer) { v.Texturing = ByHeight }},
 		{"no shadows", func(v *Viewer) { v.Shadows = false }},
 		{"no light map", func(v *Viewer) { v.Shadows, v.Occlusion = false, false }},
+		{"water", func(v *Viewer) { v.Water = 0.3 }},
 	} {
 		g.View = DefaultViewer()
 		tc.set(&g.View)

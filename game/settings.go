@@ -51,6 +51,7 @@ type Viewer struct {
 	Occlusion     bool    // ambient occlusion: valleys and crevices see less of the sky
 	SnowLine      float32 // ByRules: share of the height range where snow starts on level ground facing away from the sun (0.62)
 	SnowSlope     float32 // ByRules: steepest slope that holds snow, degrees (50)
+	Water         float32 // water level as a share of the height range; 0: no water
 }
 
 // DefaultViewer is the look of the default world: height texturing over

@@ -301,6 +301,7 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	sliderF32(ctx, "sun elevation", &v.SunElevation, -10, 90)
 	sliderF32(ctx, "sun azimuth", &v.SunAzimuth, 0, 360)
 	g.fogWidgets(ctx)
+	g.waterWidgets(ctx)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Checkbox(&v.Triplanar, "triplanar")
 	ctx.Checkbox(&v.DetailMaps, "detail maps")

@@ -85,3 +85,7 @@ shot route 1 -route "$data/gpx/mojstrovka.gpx" -follow 100
 # Dusk at walking height: the sun 8° above the ridge, the slopes facing
 # away from it in shadow.
 shot dusk 0 -walk -camera 500,0,500,30,4 -sun-elevation 8 -sun-azimuth 60 -fog
+
+# Water at 30 % of the height range: a lake between the hills, and the sea
+# beyond the map reaching to the horizon.
+shot water 0 -water 0.3 -fog -camera 560,120,250,90,-6

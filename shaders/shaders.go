@@ -42,7 +42,8 @@
 //	SnowLine float        rules: share of the height range where snow starts
 //	SnowCos vec2          rules: cosines of the slopes where snow starts to
 //	                      thin out (x) and beyond which none lies (y)
-//	ShoreLine float       rules: share of the height range sand reaches
+//	ShoreLine float       rules: share of the height range sand and gravel
+//	                      reach above the water level (none without water)
 //	UseMasks float        rules: 1: Images[3] holds the erosion masks, one
 //	                      texel per map sample at world xz · MaskScale:
 //	                      normalised flow (R) and deposition (G)
@@ -78,9 +79,23 @@
 //	Wireframe float       1: dark anti-aliased lines over the shaded surface
 //	                      on x = k·ColorA, z = k·ColorA and the cell diagonals
 //	                      x + z = k·ColorA
+//	Aerial float          aerial perspective, exp²: colour = mix(sky,
+//	                      colour, exp(−(Aerial·distance)²)), sky the sky
+//	                      dome's colour in the pixel's direction; 0 = off
 //	FogColor vec3         fog colour, linear 0–1
-//	FogDensity float      exp² fog, colour = mix(FogColor, colour,
+//	FogDensity float      exp² fog after it, colour = mix(FogColor, colour,
 //	                      exp(−(FogDensity·distance)²)); 0 = off
+//	HorizonColor vec3     the sky dome's horizon colour (as the sky's)
+//	DuskColor vec3        the warm colour of the horizon towards a low sun
+//	Dusk float            how much of it shows (as the sky's)
+//	UseWater float        1: ground below WaterLevel is drawn as the water
+//	                      surface above it (where the ray to the ground
+//	                      crosses y = WaterLevel): sky reflection by
+//	                      Fresnel, sun glint, the bed fading to deep water
+//	                      over WaterDepth world units of path, foam at the
+//	                      shore; the haze then measures to the surface
+//	WaterLevel float      world y of the water surface
+//	WaterDepth float      world units of water path that hide the bed
 //	Gamma float           display gamma, default 2.2; ≤ 0 reads as 1
 //	UseLightMap float     1: Images[2] is the light map (package
 //	                      terrain/light: R the sun's visibility, heightfield
@@ -111,13 +126,22 @@
 //	SunDir vec3           unit vector towards the sun
 //	SkyColor vec3         zenith colour, linear 0–1
 //	HorizonColor vec3     horizon colour, linear 0–1
+//	DuskColor vec3        the warm colour of the horizon towards a low sun
+//	Dusk float            how far towards dusk (or dawn) the sun is, 0–1:
+//	                      the horizon (and the fog there) mixes into
+//	                      DuskColor by Dusk times the square of ½ + ½·cos
+//	                      of the azimuth between the ray and the sun
 //	SunColor vec3         sun colour, linear 0–1
+//	FogColor vec3         fog colour, linear 0–1
+//	FogDensity float      > 0: fog, the lower sky mixed into FogColor by
+//	                      1 − smoothstep(0, 0.35, ray elevation's sine)
 //	Gamma float           display gamma, default 2.2; ≤ 0 reads as 1
 //
 // Each pixel's ray comes from NDC x = 2·px/W − 1, y = 1 − 2·py/H (pixel
 // centres, relative to the destination image's origin) unprojected at the
-// near and far planes. The colour goes from HorizonColor at elevation 0 (and
-// below) to SkyColor at the zenith, then thesis listing 5.6's sun glow mixes
+// near and far planes. The colour goes from the horizon's at elevation 0 (and
+// below) — HorizonColor warmed by DuskColor — to SkyColor at the zenith,
+// the fog covers the lower sky, then thesis listing 5.6's sun glow mixes
 // in SunColor by smoothstep(exp(−α·d)) for α = 64, 32, 16, d the distance
 // between the ray direction and SunDir on the unit sphere; then gamma.
 package shaders
@@ -152,6 +176,7 @@ type Variant struct {
 	NoBands     bool // no thesis texturing by height or slope bands (Attribute 0, 1)
 	NoRules     bool // no materials by rules (Attribute 2)
 	NoMasks     bool // no erosion masks (Images[3] unused)
+	NoWater     bool // no water surface
 }
 
 // TerrainVariant returns the terrain shader source with the features v
@@ -172,5 +197,6 @@ func TerrainVariant(v Variant) []byte {
 	off("compiledBands", v.NoBands)
 	off("compiledRules", v.NoRules)
 	off("compiledMasks", v.NoMasks)
+	off("compiledWater", v.NoWater)
 	return []byte(src)
 }

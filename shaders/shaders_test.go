@@ -42,13 +42,14 @@ func TestUniforms(t *testing.T) {
 			"HeightMin": "float", "HeightMax": "float", "MapExtent": "float", "Tiling": "float",
 			"UseTriplanar": "float", "UseDetail": "float", "DetailTiling": "float",
 			"DetailDistance": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteHalfWidth": "float",
-			"FogColor": "vec3", "FogDensity": "float", "Gamma": "float",
+			"FogColor": "vec3", "FogDensity": "float", "Gamma": "float", "HorizonColor": "vec3", "DuskColor": "vec3", "Dusk": "float", "Aerial": "float",
+			"UseWater": "float", "WaterLevel": "float", "WaterDepth": "float",
 			"UseLightMap": "float", "LightScale": "float", "SnowLine": "float", "SnowCos": "vec2", "ShoreLine": "float",
 			"UseMasks": "float", "MaskScale": "float",
 		}},
 		{"sky", Sky, map[string]string{
 			"InvViewProj": "mat4", "ScreenSize": "vec2", "SunDir": "vec3", "SkyColor": "vec3",
-			"HorizonColor": "vec3", "SunColor": "vec3", "Gamma": "float",
+			"HorizonColor": "vec3", "DuskColor": "vec3", "Dusk": "float", "SunColor": "vec3", "Gamma": "float", "FogColor": "vec3", "FogDensity": "float",
 		}},
 	} {
 		got := map[string]string{}
@@ -95,7 +96,7 @@ func TestTerrainVariants(t *testing.T) {
 	for mask := 1; mask < 16; mask++ {
 		for _, rest := range []bool{false, true} {
 			variants = append(variants, Variant{NoScheme: rest, NoTriplanar: rest, NoDetail: rest, NoRoute: rest,
-				NoLight: mask&1 != 0, NoBands: mask&2 != 0, NoRules: mask&4 != 0, NoMasks: mask&8 != 0})
+				NoLight: mask&1 != 0, NoBands: mask&2 != 0, NoRules: mask&4 != 0, NoMasks: mask&8 != 0, NoWater: mask&1 != 0})
 		}
 	}
 	for _, v := range variants {
@@ -104,7 +105,7 @@ func TestTerrainVariants(t *testing.T) {
 			t.Fatalf("%+v: %v", v, err)
 		}
 		for name, off := range map[string]bool{"compiledScheme": v.NoScheme, "compiledTriplanar": v.NoTriplanar, "compiledDetail": v.NoDetail, "compiledTextures": v.NoTextures, "compiledRoute": v.NoRoute,
-			"compiledLight": v.NoLight, "compiledBands": v.NoBands, "compiledRules": v.NoRules, "compiledMasks": v.NoMasks} {
+			"compiledLight": v.NoLight, "compiledBands": v.NoBands, "compiledRules": v.NoRules, "compiledMasks": v.NoMasks, "compiledWater": v.NoWater} {
 			want := "const " + name + " = 1.0"
 			if off {
 				want = "const " + name + " = 0.0"
