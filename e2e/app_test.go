@@ -21,6 +21,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/exp/vmhost"
 
 	"cordillera/game"
+	"cordillera/internal/testenv"
 )
 
 // Screen size of the guest, in logical pixels.
@@ -83,7 +84,7 @@ func (b *syncBuffer) String() string {
 func launch(t *testing.T, args ...string) *app {
 	t.Helper()
 	if !hostRunning {
-		t.Skip("no display (DISPLAY is empty): run the e2e tests under xvfb-run")
+		testenv.NoDisplay(t, "DISPLAY is empty, so the host loop did not start")
 	}
 	bin, err := guestBinary()
 	if err != nil {

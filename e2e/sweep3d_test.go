@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cordillera/internal/testenv"
 )
 
 // TestE2ESweep3D runs `cordillera sweep -figure fig7.5 -3d` on the display:
@@ -20,9 +22,7 @@ import (
 // same six panels in the thesis's own rendering, which is not the
 // explorer's look.
 func TestE2ESweep3D(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display: run under xvfb-run")
-	}
+	testenv.NeedDisplay(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "cordillera")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -57,14 +57,13 @@ func TestE2ESweep3D(t *testing.T) {
 	}
 	// Panels sit in a 3×2 grid of 400×300 pictures; compare their middles.
 	b := views.Bounds()
-	cellW, cellH := b.Dx()/3, (b.Dy()-100)/2
-	distinct(t, "-3d", views, cellW, cellH)
+	distinct(t, "-3d", views)
 	// The thesis look adds a title line; its panels are the same 400×300.
 	tb := thesis.Bounds()
 	if tb.Dx() != b.Dx() || tb.Dy() < b.Dy() || tb.Dy() > b.Dy()+40 {
 		t.Errorf("the -thesis-look sheet is %v, the -3d sheet %v: want the same panels under one more title line", tb, b)
 	}
-	distinct(t, "-3d -thesis-look", thesis, cellW, cellH)
+	distinct(t, "-3d -thesis-look", thesis)
 	// Diffuse light only, from straight above: the thesis's panels are not
 	// the explorer's default look.
 	off := tb.Dy() - b.Dy()
@@ -82,29 +81,85 @@ func TestE2ESweep3D(t *testing.T) {
 	}
 }
 
-// distinct checks that a sheet's six panels in a 3×2 grid under a
-// 100-pixel title look different from one another.
-func distinct(t *testing.T, name string, views image.Image, cellW, cellH int) {
+// distinct checks that a sheet's six panels (octaves 1 to 6, in a 3×2
+// grid under a 100-pixel title) are each a different view and in order:
+// every two panels differ, and the panels come nearer the last one (all six
+// octaves) as their octave count grows, since k octaves share the first k
+// of its six. A panel repeated, missing or out of place fails.
+func distinct(t *testing.T, name string, views image.Image) {
 	t.Helper()
-	top := views.Bounds().Dy() - 2*cellH
-	mean := func(i int) (r, g, bl float64) {
-		x0, y0 := (i%3)*cellW+cellW/4, top+(i/3)*cellH+cellH/4
-		n := 0.0
-		for y := y0; y < y0+cellH/2; y += 3 {
-			for x := x0; x < x0+cellW/2; x += 3 {
-				cr, cg, cb, _ := views.At(x, y).RGBA()
-				r, g, bl = r+float64(cr), g+float64(cg), bl+float64(cb)
-				n++
+	cells := pictures(views)
+	if len(cells) != 6 {
+		t.Fatalf("%s: found %d pictures on the sheet (%v), want 6 in a 3×2 grid", name, len(cells), cells)
+	}
+	// apart is the mean difference of panels i and j, pixel for pixel, in
+	// 0…255 per channel.
+	apart := func(i, j int) float64 {
+		xi, yi, xj, yj := cells[i].Min.X, cells[i].Min.Y, cells[j].Min.X, cells[j].Min.Y
+		sum, n := 0.0, 0
+		for y := 0; y < cells[i].Dy(); y += 2 {
+			for x := 0; x < cells[i].Dx(); x += 2 {
+				r1, g1, b1, _ := views.At(xi+x, yi+y).RGBA()
+				r2, g2, b2, _ := views.At(xj+x, yj+y).RGBA()
+				sum += math.Abs(float64(r1)-float64(r2)) + math.Abs(float64(g1)-float64(g2)) + math.Abs(float64(b1)-float64(b2))
+				n += 3
 			}
 		}
-		return r / n, g / n, bl / n
+		return sum / float64(n) / 257
 	}
-	seen := map[[3]int]bool{}
+	var d [6][6]float64
 	for i := 0; i < 6; i++ {
-		r, g, bl := mean(i)
-		seen[[3]int{int(r / 512), int(g / 512), int(bl / 512)}] = true
+		for j := i + 1; j < 6; j++ {
+			d[i][j] = apart(i, j)
+			if d[i][j] < 0.5 {
+				t.Errorf("%s: panels %d and %d (octaves %d and %d) differ by only %.2f of 255: the same view", name, i+1, j+1, i+1, j+1, d[i][j])
+			}
+		}
 	}
-	if len(seen) < 4 {
-		t.Errorf("%s: the six 3D panels look alike: %d distinct mean colours", name, len(seen))
+	for i := 1; i < 5; i++ {
+		if d[i][5] >= d[i-1][5] {
+			t.Errorf("%s: panel %d is %.2f from the last panel, panel %d only %.2f: the panels are not in octave order",
+				name, i+1, d[i][5], i, d[i-1][5])
+		}
 	}
+	t.Logf("%s: panel differences %.2f", name, d)
+}
+
+// pictures finds the 400×300 pictures of a contact sheet in reading order:
+// the runs of 300 rows and 400 columns that are not the sheet's background
+// (plot.Sheet's near-white) along a line just inside the pictures' left
+// and top edges; captions and title lines are far shorter runs.
+func pictures(img image.Image) []image.Rectangle {
+	b := img.Bounds()
+	paper := func(x, y int) bool {
+		r, g, bl, _ := img.At(x, y).RGBA()
+		return r>>8 >= 245 && g>>8 >= 245 && bl>>8 >= 243
+	}
+	runs := func(n int, inked func(int) bool, want int) []int { // starts of runs of length want
+		var starts []int
+		for i := 0; i < n; {
+			j := i
+			for j < n && inked(j) {
+				j++
+			}
+			if j-i == want {
+				starts = append(starts, i)
+			}
+			i = j + 1
+		}
+		return starts
+	}
+	const margin = 12 // plot.Sheet's margin
+	rows := runs(b.Dy(), func(y int) bool { return !paper(margin+3, y) }, 300)
+	if len(rows) == 0 {
+		return nil
+	}
+	cols := runs(b.Dx(), func(x int) bool { return !paper(x, rows[0]+3) }, 400)
+	var cells []image.Rectangle
+	for _, y := range rows {
+		for _, x := range cols {
+			cells = append(cells, image.Rect(x, y, x+400, y+300))
+		}
+	}
+	return cells
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"cordillera/internal/testenv"
 )
 
 // Pixel tests need Ebiten's game loop, which must own the main thread.
@@ -70,11 +72,12 @@ func setDraw(d func(screen *ebiten.Image)) {
 	loop.mu.Unlock()
 }
 
-// needLoop skips a test that needs a display.
+// needLoop skips a test that needs a display, or fails it when
+// CORDILLERA_REQUIRE_DISPLAY=1 (see internal/testenv).
 func needLoop(t testing.TB) {
 	t.Helper()
 	if !haveLoop {
-		t.Skip("needs a display: run under xvfb-run")
+		testenv.NoDisplay(t, "DISPLAY is empty, so the game loop did not start")
 	}
 }
 
@@ -83,7 +86,7 @@ const testW, testH = 640, 480
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if os.Getenv("DISPLAY") == "" {
+	if !testenv.HasDisplay() {
 		os.Exit(m.Run())
 	}
 	haveLoop = true

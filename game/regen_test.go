@@ -61,6 +61,9 @@ func TestRegeneratorSoak(t *testing.T) {
 			}
 			if g := r.Take(); g != nil {
 				mu.Lock()
+				if n := len(seen); n > 0 && seen[n-1] == g {
+					t.Errorf("result of request %d (preview %v) was taken twice", g.ID, g.Preview)
+				}
 				seen = append(seen, g)
 				mu.Unlock()
 			}
@@ -121,7 +124,8 @@ func TestRegeneratorSoak(t *testing.T) {
 	}
 }
 
-// A slow map arrives first as a preview, then in full.
+// A slow map arrives first as a preview, then in full; each is handed out
+// once.
 func TestRegeneratorPreviewThenFull(t *testing.T) {
 	r := NewRegenerator()
 	defer r.Close()
@@ -134,20 +138,61 @@ func TestRegeneratorPreviewThenFull(t *testing.T) {
 	if g == nil || g.ID != id || g.Preview || g.World.Map.Width != 513 {
 		t.Fatalf("got %+v, want the full 513² map", g)
 	}
-	// The preview was published before the full map replaced it: check by
-	// asking again and catching it.
-	r.PreviewSide = 33
+	if again := r.Take(); again != nil {
+		t.Fatalf("Take handed out request %d (preview %v) again", again.ID, again.Preview)
+	}
+	// The preview is published before the parameters settle; with a settle
+	// delay longer than the test it stays ready until taken.
+	r2 := NewRegenerator()
+	defer r2.Close()
+	r2.PreviewSide, r2.SettleDelay = 33, time.Hour
 	p.Seed++
-	id = r.Request(p)
-	var preview *Generated
-	for busy := true; busy; busy, _ = r.Status() {
-		if x := r.Take(); x != nil && x.Preview {
-			preview = x
+	id = r2.Request(p)
+	preview := takeWithin(t, r2, 30*time.Second)
+	if preview == nil {
+		t.Fatalf("no preview of request %d arrived", id)
+	}
+	if !preview.Preview || preview.ID != id || preview.World.Map.Width != 33 {
+		t.Fatalf("first result: request %d preview %v %d², want the 33² preview of request %d",
+			preview.ID, preview.Preview, preview.World.Map.Width, id)
+	}
+	if again := r2.Take(); again != nil {
+		t.Errorf("Take handed out request %d (preview %v) again", again.ID, again.Preview)
+	}
+	if busy, _ := r2.Status(); !busy {
+		t.Error("idle after the preview: the full map should still be coming")
+	}
+}
+
+// Every result is handed out once: a second Take finds nothing.
+func TestRegeneratorTakesEachResultOnce(t *testing.T) {
+	r := NewRegenerator()
+	defer r.Close()
+	p := terrain.DefaultParams()
+	p.Size = 65
+	id := r.Request(p)
+	waitIdle(t, r)
+	if g := r.Take(); g == nil || g.ID != id || g.Preview {
+		t.Fatalf("got %+v, want the full map of request %d", g, id)
+	}
+	for i := 0; i < 3; i++ {
+		if g := r.Take(); g != nil {
+			t.Fatalf("Take %d after the result was taken handed out request %d again", i+2, g.ID)
 		}
 	}
-	if preview != nil && (preview.ID != id || preview.World.Map.Width != 33) {
-		t.Errorf("preview %d×%d for request %d, want 33² for request %d", preview.World.Map.Width, preview.World.Map.Height, preview.ID, id)
+}
+
+// takeWithin polls Take until a result comes, or gives nil after d.
+func takeWithin(t *testing.T, r *Regenerator, d time.Duration) *Generated {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if g := r.Take(); g != nil {
+			return g
+		}
+		time.Sleep(time.Millisecond)
 	}
+	return nil
 }
 
 // Parameters that cannot make a map come back as an error, and nothing else.

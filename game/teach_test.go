@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"image"
+	"image/color"
 	"math"
 	"strings"
 	"testing"
@@ -30,6 +31,10 @@ func TestTeachSubdivisionSteps(t *testing.T) {
 		t.Errorf("before any stage the mesh is %d², want the 2² corners", g.World.Map.Width)
 	}
 	all := image.Rect(0, 0, testW, testH)
+	// Looking straight down on the lattice, left of the diagram: every
+	// point is on screen and nothing hides its mark.
+	g.Camera.Pos = mgl32.Vec3{512, 1400, 760}
+	g.Camera.Pitch, g.Camera.Yaw = -math.Pi/2+0.001, 0
 	prev := renderFrame(g, false)
 	for k := 1; k <= len(steps); k++ {
 		onLoop(func() { g.teachStep(1) })
@@ -41,20 +46,31 @@ func TestTeachSubdivisionSteps(t *testing.T) {
 		if n, _ := differing(frame, prev, all, 4); n < 200 {
 			t.Errorf("stage %d changed only %d pixels", k, n)
 		}
-		prev = frame
-		// The first added point is marked with a red dot where it is.
+		// Every added point is marked with a red dot where it is, and was
+		// not red before its stage: the pose shows the whole 33² lattice,
+		// so a point off screen is a failure, not a reason to skip.
+		diagram := image.Rect(testW-diagramSide-10, teachTop, testW-10, teachTop+diagramSide)
 		p := newProjector(viewProjection(g.Camera, testW, testH), testW, testH, g.Camera.Near)
-		a := s.Added[0]
 		cell := lessonCell(33)
-		x, z := float64(a[0])*cell, float64(a[1])*cell
-		pos := mgl32.Vec3{float32(x), float32(g.World.Map.GroundHeight(x, z)), float32(z)}
-		if p.clipW(pos) >= p.near {
+		for _, a := range s.Added {
+			x, z := float64(a[0])*cell, float64(a[1])*cell
+			pos := mgl32.Vec3{float32(x), float32(g.World.Map.GroundHeight(x, z)), float32(z)}
+			if p.clipW(pos) < p.near {
+				t.Fatalf("stage %d: added point (%d,%d) is behind the camera %+v", k, a[0], a[1], g.Camera)
+			}
 			v := p.vertex(surfaceVertex{pos: pos})
-			c := frame.RGBAAt(int(v.DstX), int(v.DstY))
-			if image.Pt(int(v.DstX), int(v.DstY)).In(all) && !(c.R > 200 && c.G < 80 && c.B < 80) {
-				t.Errorf("stage %d: added point (%d,%d) at (%.0f,%.0f) shows %v, not the red mark", k, a[0], a[1], v.DstX, v.DstY, c)
+			at := image.Pt(int(v.DstX), int(v.DstY))
+			if !at.In(all) || at.In(diagram.Inset(-5)) {
+				t.Fatalf("stage %d: added point (%d,%d) projects to %v, off the %d×%d screen or under the diagram %v", k, a[0], a[1], at, testW, testH, diagram)
+			}
+			if c := frame.RGBAAt(at.X, at.Y); !isMarkRed(c) {
+				t.Errorf("stage %d: added point (%d,%d) at %v shows %v, not the red mark", k, a[0], a[1], at, c)
+			}
+			if c := prev.RGBAAt(at.X, at.Y); isMarkRed(c) {
+				t.Errorf("stage %d: added point (%d,%d) at %v was already red (%v) before its stage", k, a[0], a[1], at, c)
 			}
 		}
+		prev = frame
 	}
 	p := g.Params
 	p.Algorithm, p.Size = terrain.DiamondSquareAlg, 33
@@ -72,6 +88,9 @@ func TestTeachSubdivisionSteps(t *testing.T) {
 		t.Error("leaving the lesson did not bring back the world")
 	}
 }
+
+// isMarkRed tells the lesson's marks of added points from the terrain.
+func isMarkRed(c color.RGBA) bool { return c.R > 200 && c.G < 80 && c.B < 80 }
 
 // The octave slider shows the partial sum of the first k octaves exactly.
 func TestTeachOctaveSlider(t *testing.T) {

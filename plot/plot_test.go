@@ -86,13 +86,7 @@ func TestHistogramPlot(t *testing.T) {
 // A synthetic power law P = f^−3 fits with slope −3, and the plot draws
 // the points, the fit and the theory line, with both slopes in the legend.
 func TestSpectrumPlot(t *testing.T) {
-	s := analysis.Spectrum{Size: 256}
-	for k := 1; k <= 128; k++ {
-		f := float64(k) / 256
-		s.Freq = append(s.Freq, f)
-		s.Power = append(s.Power, math.Pow(f, -3))
-		s.Count = append(s.Count, 1)
-	}
+	s := powerLawSpectrum()
 	fit, err := s.Fit(1.0/32, 1.0/8)
 	if err != nil {
 		t.Fatal(err)
@@ -170,4 +164,17 @@ func TestTicks(t *testing.T) {
 	if strings.Join(got, " ") != "0.01 0.1 1 10" {
 		t.Errorf("decadeTicks labels %v, want 0.01 0.1 1 10", got)
 	}
+}
+
+// powerLawSpectrum is a synthetic spectrum of a 256² map whose power falls
+// as f^−3 at every frequency 1/256 … 128/256.
+func powerLawSpectrum() analysis.Spectrum {
+	s := analysis.Spectrum{Size: 256}
+	for k := 1; k <= 128; k++ {
+		f := float64(k) / 256
+		s.Freq = append(s.Freq, f)
+		s.Power = append(s.Power, math.Pow(f, -3))
+		s.Count = append(s.Count, 1)
+	}
+	return s
 }
