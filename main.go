@@ -6,6 +6,7 @@
 //	cordillera presets              the built-in presets
 //	cordillera sweep -figure fig7.5 -o sheet.png   a parameter study as a contact sheet
 //	cordillera plot -kind spectrum -o plot.png     a profile, histogram or power spectrum
+//	cordillera web -o site/ -serve :8080           the explorer as a web page
 package main
 
 import (
@@ -35,6 +36,8 @@ func main() {
 		err = commands.Explore(args, os.Stdout, os.Stderr)
 	case "render":
 		err = commands.Render(args, os.Stdout, os.Stderr)
+	case "web":
+		err = commands.Web(args, os.Stdout, os.Stderr)
 	case "help", "-h", "--help":
 		commands.Usage(os.Stdout)
 	default:

@@ -1,5 +1,5 @@
 // Package commands holds Cordillera's subcommands — generate, presets,
-// explore, render, sweep and plot — each a function of its arguments and
+// explore, render, sweep, plot and web — each a function of its arguments and
 // output streams, so the tests run them in-process. main.go only
 // dispatches to them. The commands make worlds through pipeline and write
 // them through terrain/heightfile; they hold no terrain maths of their own.
@@ -22,5 +22,6 @@ func Usage(w io.Writer) {
   cordillera sweep -figure fig7.5 -o sheet.png   redraw a thesis figure (7.4–7.14); -list lists them
   cordillera plot -kind profile|histogram|spectrum -o plot.png [flags]
                                    a height profile, the height histogram, or the power spectrum with its slope
+  cordillera web -o DIR [-serve :8080]  the explorer and its lessons as a web page (builds it with the Go toolchain)
 `)
 }

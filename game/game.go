@@ -102,6 +102,7 @@ type Game struct {
 	undo     undoHistory
 	teach    teachState
 	plots    plotState
+	files    fileLoader // files.go: files read and parsed off the UI goroutine
 	rng      *rand.Rand
 	w, h     int
 	captured bool   // pointer captured for mouse look

@@ -68,6 +68,18 @@ func (g *Game) writeState(tick int64) {
 	if path == "" || tick%stateEvery != 0 {
 		return
 	}
+	data, err := json.Marshal(g.state(tick))
+	if err != nil {
+		return
+	}
+	_ = atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// state is what the explorer shows at tick: the state file's content.
+func (g *Game) state(tick int64) State {
 	c := g.Camera
 	r := g.World.Minimap.Rect(g.w, g.h)
 	busy, _ := g.regen.Status()
@@ -92,14 +104,7 @@ func (g *Game) writeState(tick int64) {
 			s.Teach.Added = len(st.Steps()[g.teach.k-1].Added)
 		}
 	}
-	data, err := json.Marshal(s)
-	if err != nil {
-		return
-	}
-	_ = atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	return s
 }
 
 func radToDeg(r float32) float32 { return r * 180 / 3.14159265358979 }

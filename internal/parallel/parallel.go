@@ -72,6 +72,7 @@ func Each(ctx context.Context, n int, fn func(i int)) error {
 	if workers <= 1 {
 		for i := 0; i < n && ctx.Err() == nil; i++ {
 			fn(i)
+			yield(ctx) // in the browser, background work gives the page its frames
 		}
 		return ctx.Err()
 	}

@@ -1,0 +1,185 @@
+//go:build js
+
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"syscall/js"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"cordillera/pipeline"
+	"cordillera/terrain"
+	"cordillera/web"
+)
+
+// The explorer in a web page (web/index.html loads it): the world comes
+// from the URL fragment, and the page talks to the game through a few
+// globals:
+//
+//	cordilleraLink()            the fragment of a link to the world shown (the Copy link button)
+//	cordilleraOpen(name, bytes) open a file's content as if it were dropped (the Open file button)
+//	cordilleraState             the explorer's State as JSON, every few ticks (what the tests read)
+//
+// Dropped files come through ebiten.DroppedFiles as on the desktop, and
+// saved files become downloads through the page's in-memory file system.
+
+// webStateEvery is how many ticks pass between two updates of
+// cordilleraState: the map checksum in it reads every sample.
+const webStateEvery = 10
+
+// webGame is the explorer with the page's requests applied between ticks.
+type webGame struct {
+	*Game
+	mu        sync.Mutex
+	pending   []func() // what the page asked for, run on the game's goroutine
+	shownLink string   // the fragment of a link to what the latest tick showed
+	frames    int64
+}
+
+// RunWeb runs the explorer in the browser page, on the world the page's
+// URL fragment names (web.ParseFragment); a bad fragment is said in the
+// UI and the default world opens. It returns when the game ends.
+func RunWeb() error {
+	document := js.Global().Get("document")
+	link, linkErr := web.ParseFragment(js.Global().Get("location").Get("hash").String())
+	g, err := NewWithParams(firstWorld(link.Params), link.Params)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	wg := &webGame{Game: g}
+	wg.apply(link)
+	if linkErr != nil {
+		g.fail(linkErr)
+	}
+	g.ScreenshotDir = "" // screenshots are named for the download, not a folder
+	g.Resolution.Auto = true
+	wg.shownLink = wg.link()
+
+	js.Global().Set("cordilleraLink", js.FuncOf(func(js.Value, []js.Value) any {
+		wg.mu.Lock()
+		defer wg.mu.Unlock()
+		return wg.shownLink
+	}))
+	js.Global().Set("cordilleraOpen", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) != 2 || args[1].Type() != js.TypeObject {
+			return nil
+		}
+		name, data := args[0].String(), make([]byte, args[1].Get("length").Int())
+		js.CopyBytesToGo(data, args[1])
+		wg.later(func() { g.loadData(name, data) })
+		return nil
+	}))
+	js.Global().Get("window").Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
+		l, err := web.ParseFragment(js.Global().Get("location").Get("hash").String())
+		wg.later(func() {
+			if err != nil {
+				g.fail(err)
+				return
+			}
+			wg.apply(l)
+		})
+		return nil
+	}))
+	document.Set("title", "Cordillera — "+link.Params.Describe())
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	return ebiten.RunGame(wg)
+}
+
+// firstWorld is a coarse world for the first frames, made at once while
+// the regenerator makes the real one, or a flat one when p cannot be made.
+func firstWorld(p terrain.Params) *World {
+	if pw, err := pipeline.Preview(context.Background(), p, terrain.PreviewStride(p, 65), pipeline.Options{}); err == nil {
+		return NewWorld(pw.Map)
+	}
+	m := terrain.NewHeightmap(65, 65)
+	m.CellSize = 16
+	return NewWorld(m)
+}
+
+// apply opens the world, lesson and panels of a link.
+func (wg *webGame) apply(l web.Link) {
+	g := wg.Game
+	g.Params = l.Params
+	g.UsePreset(l.Preset)
+	g.regen.Request(l.Params)
+	if len(l.Open) > 0 {
+		g.OpenPanels(l.Open...)
+	}
+	// A link without a lesson ends the one shown ("" is not a mode: -1 → off).
+	if mode := max(slices.Index(teachModes, l.Lesson), teachOff); mode != g.teach.mode {
+		g.setTeachMode(mode)
+	}
+}
+
+// link is the fragment of a link to the world shown: the preset chosen in
+// the Generator panel, the parameters that differ from it, the lesson.
+func (wg *webGame) link() string {
+	g := wg.Game
+	l := web.Link{Preset: "default", Params: g.Params}
+	if i := g.ui.preset; i >= 0 && i < len(terrain.Presets) {
+		l.Preset = terrain.Presets[i].Name
+	}
+	if g.teach.mode != teachOff {
+		l.Lesson = teachModes[g.teach.mode]
+	}
+	return l.Fragment()
+}
+
+// later queues f to run on the game's goroutine before the next tick.
+func (wg *webGame) later(f func()) {
+	wg.mu.Lock()
+	wg.pending = append(wg.pending, f)
+	wg.mu.Unlock()
+}
+
+// Update runs what the page asked for, then the explorer's tick, and
+// publishes the state for the page.
+func (wg *webGame) Update() error {
+	wg.mu.Lock()
+	pending := wg.pending
+	wg.pending = nil
+	wg.mu.Unlock()
+	for _, f := range pending {
+		f()
+	}
+	if err := wg.Game.Update(); err != nil {
+		return err
+	}
+	link := wg.link()
+	wg.mu.Lock()
+	wg.shownLink = link
+	wg.mu.Unlock()
+	if wg.ticks%webStateEvery == 0 {
+		if data, err := json.Marshal(webState{State: wg.state(wg.ticks), Frames: wg.frames, Link: link, Progress: wg.progress()}); err == nil {
+			js.Global().Set("cordilleraState", string(data))
+		}
+	}
+	return nil
+}
+
+// Draw draws the explorer's frame and counts it.
+func (wg *webGame) Draw(screen *ebiten.Image) {
+	wg.Game.Draw(screen)
+	if wg.frames == 0 { // how long the page took to show the world, for the tests and the curious
+		js.Global().Set("cordilleraFirstFrame", js.Global().Get("performance").Call("now"))
+	}
+	wg.frames++
+}
+
+// webState is State with what only the page needs.
+type webState struct {
+	State
+	Frames   int64   `json:"frames"`   // frames drawn: they go on while a map is made
+	Link     string  `json:"link"`     // the fragment cordilleraLink returns
+	Progress float64 `json:"progress"` // of the generation under way, 0…1
+}
+
+func (wg *webGame) progress() float64 {
+	_, f := wg.regen.Status()
+	return f
+}
