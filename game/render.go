@@ -76,10 +76,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	su["ScreenSize"] = []float32{float32(w), float32(h)}
 	su["SunDir"] = sun[:]
 	sl := lightOf(v)
-	su["SkyColor"] = vec3(sl.zenith)
-	su["HorizonColor"] = vec3(sl.horizon)
-	su["DuskColor"] = vec3(duskHorizon)
-	su["Dusk"] = sl.dusk
+	sl.setSky(su)
 	su["SunColor"] = vec3(sl.disc)
 	su["FogColor"] = vec3(v.FogColor)
 	su["FogDensity"] = v.FogDensity
@@ -91,11 +88,8 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu := r.uniforms
 	tu["CameraPos"] = cam.Pos[:]
 	tu["SunDir"] = sun[:]
-	tu["SkyColor"] = vec3(sl.zenith)
+	sl.setSky(tu)
 	tu["SunColor"] = vec3(sl.sun)
-	tu["HorizonColor"] = vec3(sl.horizon)
-	tu["DuskColor"] = vec3(duskHorizon)
-	tu["Dusk"] = sl.dusk
 	tu["Aerial"] = FogDensityFor(aerialVisibility)
 	waterY, water := waterLevel(v, m)
 	if world.Minimap != nil {

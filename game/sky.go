@@ -49,3 +49,13 @@ func lightOf(v *Viewer) skyLight {
 // side of a 100 km range does, and the ground beyond the map fades into
 // the sky before it ends (horizonReach).
 const aerialVisibility = 60000
+
+// setSky sets the sky's colours, which the sky and terrain shaders share
+// (the terrain's haze takes the colour of the sky in its direction), as
+// uniforms in u.
+func (sl skyLight) setSky(u map[string]any) {
+	u["SkyColor"] = vec3(sl.zenith)
+	u["HorizonColor"] = vec3(sl.horizon)
+	u["DuskColor"] = vec3(duskHorizon)
+	u["Dusk"] = sl.dusk
+}

@@ -169,13 +169,7 @@ func TestParamsJSONErrors(t *testing.T) {
 		{`[1,2]`, "parameters"},
 		{`{"hurst": 1`, "parameters"},
 	}
-	for _, c := range cases {
-		var p Params
-		err := p.UnmarshalJSON([]byte(c.in))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want %q", c.in, err, c.want)
-		}
-	}
+	checkJSONErrors(t, cases)
 	var p Params
 	if err := json.Unmarshal([]byte(`{"hurst": 0.5}`), &p); err != nil || p.Hurst != 0.5 || p.Octaves != 8 {
 		t.Errorf("partial file: %+v %v; want defaults with hurst 0.5", p, err)
@@ -200,13 +194,7 @@ func TestParamsJSONStrictness(t *testing.T) {
 		{`{"size":65} {"size":9}`, "more data after the object"},
 		{`"x"`, "got a string"},
 	}
-	for _, c := range cases {
-		var p Params
-		err := p.UnmarshalJSON([]byte(c.in))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want %q", c.in, err, c.want)
-		}
-	}
+	checkJSONErrors(t, cases)
 	var p Params
 	if err := p.UnmarshalJSON([]byte("\ufeff{\"size\": 65}")); err != nil || p.Size != 65 {
 		t.Errorf("byte-order mark: size %d, error %v; want 65", p.Size, err)
@@ -288,4 +276,17 @@ func FuzzParamsJSON(f *testing.F) {
 			t.Fatalf("re-encoding %q: %v, %+v != %+v", data, err, q, p)
 		}
 	})
+}
+
+// checkJSONErrors checks that each case's input is refused with an error
+// that contains its want.
+func checkJSONErrors(t *testing.T, cases []struct{ in, want string }) {
+	t.Helper()
+	for _, c := range cases {
+		var p Params
+		err := p.UnmarshalJSON([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.in, err, c.want)
+		}
+	}
 }
