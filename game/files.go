@@ -113,13 +113,16 @@ func readFile(name string, r io.Reader, size int64) (FileKind, []byte, error) {
 	}
 	limit := MaxFileBytes(kind)
 	if size > limit {
-		return kind, nil, fmt.Errorf("%s: %s is too large for %s (at most %s)", name, inputfile.Bytes(size), kindNames[kind], inputfile.Bytes(limit))
+		return kind, nil, inputfile.TooLarge(name, size, limit, kindNames[kind])
 	}
-	rest, err := io.ReadAll(io.LimitReader(r, limit+1-int64(len(head))))
-	if err != nil {
+	// One buffer of the size the file claims (heightmaps run to hundreds of
+	// MB), with room for ReadFrom to see the end without growing it.
+	buf := bytes.NewBuffer(make([]byte, 0, min(max(size, int64(len(head))), limit)+bytes.MinRead))
+	buf.Write(head)
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1-int64(len(head)))); err != nil {
 		return kind, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	data := append(head, rest...)
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return kind, nil, fmt.Errorf("%s: more than %s is too large for %s", name, inputfile.Bytes(limit), kindNames[kind])
 	}
@@ -150,7 +153,7 @@ type fileLoader struct {
 
 // startOpen reads and parses a file on a new goroutine; open returns its
 // content, its size and a function to close it.
-func (g *Game) startOpen(name string, open func() (io.Reader, int64, func(), error)) {
+func (g *Game) startOpen(name string, open func() (io.ReadCloser, int64, error)) {
 	if g.files.done == nil {
 		g.files.done = make(chan opened, maxDropFiles)
 	}
@@ -161,12 +164,12 @@ func (g *Game) startOpen(name string, open func() (io.Reader, int64, func(), err
 }
 
 // openFile reads and parses one file (see opened).
-func openFile(name string, open func() (io.Reader, int64, func(), error)) opened {
-	r, size, closeFile, err := open()
+func openFile(name string, open func() (io.ReadCloser, int64, error)) opened {
+	r, size, err := open()
 	if err != nil {
 		return opened{name: name, err: err}
 	}
-	defer closeFile()
+	defer r.Close()
 	kind, data, err := readFile(name, r, size)
 	if err != nil {
 		return opened{name: name, err: err}
@@ -215,13 +218,9 @@ func (g *Game) LoadFile(path string) {
 
 // openPath opens a file by its path, refusing what is not a regular file
 // (a FIFO would block) or larger than any kind's cap.
-func openPath(path string) func() (io.Reader, int64, func(), error) {
-	return func() (io.Reader, int64, func(), error) {
-		f, size, err := inputfile.Open(path, heightfile.MaxFileBytes, "a heightmap, parameter or route file")
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		return f, size, func() { f.Close() }, nil
+func openPath(path string) func() (io.ReadCloser, int64, error) {
+	return func() (io.ReadCloser, int64, error) {
+		return inputfile.Open(path, heightfile.MaxFileBytes, "a heightmap, parameter or route file")
 	}
 }
 
@@ -295,7 +294,7 @@ func (g *Game) handleDrops() {
 		return
 	}
 	for _, name := range names {
-		g.startOpen(name, func() (io.Reader, int64, func(), error) {
+		g.startOpen(name, func() (io.ReadCloser, int64, error) {
 			return openDropped(dropped, name)
 		})
 	}
@@ -324,10 +323,10 @@ func dropEntries(dropped fs.FS) (files, skipped []string, err error) {
 }
 
 // openDropped opens a dropped file, refusing what is not a regular file.
-func openDropped(dropped fs.FS, name string) (io.Reader, int64, func(), error) {
+func openDropped(dropped fs.FS, name string) (io.ReadCloser, int64, error) {
 	f, err := dropped.Open(name)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, err
 	}
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
@@ -335,9 +334,9 @@ func openDropped(dropped fs.FS, name string) (io.Reader, int64, func(), error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, 0, nil, err
+		return nil, 0, err
 	}
-	return f, info.Size(), func() { f.Close() }, nil
+	return f, info.Size(), nil
 }
 
 // joinNames lists a few names for a message.

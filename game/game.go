@@ -110,7 +110,12 @@ type Game struct {
 	status   string
 	statusAt time.Time
 	ticks    int64
-	worldID  uint64 // serial of the world shown, for the state file
+	worldID  uint64   // serial of the world shown, for the state file
+	sumOf    struct { // the shown map's heights summed, for the state (mapSum)
+		id  uint64
+		m   *terrain.Heightmap
+		sum float64
+	}
 
 	stage     string         // the erosion pass the world shows while erosion runs
 	maskShown string         // the erosion mask the minimap shows ("" or "relief": none)

@@ -38,6 +38,19 @@ type webGame struct {
 	pending   []func() // what the page asked for, run on the game's goroutine
 	shownLink string   // the fragment of a link to what the latest tick showed
 	frames    int64
+
+	// made is the last link made and linkOf what it was made of: the link
+	// is made anew only when that changes, not on every tick.
+	made   string
+	linkOf linkKey
+}
+
+// linkKey is what a link depends on.
+type linkKey struct {
+	params terrain.Params
+	preset int
+	lesson int
+	made   bool
 }
 
 // RunWeb runs the explorer in the browser page, on the world the page's
@@ -120,6 +133,11 @@ func (wg *webGame) apply(l web.Link) {
 // the Generator panel, the parameters that differ from it, the lesson.
 func (wg *webGame) link() string {
 	g := wg.Game
+	key := linkKey{g.Params, g.ui.preset, g.teach.mode, true}
+	if key == wg.linkOf {
+		return wg.made
+	}
+	wg.linkOf = key
 	l := web.Link{Preset: "default", Params: g.Params}
 	if i := g.ui.preset; i >= 0 && i < len(terrain.Presets) {
 		l.Preset = terrain.Presets[i].Name
@@ -127,7 +145,8 @@ func (wg *webGame) link() string {
 	if g.teach.mode != teachOff {
 		l.Lesson = teachModes[g.teach.mode]
 	}
-	return l.Fragment()
+	wg.made = l.Fragment()
+	return wg.made
 }
 
 // later queues f to run on the game's goroutine before the next tick.

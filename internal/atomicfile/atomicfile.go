@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"cordillera/internal/inputfile"
@@ -84,25 +85,19 @@ func (g *Group) Add(path string, write func(io.Writer) error) (err error) {
 	if err := g.ctx.Err(); err != nil {
 		return err
 	}
-	mode, err := CheckTarget(path)
+	others := make([]string, len(g.pending))
+	for i, p := range g.pending {
+		others[i] = p.path
+	}
+	mode, err := checkOutput(path, g.inputs, others)
 	if err != nil {
 		return err
-	}
-	for _, in := range g.inputs {
-		if same(path, in) {
-			return fmt.Errorf("is also an input (%s); refusing to overwrite what is being read", in)
-		}
-	}
-	for _, p := range g.pending {
-		if same(path, p.path) {
-			return fmt.Errorf("is the same file as another output (%s)", p.path)
-		}
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	removeStale(dir, time.Now().Add(-StaleAfter))
+	sweepOnce(dir)
 	// A leading dot hides the file from directory listings while it is written.
 	tmp, err := os.CreateTemp(dir, "."+base+tmpInfix+"*")
 	if err != nil {
@@ -233,21 +228,33 @@ func CheckOutputs(outputs, inputs []string) error {
 		if out == "" {
 			continue
 		}
-		if _, err := CheckTarget(out); err != nil {
+		if _, err := checkOutput(out, inputs, outputs[:i]); err != nil {
 			return fmt.Errorf("%s: %w", out, err)
-		}
-		for _, in := range inputs {
-			if in != "" && same(out, in) {
-				return fmt.Errorf("%s: is also an input (%s); refusing to overwrite what is being read", out, in)
-			}
-		}
-		for _, other := range outputs[:i] {
-			if other != "" && same(out, other) {
-				return fmt.Errorf("%s: is the same file as another output (%s)", out, other)
-			}
 		}
 	}
 	return nil
+}
+
+// checkOutput refuses path as an output when it is not a regular file
+// (CheckTarget) or is the same file as one of inputs or of the other
+// outputs; empty names among them are skipped. It returns the mode of the
+// file it would replace.
+func checkOutput(path string, inputs, others []string) (os.FileMode, error) {
+	mode, err := CheckTarget(path)
+	if err != nil {
+		return 0, err
+	}
+	for _, in := range inputs {
+		if in != "" && same(path, in) {
+			return 0, fmt.Errorf("is also an input (%s); refusing to overwrite what is being read", in)
+		}
+	}
+	for _, other := range others {
+		if other != "" && same(path, other) {
+			return 0, fmt.Errorf("is the same file as another output (%s)", other)
+		}
+	}
+	return mode, nil
 }
 
 // same reports whether a and b name one file: the same device and inode
@@ -285,6 +292,23 @@ const tmpInfix = ".tmp-"
 const StaleAfter = 24 * time.Hour
 
 var tmpName = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+
+// swept holds the folders this process has swept for stale temporaries:
+// one sweep per folder is enough, and the explorer, which saves its state
+// every few frames, would otherwise list its folder each time.
+var swept sync.Map
+
+// sweepOnce removes dir's stale temporaries the first time this process
+// writes into it.
+func sweepOnce(dir string) {
+	key := dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		key = abs
+	}
+	if _, done := swept.LoadOrStore(key, true); !done {
+		removeStale(dir, time.Now().Add(-StaleAfter))
+	}
+}
 
 // removeStale removes temporaries of our naming pattern in dir last
 // modified before cutoff. It is best effort: what cannot be read or
