@@ -122,9 +122,6 @@ func WritePage(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return fmt.Errorf("web: -o %s: is a file; want a folder", dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("web: -o %s: %w", dir, err)
-	}
 	goroot, err := goEnv(ctx, goTool, root, "GOROOT")
 	if err != nil {
 		return err
@@ -152,6 +149,9 @@ func WritePage(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 	}
 	g := atomicfile.NewGroup(ctx)
 	defer g.Abort()
+	if err := g.MkdirAll(dir); err != nil { // removed again if anything fails
+		return fmt.Errorf("web: -o %s: %w", dir, err)
+	}
 	add := func(name string, data []byte) error {
 		return g.Add(filepath.Join(dir, name), func(w io.Writer) error { _, err := w.Write(data); return err })
 	}

@@ -426,6 +426,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		}
 	}
 	if g.ShowMinimap {
+		g.World.Minimap.SetWater(g.View.Water)
 		g.World.Minimap.Draw(screen, g.Camera, w, h)
 		if g.World.Route != nil {
 			g.World.Route.drawOnMinimap(screen, g.World.Minimap, w, h)

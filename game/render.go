@@ -90,11 +90,8 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu["SunDir"] = sun[:]
 	sl.setSky(tu)
 	tu["SunColor"] = vec3(sl.sun)
-	tu["Aerial"] = FogDensityFor(aerialVisibility)
+	tu["Aerial"] = aerialDensity
 	waterY, water := waterLevel(v, m)
-	if world.Minimap != nil {
-		world.Minimap.SetWater(v.Water)
-	}
 	tu["UseWater"] = boolf(water)
 	tu["WaterLevel"] = waterY
 	tu["WaterDepth"] = float32(waterDepthShare * m.VerticalScale)

@@ -101,7 +101,7 @@ type ref struct {
 func newRef(g *Game) ref {
 	m := g.World.Map
 	return ref{v: &g.View, m: m, cam: g.Camera.Pos, sun: g.View.SunDir(), sl: lightOf(&g.View),
-		aerial: float64(FogDensityFor(aerialVisibility)),
+		aerial: float64(aerialDensity),
 		gamma:  float64(g.View.Gamma)}
 }
 

@@ -50,6 +50,9 @@ func lightOf(v *Viewer) skyLight {
 // the sky before it ends (horizonReach).
 const aerialVisibility = 60000
 
+// aerialDensity is the haze density that leaves 5 % at aerialVisibility.
+var aerialDensity = FogDensityFor(aerialVisibility)
+
 // setSky sets the sky's colours, which the sky and terrain shaders share
 // (the terrain's haze takes the colour of the sky in its direction), as
 // uniforms in u.

@@ -456,8 +456,8 @@ func (l *LOD) selectedTriangles() int {
 // fitBudget coarsens the selection until it has at most v.MaxTriangles
 // triangles: with v.Full the finest common step that fits, otherwise the
 // smallest factor 2^x, x in [0, 64], by which the allowed error must grow,
-// found by bisection on x (triangles fall as the error allowed grows) to
-// within one chunk's change of step. Where even the coarsest choice does
+// found by doubling and then bisection on x (triangles fall as the error
+// allowed grows) to within 1/4096. Where even the coarsest choice does
 // not fit, that is what stays.
 func (l *LOD) fitBudget(v *View) {
 	if v.Full {
@@ -478,10 +478,17 @@ func (l *LOD) fitBudget(v *View) {
 		}
 		return l.selectedTriangles()
 	}
-	// 2^64 times the error allowed gives every chunk not around the eye
-	// its coarsest step; 30 halvings leave x within 6e-8 of the boundary.
-	lo, hi := 0.0, 64.0 // lo does not fit; hi fits or is the coarsest there is
-	for range 30 {
+	// Double x until the selection fits (2^64 times the error allowed gives
+	// every chunk not around the eye its coarsest step), then halve the
+	// bracket until x is within 1/4096 of the boundary: the error allowed
+	// is then at most 0.02 % more than the budget needs, after about 20
+	// selections instead of the 30 a bisection of [0, 64] to 6e-8 took
+	// (each is a pass over every chunk, on every frame the camera moves).
+	lo, hi := 0.0, 1.0 // lo does not fit; hi fits or is the coarsest there is
+	for hi < 64 && choose(hi) > v.MaxTriangles {
+		lo, hi = hi, 2*hi
+	}
+	for hi-lo > 1.0/4096 {
 		mid := (lo + hi) / 2
 		if choose(mid) <= v.MaxTriangles {
 			hi = mid
