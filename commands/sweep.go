@@ -403,20 +403,7 @@ func mapHash(m *terrain.Heightmap) uint64 {
 // k−1 samples where k does not divide the side).
 func thinMap(m *terrain.Heightmap, maxSide int) *terrain.Heightmap {
 	k := max((m.Width-1+maxSide-2)/(maxSide-1), (m.Height-1+maxSide-2)/(maxSide-1), 1)
-	if k == 1 {
-		return m
-	}
-	w, h := (m.Width-1)/k+1, (m.Height-1)/k+1
-	t := terrain.NewHeightmap(w, h)
-	t.CellSize, t.VerticalScale = m.CellSize*float64(k), m.VerticalScale
-	for row := range h {
-		src := m.Samples[row*k*m.Width:]
-		dst := t.Samples[row*w : (row+1)*w]
-		for col := range dst {
-			dst[col] = src[col*k]
-		}
-	}
-	return t
+	return m.Every(k)
 }
 
 // Sweep is the sweep command: parse, generate the panels (Ctrl-C

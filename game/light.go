@@ -185,15 +185,5 @@ func lightSource(m *terrain.Heightmap) *terrain.Heightmap {
 	for (max(m.Width, m.Height)-1)/k+1 > maxLightSide {
 		k *= 2
 	}
-	if k == 1 {
-		return m
-	}
-	c := terrain.NewHeightmap((m.Width-1)/k+1, (m.Height-1)/k+1)
-	c.CellSize, c.VerticalScale = m.CellSize*float64(k), m.VerticalScale
-	for r := 0; r < c.Height; r++ {
-		for x := 0; x < c.Width; x++ {
-			c.Samples[r*c.Width+x] = m.Samples[r*k*m.Width+x*k]
-		}
-	}
-	return c
+	return m.Every(k)
 }

@@ -93,3 +93,22 @@ func (m *Heightmap) Validate() error {
 // Progress receives the fraction of a generation that is done, in [0, 1].
 // It is called from several goroutines and must be safe for that; nil is allowed.
 type Progress = parallel.Progress
+
+// Every returns the map of every k-th sample of m in each direction
+// (corners included where the side minus one is a multiple of k), with
+// cells k times as large; m itself when k is 1.
+func (m *Heightmap) Every(k int) *Heightmap {
+	if k <= 1 {
+		return m
+	}
+	t := NewHeightmap((m.Width-1)/k+1, (m.Height-1)/k+1)
+	t.CellSize, t.VerticalScale = m.CellSize*float64(k), m.VerticalScale
+	for row := range t.Height {
+		src := m.Samples[row*k*m.Width:]
+		dst := t.Samples[row*t.Width : (row+1)*t.Width]
+		for col := range dst {
+			dst[col] = src[col*k]
+		}
+	}
+	return t
+}
