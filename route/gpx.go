@@ -21,8 +21,7 @@ import (
 // and an error names the point: its number among the file's points of
 // its kind, and its line.
 func ParseGPX(data []byte) (*Track, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.CharsetReader = charset.NewReaderLabel
+	d := newXMLDecoder(data)
 	t := &Track{Format: GPX}
 	var trkSeg, rteSeg []Point
 	var routes [][]Point
@@ -153,8 +152,7 @@ func parseNumber(s string) (float64, error) {
 // xmlRoot returns the local name of an XML document's root element, or ""
 // if none can be read.
 func xmlRoot(data []byte) string {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.CharsetReader = charset.NewReaderLabel
+	d := newXMLDecoder(data)
 	d.Strict = false
 	for range 64 { // the prolog: declaration, comments, doctype
 		tok, err := d.RawToken()
@@ -166,4 +164,12 @@ func xmlRoot(data []byte) string {
 		}
 	}
 	return ""
+}
+
+// newXMLDecoder decodes data as XML in whichever character set its
+// declaration names.
+func newXMLDecoder(data []byte) *xml.Decoder {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.CharsetReader = charset.NewReaderLabel
+	return d
 }

@@ -1,15 +1,12 @@
 package route
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-
-	"golang.org/x/net/html/charset"
 )
 
 // ParseKML reads a KML file (Google Earth): every <LineString> becomes a
@@ -19,8 +16,7 @@ import (
 // part of a route. Elements are matched by local name, whatever their
 // namespace prefix.
 func ParseKML(data []byte) (*Track, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.CharsetReader = charset.NewReaderLabel
+	d := newXMLDecoder(data)
 	t := &Track{Format: KML}
 	var seg []Point
 	inLine, inTrack, lines, placemarks := false, false, 0, 0

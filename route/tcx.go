@@ -1,15 +1,12 @@
 package route
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-
-	"golang.org/x/net/html/charset"
 )
 
 // tcxTrackpoint is the part of a TCX <Trackpoint> a route needs.
@@ -25,8 +22,7 @@ type tcxTrackpoint struct {
 // AltitudeMeters. Trackpoints without a position (a pause, a lost fix) are
 // skipped. Elements are matched by local name, whatever their namespace.
 func ParseTCX(data []byte) (*Track, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.CharsetReader = charset.NewReaderLabel
+	d := newXMLDecoder(data)
 	t := &Track{Format: TCX}
 	var seg []Point
 	n := 0
