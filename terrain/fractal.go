@@ -480,13 +480,12 @@ func (s *synthesis) scratchPool(w int) *sync.Pool {
 		}
 	}
 	return &sync.Pool{New: func() any {
+		if grids != nil && s.alg == FBm && s.tin == PlainBasis { // fused rows need no row buffers
+			return &rowScratch{fbm: noise.NewFBm(grids, s.amps), octaveYs: make([]float64, len(grids))}
+		}
 		b := make([]float64, 9*w)
 		sc := &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],
 			value: b[5*w : 6*w], aux: b[6*w : 7*w], ddx: b[7*w : 8*w], ddy: b[8*w : 9*w]}
-		if grids != nil && s.alg == FBm && s.tin == PlainBasis {
-			sc.fbm, sc.octaveYs = noise.NewFBm(grids, s.amps), make([]float64, len(grids))
-			return sc
-		}
 		for _, g := range grids {
 			sc.rows = append(sc.rows, g.Rows())
 		}
