@@ -158,7 +158,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	if err := checkHeightmapFlags(opt, pf); err != nil {
 		return opt, err
 	}
-	if strings.EqualFold(filepath.Ext(pf.preset), ".json") {
+	if terrain.IsParamsFile(pf.preset) {
 		opt.presetFile = pf.preset
 	}
 	p, err := pf.resolve("generate")

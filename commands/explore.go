@@ -140,7 +140,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 // files (the heightmap, the route, a parameter file) or not a regular file.
 func (wf *worldFlags) checkOutput(cmd, out string) error {
 	inputs := []string{wf.heightmap, wf.route}
-	if strings.EqualFold(filepath.Ext(wf.params.preset), ".json") {
+	if terrain.IsParamsFile(wf.params.preset) {
 		inputs = append(inputs, wf.params.preset)
 	}
 	if err := atomicfile.CheckOutputs([]string{out}, inputs); err != nil {

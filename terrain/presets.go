@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
@@ -117,10 +118,16 @@ func LoadParams(path string) (Params, error) {
 	return p, nil
 }
 
+// IsParamsFile reports whether a -preset value names a JSON parameter
+// file (any name ending in .json) rather than a built-in preset.
+func IsParamsFile(nameOrFile string) bool {
+	return strings.EqualFold(filepath.Ext(nameOrFile), ".json")
+}
+
 // ResolvePreset returns the parameters of a built-in preset name or of a
-// JSON parameter file (any name ending in .json).
+// JSON parameter file (IsParamsFile).
 func ResolvePreset(nameOrFile string) (Params, error) {
-	if strings.HasSuffix(strings.ToLower(nameOrFile), ".json") {
+	if IsParamsFile(nameOrFile) {
 		return LoadParams(nameOrFile)
 	}
 	return PresetParams(nameOrFile)
