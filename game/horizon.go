@@ -42,6 +42,17 @@ type horizon struct {
 	skirt  drawCall // the walls facing the camera, drawn after it
 }
 
+// horizonKey is what a horizon's projection depends on: the camera (its
+// position is in vp), the view, the map and the plane's height. While it
+// stays the same, the projected plane and skirts are kept.
+type horizonKey struct {
+	vp    mgl32.Mat4
+	w, h  int
+	near  float32
+	m     *terrain.Heightmap
+	level float32
+}
+
 // reset empties the plane and the skirts.
 func (hz *horizon) reset() {
 	hz.ground.vertices, hz.ground.indices, hz.ground.noDetail = hz.ground.vertices[:0], hz.ground.indices[:0], true

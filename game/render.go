@@ -33,8 +33,10 @@ type renderer struct {
 	maskImg   *ebiten.Image
 	maskWorld *World
 
-	// The ground beyond the map, projected each frame.
+	// The ground beyond the map, projected again only when the camera,
+	// the view, the map or the plane's height changes.
 	horizon horizon
+	hzKey   horizonKey // what horizon was built for
 }
 
 func newRenderer() (*renderer, error) {
@@ -146,10 +148,14 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	r.terrainOpts.Images[0] = r.atlas
 	// The ground beyond the map goes with the terrain: the zero frame,
 	// never built (the tests' sky alone), has none.
-	r.horizon.reset()
-	if f.batches != nil {
+	if f.batches == nil {
+		r.horizon.reset()
+		r.hzKey = horizonKey{}
+	} else if key := (horizonKey{vp, w, h, cam.Near, m, horizonLevel(v, m)}); key != r.hzKey {
+		r.horizon.reset()
 		p := newProjector(vp, w, h, cam.Near)
-		r.horizon.build(&p, cam, m, horizonLevel(v, m))
+		r.horizon.build(&p, cam, m, key.level)
+		r.hzKey = key
 	}
 	r.drawCall(dst, &r.horizon.ground, v, route == nil, !lit, !masks, !water)
 	for i := range f.batches {
