@@ -38,8 +38,21 @@ func horizonReach(m *terrain.Heightmap) float64 {
 
 // horizon is the projected ground beyond the map of one frame.
 type horizon struct {
-	ground drawCall // the plane, drawn before the terrain
-	skirt  drawCall // the walls facing the camera, drawn after it
+	ground drawCall   // the plane, drawn before the terrain
+	skirt  drawCall   // the walls facing the camera, drawn after it
+	built  horizonKey // what they were projected for
+}
+
+// update projects the plane and the skirts for key, with cam the camera
+// key's vp was made from, unless they were projected for it already.
+func (hz *horizon) update(key horizonKey, cam *Camera) {
+	if key == hz.built {
+		return
+	}
+	hz.reset()
+	p := newProjector(key.vp, key.w, key.h, key.near)
+	hz.build(&p, cam, key.m, key.level)
+	hz.built = key
 }
 
 // horizonKey is what a horizon's projection depends on: the camera (its
@@ -55,6 +68,7 @@ type horizonKey struct {
 
 // reset empties the plane and the skirts.
 func (hz *horizon) reset() {
+	hz.built = horizonKey{}
 	hz.ground.vertices, hz.ground.indices, hz.ground.noDetail = hz.ground.vertices[:0], hz.ground.indices[:0], true
 	hz.skirt.vertices, hz.skirt.indices, hz.skirt.noDetail = hz.skirt.vertices[:0], hz.skirt.indices[:0], true
 }

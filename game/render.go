@@ -36,7 +36,6 @@ type renderer struct {
 	// The ground beyond the map, projected again only when the camera,
 	// the view, the map or the plane's height changes.
 	horizon horizon
-	hzKey   horizonKey // what horizon was built for
 }
 
 func newRenderer() (*renderer, error) {
@@ -150,12 +149,8 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	// never built (the tests' sky alone), has none.
 	if f.batches == nil {
 		r.horizon.reset()
-		r.hzKey = horizonKey{}
-	} else if key := (horizonKey{vp, w, h, cam.Near, m, horizonLevel(v, m)}); key != r.hzKey {
-		r.horizon.reset()
-		p := newProjector(vp, w, h, cam.Near)
-		r.horizon.build(&p, cam, m, key.level)
-		r.hzKey = key
+	} else {
+		r.horizon.update(horizonKey{vp, w, h, cam.Near, m, horizonLevel(v, m)}, cam)
 	}
 	r.drawCall(dst, &r.horizon.ground, v, route == nil, !lit, !masks, !water)
 	for i := range f.batches {
