@@ -1,9 +1,6 @@
 package noise
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // FBm is one worker's evaluator of fractional Brownian motion along the rows
 // of Grids: H = Σ_i amp_i·N_i (thesis listing 6.1, eq. 6.1), octave i's
@@ -104,11 +101,7 @@ func (fbm *FBm) Row(ys []float64, out []float32) (lo, hi float32) {
 		fbm.rng[0][c], fbm.rng[1][c], fbm.rng[2][c] = inf, -inf, 0
 	}
 	done := fbmLanes(fbm.kernel, value, fbm.octaves, len(fbm.rows[0].g.blocks), out, &fbm.rng)
-	lo, hi = slices.Min(fbm.rng[0][:]), slices.Max(fbm.rng[1][:])
-	if lo == 0 || hi == 0 || slices.ContainsFunc(fbm.rng[2][:], func(f float32) bool { return f != 0 }) {
-		// The vector minimum does not tell −0 from +0, nor keeps NaN.
-		lo, hi = float32Range(out[:done])
-	}
+	lo, hi = laneRange(&fbm.rng, out[:done])
 	for c := range out[done:] {
 		var h float64
 		for i, r := range fbm.rows {

@@ -19,17 +19,21 @@ const (
 	gridRowForms gridKind = iota // any other basis: its own ValueRow and EvalRow
 	gridPerlin
 	gridValue
+	gridWorley  // Worley noise: the feature points kept per lattice row (worley_grid.go)
+	gridSimplex // simplex noise: its Value row in the vector kernel (simplex_row.go)
 )
 
 // Grid is a lattice basis prepared for a fixed row of x coordinates. It is
 // read-only once made and may be shared by any number of GridRows.
 type Grid struct {
 	basis  Basis
+	worley *worleyGrid // gridWorley's tables
 	xs     []float64
 	kind   gridKind
 	key    uint64
-	py     int   // lattice period along y; 0: none
-	hashed []int // lattice column of every prepared column: i and i+1 of each cell, wrapped where periodic
+	py     int      // lattice period along y; 0: none
+	hashed []int    // lattice column of every prepared column: i and i+1 of each cell, wrapped where periodic
+	hx     []uint64 // i·primeX of every prepared column i, its part of hashCell
 	// The samples fall into runs inside one lattice cell: run k ends before
 	// sample runEnd[k], and its cell's left column is prepared column
 	// runLeft[k] (the right one is runLeft[k]+1).
@@ -82,6 +86,14 @@ func NewGrid(b Basis, xs []float64) *Grid {
 		g.kind, g.key, px, g.py = gridPerlin, n.key, n.px, n.py
 	case periodicValue:
 		g.kind, g.key, px, g.py = gridValue, n.key, n.px, n.py
+	case worleyNoise:
+		if g.worley = newWorleyGrid(n, xs); g.worley != nil {
+			g.kind = gridWorley
+		}
+		return g
+	case simplexNoise:
+		g.kind, g.key, g.kernel = gridSimplex, n.key, currentKernel()
+		return g
 	default:
 		return g
 	}
@@ -104,6 +116,10 @@ func NewGrid(b Basis, xs []float64) *Grid {
 		g.runEnd = append(g.runEnd, int32(k+1))
 		g.runLeft = append(g.runLeft, int32(len(g.hashed)-2))
 		ci, have = i, true
+	}
+	g.hx = make([]uint64, len(g.hashed))
+	for k, i := range g.hashed {
+		g.hx[k] = uint64(i) * primeX
 	}
 	if 2*len(g.runEnd) > len(xs) { // fewer than two samples per cell
 		g.left = g.leftColumns()
@@ -155,24 +171,31 @@ func (*Grid) wrap(i, p int) int {
 // it is not safe for concurrent use.
 type GridRows struct {
 	g       *Grid
-	j       int  // the lattice row of the kept lattice terms g0 (and j+1: g1)
-	have    bool // whether any lattice row is kept
-	g0, g1  []vec2
+	j       int       // the lattice row of the kept lattice terms g0 (and j+1: g1)
+	have    bool      // whether any lattice row is kept
+	g0, g1  gradRow   // Perlin: the gradients of rows j and j+1
 	a0, a1  []float64 // value noise: lattice values of rows j and j+1
 	cs, co  []float64 // Perlin columns on the current row: slope s and offset o
 	cso     []float64 // the AVX2 kernel's view of them: s and o of each column in turn
 	sx, sy  []float64 // Perlin column slope terms for ∂N/∂y
 	sv      []float64
+	sxy     []float64 // the AVX2 kernel's view of sx and sy: the pair of each column in turn
 	ve, vca []float64 // value noise columns: e and c − a
+
+	worley *worleyRows // gridWorley's kept lattice rows
 }
 
 // Rows returns a new evaluator of g's rows.
 func (g *Grid) Rows() *GridRows {
 	r := &GridRows{g: g}
+	if g.worley != nil {
+		r.worley = g.worley.rows()
+	}
 	n := len(g.hashed)
 	switch g.kind {
 	case gridPerlin:
-		r.g0, r.g1 = make([]vec2, n), make([]vec2, n)
+		r.g0 = gradRow{make([]float64, n), make([]float64, n)}
+		r.g1 = gradRow{make([]float64, n), make([]float64, n)}
 		// The AVX-512 kernel reads laneReach columns from a block's
 		// base, which may pass the last column.
 		r.cs, r.co = make([]float64, n+laneReach), make([]float64, n+laneReach)
@@ -181,7 +204,7 @@ func (g *Grid) Rows() *GridRows {
 		}
 	case gridValue:
 		r.a0, r.a1 = make([]float64, n), make([]float64, n)
-		r.ve, r.vca = make([]float64, n+laneReach), make([]float64, n)
+		r.ve, r.vca = make([]float64, n+laneReach), make([]float64, n+laneReach)
 	}
 	return r
 }
@@ -208,21 +231,30 @@ func (r *GridRows) lattice(j int) {
 	r.j, r.have = j, true
 }
 
+// gradRow is a lattice row's gradients at the prepared columns, their x
+// and y apart as the hashing kernel writes them.
+type gradRow struct{ x, y []float64 }
+
 // hashRow fills lattice row j's gradients (Perlin) or values (value noise)
-// at every prepared column.
-func (r *GridRows) hashRow(j int, gs []vec2, as []float64) {
+// at every prepared column: gradient and latticeValue, with each column's
+// i·primeX from the Grid, in the hashing kernel from the first column
+// where the Grid has it.
+func (r *GridRows) hashRow(j int, gs gradRow, as []float64) {
 	g := r.g
 	key := rowKey(g.key, g.wrap(j, g.py))
 	switch g.kind {
 	case gridPerlin:
-		gs = gs[:len(g.hashed)]
-		for k, i := range g.hashed {
-			gs[k] = gradient(key, i)
+		done := perlinHashLanes(g.kernel, gs.x, gs.y, g.hx, key)
+		gx, gy := gs.x[done:len(g.hx)], gs.y[done:len(g.hx)]
+		for k, h := range g.hx[done:] {
+			d := gradients[Mix64(key^h)>>56]
+			gx[k], gy[k] = d.x, d.y
 		}
 	case gridValue:
-		as = as[:len(g.hashed)]
-		for k, i := range g.hashed {
-			as[k] = latticeValue(key, i)
+		done := valueHashLanes(g.kernel, as, g.hx, key)
+		as = as[done:len(g.hx)]
+		for k, h := range g.hx[done:] {
+			as[k] = float64(float64(int64(Mix64(key^h))>>11) * 0x1p-52)
 		}
 	}
 }
@@ -235,6 +267,10 @@ func (r *GridRows) Value(y float64, v []float64) {
 		r.perlinRow(y, v, nil, nil)
 	case gridValue:
 		r.valueRow(y, v, nil, nil)
+	case gridWorley:
+		r.worley.value(y, v)
+	case gridSimplex:
+		g.simplexValues(y, v)
 	default:
 		g.basis.ValueRow(g.xs, y, v)
 	}
@@ -248,6 +284,8 @@ func (r *GridRows) Eval(y float64, v, dx, dy []float64) {
 		r.perlinRow(y, v, dx, dy)
 	case gridValue:
 		r.valueRow(y, v, dx, dy)
+	case gridWorley:
+		r.worley.eval(y, v, dx, dy)
 	default:
 		g.basis.EvalRow(g.xs, y, v, dx, dy)
 	}
@@ -258,27 +296,39 @@ func (r *GridRows) Eval(y float64, v, dx, dy []float64) {
 // prepared column.
 func (r *GridRows) perlinColumns(t float64, slopes bool) {
 	n := len(r.g.hashed)
-	g0, g1 := r.g0[:n], r.g1[:n]
-	cs, co := r.cs[:n], r.co[:n]
+	if slopes && r.sx == nil {
+		// Padded like cs and co for the AVX-512 kernel.
+		r.sx, r.sy, r.sv = make([]float64, n+laneReach), make([]float64, n+laneReach), make([]float64, n+laneReach)
+		if r.cso != nil {
+			r.sxy = make([]float64, 2*n)
+		}
+	}
 	wv := fade(t)
-	for k := range g0 {
-		c := newPerlinColumn(g0[k], g1[k], t, wv)
+	// The AVX-512 kernel makes the columns of whole blocks from the first.
+	done := perlinColumnLanes(r.g.kernel, r, t, wv, slopes)
+	g0x, g0y, g1x, g1y := r.g0.x[done:n], r.g0.y[done:n], r.g1.x[done:n], r.g1.y[done:n]
+	cs, co := r.cs[done:n], r.co[done:n]
+	for k := range g0x {
+		c := newPerlinColumn(vec2{g0x[k], g0y[k]}, vec2{g1x[k], g1y[k]}, t, wv)
 		cs[k], co[k] = c.s, c.o
 	}
 	if r.cso != nil {
 		cso := r.cso[:2*n]
-		for k := range cs {
-			cso[2*k], cso[2*k+1] = cs[k], co[k]
+		for k := range r.cs[:n] {
+			cso[2*k], cso[2*k+1] = r.cs[k], r.co[k]
 		}
 	}
 	if slopes {
-		if r.sx == nil {
-			r.sx, r.sy, r.sv = make([]float64, n), make([]float64, n), make([]float64, n)
-		}
-		sx, sy, sv := r.sx[:n], r.sy[:n], r.sv[:n]
-		for k := range g0 {
-			c := newPerlinColumnSlope(g0[k], g1[k], t, wv)
+		sx, sy, sv := r.sx[done:n], r.sy[done:n], r.sv[done:n]
+		for k := range g0x {
+			c := newPerlinColumnSlope(vec2{g0x[k], g0y[k]}, vec2{g1x[k], g1y[k]}, t, wv)
 			sx[k], sy[k], sv[k] = c.sx, c.sy, c.sv
+		}
+		if r.sxy != nil {
+			sxy := r.sxy[:2*n]
+			for k := range r.sx[:n] {
+				sxy[2*k], sxy[2*k+1] = r.sx[k], r.sy[k]
+			}
 		}
 	}
 }
@@ -369,19 +419,13 @@ func (r *GridRows) perlinRow(y float64, v, dx, dy []float64) {
 	du := g.du[:n]
 	dv := fadeD(t)
 	sx, sy, sv := r.sx, r.sy, r.sv
+	if g.blocks != nil || g.tail != nil {
+		done := perlinEvalLanes(g.kernel, g.blocks, r, v, dx, dy, du, dv)
+		r.perlinEvalSamples(g.tail, done, v[done:], dx[done:], dy[done:], dv)
+		return
+	}
 	if g.left != nil {
-		for c, l := range g.left[:n] {
-			ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
-			lsx, lsy, lsv, rsx, rsy, rsv := sx[l], sy[l], sv[l], sx[l+1], sy[l+1], sv[l+1]
-			x, m, w := u[c], um1[c], wu[c]
-			// perlinEval, with u − 1 and the fades from the table.
-			e, f := float64(ls*x)+lo, float64(rs*m)+ro
-			v[c] = e + float64((f-e)*w)
-			dx[c] = ls + float64((rs-ls)*w) + float64((f-e)*du[c])
-			dedv := lsv + float64((float64(lsx*x)+lsy)*dv)
-			dfdv := rsv + float64((float64(rsx*m)+rsy)*dv)
-			dy[c] = dedv + float64((dfdv-dedv)*w)
-		}
+		r.perlinEvalSamples(g.left, 0, v, dx, dy, dv)
 		return
 	}
 	for k, end := range g.runEnd {
@@ -405,15 +449,37 @@ func (r *GridRows) perlinRow(y float64, v, dx, dy []float64) {
 	}
 }
 
+// perlinEvalSamples is perlinEval at the samples from the first whose
+// left columns are listed, with u − 1 and the fades from the Grid's
+// tables, written to v, dx and dy from their start.
+func (r *GridRows) perlinEvalSamples(left []int32, first int, v, dx, dy []float64, dv float64) {
+	g, m := r.g, len(left)
+	u, um1, wu, du := g.u[first:][:m], g.um1[first:][:m], g.wu[first:][:m], g.du[first:][:m]
+	v, dx, dy = v[:m], dx[:m], dy[:m]
+	cs, co, sx, sy, sv := r.cs, r.co, r.sx, r.sy, r.sv
+	for c, l := range left {
+		ls, lo, rs, ro := cs[l], co[l], cs[l+1], co[l+1]
+		lsx, lsy, lsv, rsx, rsy, rsv := sx[l], sy[l], sv[l], sx[l+1], sy[l+1], sv[l+1]
+		x, m, w := u[c], um1[c], wu[c]
+		e, f := float64(ls*x)+lo, float64(rs*m)+ro
+		v[c] = e + float64((f-e)*w)
+		dx[c] = ls + float64((rs-ls)*w) + float64((f-e)*du[c])
+		dedv := lsv + float64((float64(lsx*x)+lsy)*dv)
+		dfdv := rsv + float64((float64(rsx*m)+rsy)*dv)
+		dy[c] = dedv + float64((dfdv-dedv)*w)
+	}
+}
+
 // valueLattice brings the kept lattice rows and the value noise columns to
 // the row y, and returns y's offset t in its lattice row.
 func (r *GridRows) valueLattice(y float64) (t float64) {
 	j, t := floorFrac(y)
 	r.lattice(j)
 	n := len(r.g.hashed)
-	ve, vca := r.ve[:n], r.vca[:n]
 	wv := fade(t)
-	a0, a1 := r.a0[:n], r.a1[:n]
+	done := valueColumnLanes(r.g.kernel, r.ve, r.vca, r.a0[:n], r.a1[:n], wv)
+	ve, vca := r.ve[done:n], r.vca[done:n]
+	a0, a1 := r.a0[done:n], r.a1[done:n]
 	for k := range a0 {
 		c := newValueColumn(a0[k], a1[k], wv)
 		ve[k], vca[k] = c.e, c.ca
@@ -463,14 +529,13 @@ func (r *GridRows) valueRow(y float64, v, dx, dy []float64) {
 	dx, dy = dx[:m], dy[:m]
 	du := g.du[:m]
 	dv := fadeD(t)
+	if g.blocks != nil || g.tail != nil {
+		done := valueEvalLanes(g.kernel, g.blocks, r.ve, r.vca, v, dx, dy, du, dv)
+		r.valueEvalSamples(g.tail, done, v[done:], dx[done:], dy[done:], dv)
+		return
+	}
 	if g.left != nil {
-		for c, l := range g.left[:m] {
-			le, re, lca, rca := ve[l], ve[l+1], vca[l], vca[l+1]
-			// valueEval, with the fades from the table.
-			v[c] = le + float64((re-le)*wu[c])
-			dx[c] = (re - le) * du[c]
-			dy[c] = (lca + float64((rca-lca)*wu[c])) * dv
-		}
+		r.valueEvalSamples(g.left, 0, v, dx, dy, dv)
 		return
 	}
 	for k, end := range g.runEnd {
@@ -486,5 +551,21 @@ func (r *GridRows) valueRow(y float64, v, dx, dy []float64) {
 			yy[c] = (lca + float64(dca*w)) * dv
 		}
 		start = int(end)
+	}
+}
+
+// valueEvalSamples is valueEval at the samples from the first whose left
+// columns are listed, with the fades from the Grid's tables, written to v,
+// dx and dy from their start.
+func (r *GridRows) valueEvalSamples(left []int32, first int, v, dx, dy []float64, dv float64) {
+	g, m := r.g, len(left)
+	wu, du := g.wu[first:][:m], g.du[first:][:m]
+	v, dx, dy = v[:m], dx[:m], dy[:m]
+	ve, vca := r.ve, r.vca
+	for c, l := range left {
+		le, re, lca, rca := ve[l], ve[l+1], vca[l], vca[l+1]
+		v[c] = le + float64((re-le)*wu[c])
+		dx[c] = (re - le) * du[c]
+		dy[c] = (lca + float64((rca-lca)*wu[c])) * dv
 	}
 }

@@ -80,3 +80,164 @@ func fbmLanes(k Kernel, value bool, octaves []laneOctave, n int, out []float32, 
 	}
 	return n * laneWidth
 }
+
+// perlinEvalLanes runs kernel k's Perlin N and gradient over the blocks,
+// from r's column tables on the current row, with w'(u) at du and
+// w'(v) = dv, and returns how many samples it did.
+func perlinEvalLanes(k Kernel, blocks []laneBlock, r *GridRows, v, dx, dy, du []float64, dv float64) int {
+	n := len(blocks)
+	if n == 0 {
+		return 0
+	}
+	last := n*laneWidth - 1
+	_, _, _, _ = v[last], dx[last], dy[last], du[last]
+	if k == KernelAVX512 {
+		reach := blocks[n-1].base + laneReach - 1
+		_, _, _, _, _ = r.cs[reach], r.co[reach], r.sx[reach], r.sy[reach], r.sv[reach]
+		perlinEvalRowAVX512(&v[0], &dx[0], &dy[0], &blocks[0].u[0], &du[0], &r.cs[0], &r.co[0], &r.sx[0], &r.sy[0], &r.sv[0], dv, n)
+	} else {
+		// The pairs of the last column read, base+rel+1, end the tables.
+		_, _ = r.cso[2*len(r.g.hashed)-1], r.sxy[2*len(r.g.hashed)-1]
+		perlinEvalRowAVX2(&v[0], &dx[0], &dy[0], &blocks[0].u[0], &du[0], &r.cso[0], &r.cso[0], &r.sxy[0], &r.sxy[0], &r.sv[0], dv, n)
+	}
+	return n * laneWidth
+}
+
+// valueEvalLanes is perlinEvalLanes for value noise, with the columns'
+// values ve and differences vca.
+func valueEvalLanes(k Kernel, blocks []laneBlock, ve, vca, v, dx, dy, du []float64, dv float64) int {
+	n := len(blocks)
+	if n == 0 {
+		return 0
+	}
+	last := n*laneWidth - 1
+	reach := blocks[n-1].base + laneReach - 1
+	_, _, _, _, _, _ = v[last], dx[last], dy[last], du[last], ve[reach], vca[reach]
+	if k == KernelAVX512 {
+		valueEvalRowAVX512(&v[0], &dx[0], &dy[0], &blocks[0].u[0], &du[0], &ve[0], &vca[0], dv, n)
+	} else {
+		valueEvalRowAVX2(&v[0], &dx[0], &dy[0], &blocks[0].u[0], &du[0], &ve[0], &vca[0], dv, n)
+	}
+	return n * laneWidth
+}
+
+// rescaleLanes runs kernel k's Normalize32 over the whole steps of v from
+// its start and returns how many samples it did.
+func rescaleLanes(k Kernel, v []float32, lo, span, r float64) int {
+	step := 4 * laneWidth // rescaleUnroll vectors of 8 (AVX-512) or 4 (AVX2) lanes
+	if k == KernelAVX2 {
+		step /= 2
+	}
+	n := len(v) / step
+	switch {
+	case n == 0 || k == KernelGo:
+		return 0
+	case k == KernelAVX512:
+		rescale32AVX512(&v[0], n, lo, span, r)
+	default:
+		rescale32AVX2(&v[0], n, lo, span, r)
+	}
+	return n * step
+}
+
+// quilezLanes runs kernel k's QuilezStep over the whole steps of 16
+// samples from the rows' start and returns how many samples it did.
+func quilezLanes(k Kernel, h, ddx, ddy, n, ndx, ndy []float64, amp float64) int {
+	const step = 16
+	steps := len(h) / step
+	if steps == 0 || k == KernelGo {
+		return 0
+	}
+	last := steps*step - 1
+	_, _, _, _, _, _ = h[last], ddx[last], ddy[last], n[last], ndx[last], ndy[last]
+	if k == KernelAVX512 {
+		quilezStepAVX512(&h[0], &ddx[0], &ddy[0], &n[0], &ndx[0], &ndy[0], amp, steps)
+	} else {
+		quilezStepAVX2(&h[0], &ddx[0], &ddy[0], &n[0], &ndx[0], &ndy[0], amp, steps)
+	}
+	return steps * step
+}
+
+// quilezLanes512 runs the fused AVX-512 Quilez kernel of Perlin (or value)
+// noise over the first n blocks of every octave, writing float32 heights
+// to out and folding them into rng, and returns how many samples it did.
+func quilezLanes512(value bool, octaves []laneGradOctave, n int, out []float32, rng *[3][laneWidth]float32) int {
+	_ = out[n*laneWidth-1]
+	if value {
+		quilezValueAVX512(&out[0], &octaves[0].amp, len(octaves), 0, n, &rng[0][0])
+	} else {
+		quilezPerlinAVX512(&out[0], &octaves[0].amp, len(octaves), 0, n, &rng[0][0])
+	}
+	return n * laneWidth
+}
+
+// gradientX and gradientY are the gradients' x and y apart; the hashing
+// kernel keeps their first quarter in registers.
+var gradientX, gradientY = func() (x, y [256]float64) {
+	for k, g := range gradients {
+		x[k], y[k] = g.x, g.y
+	}
+	return x, y
+}()
+
+// hashKernel is whether the AVX-512 kernel hashes lattice rows too, which
+// takes the DQ extension's 64-bit multiplies and conversions.
+var hashKernel = cpu.X86.HasAVX512DQ
+
+// perlinHashLanes runs the hashing kernel, with kernel k AVX-512, over the
+// whole blocks of 8 of the columns whose i·primeX are hx, writing the
+// gradients of the lattice row with key key to gx and gy, and returns how
+// many columns it did.
+func perlinHashLanes(k Kernel, gx, gy []float64, hx []uint64, key uint64) int {
+	n := len(hx) / laneWidth
+	if k != KernelAVX512 || !hashKernel || n == 0 {
+		return 0
+	}
+	_, _ = gx[n*laneWidth-1], gy[n*laneWidth-1]
+	perlinHashAVX512(&gx[0], &gy[0], &hx[0], key, &gradientX[0], &gradientY[0], n)
+	return n * laneWidth
+}
+
+// valueHashLanes is perlinHashLanes for value noise's lattice values a.
+func valueHashLanes(k Kernel, a []float64, hx []uint64, key uint64) int {
+	n := len(hx) / laneWidth
+	if k != KernelAVX512 || !hashKernel || n == 0 {
+		return 0
+	}
+	_ = a[n*laneWidth-1]
+	valueHashAVX512(&a[0], &hx[0], key, n)
+	return n * laneWidth
+}
+
+// perlinColumnLanes runs, with kernel k AVX-512, the Perlin column kernel
+// over the whole blocks of 8 of r's prepared columns, for the row at offset
+// v, w(v) = wv, with the slope terms when slopes, and returns how many
+// columns it did.
+func perlinColumnLanes(k Kernel, r *GridRows, v, wv float64, slopes bool) int {
+	n := len(r.g.hashed) / laneWidth
+	if k != KernelAVX512 || n == 0 {
+		return 0
+	}
+	last := n*laneWidth - 1
+	_, _, _, _, _, _ = r.g0.x[last], r.g0.y[last], r.g1.x[last], r.g1.y[last], r.cs[last], r.co[last]
+	if slopes {
+		_, _, _ = r.sx[last], r.sy[last], r.sv[last]
+		perlinColumnSlopesAVX512(&r.cs[0], &r.co[0], &r.sx[0], &r.sy[0], &r.sv[0], &r.g0.x[0], &r.g0.y[0], &r.g1.x[0], &r.g1.y[0], v, wv, n)
+	} else {
+		perlinColumnsAVX512(&r.cs[0], &r.co[0], &r.g0.x[0], &r.g0.y[0], &r.g1.x[0], &r.g1.y[0], v, wv, n)
+	}
+	return n * laneWidth
+}
+
+// valueColumnLanes is perlinColumnLanes for value noise: the columns' e
+// and c − a from the lattice values a0 (row j) and a1 (row j+1).
+func valueColumnLanes(k Kernel, ve, vca, a0, a1 []float64, wv float64) int {
+	n := len(a0) / laneWidth
+	if k != KernelAVX512 || n == 0 {
+		return 0
+	}
+	last := n*laneWidth - 1
+	_, _, _, _ = ve[last], vca[last], a0[last], a1[last]
+	valueColumnsAVX512(&ve[0], &vca[0], &a0[0], &a1[0], wv, n)
+	return n * laneWidth
+}

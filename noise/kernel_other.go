@@ -11,3 +11,27 @@ func perlinLanes(Kernel, []laneBlock, []float64, []float64, []float64, []float64
 func valueLanes(Kernel, []laneBlock, []float64, []float64) int { return 0 }
 
 func fbmLanes(Kernel, bool, []laneOctave, int, []float32, *[3][laneWidth]float32) int { return 0 }
+
+func perlinEvalLanes(Kernel, []laneBlock, *GridRows, []float64, []float64, []float64, []float64, float64) int {
+	return 0
+}
+
+func valueEvalLanes(Kernel, []laneBlock, []float64, []float64, []float64, []float64, []float64, []float64, float64) int {
+	return 0
+}
+
+func rescaleLanes(Kernel, []float32, float64, float64, float64) int { return 0 }
+
+func quilezLanes(Kernel, []float64, []float64, []float64, []float64, []float64, []float64, float64) int {
+	return 0
+}
+
+func quilezLanes512(bool, []laneGradOctave, int, []float32, *[3][laneWidth]float32) int { return 0 }
+
+func perlinHashLanes(Kernel, []float64, []float64, []uint64, uint64) int { return 0 }
+
+func valueHashLanes(Kernel, []float64, []uint64, uint64) int { return 0 }
+
+func perlinColumnLanes(Kernel, *GridRows, float64, float64, bool) int { return 0 }
+
+func valueColumnLanes(Kernel, []float64, []float64, []float64, []float64, float64) int { return 0 }

@@ -779,3 +779,5091 @@ fbmValueAVX2x1Done:
 	VMOVUPS X2, 64(DI)
 	VZEROUPPER
 	RET
+
+// func perlinEvalRowAVX512(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, cs *float64, co *float64, sx *float64, sy *float64, sv *float64, dv float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·perlinEvalRowAVX512(SB), NOSPLIT, $0-96
+	MOVQ         cs+40(FP), AX
+	MOVQ         co+48(FP), CX
+	MOVQ         sx+56(FP), DX
+	MOVQ         sy+64(FP), BX
+	MOVQ         sv+72(FP), SI
+	MOVSD        dv+80(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVQ         v+0(FP), DI
+	MOVQ         dx+8(FP), R8
+	MOVQ         dy+16(FP), R9
+	MOVQ         blocks+24(FP), R10
+	MOVQ         du+32(FP), R11
+	MOVQ         n+88(FP), R12
+
+perlinEvalRowAVX512Block:
+	TESTQ        R12, R12
+	JZ           perlinEvalRowAVX512Done
+	VMOVUPD      (R10), Z1
+	VBROADCASTSD onef<>+0(SB), Z2
+	VSUBPD       Z2, Z1, Z2
+	VMOVUPD      64(R10), Z3
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z4
+	VPADDQ.BCST  one<>+0(SB), Z4, Z5
+	VMOVUPD      (AX)(R13*8), Z6
+	VMOVUPD      64(AX)(R13*8), Z7
+	VMOVAPD      Z6, Z8
+	VPERMT2PD    Z7, Z4, Z8
+	VMOVAPD      Z6, Z4
+	VPERMT2PD    Z7, Z5, Z4
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z5
+	VPADDQ.BCST  one<>+0(SB), Z5, Z6
+	VMOVUPD      (CX)(R13*8), Z7
+	VMOVUPD      64(CX)(R13*8), Z9
+	VMOVAPD      Z7, Z10
+	VPERMT2PD    Z9, Z5, Z10
+	VMOVAPD      Z7, Z5
+	VPERMT2PD    Z9, Z6, Z5
+	VMULPD       Z1, Z8, Z6
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z2, Z4, Z7
+	VADDPD       Z5, Z7, Z7
+	VSUBPD       Z6, Z7, Z7
+	VMULPD       Z3, Z7, Z5
+	VADDPD       Z5, Z6, Z5
+	VSUBPD       Z8, Z4, Z4
+	VMULPD       Z3, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VMULPD       (R11), Z7, Z7
+	VADDPD       Z7, Z8, Z8
+	VMOVUPD      Z5, (DI)
+	VMOVUPD      Z8, (R8)
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z4
+	VPADDQ.BCST  one<>+0(SB), Z4, Z5
+	VMOVUPD      (DX)(R13*8), Z6
+	VMOVUPD      64(DX)(R13*8), Z7
+	VMOVAPD      Z6, Z8
+	VPERMT2PD    Z7, Z4, Z8
+	VMOVAPD      Z6, Z4
+	VPERMT2PD    Z7, Z5, Z4
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z5
+	VPADDQ.BCST  one<>+0(SB), Z5, Z6
+	VMOVUPD      (BX)(R13*8), Z7
+	VMOVUPD      64(BX)(R13*8), Z9
+	VMOVAPD      Z7, Z10
+	VPERMT2PD    Z9, Z5, Z10
+	VMOVAPD      Z7, Z5
+	VPERMT2PD    Z9, Z6, Z5
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z6
+	VPADDQ.BCST  one<>+0(SB), Z6, Z7
+	VMOVUPD      (SI)(R13*8), Z9
+	VMOVUPD      64(SI)(R13*8), Z11
+	VMOVAPD      Z9, Z12
+	VPERMT2PD    Z11, Z6, Z12
+	VMOVAPD      Z9, Z6
+	VPERMT2PD    Z11, Z7, Z6
+	VMULPD       Z1, Z8, Z8
+	VADDPD       Z10, Z8, Z8
+	VMULPD       Z0, Z8, Z8
+	VADDPD       Z8, Z12, Z12
+	VMULPD       Z2, Z4, Z4
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z0, Z4, Z4
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       Z12, Z6, Z6
+	VMULPD       Z3, Z6, Z6
+	VADDPD       Z6, Z12, Z12
+	VMOVUPD      Z12, (R9)
+	ADDQ         $0x40, DI
+	ADDQ         $0x40, R8
+	ADDQ         $0x40, R9
+	ADDQ         $0x40, R11
+	ADDQ         $0x00000100, R10
+	DECQ         R12
+	JMP          perlinEvalRowAVX512Block
+
+perlinEvalRowAVX512Done:
+	VZEROUPPER
+	RET
+
+// func valueEvalRowAVX512(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, ve *float64, vca *float64, dv float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·valueEvalRowAVX512(SB), NOSPLIT, $0-72
+	MOVQ         ve+40(FP), AX
+	MOVQ         vca+48(FP), CX
+	MOVSD        dv+56(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVQ         v+0(FP), DX
+	MOVQ         dx+8(FP), BX
+	MOVQ         dy+16(FP), SI
+	MOVQ         blocks+24(FP), DI
+	MOVQ         du+32(FP), R8
+	MOVQ         n+64(FP), R9
+
+valueEvalRowAVX512Block:
+	TESTQ       R9, R9
+	JZ          valueEvalRowAVX512Done
+	VMOVUPD     64(DI), Z1
+	MOVQ        192(DI), R10
+	VMOVDQU64   128(DI), Z2
+	VPADDQ.BCST one<>+0(SB), Z2, Z3
+	VMOVUPD     (AX)(R10*8), Z4
+	VMOVUPD     64(AX)(R10*8), Z5
+	VMOVAPD     Z4, Z6
+	VPERMT2PD   Z5, Z2, Z6
+	VMOVAPD     Z4, Z2
+	VPERMT2PD   Z5, Z3, Z2
+	VSUBPD      Z6, Z2, Z2
+	VMULPD      Z1, Z2, Z3
+	VADDPD      Z3, Z6, Z3
+	VMULPD      (R8), Z2, Z2
+	MOVQ        192(DI), R10
+	VMOVDQU64   128(DI), Z4
+	VPADDQ.BCST one<>+0(SB), Z4, Z5
+	VMOVUPD     (CX)(R10*8), Z6
+	VMOVUPD     64(CX)(R10*8), Z7
+	VMOVAPD     Z6, Z8
+	VPERMT2PD   Z7, Z4, Z8
+	VMOVAPD     Z6, Z4
+	VPERMT2PD   Z7, Z5, Z4
+	VSUBPD      Z8, Z4, Z4
+	VMULPD      Z1, Z4, Z4
+	VADDPD      Z4, Z8, Z8
+	VMULPD      Z0, Z8, Z8
+	VMOVUPD     Z3, (DX)
+	VMOVUPD     Z2, (BX)
+	VMOVUPD     Z8, (SI)
+	ADDQ        $0x40, DX
+	ADDQ        $0x40, BX
+	ADDQ        $0x40, SI
+	ADDQ        $0x40, R8
+	ADDQ        $0x00000100, DI
+	DECQ        R9
+	JMP         valueEvalRowAVX512Block
+
+valueEvalRowAVX512Done:
+	VZEROUPPER
+	RET
+
+// func perlinEvalRowAVX2(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, cs *float64, co *float64, sx *float64, sy *float64, sv *float64, dv float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·perlinEvalRowAVX2(SB), NOSPLIT, $0-96
+	MOVQ         cs+40(FP), AX
+	MOVQ         co+48(FP), CX
+	MOVQ         sx+56(FP), CX
+	MOVQ         sy+64(FP), DX
+	MOVQ         sv+72(FP), DX
+	MOVSD        dv+80(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         v+0(FP), BX
+	MOVQ         dx+8(FP), SI
+	MOVQ         dy+16(FP), DI
+	MOVQ         blocks+24(FP), R8
+	MOVQ         du+32(FP), R9
+	MOVQ         n+88(FP), R10
+
+perlinEvalRowAVX2Block:
+	TESTQ        R10, R10
+	JZ           perlinEvalRowAVX2Done
+	VMOVUPD      (R8), Y1
+	VBROADCASTSD onef<>+0(SB), Y2
+	VSUBPD       Y2, Y1, Y2
+	VMOVUPD      64(R8), Y3
+	MOVQ         192(R8), R11
+	SHLQ         $0x04, R11
+	ADDQ         AX, R11
+	MOVQ         128(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y4
+	MOVQ         136(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y5
+	MOVQ         144(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y6
+	MOVQ         152(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y7
+	VUNPCKLPD    Y5, Y4, Y8
+	VUNPCKHPD    Y5, Y4, Y4
+	VUNPCKLPD    Y7, Y6, Y5
+	VUNPCKHPD    Y7, Y6, Y6
+	VPERM2F128   $0x20, Y5, Y8, Y7
+	VPERM2F128   $0x20, Y6, Y4, Y11
+	VPERM2F128   $0x31, Y5, Y8, Y5
+	VPERM2F128   $0x31, Y6, Y4, Y4
+	VMULPD       Y1, Y7, Y6
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y2, Y5, Y8
+	VADDPD       Y4, Y8, Y8
+	VSUBPD       Y6, Y8, Y8
+	VMULPD       Y3, Y8, Y4
+	VADDPD       Y4, Y6, Y4
+	VSUBPD       Y7, Y5, Y5
+	VMULPD       Y3, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VMULPD       (R9), Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	VMOVUPD      Y4, (BX)
+	VMOVUPD      Y7, (SI)
+	MOVQ         192(R8), R11
+	SHLQ         $0x04, R11
+	ADDQ         CX, R11
+	MOVQ         128(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y4
+	MOVQ         136(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y5
+	MOVQ         144(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y6
+	MOVQ         152(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y7
+	VUNPCKLPD    Y5, Y4, Y8
+	VUNPCKHPD    Y5, Y4, Y4
+	VUNPCKLPD    Y7, Y6, Y5
+	VUNPCKHPD    Y7, Y6, Y6
+	VPERM2F128   $0x20, Y5, Y8, Y7
+	VPERM2F128   $0x20, Y6, Y4, Y11
+	VPERM2F128   $0x31, Y5, Y8, Y5
+	VPERM2F128   $0x31, Y6, Y4, Y4
+	MOVQ         192(R8), R11
+	LEAQ         (DX)(R11*8), R11
+	MOVQ         128(R8), R12
+	VMOVUPD      (R11)(R12*8), X9
+	MOVQ         136(R8), R12
+	VMOVUPD      (R11)(R12*8), X10
+	MOVQ         144(R8), R12
+	VMOVUPD      (R11)(R12*8), X6
+	MOVQ         152(R8), R12
+	VMOVUPD      (R11)(R12*8), X8
+	VINSERTF128  $0x01, X6, Y9, Y6
+	VINSERTF128  $0x01, X8, Y10, Y8
+	VUNPCKLPD    Y8, Y6, Y12
+	VUNPCKHPD    Y8, Y6, Y6
+	VMULPD       Y1, Y7, Y7
+	VADDPD       Y11, Y7, Y7
+	VMULPD       Y0, Y7, Y7
+	VADDPD       Y7, Y12, Y12
+	VMULPD       Y2, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y12, Y6, Y6
+	VMULPD       Y3, Y6, Y6
+	VADDPD       Y6, Y12, Y12
+	VMOVUPD      Y12, (DI)
+	VMOVUPD      32(R8), Y1
+	VBROADCASTSD onef<>+0(SB), Y2
+	VSUBPD       Y2, Y1, Y2
+	VMOVUPD      96(R8), Y3
+	MOVQ         192(R8), R11
+	SHLQ         $0x04, R11
+	ADDQ         AX, R11
+	MOVQ         160(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y4
+	MOVQ         168(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y5
+	MOVQ         176(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y6
+	MOVQ         184(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y7
+	VUNPCKLPD    Y5, Y4, Y8
+	VUNPCKHPD    Y5, Y4, Y4
+	VUNPCKLPD    Y7, Y6, Y5
+	VUNPCKHPD    Y7, Y6, Y6
+	VPERM2F128   $0x20, Y5, Y8, Y7
+	VPERM2F128   $0x20, Y6, Y4, Y11
+	VPERM2F128   $0x31, Y5, Y8, Y5
+	VPERM2F128   $0x31, Y6, Y4, Y4
+	VMULPD       Y1, Y7, Y6
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y2, Y5, Y8
+	VADDPD       Y4, Y8, Y8
+	VSUBPD       Y6, Y8, Y8
+	VMULPD       Y3, Y8, Y4
+	VADDPD       Y4, Y6, Y4
+	VSUBPD       Y7, Y5, Y5
+	VMULPD       Y3, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VMULPD       32(R9), Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	VMOVUPD      Y4, 32(BX)
+	VMOVUPD      Y7, 32(SI)
+	MOVQ         192(R8), R11
+	SHLQ         $0x04, R11
+	ADDQ         CX, R11
+	MOVQ         160(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y4
+	MOVQ         168(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y5
+	MOVQ         176(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y6
+	MOVQ         184(R8), R12
+	SHLQ         $0x04, R12
+	VMOVUPD      (R11)(R12*1), Y7
+	VUNPCKLPD    Y5, Y4, Y8
+	VUNPCKHPD    Y5, Y4, Y4
+	VUNPCKLPD    Y7, Y6, Y5
+	VUNPCKHPD    Y7, Y6, Y6
+	VPERM2F128   $0x20, Y5, Y8, Y7
+	VPERM2F128   $0x20, Y6, Y4, Y11
+	VPERM2F128   $0x31, Y5, Y8, Y5
+	VPERM2F128   $0x31, Y6, Y4, Y4
+	MOVQ         192(R8), R11
+	LEAQ         (DX)(R11*8), R11
+	MOVQ         160(R8), R12
+	VMOVUPD      (R11)(R12*8), X9
+	MOVQ         168(R8), R12
+	VMOVUPD      (R11)(R12*8), X10
+	MOVQ         176(R8), R12
+	VMOVUPD      (R11)(R12*8), X6
+	MOVQ         184(R8), R12
+	VMOVUPD      (R11)(R12*8), X8
+	VINSERTF128  $0x01, X6, Y9, Y6
+	VINSERTF128  $0x01, X8, Y10, Y8
+	VUNPCKLPD    Y8, Y6, Y12
+	VUNPCKHPD    Y8, Y6, Y6
+	VMULPD       Y1, Y7, Y7
+	VADDPD       Y11, Y7, Y7
+	VMULPD       Y0, Y7, Y7
+	VADDPD       Y7, Y12, Y12
+	VMULPD       Y2, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y12, Y6, Y6
+	VMULPD       Y3, Y6, Y6
+	VADDPD       Y6, Y12, Y12
+	VMOVUPD      Y12, 32(DI)
+	ADDQ         $0x40, BX
+	ADDQ         $0x40, SI
+	ADDQ         $0x40, DI
+	ADDQ         $0x40, R9
+	ADDQ         $0x00000100, R8
+	DECQ         R10
+	JMP          perlinEvalRowAVX2Block
+
+perlinEvalRowAVX2Done:
+	VZEROUPPER
+	RET
+
+// func valueEvalRowAVX2(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, ve *float64, vca *float64, dv float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·valueEvalRowAVX2(SB), NOSPLIT, $0-72
+	MOVQ         ve+40(FP), AX
+	MOVQ         vca+48(FP), CX
+	MOVSD        dv+56(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         v+0(FP), DX
+	MOVQ         dx+8(FP), BX
+	MOVQ         dy+16(FP), SI
+	MOVQ         blocks+24(FP), DI
+	MOVQ         du+32(FP), R8
+	MOVQ         n+64(FP), R9
+
+valueEvalRowAVX2Block:
+	TESTQ       R9, R9
+	JZ          valueEvalRowAVX2Done
+	VMOVUPD     64(DI), Y1
+	MOVQ        192(DI), R10
+	LEAQ        (AX)(R10*8), R10
+	MOVQ        128(DI), R11
+	VMOVUPD     (R10)(R11*8), X2
+	MOVQ        136(DI), R11
+	VMOVUPD     (R10)(R11*8), X3
+	MOVQ        144(DI), R11
+	VMOVUPD     (R10)(R11*8), X4
+	MOVQ        152(DI), R11
+	VMOVUPD     (R10)(R11*8), X5
+	VINSERTF128 $0x01, X4, Y2, Y4
+	VINSERTF128 $0x01, X5, Y3, Y5
+	VUNPCKLPD   Y5, Y4, Y6
+	VUNPCKHPD   Y5, Y4, Y4
+	VSUBPD      Y6, Y4, Y4
+	VMULPD      Y1, Y4, Y5
+	VADDPD      Y5, Y6, Y5
+	VMULPD      (R8), Y4, Y4
+	MOVQ        192(DI), R10
+	LEAQ        (CX)(R10*8), R10
+	MOVQ        128(DI), R11
+	VMOVUPD     (R10)(R11*8), X2
+	MOVQ        136(DI), R11
+	VMOVUPD     (R10)(R11*8), X3
+	MOVQ        144(DI), R11
+	VMOVUPD     (R10)(R11*8), X6
+	MOVQ        152(DI), R11
+	VMOVUPD     (R10)(R11*8), X7
+	VINSERTF128 $0x01, X6, Y2, Y6
+	VINSERTF128 $0x01, X7, Y3, Y7
+	VUNPCKLPD   Y7, Y6, Y8
+	VUNPCKHPD   Y7, Y6, Y6
+	VSUBPD      Y8, Y6, Y6
+	VMULPD      Y1, Y6, Y6
+	VADDPD      Y6, Y8, Y8
+	VMULPD      Y0, Y8, Y8
+	VMOVUPD     Y5, (DX)
+	VMOVUPD     Y4, (BX)
+	VMOVUPD     Y8, (SI)
+	VMOVUPD     96(DI), Y1
+	MOVQ        192(DI), R10
+	LEAQ        (AX)(R10*8), R10
+	MOVQ        160(DI), R11
+	VMOVUPD     (R10)(R11*8), X2
+	MOVQ        168(DI), R11
+	VMOVUPD     (R10)(R11*8), X3
+	MOVQ        176(DI), R11
+	VMOVUPD     (R10)(R11*8), X4
+	MOVQ        184(DI), R11
+	VMOVUPD     (R10)(R11*8), X5
+	VINSERTF128 $0x01, X4, Y2, Y4
+	VINSERTF128 $0x01, X5, Y3, Y5
+	VUNPCKLPD   Y5, Y4, Y6
+	VUNPCKHPD   Y5, Y4, Y4
+	VSUBPD      Y6, Y4, Y4
+	VMULPD      Y1, Y4, Y5
+	VADDPD      Y5, Y6, Y5
+	VMULPD      32(R8), Y4, Y4
+	MOVQ        192(DI), R10
+	LEAQ        (CX)(R10*8), R10
+	MOVQ        160(DI), R11
+	VMOVUPD     (R10)(R11*8), X2
+	MOVQ        168(DI), R11
+	VMOVUPD     (R10)(R11*8), X3
+	MOVQ        176(DI), R11
+	VMOVUPD     (R10)(R11*8), X6
+	MOVQ        184(DI), R11
+	VMOVUPD     (R10)(R11*8), X7
+	VINSERTF128 $0x01, X6, Y2, Y6
+	VINSERTF128 $0x01, X7, Y3, Y7
+	VUNPCKLPD   Y7, Y6, Y8
+	VUNPCKHPD   Y7, Y6, Y6
+	VSUBPD      Y8, Y6, Y6
+	VMULPD      Y1, Y6, Y6
+	VADDPD      Y6, Y8, Y8
+	VMULPD      Y0, Y8, Y8
+	VMOVUPD     Y5, 32(DX)
+	VMOVUPD     Y4, 32(BX)
+	VMOVUPD     Y8, 32(SI)
+	ADDQ        $0x40, DX
+	ADDQ        $0x40, BX
+	ADDQ        $0x40, SI
+	ADDQ        $0x40, R8
+	ADDQ        $0x00000100, DI
+	DECQ        R9
+	JMP         valueEvalRowAVX2Block
+
+valueEvalRowAVX2Done:
+	VZEROUPPER
+	RET
+
+// func quilezStepAVX512(h *float64, ddx *float64, ddy *float64, n *float64, ndx *float64, ndy *float64, amp float64, count int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·quilezStepAVX512(SB), NOSPLIT, $0-64
+	MOVQ         h+0(FP), AX
+	MOVQ         ddx+8(FP), CX
+	MOVQ         ddy+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         ndx+32(FP), SI
+	MOVQ         ndy+40(FP), DI
+	MOVSD        amp+48(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVQ         count+56(FP), R8
+
+quilezStepAVX512Step:
+	TESTQ        R8, R8
+	JZ           quilezStepAVX512Done
+	VMOVUPD      (CX), Z1
+	VADDPD       (SI), Z1, Z1
+	VMOVUPD      Z1, (CX)
+	VMOVUPD      (DX), Z2
+	VADDPD       (DI), Z2, Z2
+	VMOVUPD      Z2, (DX)
+	VMULPD       Z1, Z1, Z1
+	VBROADCASTSD onef<>+0(SB), Z3
+	VADDPD       Z1, Z3, Z3
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z2, Z3, Z3
+	VMULPD       (BX), Z0, Z1
+	VDIVPD       Z3, Z1, Z1
+	VADDPD       (AX), Z1, Z1
+	VMOVUPD      Z1, (AX)
+	VMOVUPD      64(CX), Z1
+	VADDPD       64(SI), Z1, Z1
+	VMOVUPD      Z1, 64(CX)
+	VMOVUPD      64(DX), Z2
+	VADDPD       64(DI), Z2, Z2
+	VMOVUPD      Z2, 64(DX)
+	VMULPD       Z1, Z1, Z1
+	VBROADCASTSD onef<>+0(SB), Z3
+	VADDPD       Z1, Z3, Z3
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z2, Z3, Z3
+	VMULPD       64(BX), Z0, Z1
+	VDIVPD       Z3, Z1, Z1
+	VADDPD       64(AX), Z1, Z1
+	VMOVUPD      Z1, 64(AX)
+	ADDQ         $0x80, AX
+	ADDQ         $0x80, CX
+	ADDQ         $0x80, DX
+	ADDQ         $0x80, BX
+	ADDQ         $0x80, SI
+	ADDQ         $0x80, DI
+	DECQ         R8
+	JMP          quilezStepAVX512Step
+
+quilezStepAVX512Done:
+	VZEROUPPER
+	RET
+
+// func quilezStepAVX2(h *float64, ddx *float64, ddy *float64, n *float64, ndx *float64, ndy *float64, amp float64, count int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·quilezStepAVX2(SB), NOSPLIT, $0-64
+	MOVQ         h+0(FP), AX
+	MOVQ         ddx+8(FP), CX
+	MOVQ         ddy+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         ndx+32(FP), SI
+	MOVQ         ndy+40(FP), DI
+	MOVSD        amp+48(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         count+56(FP), R8
+
+quilezStepAVX2Step:
+	TESTQ        R8, R8
+	JZ           quilezStepAVX2Done
+	VMOVUPD      (CX), Y1
+	VADDPD       (SI), Y1, Y1
+	VMOVUPD      Y1, (CX)
+	VMOVUPD      (DX), Y2
+	VADDPD       (DI), Y2, Y2
+	VMOVUPD      Y2, (DX)
+	VMULPD       Y1, Y1, Y1
+	VBROADCASTSD onef<>+0(SB), Y3
+	VADDPD       Y1, Y3, Y3
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VMULPD       (BX), Y0, Y1
+	VDIVPD       Y3, Y1, Y1
+	VADDPD       (AX), Y1, Y1
+	VMOVUPD      Y1, (AX)
+	VMOVUPD      32(CX), Y1
+	VADDPD       32(SI), Y1, Y1
+	VMOVUPD      Y1, 32(CX)
+	VMOVUPD      32(DX), Y2
+	VADDPD       32(DI), Y2, Y2
+	VMOVUPD      Y2, 32(DX)
+	VMULPD       Y1, Y1, Y1
+	VBROADCASTSD onef<>+0(SB), Y3
+	VADDPD       Y1, Y3, Y3
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VMULPD       32(BX), Y0, Y1
+	VDIVPD       Y3, Y1, Y1
+	VADDPD       32(AX), Y1, Y1
+	VMOVUPD      Y1, 32(AX)
+	VMOVUPD      64(CX), Y1
+	VADDPD       64(SI), Y1, Y1
+	VMOVUPD      Y1, 64(CX)
+	VMOVUPD      64(DX), Y2
+	VADDPD       64(DI), Y2, Y2
+	VMOVUPD      Y2, 64(DX)
+	VMULPD       Y1, Y1, Y1
+	VBROADCASTSD onef<>+0(SB), Y3
+	VADDPD       Y1, Y3, Y3
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VMULPD       64(BX), Y0, Y1
+	VDIVPD       Y3, Y1, Y1
+	VADDPD       64(AX), Y1, Y1
+	VMOVUPD      Y1, 64(AX)
+	VMOVUPD      96(CX), Y1
+	VADDPD       96(SI), Y1, Y1
+	VMOVUPD      Y1, 96(CX)
+	VMOVUPD      96(DX), Y2
+	VADDPD       96(DI), Y2, Y2
+	VMOVUPD      Y2, 96(DX)
+	VMULPD       Y1, Y1, Y1
+	VBROADCASTSD onef<>+0(SB), Y3
+	VADDPD       Y1, Y3, Y3
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VMULPD       96(BX), Y0, Y1
+	VDIVPD       Y3, Y1, Y1
+	VADDPD       96(AX), Y1, Y1
+	VMOVUPD      Y1, 96(AX)
+	ADDQ         $0x80, AX
+	ADDQ         $0x80, CX
+	ADDQ         $0x80, DX
+	ADDQ         $0x80, BX
+	ADDQ         $0x80, SI
+	ADDQ         $0x80, DI
+	DECQ         R8
+	JMP          quilezStepAVX2Step
+
+quilezStepAVX2Done:
+	VZEROUPPER
+	RET
+
+// func quilezPerlinAVX512(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// Requires: AVX, AVX512F
+TEXT ·quilezPerlinAVX512(SB), NOSPLIT, $0-48
+	MOVQ    out+0(FP), AX
+	MOVQ    octaves+8(FP), CX
+	MOVQ    count+16(FP), DX
+	MOVQ    n+32(FP), BX
+	MOVQ    first+24(FP), SI
+	MOVQ    SI, DI
+	SHLQ    $0x06, DI
+	IMUL3Q  $0x00000100, SI, SI
+	MOVQ    rng+40(FP), R8
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS 64(R8), Y2
+
+quilezPerlinAVX512Block:
+	TESTQ  BX, BX
+	JZ     quilezPerlinAVX512Done
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	MOVQ   CX, R8
+	MOVQ   DX, R9
+
+quilezPerlinAVX512Octave:
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	ADDQ         DI, R11
+	VBROADCASTSD 24(R8), Z6
+	VMOVUPD      (R10), Z7
+	VBROADCASTSD onef<>+0(SB), Z8
+	VSUBPD       Z8, Z7, Z8
+	VMOVUPD      64(R10), Z9
+	MOVQ         32(R8), R12
+	MOVQ         40(R8), R13
+	MOVQ         192(R10), R14
+	VMOVDQU64    128(R10), Z10
+	VPADDQ.BCST  one<>+0(SB), Z10, Z11
+	VMOVUPD      (R12)(R14*8), Z12
+	VMOVUPD      64(R12)(R14*8), Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    Z13, Z10, Z14
+	VMOVAPD      Z12, Z10
+	VPERMT2PD    Z13, Z11, Z10
+	MOVQ         192(R10), R12
+	VMOVDQU64    128(R10), Z11
+	VPADDQ.BCST  one<>+0(SB), Z11, Z12
+	VMOVUPD      (R13)(R12*8), Z13
+	VMOVUPD      64(R13)(R12*8), Z15
+	VMOVAPD      Z13, Z16
+	VPERMT2PD    Z15, Z11, Z16
+	VMOVAPD      Z13, Z11
+	VPERMT2PD    Z15, Z12, Z11
+	VMULPD       Z7, Z14, Z12
+	VADDPD       Z16, Z12, Z12
+	VMULPD       Z8, Z10, Z13
+	VADDPD       Z11, Z13, Z13
+	VSUBPD       Z12, Z13, Z13
+	VMULPD       Z9, Z13, Z11
+	VADDPD       Z11, Z12, Z11
+	VSUBPD       Z14, Z10, Z10
+	VMULPD       Z9, Z10, Z10
+	VADDPD       Z10, Z14, Z14
+	VMULPD       (R11), Z13, Z13
+	VADDPD       Z13, Z14, Z14
+	MOVQ         48(R8), R11
+	MOVQ         56(R8), R12
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z10
+	VPADDQ.BCST  one<>+0(SB), Z10, Z12
+	VMOVUPD      (R11)(R13*8), Z13
+	VMOVUPD      64(R11)(R13*8), Z15
+	VMOVAPD      Z13, Z16
+	VPERMT2PD    Z15, Z10, Z16
+	VMOVAPD      Z13, Z10
+	VPERMT2PD    Z15, Z12, Z10
+	MOVQ         192(R10), R11
+	VMOVDQU64    128(R10), Z12
+	VPADDQ.BCST  one<>+0(SB), Z12, Z13
+	VMOVUPD      (R12)(R11*8), Z15
+	VMOVUPD      64(R12)(R11*8), Z17
+	VMOVAPD      Z15, Z18
+	VPERMT2PD    Z17, Z12, Z18
+	VMOVAPD      Z15, Z12
+	VPERMT2PD    Z17, Z13, Z12
+	MOVQ         64(R8), R11
+	MOVQ         192(R10), R12
+	VMOVDQU64    128(R10), Z13
+	VPADDQ.BCST  one<>+0(SB), Z13, Z15
+	VMOVUPD      (R11)(R12*8), Z17
+	VMOVUPD      64(R11)(R12*8), Z19
+	VMOVAPD      Z17, Z20
+	VPERMT2PD    Z19, Z13, Z20
+	VMOVAPD      Z17, Z13
+	VPERMT2PD    Z19, Z15, Z13
+	VMULPD       Z7, Z16, Z16
+	VADDPD       Z18, Z16, Z16
+	VMULPD       Z6, Z16, Z16
+	VADDPD       Z16, Z20, Z20
+	VMULPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VMULPD       Z6, Z10, Z10
+	VADDPD       Z10, Z13, Z13
+	VSUBPD       Z20, Z13, Z13
+	VMULPD       Z9, Z13, Z13
+	VADDPD       Z13, Z20, Z20
+	VADDPD       Z14, Z4, Z4
+	VADDPD       Z20, Z5, Z5
+	VBROADCASTSD onef<>+0(SB), Z6
+	VMULPD       Z4, Z4, Z7
+	VADDPD       Z7, Z6, Z6
+	VMULPD       Z5, Z5, Z7
+	VADDPD       Z7, Z6, Z6
+	VMULPD.BCST  (R8), Z11, Z11
+	VDIVPD       Z6, Z11, Z11
+	VADDPD       Z11, Z3, Z3
+	ADDQ         $0x48, R8
+	DECQ         R9
+	JNZ          quilezPerlinAVX512Octave
+	VCVTPD2PS    Z3, Y6
+	VMOVUPS      Y6, (AX)
+	VMINPS       Y6, Y0, Y0
+	VMAXPS       Y6, Y1, Y1
+	VCMPPS       $0x03, Y6, Y6, Y6
+	VORPS        Y6, Y2, Y2
+	ADDQ         $0x20, AX
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x40, DI
+	DECQ         BX
+	JMP          quilezPerlinAVX512Block
+
+quilezPerlinAVX512Done:
+	MOVQ    rng+40(FP), AX
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VZEROUPPER
+	RET
+
+// func quilezValueAVX512(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// Requires: AVX, AVX512F
+TEXT ·quilezValueAVX512(SB), NOSPLIT, $0-48
+	MOVQ    out+0(FP), AX
+	MOVQ    octaves+8(FP), CX
+	MOVQ    count+16(FP), DX
+	MOVQ    n+32(FP), BX
+	MOVQ    first+24(FP), SI
+	MOVQ    SI, DI
+	SHLQ    $0x06, DI
+	IMUL3Q  $0x00000100, SI, SI
+	MOVQ    rng+40(FP), R8
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS 64(R8), Y2
+
+quilezValueAVX512Block:
+	TESTQ  BX, BX
+	JZ     quilezValueAVX512Done
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	MOVQ   CX, R8
+	MOVQ   DX, R9
+
+quilezValueAVX512Octave:
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	ADDQ         DI, R11
+	VBROADCASTSD 24(R8), Z6
+	VMOVUPD      64(R10), Z7
+	MOVQ         32(R8), R12
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z8
+	VPADDQ.BCST  one<>+0(SB), Z8, Z9
+	VMOVUPD      (R12)(R13*8), Z10
+	VMOVUPD      64(R12)(R13*8), Z11
+	VMOVAPD      Z10, Z12
+	VPERMT2PD    Z11, Z8, Z12
+	VMOVAPD      Z10, Z8
+	VPERMT2PD    Z11, Z9, Z8
+	VSUBPD       Z12, Z8, Z8
+	VMULPD       Z7, Z8, Z9
+	VADDPD       Z9, Z12, Z9
+	VMULPD       (R11), Z8, Z8
+	MOVQ         40(R8), R11
+	MOVQ         192(R10), R12
+	VMOVDQU64    128(R10), Z10
+	VPADDQ.BCST  one<>+0(SB), Z10, Z11
+	VMOVUPD      (R11)(R12*8), Z12
+	VMOVUPD      64(R11)(R12*8), Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    Z13, Z10, Z14
+	VMOVAPD      Z12, Z10
+	VPERMT2PD    Z13, Z11, Z10
+	VSUBPD       Z14, Z10, Z10
+	VMULPD       Z7, Z10, Z10
+	VADDPD       Z10, Z14, Z14
+	VMULPD       Z6, Z14, Z14
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z14, Z5, Z5
+	VBROADCASTSD onef<>+0(SB), Z6
+	VMULPD       Z4, Z4, Z7
+	VADDPD       Z7, Z6, Z6
+	VMULPD       Z5, Z5, Z7
+	VADDPD       Z7, Z6, Z6
+	VMULPD.BCST  (R8), Z9, Z9
+	VDIVPD       Z6, Z9, Z9
+	VADDPD       Z9, Z3, Z3
+	ADDQ         $0x48, R8
+	DECQ         R9
+	JNZ          quilezValueAVX512Octave
+	VCVTPD2PS    Z3, Y6
+	VMOVUPS      Y6, (AX)
+	VMINPS       Y6, Y0, Y0
+	VMAXPS       Y6, Y1, Y1
+	VCMPPS       $0x03, Y6, Y6, Y6
+	VORPS        Y6, Y2, Y2
+	ADDQ         $0x20, AX
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x40, DI
+	DECQ         BX
+	JMP          quilezValueAVX512Block
+
+quilezValueAVX512Done:
+	MOVQ    rng+40(FP), AX
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VZEROUPPER
+	RET
+
+DATA mix64a<>+0(SB)/8, $0xff51afd7ed558ccd
+GLOBL mix64a<>(SB), RODATA|NOPTR, $8
+
+DATA mix64b<>+0(SB)/8, $0xc4ceb9fe1a85ec53
+GLOBL mix64b<>(SB), RODATA|NOPTR, $8
+
+DATA unit52<>+0(SB)/8, $(0.0000000000000002220446049250313)
+GLOBL unit52<>(SB), RODATA|NOPTR, $8
+
+DATA signbit<>+0(SB)/8, $0x8000000000000000
+GLOBL signbit<>(SB), RODATA|NOPTR, $8
+
+DATA bit4<>+0(SB)/8, $0x0000000000000010
+GLOBL bit4<>(SB), RODATA|NOPTR, $8
+
+DATA bit5<>+0(SB)/8, $0x0000000000000020
+GLOBL bit5<>(SB), RODATA|NOPTR, $8
+
+DATA bit6<>+0(SB)/8, $0x0000000000000040
+GLOBL bit6<>(SB), RODATA|NOPTR, $8
+
+DATA bit7<>+0(SB)/8, $0x0000000000000080
+GLOBL bit7<>(SB), RODATA|NOPTR, $8
+
+// func perlinHashAVX512(gx *float64, gy *float64, hx *uint64, key uint64, tx *float64, ty *float64, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·perlinHashAVX512(SB), NOSPLIT, $0-56
+	MOVQ         gx+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         tx+32(FP), DX
+	MOVQ         ty+40(FP), BX
+	MOVQ         hx+16(FP), SI
+	VMOVUPD      (DX), Z0
+	VMOVUPD      64(DX), Z1
+	VMOVUPD      128(DX), Z2
+	VMOVUPD      192(DX), Z3
+	VMOVUPD      256(DX), Z4
+	VMOVUPD      320(DX), Z5
+	VMOVUPD      384(DX), Z6
+	VMOVUPD      448(DX), Z7
+	VMOVUPD      (BX), Z8
+	VMOVUPD      64(BX), Z9
+	VMOVUPD      128(BX), Z10
+	VMOVUPD      192(BX), Z11
+	VMOVUPD      256(BX), Z12
+	VMOVUPD      320(BX), Z13
+	VMOVUPD      384(BX), Z14
+	VMOVUPD      448(BX), Z15
+	MOVQ         key+24(FP), DX
+	VPBROADCASTQ DX, Z16
+	MOVQ         n+48(FP), DX
+
+perlinHashAVX512Block:
+	TESTQ         DX, DX
+	JZ            perlinHashAVX512Done
+	VPXORQ        (SI), Z16, Z17
+	VPSRLQ        $0x21, Z17, Z18
+	VPXORQ        Z18, Z17, Z17
+	VPMULLQ.BCST  mix64a<>+0(SB), Z17, Z17
+	VPSRLQ        $0x21, Z17, Z18
+	VPXORQ        Z18, Z17, Z17
+	VPMULLQ.BCST  mix64b<>+0(SB), Z17, Z17
+	VPSRLQ        $0x21, Z17, Z18
+	VPXORQ        Z18, Z17, Z17
+	VPSRLQ        $0x38, Z17, Z17
+	VPTESTMQ.BCST bit4<>+0(SB), Z17, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z17, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z17, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z17, K4
+	VMOVAPD       Z0, Z18
+	VPERMT2PD     Z1, Z17, Z18
+	VMOVAPD       Z2, Z21
+	VPERMT2PD     Z3, Z17, Z21
+	VMOVAPD       Z4, Z22
+	VPERMT2PD     Z5, Z17, Z22
+	VMOVAPD       Z6, Z23
+	VPERMT2PD     Z7, Z17, Z23
+	VBLENDMPD     Z21, Z18, K1, Z18
+	VBLENDMPD     Z23, Z22, K1, Z22
+	VBLENDMPD     Z22, Z18, K2, Z18
+	VMOVAPD       Z8, Z21
+	VPERMT2PD     Z9, Z17, Z21
+	VMOVAPD       Z10, Z22
+	VPERMT2PD     Z11, Z17, Z22
+	VMOVAPD       Z12, Z23
+	VPERMT2PD     Z13, Z17, Z23
+	VMOVAPD       Z14, Z24
+	VPERMT2PD     Z15, Z17, Z24
+	VBLENDMPD     Z22, Z21, K1, Z21
+	VBLENDMPD     Z24, Z23, K1, Z23
+	VBLENDMPD     Z23, Z21, K2, Z21
+	VBLENDMPD     Z21, Z18, K3, Z19
+	VBLENDMPD     Z18, Z21, K3, Z20
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z19, K1, Z19
+	VPXORQ.BCST   signbit<>+0(SB), Z20, K4, Z20
+	VMOVUPD       Z19, (AX)
+	VMOVUPD       Z20, (CX)
+	ADDQ          $0x40, AX
+	ADDQ          $0x40, CX
+	ADDQ          $0x40, SI
+	DECQ          DX
+	JMP           perlinHashAVX512Block
+
+perlinHashAVX512Done:
+	VZEROUPPER
+	RET
+
+// func valueHashAVX512(a *float64, hx *uint64, key uint64, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·valueHashAVX512(SB), NOSPLIT, $0-32
+	MOVQ         a+0(FP), AX
+	MOVQ         hx+8(FP), CX
+	MOVQ         key+16(FP), DX
+	VPBROADCASTQ DX, Z0
+	MOVQ         n+24(FP), DX
+
+valueHashAVX512Block:
+	TESTQ        DX, DX
+	JZ           valueHashAVX512Done
+	VPXORQ       (CX), Z0, Z1
+	VPSRLQ       $0x21, Z1, Z2
+	VPXORQ       Z2, Z1, Z1
+	VPMULLQ.BCST mix64a<>+0(SB), Z1, Z1
+	VPSRLQ       $0x21, Z1, Z2
+	VPXORQ       Z2, Z1, Z1
+	VPMULLQ.BCST mix64b<>+0(SB), Z1, Z1
+	VPSRLQ       $0x21, Z1, Z2
+	VPXORQ       Z2, Z1, Z1
+	VPSRAQ       $0x0b, Z1, Z1
+	VCVTQQ2PD    Z1, Z1
+	VMULPD.BCST  unit52<>+0(SB), Z1, Z1
+	VMOVUPD      Z1, (AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x40, CX
+	DECQ         DX
+	JMP          valueHashAVX512Block
+
+valueHashAVX512Done:
+	VZEROUPPER
+	RET
+
+// func perlinColumnsAVX512(cs *float64, co *float64, g0x *float64, g0y *float64, g1x *float64, g1y *float64, v float64, wv float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·perlinColumnsAVX512(SB), NOSPLIT, $0-72
+	MOVQ         cs+0(FP), AX
+	MOVQ         co+8(FP), CX
+	MOVQ         g0x+16(FP), DX
+	MOVQ         g0y+24(FP), BX
+	MOVQ         g1x+32(FP), SI
+	MOVQ         g1y+40(FP), DI
+	MOVSD        v+48(FP), X0
+	VBROADCASTSD X0, Z0
+	VBROADCASTSD onef<>+0(SB), Z1
+	VSUBPD       Z1, Z0, Z1
+	MOVSD        wv+56(FP), X2
+	VBROADCASTSD X2, Z2
+	MOVQ         n+64(FP), R8
+
+perlinColumnsAVX512Block:
+	TESTQ   R8, R8
+	JZ      perlinColumnsAVX512Done
+	VMOVUPD (DX), Z3
+	VMOVUPD (SI), Z4
+	VMOVUPD (BX), Z5
+	VMOVUPD (DI), Z6
+	VSUBPD  Z3, Z4, Z4
+	VMULPD  Z2, Z4, Z4
+	VADDPD  Z4, Z3, Z4
+	VMOVUPD Z4, (AX)
+	VMULPD  Z0, Z5, Z3
+	VMULPD  Z1, Z6, Z4
+	VSUBPD  Z3, Z4, Z4
+	VMULPD  Z2, Z4, Z4
+	VADDPD  Z4, Z3, Z4
+	VMOVUPD Z4, (CX)
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, CX
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, SI
+	ADDQ    $0x40, DI
+	DECQ    R8
+	JMP     perlinColumnsAVX512Block
+
+perlinColumnsAVX512Done:
+	VZEROUPPER
+	RET
+
+// func perlinColumnSlopesAVX512(cs *float64, co *float64, sx *float64, sy *float64, sv *float64, g0x *float64, g0y *float64, g1x *float64, g1y *float64, v float64, wv float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·perlinColumnSlopesAVX512(SB), NOSPLIT, $0-96
+	MOVQ         cs+0(FP), AX
+	MOVQ         co+8(FP), CX
+	MOVQ         sx+16(FP), DX
+	MOVQ         sy+24(FP), BX
+	MOVQ         sv+32(FP), SI
+	MOVQ         g0x+40(FP), DI
+	MOVQ         g0y+48(FP), R8
+	MOVQ         g1x+56(FP), R9
+	MOVQ         g1y+64(FP), R10
+	MOVSD        v+72(FP), X0
+	VBROADCASTSD X0, Z0
+	VBROADCASTSD onef<>+0(SB), Z1
+	VSUBPD       Z1, Z0, Z1
+	MOVSD        wv+80(FP), X2
+	VBROADCASTSD X2, Z2
+	MOVQ         n+88(FP), R11
+
+perlinColumnSlopesAVX512Block:
+	TESTQ   R11, R11
+	JZ      perlinColumnSlopesAVX512Done
+	VMOVUPD (DI), Z3
+	VMOVUPD (R9), Z4
+	VMOVUPD (R8), Z5
+	VMOVUPD (R10), Z6
+	VSUBPD  Z3, Z4, Z4
+	VMULPD  Z2, Z4, Z7
+	VADDPD  Z7, Z3, Z7
+	VMOVUPD Z7, (AX)
+	VMULPD  Z0, Z5, Z3
+	VMULPD  Z1, Z6, Z8
+	VSUBPD  Z3, Z8, Z8
+	VMULPD  Z2, Z8, Z7
+	VADDPD  Z7, Z3, Z7
+	VMOVUPD Z7, (CX)
+	VMOVUPD Z4, (DX)
+	VMOVUPD Z8, (BX)
+	VSUBPD  Z5, Z6, Z7
+	VMULPD  Z2, Z7, Z7
+	VADDPD  Z7, Z5, Z7
+	VMOVUPD Z7, (SI)
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, CX
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, SI
+	ADDQ    $0x40, DI
+	ADDQ    $0x40, R8
+	ADDQ    $0x40, R9
+	ADDQ    $0x40, R10
+	DECQ    R11
+	JMP     perlinColumnSlopesAVX512Block
+
+perlinColumnSlopesAVX512Done:
+	VZEROUPPER
+	RET
+
+// func valueColumnsAVX512(ve *float64, vca *float64, a0 *float64, a1 *float64, wv float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·valueColumnsAVX512(SB), NOSPLIT, $0-48
+	MOVQ         ve+0(FP), AX
+	MOVQ         vca+8(FP), CX
+	MOVQ         a0+16(FP), DX
+	MOVQ         a1+24(FP), BX
+	MOVSD        wv+32(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVQ         n+40(FP), SI
+
+valueColumnsAVX512Block:
+	TESTQ   SI, SI
+	JZ      valueColumnsAVX512Done
+	VMOVUPD (DX), Z1
+	VMOVUPD (BX), Z2
+	VSUBPD  Z1, Z2, Z2
+	VMOVUPD Z2, (CX)
+	VMULPD  Z0, Z2, Z2
+	VADDPD  Z2, Z1, Z2
+	VMOVUPD Z2, (AX)
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, CX
+	ADDQ    $0x40, DX
+	ADDQ    $0x40, BX
+	DECQ    SI
+	JMP     valueColumnsAVX512Block
+
+valueColumnsAVX512Done:
+	VZEROUPPER
+	RET
+
+DATA rescale7fffffffffffffff<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL rescale7fffffffffffffff<>(SB), RODATA|NOPTR, $8
+
+DATA rescale3820000000000000<>+0(SB)/8, $0x3820000000000000
+GLOBL rescale3820000000000000<>(SB), RODATA|NOPTR, $8
+
+DATA rescale1fffffff<>+0(SB)/8, $0x000000001fffffff
+GLOBL rescale1fffffff<>(SB), RODATA|NOPTR, $8
+
+DATA rescaleffffff0<>+0(SB)/8, $0x000000000ffffff0
+GLOBL rescaleffffff0<>(SB), RODATA|NOPTR, $8
+
+DATA rescale21<>+0(SB)/8, $0x0000000000000021
+GLOBL rescale21<>(SB), RODATA|NOPTR, $8
+
+// func rescale32AVX512(v *float32, n int, lo float64, span float64, r float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·rescale32AVX512(SB), NOSPLIT, $0-40
+	MOVQ         v+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVSD        lo+16(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVSD        span+24(FP), X1
+	VBROADCASTSD X1, Z1
+	MOVSD        r+32(FP), X2
+	VBROADCASTSD X2, Z2
+
+rescale32AVX512Step:
+	TESTQ        CX, CX
+	JZ           rescale32AVX512Done
+	VCVTPS2PD    (AX), Z3
+	VSUBPD       Z0, Z3, Z3
+	VCVTPS2PD    32(AX), Z5
+	VSUBPD       Z0, Z5, Z5
+	VCVTPS2PD    64(AX), Z7
+	VSUBPD       Z0, Z7, Z7
+	VCVTPS2PD    96(AX), Z9
+	VSUBPD       Z0, Z9, Z9
+	KXORW        K1, K1, K1
+	VMULPD       Z2, Z3, Z4
+	VPANDQ.BCST  rescale7fffffffffffffff<>+0(SB), Z4, Z6
+	VPCMPQ.BCST  $0x01, rescale3820000000000000<>+0(SB), Z6, K2
+	KORW         K2, K1, K1
+	VPANDQ.BCST  rescale1fffffff<>+0(SB), Z4, Z6
+	VPSUBQ.BCST  rescaleffffff0<>+0(SB), Z6, Z6
+	VPCMPUQ.BCST $0x01, rescale21<>+0(SB), Z6, K2
+	KORW         K2, K1, K1
+	VMULPD       Z2, Z5, Z6
+	VPANDQ.BCST  rescale7fffffffffffffff<>+0(SB), Z6, Z8
+	VPCMPQ.BCST  $0x01, rescale3820000000000000<>+0(SB), Z8, K2
+	KORW         K2, K1, K1
+	VPANDQ.BCST  rescale1fffffff<>+0(SB), Z6, Z8
+	VPSUBQ.BCST  rescaleffffff0<>+0(SB), Z8, Z8
+	VPCMPUQ.BCST $0x01, rescale21<>+0(SB), Z8, K2
+	KORW         K2, K1, K1
+	VMULPD       Z2, Z7, Z8
+	VPANDQ.BCST  rescale7fffffffffffffff<>+0(SB), Z8, Z10
+	VPCMPQ.BCST  $0x01, rescale3820000000000000<>+0(SB), Z10, K2
+	KORW         K2, K1, K1
+	VPANDQ.BCST  rescale1fffffff<>+0(SB), Z8, Z10
+	VPSUBQ.BCST  rescaleffffff0<>+0(SB), Z10, Z10
+	VPCMPUQ.BCST $0x01, rescale21<>+0(SB), Z10, K2
+	KORW         K2, K1, K1
+	VMULPD       Z2, Z9, Z10
+	VPANDQ.BCST  rescale7fffffffffffffff<>+0(SB), Z10, Z11
+	VPCMPQ.BCST  $0x01, rescale3820000000000000<>+0(SB), Z11, K2
+	KORW         K2, K1, K1
+	VPANDQ.BCST  rescale1fffffff<>+0(SB), Z10, Z11
+	VPSUBQ.BCST  rescaleffffff0<>+0(SB), Z11, Z11
+	VPCMPUQ.BCST $0x01, rescale21<>+0(SB), Z11, K2
+	KORW         K2, K1, K1
+	KORTESTW     K1, K1
+	JZ           rescale32AVX512Store
+	VDIVPD       Z1, Z3, Z4
+	VDIVPD       Z1, Z5, Z6
+	VDIVPD       Z1, Z7, Z8
+	VDIVPD       Z1, Z9, Z10
+
+rescale32AVX512Store:
+	VCVTPD2PS Z4, Y3
+	VMOVUPS   Y3, (AX)
+	VCVTPD2PS Z6, Y3
+	VMOVUPS   Y3, 32(AX)
+	VCVTPD2PS Z8, Y3
+	VMOVUPS   Y3, 64(AX)
+	VCVTPD2PS Z10, Y3
+	VMOVUPS   Y3, 96(AX)
+	ADDQ      $0x00000080, AX
+	DECQ      CX
+	JMP       rescale32AVX512Step
+
+rescale32AVX512Done:
+	VZEROUPPER
+	RET
+
+// func rescale32AVX2(v *float32, n int, lo float64, span float64, r float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·rescale32AVX2(SB), NOSPLIT, $0-40
+	MOVQ         v+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVSD        lo+16(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVSD        span+24(FP), X1
+	VBROADCASTSD X1, Y1
+
+rescale32AVX2Step:
+	TESTQ      CX, CX
+	JZ         rescale32AVX2Done
+	VCVTPS2PD  (AX), Y2
+	VSUBPD     Y0, Y2, Y2
+	VDIVPD     Y1, Y2, Y2
+	VCVTPS2PD  16(AX), Y3
+	VSUBPD     Y0, Y3, Y3
+	VDIVPD     Y1, Y3, Y3
+	VCVTPS2PD  32(AX), Y4
+	VSUBPD     Y0, Y4, Y4
+	VDIVPD     Y1, Y4, Y4
+	VCVTPS2PD  48(AX), Y5
+	VSUBPD     Y0, Y5, Y5
+	VDIVPD     Y1, Y5, Y5
+	VCVTPD2PSY Y2, X2
+	VMOVUPS    X2, (AX)
+	VCVTPD2PSY Y3, X2
+	VMOVUPS    X2, 16(AX)
+	VCVTPD2PSY Y4, X2
+	VMOVUPS    X2, 32(AX)
+	VCVTPD2PSY Y5, X2
+	VMOVUPS    X2, 48(AX)
+	ADDQ       $0x00000040, AX
+	DECQ       CX
+	JMP        rescale32AVX2Step
+
+rescale32AVX2Done:
+	VZEROUPPER
+	RET
+
+DATA worleyconsts<>+0(SB)/8, $(-2.0)
+DATA worleyconsts<>+8(SB)/8, $(-1.0)
+DATA worleyconsts<>+16(SB)/8, $(0.0)
+DATA worleyconsts<>+24(SB)/8, $(1.0)
+DATA worleyconsts<>+32(SB)/8, $(2.0)
+DATA worleyconsts<>+40(SB)/8, $0x7ff0000000000000
+DATA worleyconsts<>+48(SB)/8, $(1.0)
+GLOBL worleyconsts<>(SB), RODATA|NOPTR, $56
+
+// func worleyF1RowAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·worleyF1RowAVX512(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	MOVQ         feat+16(FP), DX
+	MOVQ         rowOff+24(FP), BX
+	MOVQ         gy2+32(FP), SI
+	MOVQ         n+56(FP), DI
+	MOVQ         (BX), R8
+	ADDQ         DX, R8
+	MOVQ         8(BX), R9
+	ADDQ         DX, R9
+	MOVQ         16(BX), R10
+	ADDQ         DX, R10
+	MOVQ         24(BX), R11
+	ADDQ         DX, R11
+	MOVQ         32(BX), BX
+	ADDQ         DX, BX
+	MOVSD        v+40(FP), X0
+	VBROADCASTSD X0, Z0
+	VPXORQ       Z1, Z1, Z1
+
+worleyF1RowAVX512Block:
+	TESTQ        DI, DI
+	JZ           worleyF1RowAVX512Done
+	VMOVUPD      (CX), Z2
+	VMOVUPD      64(CX), Z3
+	VBROADCASTSD worleyconsts<>+40(SB), Z4
+	VMOVAPD      Z4, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -16(R9)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -8(R9)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   (R9)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   8(R9)(Z3*8), K1, Z6
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   16(R9)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   24(R9)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -16(R10)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -8(R10)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   (R10)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   8(R10)(Z3*8), K1, Z6
+	VSUBPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   16(R10)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   24(R10)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -16(R11)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -8(R11)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   (R11)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   8(R11)(Z3*8), K1, Z6
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   16(R11)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   24(R11)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	VBROADCASTSD (SI), Z5
+	VADDPD       128(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_0_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -32(R8)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -24(R8)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_0_0:
+	VBROADCASTSD (SI), Z5
+	VADDPD       192(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_1_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -16(R8)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -8(R8)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_1_0:
+	VBROADCASTSD (SI), Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_2_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   (R8)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   8(R8)(Z3*8), K1, Z6
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_2_0:
+	VBROADCASTSD (SI), Z5
+	VADDPD       256(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_3_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   16(R8)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   24(R8)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_3_0:
+	VBROADCASTSD (SI), Z5
+	VADDPD       320(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_4_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   32(R8)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   40(R8)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_4_0:
+	VBROADCASTSD 8(SI), Z5
+	VADDPD       128(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_0_1
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -32(R9)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -24(R9)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_0_1:
+	VBROADCASTSD 8(SI), Z5
+	VADDPD       320(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_4_1
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   32(R9)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   40(R9)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_4_1:
+	VBROADCASTSD 16(SI), Z5
+	VADDPD       128(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_0_2
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -32(R10)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -24(R10)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_0_2:
+	VBROADCASTSD 16(SI), Z5
+	VADDPD       320(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_4_2
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   32(R10)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   40(R10)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_4_2:
+	VBROADCASTSD 24(SI), Z5
+	VADDPD       128(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_0_3
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -32(R11)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -24(R11)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_0_3:
+	VBROADCASTSD 24(SI), Z5
+	VADDPD       320(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_4_3
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   32(R11)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   40(R11)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_4_3:
+	VBROADCASTSD 32(SI), Z5
+	VADDPD       128(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_0_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -32(BX)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -24(BX)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+32(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_0_4:
+	VBROADCASTSD 32(SI), Z5
+	VADDPD       192(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_1_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -16(BX)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -8(BX)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+32(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_1_4:
+	VBROADCASTSD 32(SI), Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_2_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   (BX)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   8(BX)(Z3*8), K1, Z6
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+32(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_2_4:
+	VBROADCASTSD 32(SI), Z5
+	VADDPD       256(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_3_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   16(BX)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   24(BX)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+32(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_3_4:
+	VBROADCASTSD 32(SI), Z5
+	VADDPD       320(CX), Z5, Z5
+	VCMPPD       $0x01, Z4, Z5, K1
+	KORTESTW     K1, K1
+	JZ           worleyF1RowAVX512Skip0_4_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   32(BX)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   40(BX)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z3
+	VADDPD       Z3, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+32(SB), Z2
+	VADDPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Skip0_4_4:
+	MOVSD        scale+48(FP), X2
+	VBROADCASTSD X2, Z2
+	VBROADCASTSD worleyconsts<>+48(SB), Z3
+	VSQRTPD      Z4, Z4
+	VMULPD       Z2, Z4, Z4
+	VSUBPD       Z3, Z4, Z4
+	VMOVUPD      Z4, (AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000180, CX
+	DECQ         DI
+	JMP          worleyF1RowAVX512Block
+
+worleyF1RowAVX512Done:
+	VZEROUPPER
+	RET
+
+// func worleyF2F1RowAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·worleyF2F1RowAVX512(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	MOVQ         feat+16(FP), DX
+	MOVQ         rowOff+24(FP), BX
+	MOVQ         gy2+32(FP), SI
+	MOVQ         n+56(FP), DI
+	MOVQ         (BX), R8
+	ADDQ         DX, R8
+	MOVQ         8(BX), R9
+	ADDQ         DX, R9
+	MOVQ         16(BX), R10
+	ADDQ         DX, R10
+	MOVQ         24(BX), R11
+	ADDQ         DX, R11
+	MOVQ         32(BX), BX
+	ADDQ         DX, BX
+	MOVSD        v+40(FP), X0
+	VBROADCASTSD X0, Z0
+	VPXORQ       Z1, Z1, Z1
+
+worleyF2F1RowAVX512Block:
+	TESTQ        DI, DI
+	JZ           worleyF2F1RowAVX512Done
+	VMOVUPD      (CX), Z2
+	VMOVUPD      64(CX), Z3
+	VBROADCASTSD worleyconsts<>+40(SB), Z4
+	VMOVAPD      Z4, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -16(R9)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -8(R9)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   (R9)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   8(R9)(Z3*8), K1, Z7
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   16(R9)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   24(R9)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -16(R10)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -8(R10)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   (R10)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   8(R10)(Z3*8), K1, Z7
+	VSUBPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   16(R10)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   24(R10)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -16(R11)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -8(R11)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   (R11)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   8(R11)(Z3*8), K1, Z7
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   16(R11)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   24(R11)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	VBROADCASTSD (SI), Z6
+	VADDPD       128(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_0_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -32(R8)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -24(R8)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_0_0:
+	VBROADCASTSD (SI), Z6
+	VADDPD       192(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_1_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -16(R8)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -8(R8)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_1_0:
+	VBROADCASTSD (SI), Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_2_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   (R8)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   8(R8)(Z3*8), K1, Z7
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_2_0:
+	VBROADCASTSD (SI), Z6
+	VADDPD       256(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_3_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   16(R8)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   24(R8)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_3_0:
+	VBROADCASTSD (SI), Z6
+	VADDPD       320(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_4_0
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   32(R8)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   40(R8)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+32(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_4_0:
+	VBROADCASTSD 8(SI), Z6
+	VADDPD       128(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_0_1
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -32(R9)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -24(R9)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_0_1:
+	VBROADCASTSD 8(SI), Z6
+	VADDPD       320(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_4_1
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   32(R9)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   40(R9)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+32(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_4_1:
+	VBROADCASTSD 16(SI), Z6
+	VADDPD       128(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_0_2
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -32(R10)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -24(R10)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_0_2:
+	VBROADCASTSD 16(SI), Z6
+	VADDPD       320(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_4_2
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   32(R10)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   40(R10)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+32(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_4_2:
+	VBROADCASTSD 24(SI), Z6
+	VADDPD       128(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_0_3
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -32(R11)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -24(R11)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_0_3:
+	VBROADCASTSD 24(SI), Z6
+	VADDPD       320(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_4_3
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   32(R11)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   40(R11)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+32(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_4_3:
+	VBROADCASTSD 32(SI), Z6
+	VADDPD       128(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_0_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -32(BX)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -24(BX)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+0(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_0_4:
+	VBROADCASTSD 32(SI), Z6
+	VADDPD       192(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_1_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -16(BX)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -8(BX)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_1_4:
+	VBROADCASTSD 32(SI), Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_2_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   (BX)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   8(BX)(Z3*8), K1, Z7
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_2_4:
+	VBROADCASTSD 32(SI), Z6
+	VADDPD       256(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_3_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   16(BX)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   24(BX)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_3_4:
+	VBROADCASTSD 32(SI), Z6
+	VADDPD       320(CX), Z6, Z6
+	VCMPPD       $0x01, Z5, Z6, K1
+	KORTESTW     K1, K1
+	JZ           worleyF2F1RowAVX512Skip0_4_4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   32(BX)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   40(BX)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+32(SB), Z3
+	VADDPD       Z3, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+32(SB), Z2
+	VADDPD       Z2, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z2
+	VMINPD       Z2, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Skip0_4_4:
+	MOVSD        scale+48(FP), X2
+	VBROADCASTSD X2, Z2
+	VBROADCASTSD worleyconsts<>+48(SB), Z3
+	VSQRTPD      Z4, Z4
+	VSQRTPD      Z5, Z5
+	VSUBPD       Z4, Z5, Z4
+	VMULPD       Z2, Z4, Z4
+	VSUBPD       Z3, Z4, Z4
+	VMOVUPD      Z4, (AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000180, CX
+	DECQ         DI
+	JMP          worleyF2F1RowAVX512Block
+
+worleyF2F1RowAVX512Done:
+	VZEROUPPER
+	RET
+
+// func worleyF1RowAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·worleyF1RowAVX2(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	MOVQ         feat+16(FP), DX
+	MOVQ         rowOff+24(FP), BX
+	MOVQ         gy2+32(FP), SI
+	MOVQ         n+56(FP), DI
+	MOVQ         (BX), R8
+	ADDQ         DX, R8
+	MOVQ         8(BX), R9
+	ADDQ         DX, R9
+	MOVQ         16(BX), R10
+	ADDQ         DX, R10
+	MOVQ         24(BX), R11
+	ADDQ         DX, R11
+	MOVQ         32(BX), BX
+	ADDQ         DX, BX
+	MOVSD        v+40(FP), X0
+	VBROADCASTSD X0, Y0
+	VXORPD       Y1, Y1, Y1
+
+worleyF1RowAVX2Block:
+	TESTQ        DI, DI
+	JZ           worleyF1RowAVX2Done
+	VMOVUPD      (CX), Y1
+	VMOVUPD      64(CX), Y2
+	VBROADCASTSD worleyconsts<>+40(SB), Y3
+	VMOVAPD      Y3, Y4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R9)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R10)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R10)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R10)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R11)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R11)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R11)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VBROADCASTSD (SI), Y4
+	VADDPD       128(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_0_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_0_0:
+	VBROADCASTSD (SI), Y4
+	VADDPD       192(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_1_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_1_0:
+	VBROADCASTSD (SI), Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_2_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R8)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_2_0:
+	VBROADCASTSD (SI), Y4
+	VADDPD       256(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_3_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_3_0:
+	VBROADCASTSD (SI), Y4
+	VADDPD       320(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_4_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_4_0:
+	VBROADCASTSD 8(SI), Y4
+	VADDPD       128(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_0_1
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_0_1:
+	VBROADCASTSD 8(SI), Y4
+	VADDPD       320(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_4_1
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_4_1:
+	VBROADCASTSD 16(SI), Y4
+	VADDPD       128(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_0_2
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(R10)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_0_2:
+	VBROADCASTSD 16(SI), Y4
+	VADDPD       320(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_4_2
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(R10)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_4_2:
+	VBROADCASTSD 24(SI), Y4
+	VADDPD       128(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_0_3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(R11)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_0_3:
+	VBROADCASTSD 24(SI), Y4
+	VADDPD       320(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_4_3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(R11)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_4_3:
+	VBROADCASTSD 32(SI), Y4
+	VADDPD       128(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_0_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(BX)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_0_4:
+	VBROADCASTSD 32(SI), Y4
+	VADDPD       192(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_1_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(BX)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_1_4:
+	VBROADCASTSD 32(SI), Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_2_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(BX)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_2_4:
+	VBROADCASTSD 32(SI), Y4
+	VADDPD       256(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_3_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(BX)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_3_4:
+	VBROADCASTSD 32(SI), Y4
+	VADDPD       320(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip0_4_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(BX)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y2
+	VADDPD       Y2, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip0_4_4:
+	MOVSD        scale+48(FP), X1
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD worleyconsts<>+48(SB), Y2
+	VSQRTPD      Y3, Y3
+	VMULPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VMOVUPD      Y3, (AX)
+	VMOVUPD      32(CX), Y1
+	VMOVUPD      96(CX), Y2
+	VBROADCASTSD worleyconsts<>+40(SB), Y3
+	VMOVAPD      Y3, Y4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R9)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R10)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R10)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R10)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R11)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R11)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R11)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VBROADCASTSD (SI), Y4
+	VADDPD       160(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_0_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_0_0:
+	VBROADCASTSD (SI), Y4
+	VADDPD       224(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_1_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_1_0:
+	VBROADCASTSD (SI), Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_2_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R8)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_2_0:
+	VBROADCASTSD (SI), Y4
+	VADDPD       288(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_3_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_3_0:
+	VBROADCASTSD (SI), Y4
+	VADDPD       352(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_4_0
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_4_0:
+	VBROADCASTSD 8(SI), Y4
+	VADDPD       160(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_0_1
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_0_1:
+	VBROADCASTSD 8(SI), Y4
+	VADDPD       352(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_4_1
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_4_1:
+	VBROADCASTSD 16(SI), Y4
+	VADDPD       160(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_0_2
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(R10)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_0_2:
+	VBROADCASTSD 16(SI), Y4
+	VADDPD       352(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_4_2
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(R10)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(R10)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_4_2:
+	VBROADCASTSD 24(SI), Y4
+	VADDPD       160(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_0_3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(R11)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_0_3:
+	VBROADCASTSD 24(SI), Y4
+	VADDPD       352(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_4_3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(R11)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(R11)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_4_3:
+	VBROADCASTSD 32(SI), Y4
+	VADDPD       160(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_0_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -32(BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -24(BX)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_0_4:
+	VBROADCASTSD 32(SI), Y4
+	VADDPD       224(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_1_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(BX)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_1_4:
+	VBROADCASTSD 32(SI), Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_2_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(BX)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_2_4:
+	VBROADCASTSD 32(SI), Y4
+	VADDPD       288(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_3_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(BX)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_3_4:
+	VBROADCASTSD 32(SI), Y4
+	VADDPD       352(CX), Y4, Y4
+	VCMPPD       $0x01, Y3, Y4, Y4
+	VMOVMSKPD    Y4, DX
+	TESTL        DX, DX
+	JZ           worleyF1RowAVX2Skip1_4_4
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 32(BX)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 40(BX)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y2
+	VADDPD       Y2, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowAVX2Skip1_4_4:
+	MOVSD        scale+48(FP), X1
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD worleyconsts<>+48(SB), Y2
+	VSQRTPD      Y3, Y3
+	VMULPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VMOVUPD      Y3, 32(AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000180, CX
+	DECQ         DI
+	JMP          worleyF1RowAVX2Block
+
+worleyF1RowAVX2Done:
+	VZEROUPPER
+	RET
+
+// func worleyF2F1RowAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·worleyF2F1RowAVX2(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	MOVQ         feat+16(FP), DX
+	MOVQ         rowOff+24(FP), BX
+	MOVQ         gy2+32(FP), SI
+	MOVQ         n+56(FP), DI
+	MOVQ         (BX), R8
+	ADDQ         DX, R8
+	MOVQ         8(BX), R9
+	ADDQ         DX, R9
+	MOVQ         16(BX), R10
+	ADDQ         DX, R10
+	MOVQ         24(BX), R11
+	ADDQ         DX, R11
+	MOVQ         32(BX), BX
+	ADDQ         DX, BX
+	MOVSD        v+40(FP), X0
+	VBROADCASTSD X0, Y0
+	VXORPD       Y1, Y1, Y1
+
+worleyF2F1RowAVX2Block:
+	TESTQ        DI, DI
+	JZ           worleyF2F1RowAVX2Done
+	VMOVUPD      (CX), Y1
+	VMOVUPD      64(CX), Y2
+	VBROADCASTSD worleyconsts<>+40(SB), Y3
+	VMOVAPD      Y3, Y4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R9)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R10)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R10)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R10)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R11)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R11)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R11)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VBROADCASTSD (SI), Y5
+	VADDPD       128(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_0_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_0_0:
+	VBROADCASTSD (SI), Y5
+	VADDPD       192(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_1_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_1_0:
+	VBROADCASTSD (SI), Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_2_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R8)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_2_0:
+	VBROADCASTSD (SI), Y5
+	VADDPD       256(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_3_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_3_0:
+	VBROADCASTSD (SI), Y5
+	VADDPD       320(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_4_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_4_0:
+	VBROADCASTSD 8(SI), Y5
+	VADDPD       128(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_0_1
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_0_1:
+	VBROADCASTSD 8(SI), Y5
+	VADDPD       320(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_4_1
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_4_1:
+	VBROADCASTSD 16(SI), Y5
+	VADDPD       128(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_0_2
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(R10)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_0_2:
+	VBROADCASTSD 16(SI), Y5
+	VADDPD       320(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_4_2
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(R10)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_4_2:
+	VBROADCASTSD 24(SI), Y5
+	VADDPD       128(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_0_3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(R11)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_0_3:
+	VBROADCASTSD 24(SI), Y5
+	VADDPD       320(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_4_3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(R11)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_4_3:
+	VBROADCASTSD 32(SI), Y5
+	VADDPD       128(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_0_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(BX)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_0_4:
+	VBROADCASTSD 32(SI), Y5
+	VADDPD       192(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_1_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(BX)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_1_4:
+	VBROADCASTSD 32(SI), Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_2_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(BX)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_2_4:
+	VBROADCASTSD 32(SI), Y5
+	VADDPD       256(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_3_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(BX)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_3_4:
+	VBROADCASTSD 32(SI), Y5
+	VADDPD       320(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip0_4_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(BX)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y2
+	VADDPD       Y2, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip0_4_4:
+	MOVSD        scale+48(FP), X1
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD worleyconsts<>+48(SB), Y2
+	VSQRTPD      Y3, Y3
+	VSQRTPD      Y4, Y4
+	VSUBPD       Y3, Y4, Y3
+	VMULPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VMOVUPD      Y3, (AX)
+	VMOVUPD      32(CX), Y1
+	VMOVUPD      96(CX), Y2
+	VBROADCASTSD worleyconsts<>+40(SB), Y3
+	VMOVAPD      Y3, Y4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R9)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R10)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R10)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R10)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R11)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R11)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R11)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VBROADCASTSD (SI), Y5
+	VADDPD       160(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_0_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_0_0:
+	VBROADCASTSD (SI), Y5
+	VADDPD       224(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_1_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_1_0:
+	VBROADCASTSD (SI), Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_2_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R8)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_2_0:
+	VBROADCASTSD (SI), Y5
+	VADDPD       288(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_3_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_3_0:
+	VBROADCASTSD (SI), Y5
+	VADDPD       352(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_4_0
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_4_0:
+	VBROADCASTSD 8(SI), Y5
+	VADDPD       160(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_0_1
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_0_1:
+	VBROADCASTSD 8(SI), Y5
+	VADDPD       352(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_4_1
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_4_1:
+	VBROADCASTSD 16(SI), Y5
+	VADDPD       160(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_0_2
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(R10)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_0_2:
+	VBROADCASTSD 16(SI), Y5
+	VADDPD       352(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_4_2
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(R10)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(R10)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_4_2:
+	VBROADCASTSD 24(SI), Y5
+	VADDPD       160(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_0_3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(R11)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_0_3:
+	VBROADCASTSD 24(SI), Y5
+	VADDPD       352(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_4_3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(R11)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(R11)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_4_3:
+	VBROADCASTSD 32(SI), Y5
+	VADDPD       160(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_0_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -32(BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -24(BX)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_0_4:
+	VBROADCASTSD 32(SI), Y5
+	VADDPD       224(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_1_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(BX)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_1_4:
+	VBROADCASTSD 32(SI), Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_2_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(BX)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_2_4:
+	VBROADCASTSD 32(SI), Y5
+	VADDPD       288(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_3_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(BX)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_3_4:
+	VBROADCASTSD 32(SI), Y5
+	VADDPD       352(CX), Y5, Y5
+	VCMPPD       $0x01, Y4, Y5, Y5
+	VMOVMSKPD    Y5, DX
+	TESTL        DX, DX
+	JZ           worleyF2F1RowAVX2Skip1_4_4
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 32(BX)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 40(BX)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+32(SB), Y2
+	VADDPD       Y2, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowAVX2Skip1_4_4:
+	MOVSD        scale+48(FP), X1
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD worleyconsts<>+48(SB), Y2
+	VSQRTPD      Y3, Y3
+	VSQRTPD      Y4, Y4
+	VSUBPD       Y3, Y4, Y3
+	VMULPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VMOVUPD      Y3, 32(AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000180, CX
+	DECQ         DI
+	JMP          worleyF2F1RowAVX2Block
+
+worleyF2F1RowAVX2Done:
+	VZEROUPPER
+	RET
+
+DATA simplexconsts<>+0(SB)/8, $(0.36602540378443865)
+DATA simplexconsts<>+8(SB)/8, $(0.2113248654051871)
+DATA simplexconsts<>+16(SB)/8, $(-0.5773502691896257)
+DATA simplexconsts<>+24(SB)/8, $(0.5)
+DATA simplexconsts<>+32(SB)/8, $(99.20433458271872)
+DATA simplexconsts<>+40(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+48(SB)/8, $0x9e3779b97f4a7c15
+DATA simplexconsts<>+56(SB)/8, $0xc2b2ae3d27d4eb4f
+DATA simplexconsts<>+64(SB)/8, $0xff51afd7ed558ccd
+DATA simplexconsts<>+72(SB)/8, $0xc4ceb9fe1a85ec53
+DATA simplexconsts<>+80(SB)/8, $(1.0)
+GLOBL simplexconsts<>(SB), RODATA|NOPTR, $88
+
+// func simplexRowAVX512(out *float64, xs *float64, y float64, key uint64, grads *float64, n int)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·simplexRowAVX512(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         xs+8(FP), CX
+	MOVQ         grads+32(FP), DX
+	MOVQ         n+40(FP), BX
+	MOVSD        y+16(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVQ         key+24(FP), SI
+	VPBROADCASTQ SI, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPBROADCASTQ simplexconsts<>+40(SB), Z3
+	VBROADCASTSD simplexconsts<>+80(SB), Z4
+
+simplexRowAVX512Block:
+	TESTQ        BX, BX
+	JZ           simplexRowAVX512Done
+	VMOVUPD      (CX), Z5
+	VADDPD       Z0, Z5, Z6
+	VMULPD.BCST  simplexconsts<>+0(SB), Z6, Z6
+	VADDPD       Z6, Z5, Z7
+	VADDPD       Z6, Z0, Z6
+	VCVTTPD2QQ   Z7, Z12
+	VCVTQQ2PD    Z12, Z13
+	VCMPPD       $0x01, Z13, Z7, K1
+	VPSUBQ       Z3, Z12, K1, Z12
+	VCVTTPD2QQ   Z6, Z7
+	VCVTQQ2PD    Z7, Z13
+	VCMPPD       $0x01, Z13, Z6, K1
+	VPSUBQ       Z3, Z7, K1, Z7
+	VPADDQ       Z7, Z12, Z6
+	VCVTQQ2PD    Z6, Z6
+	VMULPD.BCST  simplexconsts<>+8(SB), Z6, Z6
+	VCVTQQ2PD    Z12, Z13
+	VCVTQQ2PD    Z7, Z14
+	VSUBPD       Z6, Z13, Z13
+	VSUBPD       Z13, Z5, Z5
+	VSUBPD       Z6, Z14, Z14
+	VSUBPD       Z14, Z0, Z6
+	VCMPPD       $0x0e, Z6, Z5, K1
+	VBLENDMPD    Z4, Z2, K1, Z8
+	VBLENDMPD    Z2, Z4, K1, Z9
+	VSUBPD       Z8, Z5, Z13
+	VADDPD.BCST  simplexconsts<>+8(SB), Z13, Z13
+	VSUBPD       Z9, Z6, Z14
+	VADDPD.BCST  simplexconsts<>+8(SB), Z14, Z14
+	VADDPD.BCST  simplexconsts<>+16(SB), Z5, Z15
+	VADDPD.BCST  simplexconsts<>+16(SB), Z6, Z16
+	VPMULLQ.BCST simplexconsts<>+56(SB), Z7, Z7
+	VPADDQ.BCST  simplexconsts<>+56(SB), Z7, Z17
+	VPXORQ       Z1, Z7, Z7
+	VPXORQ       Z1, Z17, Z17
+	VPMULLQ.BCST simplexconsts<>+48(SB), Z12, Z12
+	VPADDQ.BCST  simplexconsts<>+48(SB), Z12, Z18
+	VPBLENDMQ    Z7, Z17, K1, Z10
+	VPBLENDMQ    Z18, Z12, K1, Z11
+	VPXORQ       Z12, Z7, Z7
+	VPSRLQ       $0x21, Z7, Z12
+	VPXORQ       Z12, Z7, Z7
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z7, Z7
+	VPSRLQ       $0x21, Z7, Z12
+	VPXORQ       Z12, Z7, Z7
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z7, Z7
+	VPSRLQ       $0x21, Z7, Z12
+	VPXORQ       Z12, Z7, Z7
+	VPSRLQ       $0x38, Z7, Z7
+	VPSLLQ       $0x01, Z7, Z7
+	KXNORW       K2, K2, K2
+	VMOVAPD      Z2, Z12
+	VGATHERQPD   (DX)(Z7*8), K2, Z12
+	KXNORW       K3, K3, K3
+	VMOVAPD      Z2, Z19
+	VGATHERQPD   8(DX)(Z7*8), K3, Z19
+	VMULPD       Z5, Z5, Z20
+	VMULPD       Z6, Z6, Z21
+	VBROADCASTSD simplexconsts<>+24(SB), Z7
+	VSUBPD       Z20, Z7, Z7
+	VSUBPD       Z21, Z7, Z7
+	VMULPD       Z5, Z12, Z20
+	VMULPD       Z6, Z19, Z21
+	VADDPD       Z21, Z20, Z20
+	VMULPD       Z7, Z7, Z21
+	VMULPD       Z21, Z21, Z21
+	VCMPPD       $0x06, Z2, Z7, K1
+	VMULPD.Z     Z20, Z21, K1, Z5
+	VPXORQ       Z11, Z10, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z6, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z6, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPSRLQ       $0x38, Z6, Z6
+	VPSLLQ       $0x01, Z6, Z6
+	KXNORW       K4, K4, K4
+	VMOVAPD      Z2, Z7
+	VGATHERQPD   (DX)(Z6*8), K4, Z7
+	KXNORW       K5, K5, K5
+	VMOVAPD      Z2, Z12
+	VGATHERQPD   8(DX)(Z6*8), K5, Z12
+	VMULPD       Z13, Z13, Z19
+	VMULPD       Z14, Z14, Z20
+	VBROADCASTSD simplexconsts<>+24(SB), Z6
+	VSUBPD       Z19, Z6, Z6
+	VSUBPD       Z20, Z6, Z6
+	VMULPD       Z13, Z7, Z19
+	VMULPD       Z14, Z12, Z20
+	VADDPD       Z20, Z19, Z19
+	VMULPD       Z6, Z6, Z20
+	VMULPD       Z20, Z20, Z20
+	VCMPPD       $0x06, Z2, Z6, K1
+	VMULPD.Z     Z19, Z20, K1, Z20
+	VADDPD       Z20, Z5, Z5
+	VPXORQ       Z18, Z17, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z6, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z6, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPSRLQ       $0x38, Z6, Z6
+	VPSLLQ       $0x01, Z6, Z6
+	KXNORW       K6, K6, K6
+	VMOVAPD      Z2, Z7
+	VGATHERQPD   (DX)(Z6*8), K6, Z7
+	KXNORW       K7, K7, K7
+	VMOVAPD      Z2, Z12
+	VGATHERQPD   8(DX)(Z6*8), K7, Z12
+	VMULPD       Z15, Z15, Z13
+	VMULPD       Z16, Z16, Z14
+	VBROADCASTSD simplexconsts<>+24(SB), Z6
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z14, Z6, Z6
+	VMULPD       Z15, Z7, Z13
+	VMULPD       Z16, Z12, Z14
+	VADDPD       Z14, Z13, Z13
+	VMULPD       Z6, Z6, Z14
+	VMULPD       Z14, Z14, Z14
+	VCMPPD       $0x06, Z2, Z6, K1
+	VMULPD.Z     Z13, Z14, K1, Z14
+	VADDPD       Z14, Z5, Z5
+	VMULPD.BCST  simplexconsts<>+32(SB), Z5, Z5
+	VMOVUPD      Z5, (AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x40, CX
+	DECQ         BX
+	JMP          simplexRowAVX512Block
+
+simplexRowAVX512Done:
+	VZEROUPPER
+	RET
+
+// func simplexPointsAVX512(out *float64, xs *float64, ys *float64, key uint64, grads *float64, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·simplexPointsAVX512(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         xs+8(FP), CX
+	MOVQ         grads+32(FP), DX
+	MOVQ         n+40(FP), BX
+	MOVQ         ys+16(FP), SI
+	MOVQ         key+24(FP), DI
+	VPBROADCASTQ DI, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPBROADCASTQ simplexconsts<>+40(SB), Z3
+	VBROADCASTSD simplexconsts<>+80(SB), Z4
+
+simplexPointsAVX512Block:
+	TESTQ        BX, BX
+	JZ           simplexPointsAVX512Done
+	VMOVUPD      (CX), Z5
+	VMOVUPD      (SI), Z0
+	VADDPD       Z0, Z5, Z6
+	VMULPD.BCST  simplexconsts<>+0(SB), Z6, Z6
+	VADDPD       Z6, Z5, Z7
+	VADDPD       Z6, Z0, Z6
+	VCVTTPD2QQ   Z7, Z12
+	VCVTQQ2PD    Z12, Z13
+	VCMPPD       $0x01, Z13, Z7, K1
+	VPSUBQ       Z3, Z12, K1, Z12
+	VCVTTPD2QQ   Z6, Z7
+	VCVTQQ2PD    Z7, Z13
+	VCMPPD       $0x01, Z13, Z6, K1
+	VPSUBQ       Z3, Z7, K1, Z7
+	VPADDQ       Z7, Z12, Z6
+	VCVTQQ2PD    Z6, Z6
+	VMULPD.BCST  simplexconsts<>+8(SB), Z6, Z6
+	VCVTQQ2PD    Z12, Z13
+	VCVTQQ2PD    Z7, Z14
+	VSUBPD       Z6, Z13, Z13
+	VSUBPD       Z13, Z5, Z5
+	VSUBPD       Z6, Z14, Z14
+	VSUBPD       Z14, Z0, Z0
+	VCMPPD       $0x0e, Z0, Z5, K1
+	VBLENDMPD    Z4, Z2, K1, Z8
+	VBLENDMPD    Z2, Z4, K1, Z9
+	VSUBPD       Z8, Z5, Z6
+	VADDPD.BCST  simplexconsts<>+8(SB), Z6, Z6
+	VSUBPD       Z9, Z0, Z13
+	VADDPD.BCST  simplexconsts<>+8(SB), Z13, Z13
+	VADDPD.BCST  simplexconsts<>+16(SB), Z5, Z14
+	VADDPD.BCST  simplexconsts<>+16(SB), Z0, Z15
+	VPMULLQ.BCST simplexconsts<>+56(SB), Z7, Z7
+	VPADDQ.BCST  simplexconsts<>+56(SB), Z7, Z16
+	VPXORQ       Z1, Z7, Z7
+	VPXORQ       Z1, Z16, Z16
+	VPMULLQ.BCST simplexconsts<>+48(SB), Z12, Z12
+	VPADDQ.BCST  simplexconsts<>+48(SB), Z12, Z17
+	VPBLENDMQ    Z7, Z16, K1, Z10
+	VPBLENDMQ    Z17, Z12, K1, Z11
+	VPXORQ       Z12, Z7, Z7
+	VPSRLQ       $0x21, Z7, Z12
+	VPXORQ       Z12, Z7, Z7
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z7, Z7
+	VPSRLQ       $0x21, Z7, Z12
+	VPXORQ       Z12, Z7, Z7
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z7, Z7
+	VPSRLQ       $0x21, Z7, Z12
+	VPXORQ       Z12, Z7, Z7
+	VPSRLQ       $0x38, Z7, Z7
+	VPSLLQ       $0x01, Z7, Z7
+	KXNORW       K2, K2, K2
+	VMOVAPD      Z2, Z12
+	VGATHERQPD   (DX)(Z7*8), K2, Z12
+	KXNORW       K3, K3, K3
+	VMOVAPD      Z2, Z18
+	VGATHERQPD   8(DX)(Z7*8), K3, Z18
+	VMULPD       Z5, Z5, Z19
+	VMULPD       Z0, Z0, Z20
+	VBROADCASTSD simplexconsts<>+24(SB), Z7
+	VSUBPD       Z19, Z7, Z7
+	VSUBPD       Z20, Z7, Z7
+	VMULPD       Z5, Z12, Z19
+	VMULPD       Z0, Z18, Z20
+	VADDPD       Z20, Z19, Z19
+	VMULPD       Z7, Z7, Z20
+	VMULPD       Z20, Z20, Z20
+	VCMPPD       $0x06, Z2, Z7, K1
+	VMULPD.Z     Z19, Z20, K1, Z0
+	VPXORQ       Z11, Z10, Z5
+	VPSRLQ       $0x21, Z5, Z7
+	VPXORQ       Z7, Z5, Z5
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z7
+	VPXORQ       Z7, Z5, Z5
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z7
+	VPXORQ       Z7, Z5, Z5
+	VPSRLQ       $0x38, Z5, Z5
+	VPSLLQ       $0x01, Z5, Z5
+	KXNORW       K4, K4, K4
+	VMOVAPD      Z2, Z7
+	VGATHERQPD   (DX)(Z5*8), K4, Z7
+	KXNORW       K5, K5, K5
+	VMOVAPD      Z2, Z12
+	VGATHERQPD   8(DX)(Z5*8), K5, Z12
+	VMULPD       Z6, Z6, Z18
+	VMULPD       Z13, Z13, Z19
+	VBROADCASTSD simplexconsts<>+24(SB), Z5
+	VSUBPD       Z18, Z5, Z5
+	VSUBPD       Z19, Z5, Z5
+	VMULPD       Z6, Z7, Z18
+	VMULPD       Z13, Z12, Z19
+	VADDPD       Z19, Z18, Z18
+	VMULPD       Z5, Z5, Z19
+	VMULPD       Z19, Z19, Z19
+	VCMPPD       $0x06, Z2, Z5, K1
+	VMULPD.Z     Z18, Z19, K1, Z19
+	VADDPD       Z19, Z0, Z0
+	VPXORQ       Z17, Z16, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPSRLQ       $0x38, Z5, Z5
+	VPSLLQ       $0x01, Z5, Z5
+	KXNORW       K6, K6, K6
+	VMOVAPD      Z2, Z6
+	VGATHERQPD   (DX)(Z5*8), K6, Z6
+	KXNORW       K7, K7, K7
+	VMOVAPD      Z2, Z7
+	VGATHERQPD   8(DX)(Z5*8), K7, Z7
+	VMULPD       Z14, Z14, Z12
+	VMULPD       Z15, Z15, Z13
+	VBROADCASTSD simplexconsts<>+24(SB), Z5
+	VSUBPD       Z12, Z5, Z5
+	VSUBPD       Z13, Z5, Z5
+	VMULPD       Z14, Z6, Z12
+	VMULPD       Z15, Z7, Z13
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z5, Z5, Z13
+	VMULPD       Z13, Z13, Z13
+	VCMPPD       $0x06, Z2, Z5, K1
+	VMULPD.Z     Z12, Z13, K1, Z13
+	VADDPD       Z13, Z0, Z0
+	VMULPD.BCST  simplexconsts<>+32(SB), Z0, Z0
+	VMOVUPD      Z0, (AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, SI
+	DECQ         BX
+	JMP          simplexPointsAVX512Block
+
+simplexPointsAVX512Done:
+	VZEROUPPER
+	RET

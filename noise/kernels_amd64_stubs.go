@@ -55,3 +55,104 @@ func fbmValueAVX512x2(out *float32, octaves *float64, count int, first int, n in
 // in octave order (see FBm.Row), and folds them into the lanes' lowest, highest and
 // NaN flags at rng.
 func fbmValueAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+
+// perlinEvalRowAVX512 writes Perlin N, ∂N/∂x and ∂N/∂y at the 8 samples of each of the n blocks
+// to v, dx and dy, from the columns' tables cs, co, sx, sy and sv and w'(v) = dv
+// (AVX2: (s, o) pairs at cs and (sx, sy) pairs at sx; see GridRows.Eval).
+func perlinEvalRowAVX512(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, cs *float64, co *float64, sx *float64, sy *float64, sv *float64, dv float64, n int)
+
+// valueEvalRowAVX512 writes value noise N, ∂N/∂x and ∂N/∂y at the 8 samples of each of the n
+// blocks to v, dx and dy, from the columns' tables ve (e) and vca (c − a) and
+// w'(v) = dv (see GridRows.Eval).
+func valueEvalRowAVX512(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, ve *float64, vca *float64, dv float64, n int)
+
+// perlinEvalRowAVX2 writes Perlin N, ∂N/∂x and ∂N/∂y at the 8 samples of each of the n blocks
+// to v, dx and dy, from the columns' tables cs, co, sx, sy and sv and w'(v) = dv
+// (AVX2: (s, o) pairs at cs and (sx, sy) pairs at sx; see GridRows.Eval).
+func perlinEvalRowAVX2(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, cs *float64, co *float64, sx *float64, sy *float64, sv *float64, dv float64, n int)
+
+// valueEvalRowAVX2 writes value noise N, ∂N/∂x and ∂N/∂y at the 8 samples of each of the n
+// blocks to v, dx and dy, from the columns' tables ve (e) and vca (c − a) and
+// w'(v) = dv (see GridRows.Eval).
+func valueEvalRowAVX2(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, ve *float64, vca *float64, dv float64, n int)
+
+// quilezStepAVX512 folds octave noise n and its gradient (ndx, ndy) weighted by amp into the
+// running heights h and gradient sums (ddx, ddy) of count steps of 16 samples
+// (see QuilezStep).
+func quilezStepAVX512(h *float64, ddx *float64, ddy *float64, n *float64, ndx *float64, ndy *float64, amp float64, count int)
+
+// quilezStepAVX2 folds octave noise n and its gradient (ndx, ndy) weighted by amp into the
+// running heights h and gradient sums (ddx, ddy) of count steps of 16 samples
+// (see QuilezStep).
+func quilezStepAVX2(h *float64, ddx *float64, ddy *float64, n *float64, ndx *float64, ndy *float64, amp float64, count int)
+
+// quilezPerlinAVX512 writes float32 Quilez turbulence over the count octaves to out, at the
+// 8 samples of each of the n blocks from block first, and folds them into the
+// lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
+func quilezPerlinAVX512(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+
+// quilezValueAVX512 writes float32 Quilez turbulence over the count octaves to out, at the
+// 8 samples of each of the n blocks from block first, and folds them into the
+// lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
+func quilezValueAVX512(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+
+// perlinHashAVX512 writes the gradients (gx, gy) of the lattice row with key key at the
+// 8 columns of each of n blocks, whose i·primeX are at hx, from the directions'
+// tables tx and ty (see GridRows.hashRow).
+func perlinHashAVX512(gx *float64, gy *float64, hx *uint64, key uint64, tx *float64, ty *float64, n int)
+
+// valueHashAVX512 writes the values a of the lattice row with key key at the 8 columns
+// of each of n blocks, whose i·primeX are at hx (see GridRows.hashRow).
+func valueHashAVX512(a *float64, hx *uint64, key uint64, n int)
+
+// perlinColumnsAVX512 writes the Perlin columns of the row at offset v, w(v) = wv, at the 8
+// columns of each of n blocks, from the gradients of its lattice rows (see
+// GridRows.perlinColumns).
+func perlinColumnsAVX512(cs *float64, co *float64, g0x *float64, g0y *float64, g1x *float64, g1y *float64, v float64, wv float64, n int)
+
+// perlinColumnSlopesAVX512 writes the Perlin columns of the row at offset v, w(v) = wv, at the 8
+// columns of each of n blocks, from the gradients of its lattice rows (see
+// GridRows.perlinColumns).
+func perlinColumnSlopesAVX512(cs *float64, co *float64, sx *float64, sy *float64, sv *float64, g0x *float64, g0y *float64, g1x *float64, g1y *float64, v float64, wv float64, n int)
+
+// valueColumnsAVX512 writes the value noise columns e and c − a of the row with w(v) = wv at
+// the 8 columns of each of n blocks, from the values of its lattice rows (see
+// GridRows.valueLattice).
+func valueColumnsAVX512(ve *float64, vca *float64, a0 *float64, a1 *float64, wv float64, n int)
+
+// rescale32AVX512 replaces v[k] by float32((float64(v[k]) − lo) / span) for the
+// n steps of 32 float32 from v, r = 1/span (see Normalize32).
+func rescale32AVX512(v *float32, n int, lo float64, span float64, r float64)
+
+// rescale32AVX2 replaces v[k] by float32((float64(v[k]) − lo) / span) for the
+// n steps of 16 float32 from v, r = 1/span (see Normalize32).
+func rescale32AVX2(v *float32, n int, lo float64, span float64, r float64)
+
+// worleyF1RowAVX512 writes Worley F1 noise N at the 8 samples of each of the n blocks to out,
+// from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the
+// row's offset v and squared gaps gy2 to them (see worleyRows.distances).
+func worleyF1RowAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+
+// worleyF2F1RowAVX512 writes Worley F2F1 noise N at the 8 samples of each of the n blocks to out,
+// from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the
+// row's offset v and squared gaps gy2 to them (see worleyRows.distances).
+func worleyF2F1RowAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+
+// worleyF1RowAVX2 writes Worley F1 noise N at the 8 samples of each of the n blocks to out,
+// from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the
+// row's offset v and squared gaps gy2 to them (see worleyRows.distances).
+func worleyF1RowAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+
+// worleyF2F1RowAVX2 writes Worley F2F1 noise N at the 8 samples of each of the n blocks to out,
+// from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the
+// row's offset v and squared gaps gy2 to them (see worleyRows.distances).
+func worleyF2F1RowAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+
+// simplexRowAVX512 writes simplex noise N(xs[k], y) at the 8 samples of each of the n blocks
+// of xs to out, for the basis key, with the gradient table at grads (see simplexNoise.Value).
+func simplexRowAVX512(out *float64, xs *float64, y float64, key uint64, grads *float64, n int)
+
+// simplexPointsAVX512 writes simplex noise N(xs[k], ys[k]) at the 8 samples of each of the n
+// blocks of xs and ys to out, for the basis key, with the gradient table at grads
+// (see simplexNoise.Value).
+func simplexPointsAVX512(out *float64, xs *float64, ys *float64, key uint64, grads *float64, n int)

@@ -35,9 +35,31 @@ type simplexCorner struct {
 
 // corners finds the triangle holding (x, y) and returns its three corners.
 func (n simplexNoise) corners(x, y float64) [3]simplexCorner {
+	i, j := simplexCell(x, y)
+	c, upper := simplexOffsets(x, y, i, j)
+	r0, r1 := rowKey(n.key, j), rowKey(n.key, j+1)
+	c[0].g, c[2].g = gradient(r0, i), gradient(r1, i+1)
+	if upper {
+		c[1].g = gradient(r1, i)
+	} else {
+		c[1].g = gradient(r0, i+1)
+	}
+	return c
+}
+
+// simplexCell returns the skewed lattice cell (i, j) holding (x, y).
+func simplexCell(x, y float64) (i, j int) {
 	s := float64((x + y) * skew2)
-	i, _ := floorFrac(x + s)
-	j, _ := floorFrac(y + s)
+	i, _ = floorFrac(x + s)
+	j, _ = floorFrac(y + s)
+	return i, j
+}
+
+// simplexOffsets returns the corners of the triangle holding (x, y) in
+// cell (i, j), without their gradients: corner 0 is (i, j), corner 2 is
+// (i+1, j+1), and corner 1 is (i, j+1) in the upper triangle (upper) and
+// (i+1, j) in the lower one.
+func simplexOffsets(x, y float64, i, j int) (c [3]simplexCorner, upper bool) {
 	t := float64(float64(i+j) * unskew2)
 	x0, y0 := x-(float64(i)-t), y-(float64(j)-t)
 	// The lower triangle (x0 > y0) steps to (i+1, j) first, the upper one
@@ -46,18 +68,13 @@ func (n simplexNoise) corners(x, y float64) [3]simplexCorner {
 	if x0 > y0 {
 		i1, j1 = 1, 0
 	}
-	r0, r1 := rowKey(n.key, j), rowKey(n.key, j+1)
-	r := r0
-	if j1 == 1 {
-		r = r1
-	}
 	x1, y1 := x0-float64(i1)+unskew2, y0-float64(j1)+unskew2
 	x2, y2 := x0+(2*unskew2-1), y0+(2*unskew2-1)
 	return [3]simplexCorner{
-		{gradient(r0, i), x0, y0, 0.5 - float64(x0*x0) - float64(y0*y0)},
-		{gradient(r, i+i1), x1, y1, 0.5 - float64(x1*x1) - float64(y1*y1)},
-		{gradient(r1, i+1), x2, y2, 0.5 - float64(x2*x2) - float64(y2*y2)},
-	}
+		{x: x0, y: y0, t: 0.5 - float64(x0*x0) - float64(y0*y0)},
+		{x: x1, y: y1, t: 0.5 - float64(x1*x1) - float64(y1*y1)},
+		{x: x2, y: y2, t: 0.5 - float64(x2*x2) - float64(y2*y2)},
+	}, j1 == 1
 }
 
 // kernel is the corner's term t⁴·(g·d), or 0 out of reach.
@@ -81,14 +98,18 @@ func (c *simplexCorner) slope() (dx, dy float64) {
 }
 
 // Value returns N(x, y).
-func (n simplexNoise) Value(x, y float64) float64 {
-	c := n.corners(x, y)
+func (n simplexNoise) Value(x, y float64) float64 { return simplexValue(n.corners(x, y)) }
+
+// simplexValue is N from the triangle's corners.
+func simplexValue(c [3]simplexCorner) float64 {
 	return simplexScale * (c[0].kernel() + c[1].kernel() + c[2].kernel())
 }
 
 // Eval returns N(x, y) and its gradient.
-func (n simplexNoise) Eval(x, y float64) (v, dx, dy float64) {
-	c := n.corners(x, y)
+func (n simplexNoise) Eval(x, y float64) (v, dx, dy float64) { return simplexEval(n.corners(x, y)) }
+
+// simplexEval is N and its gradient from the triangle's corners.
+func simplexEval(c [3]simplexCorner) (v, dx, dy float64) {
 	dx0, dy0 := c[0].slope()
 	dx1, dy1 := c[1].slope()
 	dx2, dy2 := c[2].slope()
@@ -96,18 +117,21 @@ func (n simplexNoise) Eval(x, y float64) (v, dx, dy float64) {
 	return v, simplexScale * (dx0 + dx1 + dx2), simplexScale * (dy0 + dy1 + dy2)
 }
 
-// ValueRow fills v[k] = N(xs[k], y).
+// ValueRow fills v[k] = N(xs[k], y), hashing the corner gradients once
+// per skewed cell that consecutive samples share (see simplexRow).
 func (n simplexNoise) ValueRow(xs []float64, y float64, v []float64) {
 	v = v[:len(xs)]
+	var r simplexRow
 	for k, x := range xs {
-		v[k] = n.Value(x, y)
+		v[k] = simplexValue(r.corners(n.key, x, y))
 	}
 }
 
-// EvalRow fills v[k], dx[k], dy[k] with Eval(xs[k], y).
+// EvalRow fills v[k], dx[k], dy[k] with Eval(xs[k], y), like ValueRow.
 func (n simplexNoise) EvalRow(xs []float64, y float64, v, dx, dy []float64) {
 	v, dx, dy = v[:len(xs)], dx[:len(xs)], dy[:len(xs)]
+	var r simplexRow
 	for k, x := range xs {
-		v[k], dx[k], dy[k] = n.Eval(x, y)
+		v[k], dx[k], dy[k] = simplexEval(r.corners(n.key, x, y))
 	}
 }

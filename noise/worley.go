@@ -128,8 +128,10 @@ func (w *worleyNearest) addCell(r uint64, i, oi, oj int, u, v float64) {
 }
 
 // Value returns N(x, y).
-func (n worleyNoise) Value(x, y float64) float64 {
-	w := n.nearest(x, y)
+func (n worleyNoise) Value(x, y float64) float64 { return n.distanceValue(n.nearest(x, y)) }
+
+// distanceValue is N from the two nearest feature points.
+func (n worleyNoise) distanceValue(w worleyNearest) float64 {
 	if n.mode == F1 {
 		return float64(worleyF1Scale*math.Sqrt(w.d1)) - 1
 	}
@@ -138,8 +140,10 @@ func (n worleyNoise) Value(x, y float64) float64 {
 
 // Eval returns N(x, y) and its gradient. ∇F = (p − f)/F = −o/F for the
 // distance F to a feature point at offset o; it is taken as 0 where F = 0.
-func (n worleyNoise) Eval(x, y float64) (v, dx, dy float64) {
-	w := n.nearest(x, y)
+func (n worleyNoise) Eval(x, y float64) (v, dx, dy float64) { return n.distanceEval(n.nearest(x, y)) }
+
+// distanceEval is N and its gradient from the two nearest feature points.
+func (n worleyNoise) distanceEval(w worleyNearest) (v, dx, dy float64) {
 	f1 := math.Sqrt(w.d1)
 	g1 := unitAway(w.o1, f1)
 	if n.mode == F1 {

@@ -213,11 +213,21 @@ func billowStep(value, amp, n float64) float64 { return value + float64(amp*math
 // damped by the height so far, which carves eroded-looking gullies. It is
 // point-wise by nature (each octave's sample point depends on the previous
 // ones), so the reference and the fast path both call it.
-func (s *synthesis) swiss(x, y float64) float64 {
+func (s *synthesis) swiss(x, y float64) float64 { return s.swissFrom(x, y, nil) }
+
+// swissFrom is swiss with octave 0's noise and gradient at (x, y) given in
+// first, unless it is nil: octave 0 is not displaced yet, so the fast path
+// takes it from the octave's grid row.
+func (s *synthesis) swissFrom(x, y float64, first *[3]float64) float64 {
 	sum, amp, freq := 0.0, 1.0, 1.0
 	var dsx, dsy float64
-	for _, b := range s.octaves {
-		n, dx, dy := b.Eval((x+float64(swissWarp*dsx))*freq, (y+float64(swissWarp*dsy))*freq)
+	for i, b := range s.octaves {
+		var n, dx, dy float64
+		if i == 0 && first != nil {
+			n, dx, dy = first[0], first[1], first[2]
+		} else {
+			n, dx, dy = b.Eval((x+float64(swissWarp*dsx))*freq, (y+float64(swissWarp*dsy))*freq)
+		}
 		if s.tin != PlainBasis {
 			n, dx, dy = s.tin.apply(n, dx, dy)
 		}
@@ -290,7 +300,8 @@ type rowScratch struct {
 	ddx, ddy    []float64
 	rows        []*noise.GridRows // per octave, without distortion: the worker's kept lattice rows
 	fbm         *noise.FBm        // plain fBm without distortion: all octaves' sum in one pass
-	octaveYs    []float64         // the row's y in each octave, for fbm
+	quilez      *noise.Quilez     // plain Quilez turbulence without distortion, likewise
+	octaveYs    []float64         // the row's y in each octave, for fbm and quilez
 }
 
 // fastRow evaluates one row octave by octave, then folds each octave into
@@ -304,17 +315,30 @@ type rowScratch struct {
 func (s *synthesis) fastRow(row int, sc *rowScratch, out []float32) (lo, hi float32) {
 	w := len(out)
 	if s.alg == Swiss {
+		var first *[3]float64
+		var n0 [3]float64
+		if sc.rows != nil { // octave 0 along the row from its grid, at the points swiss would evaluate
+			y := float64(float64(row*s.stride)*s.freq) + gridOffset
+			sc.rows[0].Eval(y, sc.n[:w], sc.ndx[:w], sc.ndy[:w])
+			first = &n0
+		}
 		for col := 0; col < w; col++ {
+			if first != nil {
+				n0 = [3]float64{sc.n[col], sc.ndx[col], sc.ndy[col]}
+			}
 			x, y := s.point(col, row)
-			out[col] = float32(s.swiss(x, y))
+			out[col] = float32(s.swissFrom(x, y, first))
 		}
 		return rowRange(out)
 	}
-	if sc.fbm != nil { // every fbmStep of the row in one pass, from the same ys
+	if sc.fbm != nil || sc.quilez != nil { // every step of the row in one pass, from the same ys
 		ys := sc.octaveYs
 		ys[0] = float64(float64(row*s.stride)*s.freq) + gridOffset
 		for i := 1; i < len(ys); i++ {
 			ys[i] = ys[i-1] * s.lacunarity
+		}
+		if sc.quilez != nil {
+			return sc.quilez.Row(ys, out)
 		}
 		return sc.fbm.Row(ys, out)
 	}
@@ -327,10 +351,8 @@ func (s *synthesis) fastRow(row int, sc *rowScratch, out []float32) (lo, hi floa
 	clear(ddy)
 	distorted := s.alpha > 0
 	y := float64(float64(row*s.stride)*s.freq) + gridOffset
-	if distorted {
-		for col := 0; col < w; col++ {
-			xs[col], ys[col] = s.point(col, row)
-		}
+	if distorted { // point at every column, the distortion noises a row at a time
+		s.warpRow(row, xs, ys, n, ndx)
 	}
 	for i, b := range s.octaves {
 		if i > 0 {
@@ -351,10 +373,8 @@ func (s *synthesis) fastRow(row int, sc *rowScratch, out []float32) (lo, hi floa
 			for col := range xs {
 				n[col], ndx[col], ndy[col] = b.Eval(xs[col], ys[col])
 			}
-		default:
-			for col := range xs {
-				n[col] = b.Value(xs[col], ys[col])
-			}
+		default: // b.Value at every point, bit for bit; simplex noise in the vector kernel
+			noise.ValuePoints(b, xs, ys, n)
 		}
 		if s.tin != PlainBasis {
 			for c := range n {
@@ -401,10 +421,8 @@ func (s *synthesis) fold(i int, value, aux, ddx, ddy, n, ndx, ndy []float64) {
 			value[c], aux[c] = hybridStep(value[c], aux[c], amp, v, offset)
 		}
 	case Quilez:
-		ddx, ddy, ndx, ndy = ddx[:len(n)], ddy[:len(n)], ndx[:len(n)], ndy[:len(n)]
-		for c, v := range n {
-			value[c], ddx[c], ddy[c] = quilezStep(value[c], ddx[c], ddy[c], amp, v, ndx[c], ndy[c])
-		}
+		// quilezStep at every sample, several at once on vector CPUs.
+		noise.QuilezStep(value, ddx, ddy, n, ndx, ndy, amp)
 	case Ridged:
 		aux = aux[:len(n)]
 		if i == 0 {
@@ -476,12 +494,18 @@ func (s *synthesis) scratchPool(w int) *sync.Pool {
 	var grids []*noise.Grid
 	if s.alpha == 0 {
 		for i, xs := range s.columnCoords(w) {
+			if s.alg == Swiss && i > 0 { // only octave 0 of Swiss turbulence lies on the grid
+				break
+			}
 			grids = append(grids, noise.NewGrid(s.octaves[i], xs))
 		}
 	}
 	return &sync.Pool{New: func() any {
 		if grids != nil && s.alg == FBm && s.tin == PlainBasis { // fused rows need no row buffers
 			return &rowScratch{fbm: noise.NewFBm(grids, s.amps), octaveYs: make([]float64, len(grids))}
+		}
+		if grids != nil && s.alg == Quilez && s.tin == PlainBasis {
+			return &rowScratch{quilez: noise.NewQuilez(grids, s.amps), octaveYs: make([]float64, len(grids))}
 		}
 		b := make([]float64, 9*w)
 		sc := &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],

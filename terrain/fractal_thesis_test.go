@@ -55,9 +55,13 @@ func thesisParams(alg Algorithm, basis noise.Kind, size, bands int) Params {
 }
 
 // benchThesisCell times Generate on one goroutine and reports the speed-up
-// over the thesis's two environments.
+// over the thesis's two environments. It also reports the CPU time the
+// process spent per map (cpu-ms/op, all its threads: the garbage
+// collector's too): on a machine shared with other work the wall time
+// swings with the load, the CPU time much less.
 func benchThesisCell(b *testing.B, p Params, env1, env2 float64) {
 	ctx := parallel.WithWorkers(context.Background(), 1)
+	cpu0, haveCPU := thesisProcessCPU()
 	for range b.N { // not b.Loop: see BenchmarkFBmPerlin1025
 		if _, err := Generate(ctx, p, nil); err != nil {
 			b.Fatal(err)
@@ -66,6 +70,9 @@ func benchThesisCell(b *testing.B, p Params, env1, env2 float64) {
 	ms := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 1e6
 	b.ReportMetric(env1/ms, "x-env1")
 	b.ReportMetric(env2/ms, "x-env2")
+	if cpu1, ok := thesisProcessCPU(); ok && haveCPU {
+		b.ReportMetric((cpu1-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+	}
 }
 
 // BenchmarkThesisSizes is Tables 7.2 and 7.3.

@@ -53,6 +53,9 @@ func main() {
 		fbmRow(avx512{}, basis, 2)
 		fbmRow(avx2{}, basis, 1)
 	}
+	gradientKernels()
+	cellularRows()
+	simplexRows()
 	Generate()
 }
 

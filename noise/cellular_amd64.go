@@ -1,0 +1,58 @@
+//go:build amd64 && !purego
+
+package noise
+
+import "golang.org/x/sys/cpu"
+
+// simplexVector is whether the AVX-512 kernel runs simplex noise here: it
+// needs AVX512DQ besides AVX512F. Elsewhere the Go row does.
+var simplexVector = cpu.X86.HasAVX512DQ
+
+// simplexLanes runs kernel k's simplex noise over the whole blocks of
+// laneWidth samples of xs on the row y, writing N to out, and returns how
+// many samples it did: none where k has no simplex kernel.
+func simplexLanes(k Kernel, key uint64, xs []float64, y float64, out []float64) int {
+	n := len(xs) / laneWidth
+	if n == 0 || k != KernelAVX512 || !simplexVector {
+		return 0
+	}
+	_ = out[n*laneWidth-1]
+	simplexRowAVX512(&out[0], &xs[0], y, key, &gradients[0].x, n)
+	return n * laneWidth
+}
+
+// worleyLanes runs kernel k's Worley noise of the given mode over the
+// blocks, writing N to out from its first sample, with the feature points
+// in feat and the row's terms t, and returns how many samples it did.
+// Every sample's cell lies at least two prepared columns inside each of
+// feat's rows (newWorleyGrid), so the gathers stay inside feat.
+func worleyLanes(k Kernel, mode WorleyMode, blocks []worleyBlock, out []float64, feat []vec2, t *worleyRowTerms) int {
+	n := len(blocks)
+	if n == 0 || k == KernelGo {
+		return 0
+	}
+	_ = out[n*laneWidth-1]
+	p := &feat[0].x
+	switch {
+	case k == KernelAVX512 && mode == F1:
+		worleyF1RowAVX512(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF1Scale, n)
+	case k == KernelAVX512:
+		worleyF2F1RowAVX512(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF2F1Scale, n)
+	case mode == F1:
+		worleyF1RowAVX2(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF1Scale, n)
+	default:
+		worleyF2F1RowAVX2(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF2F1Scale, n)
+	}
+	return n * laneWidth
+}
+
+// simplexPointLanes is simplexLanes at the points (xs[k], ys[k]).
+func simplexPointLanes(k Kernel, key uint64, xs, ys []float64, out []float64) int {
+	n := len(xs) / laneWidth
+	if n == 0 || k != KernelAVX512 || !simplexVector {
+		return 0
+	}
+	_, _ = out[n*laneWidth-1], ys[n*laneWidth-1]
+	simplexPointsAVX512(&out[0], &xs[0], &ys[0], key, &gradients[0].x, n)
+	return n * laneWidth
+}

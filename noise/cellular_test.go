@@ -1,0 +1,181 @@
+package noise
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// cellularBases are the bases of issue 15 part B for a seed: simplex and
+// Worley noise in both modes.
+func cellularBases(seed int64) []Basis {
+	return []Basis{NewSimplex(seed), NewWorley(seed, F1), NewWorley(seed, F2MinusF1)}
+}
+
+// TestCellularGridPaths checks simplex and Worley Grids against the point
+// forms bit for bit, with every kernel this machine runs forced in turn,
+// for several seeds, row widths (odd, below and not a multiple of the 8
+// lanes), sample spacings from fewer than one sample per lattice cell to
+// many, and rows visited in a jumping order; and that each kernel really
+// took the rows it can (blocks made, simplex lanes run).
+func TestCellularGridPaths(t *testing.T) {
+	widths := []int{1, 7, 8, 9, 31, 100, 257, 1025}
+	perCells := []float64{0.45, 1, 3.7, 8, 64}
+	ys := []float64{0.3, 0.9, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125}
+	for _, kernel := range Kernels() {
+		t.Run(string(kernel), func(t *testing.T) {
+			useKernel(t, kernel)
+			for _, seed := range []int64{1, -7, 2026, 1 << 40} {
+				for _, b := range cellularBases(seed) {
+					for _, w := range widths {
+						for _, pc := range perCells {
+							xs := make([]float64, w)
+							for k := range xs {
+								xs[k] = -5.31 + float64(k)/pc
+							}
+							name := fmt.Sprintf("%T seed %d width %d at %g per cell", b, seed, w, pc)
+							checkCellularKernel(t, name, b, xs, kernel)
+							checkCellularGrid(t, name, b, xs, ys)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// checkCellularKernel checks that a Grid of b over xs takes the cellular
+// path with kernel where it can.
+func checkCellularKernel(t *testing.T, name string, b Basis, xs []float64, kernel Kernel) {
+	t.Helper()
+	g := NewGrid(b, xs)
+	switch b.(type) {
+	case worleyNoise:
+		if g.kind != gridWorley {
+			t.Fatalf("%s: Worley Grid of kind %d", name, g.kind)
+		}
+		if want := len(xs) / laneWidth; kernel != KernelGo && len(g.worley.blocks) != want {
+			t.Fatalf("%s: %d Worley blocks for kernel %s, want %d", name, len(g.worley.blocks), kernel, want)
+		}
+	case simplexNoise:
+		if g.kind != gridSimplex || g.kernel != kernel {
+			t.Fatalf("%s: simplex Grid of kind %d, kernel %s", name, g.kind, g.kernel)
+		}
+	}
+}
+
+// checkCellularGrid compares a Grid of b over xs, on the rows ys, with
+// b's point forms.
+func checkCellularGrid(t *testing.T, name string, b Basis, xs, ys []float64) {
+	t.Helper()
+	g := NewGrid(b, xs)
+	values, evals := g.Rows(), g.Rows()
+	v := make([]float64, len(xs))
+	ev, dx, dy := make([]float64, len(xs)), make([]float64, len(xs)), make([]float64, len(xs))
+	for _, y := range ys {
+		values.Value(y, v)
+		evals.Eval(y, ev, dx, dy)
+		for k, x := range xs {
+			if pv := b.Value(x, y); !same(v[k], pv) {
+				t.Fatalf("%s: Grid Value at (%v, %v) = %v, Value = %v", name, x, y, v[k], pv)
+			}
+			if qv, qx, qy := b.Eval(x, y); !same(ev[k], qv) || !same(dx[k], qx) || !same(dy[k], qy) {
+				t.Fatalf("%s: Grid Eval at (%v, %v) = (%v, %v, %v), Eval = (%v, %v, %v)", name, x, y, ev[k], dx[k], dy[k], qv, qx, qy)
+			}
+		}
+	}
+}
+
+// TestSimplexLanesRun checks that the AVX-512 kernel does the simplex
+// rows where the CPU has it, so the bit-identity tests above test it.
+func TestSimplexLanesRun(t *testing.T) {
+	xs := make([]float64, 21)
+	for k := range xs {
+		xs[k] = 0.1 * float64(k)
+	}
+	v := make([]float64, len(xs))
+	for _, kernel := range Kernels() {
+		done := simplexLanes(kernel, 1, xs, 0.5, v)
+		want := 0
+		if kernel == KernelAVX512 && simplexVector {
+			want = 16
+		}
+		if done != want {
+			t.Errorf("kernel %s: simplexLanes did %d samples, want %d", kernel, done, want)
+		}
+	}
+}
+
+// TestWorleyGridFallsBack checks that samples scattered over far more
+// lattice columns than there are samples get the point form, with the
+// same values.
+func TestWorleyGridFallsBack(t *testing.T) {
+	xs := []float64{-1e9, 0.5, 3e12}
+	b := NewWorley(3, F2MinusF1)
+	g := NewGrid(b, xs)
+	if g.kind != gridRowForms {
+		t.Fatalf("scattered samples got Grid kind %d, want the row forms", g.kind)
+	}
+	checkCellularGrid(t, "scattered", b, xs, []float64{0.5, -2})
+}
+
+// TestWorleyGridDistancesMatchNearest checks the branch-free search of the
+// Value path against nearest's, cell by cell, in both modes: d1 always,
+// d2 where the mode reads it.
+func TestWorleyGridDistancesMatchNearest(t *testing.T) {
+	for _, mode := range []WorleyMode{F1, F2MinusF1} {
+		n := NewWorley(11, mode).(worleyNoise)
+		xs := make([]float64, 300)
+		for k := range xs {
+			xs[k] = -2.02 + 0.0137*float64(k)
+		}
+		r := newWorleyGrid(n, xs).rows()
+		for _, y := range []float64{0.001, 0.5, 0.999, -1.3} {
+			tm := r.terms(y)
+			for k, x := range xs {
+				d1, d2 := r.distances(&tm, k)
+				want := n.nearest(x, y)
+				if !same(d1, want.d1) || mode == F2MinusF1 && !same(d2, want.d2) {
+					t.Fatalf("mode %d at (%v, %v): distances %v, %v; nearest %v, %v", mode, x, y, d1, d2, want.d1, want.d2)
+				}
+			}
+		}
+	}
+}
+
+// TestValuePointsMatchesValue checks ValuePoints against Value bit for bit
+// at scattered points, for every basis, with every kernel forced in turn,
+// for counts below, at and past multiples of the 8 lanes.
+func TestValuePointsMatchesValue(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for _, kernel := range Kernels() {
+		useKernel(t, kernel)
+		for _, seed := range []int64{2, -9} {
+			for _, b := range allBases(t, seed) {
+				for _, n := range []int{0, 1, 7, 8, 9, 63, 1000} {
+					xs, ys, v := make([]float64, n), make([]float64, n), make([]float64, n)
+					for k := range xs {
+						xs[k], ys[k] = 60*r.Float64()-30, 60*r.Float64()-30
+						if k%5 == 0 {
+							xs[k] += 1e6
+						}
+					}
+					ValuePoints(b, xs, ys, v)
+					for k := range xs {
+						if want := b.Value(xs[k], ys[k]); !same(v[k], want) {
+							t.Fatalf("kernel %s, %T seed %d, %d points: ValuePoints at (%v, %v) = %v, Value = %v",
+								kernel, b, seed, n, xs[k], ys[k], v[k], want)
+						}
+					}
+				}
+			}
+		}
+		want := 0
+		if kernel == KernelAVX512 && simplexVector {
+			want = 8
+		}
+		if done := simplexPointLanes(kernel, 1, make([]float64, 9), make([]float64, 9), make([]float64, 9)); done != want {
+			t.Errorf("kernel %s: simplexPointLanes did %d of 9 points, want %d", kernel, done, want)
+		}
+	}
+}

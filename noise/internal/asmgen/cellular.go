@@ -1,0 +1,420 @@
+package main
+
+// The cellular kernels: Worley noise values (F1 and F2 − F1) along a grid
+// row (see noise/worley_grid.go). Each lane is one sample; it gathers the
+// jittered feature points of the 3×3 cells around its own from the five
+// kept lattice rows, and keeps the two smallest squared distances with min
+// and max, which are exact. Then the 16 cells of the surrounding 5×5 ring:
+// a ring cell is skipped when no lane's gap² to it is below that lane's
+// bound (d1 for F1, d2 for F2 − F1), and otherwise evaluated in every lane,
+// which cannot change a lane that did not need it (its distance is at least
+// the gap², so at least the bound). So the two smallest distances are the
+// Go path's, and every distance is its expression, (oi + f_x − u)² +
+// (oj + f_y − v)², each product rounded before the sum: the rows are bit for
+// bit the Go path's and the point form's.
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The layout of noise's worleyBlock: 8 samples' offsets u in their cells,
+// their cells' prepared columns times two (a feature point is two float64,
+// and a gather scales its index by at most 8), and their squared gaps to
+// the columns −2, −1, +1, +2 away.
+const (
+	worleyOffU, worleyOffC2, worleyOffGx2 = 0, 64, 128
+	worleyBlockSize                       = 384
+)
+
+// worleyConsts holds the float64 −2, −1, 0, 1, 2 (at 8·(o+2): the cell
+// offsets oi and oj), +Inf and 1.
+var worleyConsts Mem
+
+const worleyInf, worleyOne = 40, 48
+
+// cellularRows writes the Worley kernels of both instruction sets.
+func cellularRows() {
+	worleyConsts = GLOBL("worleyconsts", RODATA|NOPTR)
+	for k, f := range []float64{-2, -1, 0, 1, 2} {
+		DATA(8*k, F64(f))
+	}
+	DATA(worleyInf, U64(0x7FF0000000000000))
+	DATA(worleyOne, F64(1))
+	for _, s := range []cellISA{cell512{}, cell2{}} {
+		worleyRow(s, false)
+		worleyRow(s, true)
+	}
+}
+
+// cellISA is how an instruction set gathers and tests a block's lanes.
+type cellISA interface {
+	name() string
+	width() int  // a vector's size in bytes
+	halves() int // vectors per block of 8 samples
+	vec() Register
+	// gather loads the float64 at base + index·8 + disp of every lane,
+	// into a copy of the zero vector zero (AVX-512).
+	gather(base, index, zero Register, disp int) Register
+	// anyLess jumps to skip unless some lane of a is below b.
+	anyLess(a, b Register, skip string)
+}
+
+type cell512 struct{}
+
+func (cell512) name() string  { return "AVX512" }
+func (cell512) width() int    { return 64 }
+func (cell512) halves() int   { return 1 }
+func (cell512) vec() Register { return ZMM() }
+
+func (cell512) gather(base, index, zero Register, disp int) Register {
+	k, dst, ones := K(), ZMM(), GP32()
+	// Fresh registers: an instruction that reads its own output (KXNORW
+	// k, k, k; VPXORQ z, z, z) would leave them live from the function's
+	// entry for the register allocator.
+	MOVL(U32(0xFF), ones)
+	KMOVW(ones, k)
+	VMOVAPD(zero, dst)
+	VGATHERQPD(Mem{Base: base, Index: index, Scale: 8, Disp: disp}, k, dst)
+	return dst
+}
+
+func (cell512) anyLess(a, b Register, skip string) {
+	k := K()
+	VCMPPD(U8(1), b, a, k) // LT_OS: a < b
+	KORTESTW(k, k)
+	JZ(LabelRef(skip))
+}
+
+type cell2 struct{}
+
+func (cell2) name() string  { return "AVX2" }
+func (cell2) width() int    { return 32 }
+func (cell2) halves() int   { return 2 }
+func (cell2) vec() Register { return YMM() }
+
+func (cell2) gather(base, index, _ Register, disp int) Register {
+	mask, dst := YMM(), YMM()
+	VPCMPEQQ(mask, mask, mask)
+	VXORPD(dst, dst, dst)
+	VGATHERQPD(mask, Mem{Base: base, Index: index, Scale: 8, Disp: disp}, dst)
+	return dst
+}
+
+func (cell2) anyLess(a, b Register, skip string) {
+	m, bits := YMM(), GP32()
+	VCMPPD(U8(1), b, a, m)
+	VMOVMSKPD(m, bits)
+	TESTL(bits, bits)
+	JZ(LabelRef(skip))
+}
+
+// worleyRow writes N of every block's samples to out.
+func worleyRow(s cellISA, edge bool) {
+	mode := "F1"
+	if edge {
+		mode = "F2F1"
+	}
+	name := "worley" + mode + "Row" + s.name()
+	TEXT(name, NOSPLIT, "func(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v, scale float64, n int)")
+	Doc(name+" writes Worley "+mode+" noise N at the 8 samples of each of the n blocks to out,",
+		"from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the",
+		"row's offset v and squared gaps gy2 to them (see worleyRows.distances).")
+	out, blk := Load(Param("out"), GP64()), Load(Param("blocks"), GP64())
+	feat, offs := Load(Param("feat"), GP64()), Load(Param("rowOff"), GP64())
+	gy2 := Load(Param("gy2"), GP64())
+	n := Load(Param("n"), GP64())
+	var rows [5]Register
+	for k := range rows {
+		rows[k] = GP64()
+		MOVQ(Mem{Base: offs, Disp: 8 * k}, rows[k])
+		ADDQ(feat, rows[k])
+	}
+	v := s.vec()
+	VBROADCASTSD(Load(Param("v"), XMM()), v)
+	w := s.width()
+	zero := s.vec()
+	if w == 64 {
+		VPXORQ(zero, zero, zero) // VXORPD on zmm needs AVX512DQ
+	} else {
+		VXORPD(zero, zero, zero)
+	}
+	Label(name + "Block")
+	TESTQ(n, n)
+	JZ(LabelRef(name + "Done"))
+	for h := range s.halves() {
+		u, c2 := s.vec(), s.vec()
+		VMOVUPD(Mem{Base: blk, Disp: worleyOffU + w*h}, u)
+		VMOVUPD(Mem{Base: blk, Disp: worleyOffC2 + w*h}, c2)
+		d1, d2 := s.vec(), s.vec()
+		VBROADCASTSD(worleyConsts.Offset(worleyInf), d1)
+		VMOVAPD(d1, d2)
+		cell := func(oi, oj int) {
+			ox := s.gather(rows[oj+2], c2, zero, 16*oi)
+			oy := s.gather(rows[oj+2], c2, zero, 16*oi+8)
+			if oi != 0 { // 0 + f_x is f_x: f_x is never −0
+				o := s.vec()
+				VBROADCASTSD(worleyConsts.Offset(8*(oi+2)), o)
+				VADDPD(o, ox, ox)
+			}
+			VSUBPD(u, ox, ox)
+			if oj != 0 {
+				o := s.vec()
+				VBROADCASTSD(worleyConsts.Offset(8*(oj+2)), o)
+				VADDPD(o, oy, oy)
+			}
+			VSUBPD(v, oy, oy)
+			VMULPD(ox, ox, ox)
+			VMULPD(oy, oy, oy)
+			VADDPD(oy, ox, ox) // d
+			if edge {          // d2 = min(d2, max(d1, d)) before d1 = min(d1, d); F1 needs no d2
+				t := s.vec()
+				VMAXPD(ox, d1, t)
+				VMINPD(t, d2, d2)
+			}
+			VMINPD(ox, d1, d1)
+		}
+		for oj := -1; oj <= 1; oj++ {
+			for oi := -1; oi <= 1; oi++ {
+				cell(oi, oj)
+			}
+		}
+		bound := d2
+		if !edge {
+			bound = d1
+		}
+		for oj := -2; oj <= 2; oj++ {
+			for oi := -2; oi <= 2; oi++ {
+				if oi > -2 && oi < 2 && oj > -2 && oj < 2 {
+					continue // inner 3×3, done
+				}
+				skip := fmt.Sprintf("%sSkip%d_%d_%d", name, h, oi+2, oj+2)
+				gap := s.vec()
+				VBROADCASTSD(Mem{Base: gy2, Disp: 8 * (oj + 2)}, gap)
+				if oi != 0 { // gx² + gy², with gx = 0 for oi = 0
+					slot := map[int]int{-2: 0, -1: 1, 1: 2, 2: 3}[oi]
+					VADDPD(Mem{Base: blk, Disp: worleyOffGx2 + 64*slot + w*h}, gap, gap)
+				}
+				s.anyLess(gap, bound, skip)
+				cell(oi, oj)
+				Label(skip)
+			}
+		}
+		scale, one := s.vec(), s.vec()
+		VBROADCASTSD(Load(Param("scale"), XMM()), scale)
+		VBROADCASTSD(worleyConsts.Offset(worleyOne), one)
+		r := s.vec()
+		VSQRTPD(d1, r)
+		if edge {
+			r2 := s.vec()
+			VSQRTPD(d2, r2)
+			VSUBPD(r, r2, r)
+		}
+		VMULPD(scale, r, r)
+		VSUBPD(one, r, r)
+		VMOVUPD(r, Mem{Base: out, Disp: w * h})
+	}
+	ADDQ(U8(64), out)
+	ADDQ(U32(worleyBlockSize), blk)
+	DECQ(n)
+	JMP(LabelRef(name + "Block"))
+	Label(name + "Done")
+	VZEROUPPER()
+	RET()
+}
+
+// The simplex kernel: Perlin's simplex noise values (noise/simplex.go)
+// at 8 samples of a row per vector, AVX-512 only: it needs 64-bit
+// multiplies and conversions between float64 and int64 (AVX512DQ), which
+// AVX2 lacks. Each lane does what simplexNoise.Value does: the skew, the
+// cell by truncation and a step down below it (floorFrac), the three
+// corners' offsets, their gradients hashed from the lattice point with
+// Mix64 and gathered from the table, and t⁴·(g·d) zeroed where t ≤ 0, each
+// product rounded before its sum.
+
+// The constants of noise/simplex.go and noise/hash.go, the same literals.
+const (
+	skew2        = 0.36602540378443864676
+	unskew2      = 0.21132486540518711775
+	simplexScale = 99.204334582718712977
+	primeX       = 0x9E3779B97F4A7C15
+	primeY       = 0xC2B2AE3D27D4EB4F
+	mix1, mix2   = 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53
+)
+
+var simplexConsts Mem
+
+// Offsets in simplexConsts.
+const (
+	sxSkew, sxUnskew, sxFar, sxHalf, sxScale  = 0, 8, 16, 24, 32
+	sxOne, sxPrimeX, sxPrimeY, sxMix1, sxMix2 = 40, 48, 56, 64, 72
+	sxOneF                                    = 80
+)
+
+// simplexRows writes the simplex kernel.
+func simplexRows() {
+	simplexConsts = GLOBL("simplexconsts", RODATA|NOPTR)
+	DATA(sxSkew, F64(skew2))
+	DATA(sxUnskew, F64(unskew2))
+	DATA(sxFar, F64(2*unskew2-1))
+	DATA(sxHalf, F64(0.5))
+	DATA(sxScale, F64(simplexScale))
+	DATA(sxOne, U64(1))
+	DATA(sxPrimeX, U64(primeX))
+	DATA(sxPrimeY, U64(primeY))
+	DATA(sxMix1, U64(mix1))
+	DATA(sxMix2, U64(mix2))
+	DATA(sxOneF, F64(1))
+	simplexKernel(false)
+	simplexKernel(true)
+}
+
+// simplexKernel writes the kernel along a row (one y) or, with points, at
+// points whose ys come in a second array (the distorted octaves).
+func simplexKernel(points bool) {
+	name := "simplexRowAVX512"
+	sig := "func(out *float64, xs *float64, y float64, key uint64, grads *float64, n int)"
+	if points {
+		name = "simplexPointsAVX512"
+		sig = "func(out *float64, xs *float64, ys *float64, key uint64, grads *float64, n int)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	if points {
+		Doc(name+" writes simplex noise N(xs[k], ys[k]) at the 8 samples of each of the n",
+			"blocks of xs and ys to out, for the basis key, with the gradient table at grads",
+			"(see simplexNoise.Value).")
+	} else {
+		Doc(name+" writes simplex noise N(xs[k], y) at the 8 samples of each of the n blocks",
+			"of xs to out, for the basis key, with the gradient table at grads (see simplexNoise.Value).")
+	}
+	out, xs := Load(Param("out"), GP64()), Load(Param("xs"), GP64())
+	grads, n := Load(Param("grads"), GP64()), Load(Param("n"), GP64())
+	c := func(off int) Mem { return simplexConsts.Offset(off) }
+	y, key, zero, onesQ, oneF := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+	var ys Register
+	if points {
+		ys = Load(Param("ys"), GP64())
+	} else {
+		VBROADCASTSD(Load(Param("y"), XMM()), y)
+	}
+	VPBROADCASTQ(Load(Param("key"), GP64()), key)
+	VPXORQ(zero, zero, zero)
+	VPBROADCASTQ(c(sxOne), onesQ)
+	VBROADCASTSD(c(sxOneF), oneF)
+	Label(name + "Block")
+	TESTQ(n, n)
+	JZ(LabelRef(name + "Done"))
+	x := ZMM()
+	VMOVUPD(Mem{Base: xs}, x)
+	if points {
+		VMOVUPD(Mem{Base: ys}, y)
+	}
+	s := ZMM()
+	VADDPD(y, x, s)
+	VMULPD_BCST(c(sxSkew), s, s)
+	floor := func(v Register) Register { // floorFrac's index
+		q, f, k := ZMM(), ZMM(), K()
+		VCVTTPD2QQ(v, q)
+		VCVTQQ2PD(q, f)
+		VCMPPD(U8(1), f, v, k) // v < float64(q)
+		VPSUBQ(onesQ, q, k, q)
+		return q
+	}
+	xsk, ysk := ZMM(), ZMM()
+	VADDPD(s, x, xsk)
+	VADDPD(s, y, ysk)
+	i, j := floor(xsk), floor(ysk)
+	t, fi, fj := ZMM(), ZMM(), ZMM()
+	VPADDQ(j, i, t)
+	VCVTQQ2PD(t, t)
+	VMULPD_BCST(c(sxUnskew), t, t)
+	VCVTQQ2PD(i, fi)
+	VCVTQQ2PD(j, fj)
+	x0, y0 := ZMM(), ZMM()
+	VSUBPD(t, fi, fi)
+	VSUBPD(fi, x, x0)
+	VSUBPD(t, fj, fj)
+	VSUBPD(fj, y, y0)
+	lower := K()
+	VCMPPD(U8(0x0E), y0, x0, lower) // GT_OS: x0 > y0
+	i1, j1 := ZMM(), ZMM()
+	VBLENDMPD(oneF, zero, lower, i1)
+	VBLENDMPD(zero, oneF, lower, j1)
+	x1, y1, x2, y2 := ZMM(), ZMM(), ZMM(), ZMM()
+	VSUBPD(i1, x0, x1)
+	VADDPD_BCST(c(sxUnskew), x1, x1)
+	VSUBPD(j1, y0, y1)
+	VADDPD_BCST(c(sxUnskew), y1, y1)
+	VADDPD_BCST(c(sxFar), x0, x2)
+	VADDPD_BCST(c(sxFar), y0, y2)
+	// The lattice rows' keys and the columns' products: rowKey and
+	// hashCell, with (j+1)·primeY = j·primeY + primeY modulo 2⁶⁴.
+	r0, r1, ip, ip1 := ZMM(), ZMM(), ZMM(), ZMM()
+	VPMULLQ_BCST(c(sxPrimeY), j, r0)
+	VPADDQ_BCST(c(sxPrimeY), r0, r1)
+	VPXORQ(key, r0, r0)
+	VPXORQ(key, r1, r1)
+	VPMULLQ_BCST(c(sxPrimeX), i, ip)
+	VPADDQ_BCST(c(sxPrimeX), ip, ip1)
+	row1, col1 := ZMM(), ZMM()
+	VPBLENDMQ(r0, r1, lower, row1) // the lower triangle's corner 1 is (i+1, j)
+	VPBLENDMQ(ip1, ip, lower, col1)
+	sum := ZMM()
+	corner := func(row, col, dx, dy Register, first bool) {
+		h, sh := ZMM(), ZMM()
+		VPXORQ(col, row, h)
+		for _, m := range []int{sxMix1, sxMix2, -1} { // Mix64
+			VPSRLQ(U8(33), h, sh)
+			VPXORQ(sh, h, h)
+			if m >= 0 {
+				VPMULLQ_BCST(c(m), h, h)
+			}
+		}
+		VPSRLQ(U8(56), h, h)
+		VPSLLQ(U8(1), h, h) // a gradient is two float64
+		gx, gy := ZMM(), ZMM()
+		for k, g := range []Register{gx, gy} {
+			m := K()
+			KXNORW(m, m, m)
+			VMOVAPD(zero, g)
+			VGATHERQPD(Mem{Base: grads, Index: h, Scale: 8, Disp: 8 * k}, m, g)
+		}
+		tt, a, b := ZMM(), ZMM(), ZMM()
+		VMULPD(dx, dx, a)
+		VMULPD(dy, dy, b)
+		VBROADCASTSD(c(sxHalf), tt)
+		VSUBPD(a, tt, tt)
+		VSUBPD(b, tt, tt) // t = ½ − x² − y²
+		VMULPD(dx, gx, a)
+		VMULPD(dy, gy, b)
+		VADDPD(b, a, a) // g·d
+		VMULPD(tt, tt, b)
+		VMULPD(b, b, b) // t⁴
+		live := K()
+		VCMPPD(U8(6), zero, tt, live) // NLE_US: not t ≤ 0
+		if first {
+			VMULPD_Z(a, b, live, sum)
+			return
+		}
+		VMULPD_Z(a, b, live, b)
+		VADDPD(b, sum, sum)
+	}
+	corner(r0, ip, x0, y0, true)
+	corner(row1, col1, x1, y1, false)
+	corner(r1, ip1, x2, y2, false)
+	VMULPD_BCST(c(sxScale), sum, sum)
+	VMOVUPD(sum, Mem{Base: out})
+	ADDQ(U8(64), out)
+	ADDQ(U8(64), xs)
+	if points {
+		ADDQ(U8(64), ys)
+	}
+	DECQ(n)
+	JMP(LabelRef(name + "Block"))
+	Label(name + "Done")
+	VZEROUPPER()
+	RET()
+}
