@@ -8,41 +8,69 @@ import (
 
 // followTrack brings the map onto the track between the solved points.
 // The lattice cannot follow detail finer than its finest cell, so the map
-// strays from the track between the points by a few metres; here the
-// residual along the track (every half sample) is added to the ground
-// around it: in full within a sample of the track, fading with a
-// smootherstep to nothing at reach samples, so the correction leaves no
-// crease. Six passes take up what the bilinear reading between samples
-// left; fixConstraints then meets the solved points exactly again.
+// strays from the track between the points by a few metres. The residual
+// along the track (every half sample) is spread over the ground around it
+// as a smooth field: residual and track length are splatted onto the map
+// and both smoothed with the same cubic B-spline kernel (splineKernel)
+// reach samples in radius; the correction is
+//
+//	c = 2·B_r / (B_1 + B_ref)
+//
+// with B_r the smoothed residual, B_1 the smoothed length and B_ref the
+// B_1 a straight track gives on itself. On a straight track c is the
+// kernel-weighted mean residual; where passes overlap it is their mean
+// (somewhat more, which the next pass takes back); away from the track
+// it fades with the kernel to nothing at reach. Being a ratio of two
+// C² fields, c leaves no crease, unlike a correction that follows the
+// nearest point of the track. followPasses passes take up what the
+// kernel's smoothing left; reconstrain then meets the solved points
+// exactly again by the smooth lattice correction.
 // Elevations e map to the map's units as (e − z0)/amp.
-func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, cons []Constraint, z0, amp, reach float64) error {
-	edges := trackEdges(track)
-	resid := make([][2]float64, len(edges))
-	delta := make([]float32, len(m.Samples))
-	for range 6 {
-		for k, e := range edges {
-			for j, q := range e {
-				resid[k][j] = (q.Ele-z0)/amp - bilinear(m, q.X, q.Y)
-			}
+func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach float64) error {
+	var pts []Sample
+	for _, seg := range track.Segments {
+		pts = append(pts, seg...)
+	}
+	ds := 0.5 // the track's spacing, samples: Resample(lineSpacing(0.5))
+	if n := track.Points(); n > 0 {
+		ds = max(track.Length/track.CellSize/float64(n), 1e-3)
+	}
+	k := newSplineKernel(reach)
+	// The track's smoothed length does not change between passes.
+	b1 := make([]float64, len(m.Samples))
+	for _, q := range pts {
+		splat(b1, m.Width, m.Height, q.X, q.Y, ds)
+	}
+	if err := k.smooth(ctx, b1, m.Width, m.Height); err != nil {
+		return err
+	}
+	ref := k.lineDensity()
+	bR := make([]float64, len(m.Samples))
+	for range followPasses {
+		clear(bR)
+		for _, q := range pts {
+			r := (q.Ele-fit.z0)/fit.amp - bilinear(m, q.X, q.Y)
+			splat(bR, m.Width, m.Height, q.X, q.Y, r*ds)
 		}
-		clear(delta)
-		err := nearestEdges(ctx, m, edges, reach, func(row, col, k int, t, d float64) {
-			w := 1.0
-			if d > 1 {
-				w = smootherstep(1 - (d-1)/(reach-1))
-			}
-			delta[row*m.Width+col] = float32(w * (resid[k][0] + t*(resid[k][1]-resid[k][0])))
-		})
-		if err != nil {
+		if err := k.smooth(ctx, bR, m.Width, m.Height); err != nil {
 			return err
 		}
-		for i, v := range delta {
-			m.Samples[i] += v
+		for i, v := range bR {
+			if v != 0 {
+				m.Samples[i] += float32(2 * v / (b1[i] + ref))
+			}
 		}
 	}
-	fixConstraints(m, cons)
-	return nil
+	if fit.turb == nil {
+		fixConstraints(m, fit.cons)
+		return nil
+	}
+	return reconstrain(ctx, m, fit)
 }
+
+// followPasses is how many times followTrack measures the residual
+// along the track and spreads it.
+const followPasses = 6
 
 // harmoniseLaps reconciles passes of the track that disagree: laps of one
 // loop, an out-and-back, recorded with elevations metres apart. Where

@@ -15,9 +15,9 @@ type Fragment struct {
 }
 
 // Repair is a run of elevation outliers replaced by the elevations around
-// them (repairElevations).
+// them (repairElevations), or a step spread over a ramp (repairSteps).
 type Repair struct {
-	Kind   string  `json:"kind"` // "start" (a barometer settling), "end" or "spike"
+	Kind   string  `json:"kind"` // "start" (a barometer settling), "end", "spike" or "step"
 	Points int     `json:"points"`
 	Change float64 `json:"change_m"` // the largest change, repaired − recorded, metres
 }

@@ -99,8 +99,9 @@ const duplicateDistance = 0.01
 //  4. Drop fragments far from the main body of the track (dropFragments),
 //     unless opt.KeepAll.
 //  5. Repair elevation outliers, spikes and a settling barometer, found by
-//     robust statistics along the track (repairElevations), unless
-//     opt.KeepAll.
+//     robust statistics along the track (repairElevations), and spread
+//     steps, altitudes that jump tens of metres between neighbouring fixes
+//     (repairSteps), unless opt.KeepAll.
 //  6. Median-filter the elevations over opt.MedianWindow points: GPS
 //     elevations carry spikes of 100 m and more that no terrain has.
 //  7. Fit the track into the map, centred, with opt.Margin free on every
@@ -130,6 +131,7 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	if !opt.KeepAll {
 		segs = path.dropFragments(segs)
 		path.repairElevations(segs)
+		path.repairSteps(segs)
 	}
 	for _, seg := range segs {
 		medianFilter(seg, opt.MedianWindow)

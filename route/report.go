@@ -29,6 +29,10 @@ type Report struct {
 	TrackMaxError  float64 `json:"track_max_error"`  // map against the track's own elevation, every half sample
 	TrackMeanError float64 `json:"track_mean_error"`
 	Ridge          float64 `json:"ridge"` // Tikhonov term the solve needed; 0 when exact
+	// CreaseRatio is the 99th-percentile curvature along the route (the
+	// road and its shoulders, or the ground the track-following changed)
+	// over the whole map's (Result.CreaseRatio).
+	CreaseRatio float64 `json:"crease_ratio"`
 
 	// Paper 002's Table 2 accuracy as a percentage (Agreement): at the
 	// solved points, and along the whole track every half sample.
@@ -106,6 +110,7 @@ func (r *Result) Report(seconds float64) Report {
 		BaseElevation: r.Base, VerticalScale: r.Map.VerticalScale,
 		Spacing: r.Spacing, Merged: r.Merged,
 		TrackMaxError: r.TrackMaxError, TrackMeanError: r.TrackMeanError, Ridge: r.Ridge,
+		CreaseRatio:    r.CreaseRatio(),
 		Agreement:      Agreement(r.MeanError, r.elevationRange()),
 		TrackAgreement: Agreement(r.TrackMeanError, r.elevationRange()),
 		Dropped:        nonNil(r.Path.Dropped), Repairs: nonNil(r.Path.Repairs), LapShift: r.LapShift,
@@ -159,7 +164,8 @@ func (r *Result) Notes() []string {
 			f.Points, f.Length/1000, f.Distance/1000))
 	}
 	for _, rp := range r.Path.Repairs {
-		what := map[string]string{"start": "at the start (a settling barometer)", "end": "at the end", "spike": "a spike"}[rp.Kind]
+		what := map[string]string{"start": "at the start (a settling barometer)", "end": "at the end", "spike": "a spike",
+			"step": "in a step (the altitude jumped between neighbouring fixes; spread over a ramp)"}[rp.Kind]
 		notes = append(notes, fmt.Sprintf("repaired %d elevation(s) %s: changed by up to %+.1f m", rp.Points, what, rp.Change))
 	}
 	if r.LapShift > 0.05 {
