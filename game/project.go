@@ -127,21 +127,44 @@ func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, 
 	// The grid and the vertices on its edges shared with finer chunks.
 	n := len(c.Heights)
 	d := b.begin(noDetail, n)
-	b.surf = grow(b.surf, n)
-	b.w = grow(b.w, n)
 	b.remap = grow(b.remap, n)
 	cs := float32(m.CellSize)
 	spacing := cs * float32(c.Step)
 	// A vertex two chunks share has the same sample and height in both,
 	// and its position is computed the same way here, so both project to
 	// the same float32 screen coordinates.
-	at := func(k, col, row int) {
+	surface := func(k, col, row int) surfaceVertex {
 		s := (row*m.Width + col) * 3
-		b.surf[k] = surfaceVertex{
+		return surfaceVertex{
 			pos:     mgl32.Vec3{float32(col) * cs, c.Heights[k], float32(row) * cs},
 			normal:  mgl32.Vec3{normals[s], normals[s+1], normals[s+2]},
 			spacing: spacing,
 		}
+	}
+	if p.inFront(c, cs) {
+		// No triangle reaches the near plane: project each vertex the
+		// first time a triangle uses it, and test nothing per vertex.
+		for k := range b.remap {
+			b.remap[k] = -1
+		}
+		vertex := func(k uint32) uint32 {
+			if b.remap[k] < 0 {
+				col, row := c.Sample(int(k))
+				b.remap[k] = int32(len(d.vertices))
+				d.vertices = append(d.vertices, p.vertex(surface(int(k), col, row)))
+			}
+			return uint32(b.remap[k])
+		}
+		for t := 0; t+2 < len(c.Tris); t += 3 {
+			d.indices = append(d.indices, vertex(c.Tris[t]), vertex(c.Tris[t+1]), vertex(c.Tris[t+2]))
+		}
+		b.triangles += len(c.Tris) / 3
+		return
+	}
+	b.surf = grow(b.surf, n)
+	b.w = grow(b.w, n)
+	at := func(k, col, row int) {
+		b.surf[k] = surface(k, col, row)
 		b.w[k] = p.clipW(b.surf[k].pos)
 		b.remap[k] = -1
 	}
@@ -173,6 +196,37 @@ func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, 
 			b.triangles += d.clipTriangle(p, [3]surfaceVertex{b.surf[i0], b.surf[i1], b.surf[i2]}, [3]float32{b.w[i0], b.w[i1], b.w[i2]})
 		}
 	}
+}
+
+// inFront reports whether every vertex of chunk c, on a map of cell size
+// cs, has a clip w of at least the near plane's, as clipW computes it in
+// float32: the least w over the corners of the chunk's bounding box,
+// exact in float64, clears the near plane by far more than clipW's
+// rounding (under 1e-6 of the terms' magnitudes).
+func (p *projector) inFront(c *mesh.ChunkDraw, cs float32) bool {
+	lo, hi := heightRange(c)
+	m := &p.vp
+	ext := [3][2]float64{
+		{float64(float32(c.Col0) * cs), float64(float32(c.Col1) * cs)},
+		{float64(lo), float64(hi)},
+		{float64(float32(c.Row0) * cs), float64(float32(c.Row1) * cs)},
+	}
+	w, size := float64(m[15]), math.Abs(float64(m[15]))
+	for a, coef := range [3]float32{m[3], m[7], m[11]} {
+		k := float64(coef)
+		w += min(k*ext[a][0], k*ext[a][1])
+		size += math.Abs(k) * max(math.Abs(ext[a][0]), math.Abs(ext[a][1]))
+	}
+	return w-1e-4*size >= float64(p.near)
+}
+
+// heightRange returns the lowest and highest height of c's vertices.
+func heightRange(c *mesh.ChunkDraw) (lo, hi float32) {
+	lo, hi = c.Heights[0], c.Heights[0]
+	for _, h := range c.Heights {
+		lo, hi = min(lo, h), max(hi, h)
+	}
+	return lo, hi
 }
 
 // clipTriangle cuts a triangle that crosses the near plane (Sutherland–
@@ -348,10 +402,7 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 // chunkDistance is the distance from eye to the nearest point of the
 // chunk's bounding box.
 func chunkDistance(c *mesh.ChunkDraw, eye mgl32.Vec3, m *terrain.Heightmap) float32 {
-	lo, hi := c.Heights[0], c.Heights[0]
-	for _, h := range c.Heights {
-		lo, hi = min(lo, h), max(hi, h)
-	}
+	lo, hi := heightRange(c)
 	cs := float32(m.CellSize)
 	d := func(v, a, b float32) float32 { return max(a-v, 0, v-b) }
 	dx := d(eye[0], float32(c.Col0)*cs, float32(c.Col1)*cs)

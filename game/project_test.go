@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"cordillera/terrain"
 	"cordillera/terrain/mesh"
@@ -202,4 +203,137 @@ func TestWorldMemoryProportional(t *testing.T) {
 	if large > 1.25*small || rough > 1.1*large {
 		t.Errorf("bytes per sample grow with the map or its roughness: 513² %.1f, 2049² %.1f, rough %.1f", small, large, rough)
 	}
+}
+
+// projectedTriangle is one triangle as the GPU receives it: its three
+// vertices and the shader variant it is drawn with.
+type projectedTriangle struct {
+	v        [3]ebiten.Vertex
+	noDetail bool
+}
+
+// frameTriangles flattens a frame's draw calls, batch after batch, into
+// the triangles they draw in order.
+func frameTriangles(f *frame) []projectedTriangle {
+	var out []projectedTriangle
+	for i := range f.batches {
+		for _, d := range f.batches[i].calls() {
+			for t := 0; t+2 < len(d.indices); t += 3 {
+				out = append(out, projectedTriangle{
+					v:        [3]ebiten.Vertex{d.vertices[d.indices[t]], d.vertices[d.indices[t+1]], d.vertices[d.indices[t+2]]},
+					noDetail: d.noDetail,
+				})
+			}
+		}
+	}
+	return out
+}
+
+// referenceTriangles projects f's chunks the straightforward way, one
+// triangle after another on one core: every vertex of every triangle
+// built and projected afresh, triangles crossing the near plane clipped.
+func referenceTriangles(f *frame, c *Camera, w, h int, m *terrain.Heightmap, normals []float32, detailDist float32) []projectedTriangle {
+	p := newProjector(viewProjection(c, w, h), w, h, c.Near)
+	cs := float32(m.CellSize)
+	var out []projectedTriangle
+	for i := range f.chunks {
+		ch := &f.chunks[i]
+		noDetail := chunkDistance(ch, c.Pos, m) >= detailDist
+		surface := func(k uint32) surfaceVertex {
+			col, row := ch.Sample(int(k))
+			s := (row*m.Width + col) * 3
+			return surfaceVertex{
+				pos:     mgl32.Vec3{float32(col) * cs, ch.Heights[k], float32(row) * cs},
+				normal:  mgl32.Vec3{normals[s], normals[s+1], normals[s+2]},
+				spacing: cs * float32(ch.Step),
+			}
+		}
+		for t := 0; t+2 < len(ch.Tris); t += 3 {
+			v := [3]surfaceVertex{surface(ch.Tris[t]), surface(ch.Tris[t+1]), surface(ch.Tris[t+2])}
+			cw := [3]float32{p.clipW(v[0].pos), p.clipW(v[1].pos), p.clipW(v[2].pos)}
+			in := 0
+			for _, x := range cw {
+				if x >= p.near {
+					in++
+				}
+			}
+			var d drawCall
+			switch in {
+			case 0:
+			case 3:
+				d.vertices = []ebiten.Vertex{p.vertex(v[0]), p.vertex(v[1]), p.vertex(v[2])}
+				d.indices = []uint32{0, 1, 2}
+			default:
+				d.clipTriangle(&p, v, cw)
+			}
+			d.noDetail = noDetail
+			var one frame
+			one.batches = []batch{{draws: []drawCall{d}, n: 1}}
+			out = append(out, frameTriangles(&one)...)
+		}
+	}
+	return out
+}
+
+// A frame's draw calls hold, in order, exactly the triangles of the
+// straightforward projection, to the bit, on 1, 2 and 8 cores, over a walk
+// and a flight (the walk close enough to the ground that the near plane
+// cuts triangles) on the default world and a rough map.
+func TestFrameProjectionMatchesReference(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	c := NewCamera()
+	clipped := 0
+	for _, w := range []*World{testWorld(t, 513), roughWorld(t, 257)} {
+		ext, _ := w.Map.Extent()
+		for _, procs := range []int{1, 2, 8} {
+			runtime.GOMAXPROCS(procs)
+			var f frame
+			for i := range 12 {
+				above, pitch := EyeHeight, float32(-3)
+				if i%2 == 1 {
+					above, pitch = 40, -8
+				}
+				s := ext * (0.1 + 0.05*float64(i))
+				c.Pos = mgl32.Vec3{float32(s), float32(w.Map.GroundHeight(s, s) + above), float32(s)}
+				c.Yaw, c.Pitch = math.Pi/4, mgl32.DegToRad(pitch)
+				f.build(c, 640, 360, w.Map, w.LOD, w.Normals, false, 120)
+				got := frameTriangles(&f)
+				want := referenceTriangles(&f, c, 640, 360, w.Map, w.Normals, 120)
+				if len(got) != len(want) || len(got) != f.triangles {
+					t.Fatalf("%d cores, pose %d: %d triangles drawn (%d counted), the reference draws %d", procs, i, len(got), f.triangles, len(want))
+				}
+				for k := range got {
+					if got[k] != want[k] {
+						t.Fatalf("%d cores, pose %d: triangle %d differs from the reference: %+v, want %+v", procs, i, k, got[k], want[k])
+					}
+				}
+				clipped += crossingNear(&f, c, 640, 360, w.Map.CellSize)
+			}
+		}
+	}
+	if clipped == 0 {
+		t.Error("no triangle crossed the near plane: the clipping path was not compared")
+	}
+}
+
+// crossingNear is how many of f's chunk triangles cross the near plane.
+func crossingNear(f *frame, c *Camera, w, h int, cellSize float64) int {
+	p := newProjector(viewProjection(c, w, h), w, h, c.Near)
+	n := 0
+	for i := range f.chunks {
+		ch := &f.chunks[i]
+		for t := 0; t+2 < len(ch.Tris); t += 3 {
+			in := 0
+			for q := range 3 {
+				x := ch.World(int(ch.Tris[t+q]), cellSize)
+				if p.clipW(mgl32.Vec3{float32(x[0]), float32(x[1]), float32(x[2])}) >= p.near {
+					in++
+				}
+			}
+			if in == 1 || in == 2 {
+				n++
+			}
+		}
+	}
+	return n
 }

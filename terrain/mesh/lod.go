@@ -59,6 +59,10 @@ type LOD struct {
 	partsHidden            []bool  // per chunk: some of its parts are hidden
 	order                  []int   // Select's frustum chunks, back to front
 	cover                  coverage
+	plans                  []chunkPlan // occlusion's per chunk of order (occlusion.go)
+	serialOcclusion        bool        // occlude one chunk after another: the tests' reference
+	planView               View        // the view occlude's workers plan for
+	planOrder              []int       // the chunks they plan, back to front
 }
 
 // lodChunk is one chunk's extent and errors.
@@ -329,7 +333,11 @@ func (l *LOD) Select(v View, dst []ChunkDraw) []ChunkDraw {
 	clear(l.hidden)
 	clear(l.partsHidden)
 	if l.canOcclude(&v) {
-		l.occlude(&v, l.order)
+		if l.serialOcclusion {
+			l.occludeSerial(&v, l.order)
+		} else {
+			l.occlude(&v, l.order)
+		}
 	}
 	tris := 0
 	for _, k := range l.order {

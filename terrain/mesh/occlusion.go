@@ -1,6 +1,12 @@
 package mesh
 
-import "math"
+import (
+	"context"
+	"math"
+	"runtime"
+
+	"cordillera/internal/parallel"
+)
 
 // Occlusion culling for a heightfield drawn back to front.
 //
@@ -135,10 +141,18 @@ type slab struct {
 
 func (s *slab) at(x, z, off float64) float64 { return s.h + s.a*(x-s.x0) + s.b*(z-s.z0) + off }
 
-// hiddenSlab reports whether every pixel centre in the screen bounding box
-// of the slab's eight corners is covered. A slab reaching behind the near
-// plane is never hidden.
-func (g *coverage) hiddenSlab(v *View, s *slab) bool {
+// pixelBox is the pixel centres a slab's screen bounding box holds: those
+// of columns x0..x1 and rows y0..y1, or none (never hidden: the slab
+// reaches behind the near plane; always hidden: it holds no pixel centre
+// on screen).
+type pixelBox struct {
+	x0, y0, x1, y1 int32
+	never, always  bool
+}
+
+// slabBox returns the pixel centres in the screen bounding box of the
+// slab's eight corners on a w×h coverage grid.
+func slabBox(v *View, s *slab, w, h int) pixelBox {
 	minX, minY := math.Inf(1), math.Inf(1)
 	maxX, maxY := math.Inf(-1), math.Inf(-1)
 	for c := range 8 {
@@ -155,17 +169,35 @@ func (g *coverage) hiddenSlab(v *View, s *slab) bool {
 		}
 		sx, sy, ok := screenPoint(&v.ViewProj, v.Width, v.Height, x, s.at(x, z, off), z, v.NearW)
 		if !ok {
-			return false
+			return pixelBox{never: true}
 		}
 		minX, maxX = min(minX, sx), max(maxX, sx)
 		minY, maxY = min(minY, sy), max(maxY, sy)
 	}
-	x0, x1 := max(int(math.Ceil(minX-0.5)), 0), min(int(math.Floor(maxX-0.5)), g.w-1)
-	y0, y1 := max(int(math.Ceil(minY-0.5)), 0), min(int(math.Floor(maxY-0.5)), g.h-1)
+	x0, x1 := max(int(math.Ceil(minX-0.5)), 0), min(int(math.Floor(maxX-0.5)), w-1)
+	y0, y1 := max(int(math.Ceil(minY-0.5)), 0), min(int(math.Floor(maxY-0.5)), h-1)
 	if x0 > x1 || y0 > y1 {
-		return true // covers no pixel centre on screen
+		return pixelBox{always: true}
 	}
-	return g.full(x0, y0, x1, y1)
+	return pixelBox{x0: int32(x0), y0: int32(y0), x1: int32(x1), y1: int32(y1)}
+}
+
+// hiddenBox reports whether every pixel centre of b is covered.
+func (g *coverage) hiddenBox(b pixelBox) bool {
+	switch {
+	case b.never:
+		return false
+	case b.always:
+		return true
+	}
+	return g.full(int(b.x0), int(b.y0), int(b.x1), int(b.y1))
+}
+
+// hiddenSlab reports whether every pixel centre in the screen bounding box
+// of the slab's eight corners is covered. A slab reaching behind the near
+// plane is never hidden.
+func (g *coverage) hiddenSlab(v *View, s *slab) bool {
+	return g.hiddenBox(slabBox(v, s, g.w, g.h))
 }
 
 // addSurface adds the occluders of a rectangle of the map: two triangles
@@ -364,9 +396,10 @@ func (l *LOD) canOcclude(v *View) bool {
 		x >= 0 && x <= w && z >= 0 && z <= d && y > l.meshHeight(x, z)
 }
 
-// occlude marks hidden chunks among those selected, visiting order (the
-// selected chunks back to front) in reverse.
-func (l *LOD) occlude(v *View, order []int) {
+// occludeSerial marks hidden chunks among those selected, visiting order
+// (the selected chunks back to front) in reverse, one chunk after another
+// on one core: the reference occlude must agree with to the bit.
+func (l *LOD) occludeSerial(v *View, order []int) {
 	g := &l.cover
 	g.reset(v.Width, v.Height)
 	for n := len(order) - 1; n >= 0; n-- {
@@ -374,6 +407,93 @@ func (l *LOD) occlude(v *View, order []int) {
 		if l.hiddenChunk(g, v, k) {
 			l.hidden[k] = true
 			continue
+		}
+		l.addOccluders(g, v, k)
+	}
+}
+
+// chunkPlan is what occlusion culling needs of one chunk that does not
+// depend on what nearer chunks cover: the pixel boxes of the slabs it is
+// tested by, the whole chunk's or one per part. Projecting the slabs is
+// about half the work, and every chunk's boxes can be found on any core
+// in any order. The occluders are projected and marked only for chunks
+// found visible, one after another, as occludeSerial does: most chunks in
+// a view across hills are hidden, and projecting their occluders as well
+// would cost more than sharing it out saves.
+type chunkPlan struct {
+	whole bool // tested and occluding as a whole (effectiveStep > partCells)
+	boxes []pixelBox
+}
+
+// parallelPlanFrom is the number of chunks from which occlude makes their
+// plans on all cores: a plan takes a few microseconds, about what starting
+// a goroutine does.
+const parallelPlanFrom = 32
+
+// planChunk makes chunk k's plan with the same arithmetic as hiddenChunk.
+func (l *LOD) planChunk(p *chunkPlan, v *View, k int) {
+	ch := &l.chunks[k]
+	w, h := l.cover.w, l.cover.h
+	p.boxes = p.boxes[:0]
+	p.whole = l.effectiveStep(k) > l.partCells
+	if p.whole {
+		p.boxes = append(p.boxes, slabBox(v, &ch.whole, w, h))
+		return
+	}
+	for q := range ch.parts {
+		p.boxes = append(p.boxes, slabBox(v, &ch.parts[q], w, h))
+	}
+}
+
+// occlude marks hidden chunks among those selected, as occludeSerial does:
+// the chunks' plans are made on all cores, then the boxes are tested and
+// the visible chunks' occluders added front to back on one. Each plan
+// depends on its chunk alone, and the coverage on the plans in order, so
+// the result is the same on any number of cores.
+func (l *LOD) occlude(v *View, order []int) {
+	if len(order) < parallelPlanFrom || runtime.GOMAXPROCS(0) < 2 {
+		// On one core the plans would only be kept in memory a moment
+		// longer: the serial culling does the same work.
+		l.occludeSerial(v, order)
+		return
+	}
+	g := &l.cover
+	g.reset(v.Width, v.Height)
+	if cap(l.plans) < len(order) {
+		// Grown, never shrunk: plans keep their buffers from frame to frame.
+		l.plans = append(l.plans[:cap(l.plans)], make([]chunkPlan, len(order)-cap(l.plans))...)
+	}
+	l.plans = l.plans[:len(order)]
+	plans := l.plans
+	// The workers read the view and the order from l, so that v and order
+	// do not escape and Select allocates nothing on its serial paths.
+	l.planView, l.planOrder = *v, order
+	// context.Background is never done, so Each cannot fail here.
+	_ = parallel.Each(context.Background(), len(order), func(n int) {
+		l.planChunk(&l.plans[n], &l.planView, l.planOrder[n])
+	})
+	l.planOrder = nil
+	for n := len(order) - 1; n >= 0; n-- {
+		k, p := order[n], &plans[n]
+		if p.whole {
+			if g.hiddenBox(p.boxes[0]) {
+				l.hidden[k] = true
+				continue
+			}
+		} else {
+			ch := &l.chunks[k]
+			hidden := l.partHidden[ch.partBase : ch.partBase+len(ch.parts)]
+			all, some := true, false
+			for q, b := range p.boxes {
+				hidden[q] = g.hiddenBox(b)
+				all = all && hidden[q]
+				some = some || hidden[q]
+			}
+			l.partsHidden[k] = some && !all
+			if all {
+				l.hidden[k] = true
+				continue
+			}
 		}
 		l.addOccluders(g, v, k)
 	}

@@ -1,7 +1,11 @@
 package mesh
 
 import (
+	"context"
+	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	"cordillera/internal/zbuffer"
 	"cordillera/terrain"
@@ -111,3 +115,121 @@ func TestCoverageFillsPixelCentres(t *testing.T) {
 		t.Error("the first row's inside run is not covered")
 	}
 }
+
+// occlusionPath is the occlusion cameras, a turn on the spot, a walk at eye height and a
+// flight 40 units up across the map, a little farther every frame: the
+// views the culling must agree on.
+func occlusionPath(m *terrain.Heightmap, l *LOD) []pinhole {
+	var cams []pinhole
+	for _, c := range occlusionCameras {
+		eye := [3]float64{c.x * m.CellSize, 0, c.z * m.CellSize}
+		eye[1] = l.meshHeight(eye[0], eye[2]) + c.above
+		cams = append(cams, newPinhole(eye, c.yaw, c.pitch, 320, 240, 60))
+	}
+	// Turning on the spot and tilting, so that the views hold more and
+	// fewer chunks, frame after frame.
+	for i := range 48 {
+		eye := groundEye(m, 128, 128, 20)
+		cams = append(cams, newPinhole(eye, float64(i)*15, -5-float64(i%7)*5, 320, 240, 30+float64(i%5)*15))
+	}
+	for i := range 24 {
+		s := 10 + 9*float64(i)
+		cams = append(cams, newPinhole(groundEye(m, s, s, 1.7), 45, -3, 320, 240, 60))
+		cams = append(cams, newPinhole(groundEye(m, s, 20+s/2, 40), 60, -8, 320, 240, 60))
+	}
+	return cams
+}
+
+// occlusionView is cam's view with the screen, so that Select culls.
+func occlusionView(cam pinhole) View {
+	v := cam.view(2)
+	v.ViewProj, v.Width, v.Height, v.NearW = cam.viewProj(1e5), cam.w, cam.h, pinholeNear
+	return v
+}
+
+// Culling with the chunks' plans made on all cores hides the same chunks
+// and parts as the serial culling, and Select emits the same triangles, on
+// 1, 2 and 8 cores, over views that cull many chunks.
+func TestOcclusionPlansMatchSerial(t *testing.T) {
+	m := roughHillsMap(257, 257, 3, 60, 0.05)
+	serial, planned := NewLOD(m, 16), NewLOD(m, 16)
+	serial.serialOcclusion = true
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var a, b []ChunkDraw
+	culled, parted := 0, 0
+	for _, procs := range []int{1, 2, 8} {
+		runtime.GOMAXPROCS(procs)
+		for i, cam := range occlusionPath(m, serial) {
+			v := occlusionView(cam)
+			a = serial.Select(v, a)
+			b = planned.Select(v, b)
+			if !slices.Equal(serial.hidden, planned.hidden) || !slices.Equal(serial.partsHidden, planned.partsHidden) ||
+				!slices.Equal(serial.partHidden, planned.partHidden) {
+				t.Fatalf("%d cores, view %d: the hidden chunks or parts differ from the serial culling", procs, i)
+			}
+			if len(a) != len(b) {
+				t.Fatalf("%d cores, view %d: %d chunks drawn, the serial culling draws %d", procs, i, len(b), len(a))
+			}
+			for k := range a {
+				if !slices.Equal(a[k].Tris, b[k].Tris) || !slices.Equal(a[k].Heights, b[k].Heights) {
+					t.Fatalf("%d cores, view %d: chunk %d's triangles differ from the serial culling's", procs, i, k)
+				}
+			}
+			for k := range serial.hidden {
+				if serial.hidden[k] {
+					culled++
+				}
+				if serial.partsHidden[k] {
+					parted++
+				}
+			}
+		}
+	}
+	if culled < 1000 || parted < 100 {
+		t.Errorf("the views culled only %d chunks and %d chunks in part: the comparison shows little", culled, parted)
+	}
+	t.Logf("%d chunks culled, %d culled in part", culled, parted)
+}
+
+// benchmarkOcclusionMoving selects the frames of a walk or a flight over
+// the default 1025² map at 1280×720 twice each, with the serial culling
+// and the planned one, timed apart: interleaved frame by frame, their
+// ratio holds on a machine whose load changes during the run.
+func benchmarkOcclusionMoving(b *testing.B, step, above, pitch float64) {
+	p := terrain.DefaultParams()
+	p.Size = 1025
+	m, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	serial, planned := NewLOD(m, 32), NewLOD(m, 32)
+	serial.serialOcclusion = true
+	var a, c []ChunkDraw
+	var ts, tp time.Duration
+	for i := 0; b.Loop(); i++ {
+		s := 40 + float64(i%600)*step
+		v := occlusionView(newPinhole(groundEye(m, s, s, above), 45, pitch, 1280, 720, 60))
+		// Which goes first alternates, so that neither always finds the
+		// caches warmed or cooled by the other.
+		for turn := range 2 {
+			t0 := time.Now()
+			if (i+turn)%2 == 0 {
+				a = serial.Select(v, a)
+				ts += time.Since(t0)
+			} else {
+				c = planned.Select(v, c)
+				tp += time.Since(t0)
+			}
+		}
+	}
+	b.ReportMetric(ts.Seconds()*1e3/float64(b.N), "serial-ms/frame")
+	b.ReportMetric(tp.Seconds()*1e3/float64(b.N), "planned-ms/frame")
+	b.ReportMetric(ts.Seconds()/tp.Seconds(), "speedup")
+}
+
+// BenchmarkOcclusionWalk1025 walks at 4 units a second, 30 frames a
+// second, the eye 1.7 over the ground.
+func BenchmarkOcclusionWalk1025(b *testing.B) { benchmarkOcclusionMoving(b, 4.0/30, 1.7, -3) }
+
+// BenchmarkOcclusionFly1025 flies at 51 units a second 40 over the ground.
+func BenchmarkOcclusionFly1025(b *testing.B) { benchmarkOcclusionMoving(b, 1024.0/20/30, 40, -8) }
