@@ -35,7 +35,7 @@ const explorerPackage = "cordillera/web/explorer"
 // Web writes the explorer as a web page into a folder, serves it, or both.
 func Web(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
-	out := fs.String("o", "", "write the page into this folder: index.html, cordillera.js, cordillera.wasm and the toolchain's wasm_exec.js")
+	out := fs.String("o", "", "write the page into this folder: index.html, cordillera.js, cordillera.wasm, cordillera.wasm.js (the same, loadable from file://) and the toolchain's wasm_exec.js")
 	serve := fs.String("serve", "", "serve the page at this address, e.g. :8080 (with -o from that folder, else from a temporary one)")
 	if err := parseFlags(fs, args, stderr, "cordillera web -o DIR | -serve ADDR  (needs the Go toolchain; run inside Cordillera's source tree)"); err != nil {
 		return err
@@ -174,11 +174,18 @@ func WritePage(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 	if err := add(web.WasmFile, wasm); err != nil {
 		return fmt.Errorf("web: %w", err)
 	}
+	script, err := web.WasmScript(wasm)
+	if err != nil {
+		return fmt.Errorf("web: %w", err)
+	}
+	if err := add(web.WasmScriptFile, script); err != nil {
+		return fmt.Errorf("web: %w", err)
+	}
 	if err := g.Commit(); err != nil {
 		return fmt.Errorf("web: %w", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: index.html, cordillera.js, wasm_exec.js and %s (%.1f MB, %.1f MB gzipped)\n",
-		dir, web.WasmFile, float64(len(wasm))/1e6, float64(gzipSize(wasm))/1e6)
+	fmt.Fprintf(stdout, "wrote %s: index.html, cordillera.js, wasm_exec.js, %s (%.1f MB, %.1f MB gzipped) and %s (%.1f MB, for opening index.html from the folder)\n",
+		dir, web.WasmFile, float64(len(wasm))/1e6, float64(gzipSize(wasm))/1e6, web.WasmScriptFile, float64(len(script))/1e6)
 	return nil
 }
 

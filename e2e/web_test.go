@@ -117,15 +117,37 @@ type webState struct {
 // extra are more command-line switches for the browser.
 func openPage(t *testing.T, fragment string, extra ...chromedp.ExecAllocatorOption) *page {
 	t.Helper()
-	exe := chromium(t)
-	site := webPage(t)
+	chromium(t)
+	url := serveSite(t, webPage(t), nil) + "/"
+	if fragment != "" {
+		url += "#" + fragment
+	}
+	return openURL(t, url, extra...)
+}
+
+// serveSite serves the page's folder on a test server, and returns its
+// address; besides, when not nil, answers the paths it knows first.
+func serveSite(t *testing.T, site string, besides map[string]http.HandlerFunc) string {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h, ok := besides[r.URL.Path]; ok {
+			h(w, r)
+			return
+		}
 		if strings.HasSuffix(r.URL.Path, ".wasm") {
 			w.Header().Set("Content-Type", "application/wasm")
 		}
 		http.FileServer(http.Dir(site)).ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// openURL starts headless Chromium on a URL; extra are more command-line
+// switches for the browser.
+func openURL(t *testing.T, url string, extra ...chromedp.ExecAllocatorOption) *page {
+	t.Helper()
+	exe := chromium(t)
 	// A fresh profile; Chromium may still write to it as it exits, so it
 	// is removed best effort rather than with t.TempDir.
 	profile, err := os.MkdirTemp("", "cordillera-chromium-")
@@ -157,12 +179,8 @@ func openPage(t *testing.T, fragment string, extra ...chromedp.ExecAllocatorOpti
 			t.Logf("chromedp: %s", msg)
 		}
 	}))
-	ctx, cancelTime := context.WithTimeout(ctx, 4*time.Minute)
+	ctx, cancelTime := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
-	url := srv.URL + "/"
-	if fragment != "" {
-		url += "#" + fragment
-	}
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(webViewport.X), int64(webViewport.Y)), chromedp.Navigate(url)); err != nil {
 		t.Fatalf("loading %s: %v", url, err)
 	}
@@ -311,6 +329,7 @@ func TestWebFirstFrame(t *testing.T) {
 	var loaded, first float64
 	p.eval(`globalThis.cordilleraLoaded || 0`, &loaded)
 	p.eval(`globalThis.cordilleraFirstFrame || 0`, &first)
+	logStartup(t, p)
 	s := p.ready()
 	t.Logf("wasm compiled %.0f ms after navigation, first frame at %.0f ms; the full %d² map after %v (%d frames drawn)",
 		loaded, first, s.MapWidth, time.Since(start).Round(time.Millisecond), s.Frames)

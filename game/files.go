@@ -216,14 +216,6 @@ func (g *Game) LoadFile(path string) {
 	g.startOpen(path, openPath(path))
 }
 
-// openPath opens a file by its path, refusing what is not a regular file
-// (a FIFO would block) or larger than any kind's cap.
-func openPath(path string) func() (io.ReadCloser, int64, error) {
-	return func() (io.ReadCloser, int64, error) {
-		return inputfile.Open(path, heightfile.MaxFileBytes, "a heightmap, parameter or route file")
-	}
-}
-
 // applyOpened makes the world of a file read in the background.
 func (g *Game) applyOpened(o opened) {
 	if o.err != nil {

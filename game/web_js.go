@@ -57,12 +57,16 @@ type linkKey struct {
 // URL fragment names (web.ParseFragment); a bad fragment is said in the
 // UI and the default world opens. It returns when the game ends.
 func RunWeb() error {
+	markStartup("main")
 	document := js.Global().Get("document")
 	link, linkErr := web.ParseFragment(js.Global().Get("location").Get("hash").String())
-	g, err := NewWithParams(firstWorld(link.Params), link.Params)
+	first := firstWorld(link.Params)
+	markStartup("preview")
+	g, err := NewWithParams(first, link.Params)
 	if err != nil {
 		return err
 	}
+	markStartup("game")
 	defer g.Close()
 	wg := &webGame{Game: g}
 	wg.apply(link)
@@ -186,6 +190,7 @@ func (wg *webGame) Draw(screen *ebiten.Image) {
 	wg.Game.Draw(screen)
 	if wg.frames == 0 { // how long the page took to show the world, for the tests and the curious
 		js.Global().Set("cordilleraFirstFrame", js.Global().Get("performance").Call("now"))
+		markStartup("firstFrame")
 	}
 	wg.frames++
 }
@@ -201,4 +206,18 @@ type webState struct {
 func (wg *webGame) progress() float64 {
 	_, f := wg.regen.Status()
 	return f
+}
+
+// markStartup notes in globalThis.cordilleraStartup when a step of the
+// start-up ended, in milliseconds since navigation (performance.now): main
+// (the Go runtime and every package initialised), preview (the coarse
+// first world made), game (the explorer set up), firstFrame. The tests log
+// them; they show where the wait before the first frame goes.
+func markStartup(step string) {
+	marks := js.Global().Get("cordilleraStartup")
+	if marks.IsUndefined() {
+		marks = js.Global().Get("Object").New()
+		js.Global().Set("cordilleraStartup", marks)
+	}
+	marks.Set(step, js.Global().Get("performance").Call("now"))
 }

@@ -3,7 +3,9 @@
 // file saved (the File panel's Save map and Save params, F12 screenshots)
 // becomes a download, and wires the Copy link and Open file buttons to the
 // explorer (globalThis.cordilleraLink and cordilleraOpen, set by
-// game/web_js.go).
+// game/web_js.go). Served over HTTP it streams cordillera.wasm; opened
+// from a folder (file://), where browsers refuse fetch(), it loads the
+// same program from the script cordillera.wasm.js.
 "use strict";
 
 const cordillera = (() => {
@@ -163,6 +165,38 @@ const cordillera = (() => {
 		};
 	};
 
+	// wasmFromScript loads the explorer for a page opened from a folder:
+	// browsers refuse fetch() of file:// URLs but run a <script src> beside
+	// the page. The script ('cordillera web' writes it, web/wasmscript.go)
+	// sets the .wasm gzipped and in base64; the browser's own
+	// DecompressionStream inflates it as it is compiled.
+	const wasmFromScript = async (src) => {
+		await new Promise((resolve, reject) => {
+			const s = document.createElement("script");
+			s.src = src;
+			s.onload = resolve;
+			s.onerror = () => reject(new Error("missing beside index.html (write the folder again with 'cordillera web -o')"));
+			document.head.appendChild(s);
+		});
+		const text = globalThis.cordilleraWasmGzipBase64;
+		delete globalThis.cordilleraWasmGzipBase64;
+		if (typeof text !== "string") throw new Error("it does not hold the explorer");
+		if (typeof DecompressionStream !== "function") {
+			throw new Error("this browser cannot unpack it (no DecompressionStream): serve the folder instead, " +
+				"with 'cordillera web -serve :8080' or 'python3 -m http.server' in it");
+		}
+		let gz;
+		if (typeof Uint8Array.fromBase64 === "function") {
+			gz = Uint8Array.fromBase64(text);
+		} else {
+			const bin = atob(text);
+			gz = new Uint8Array(bin.length);
+			for (let i = 0; i < bin.length; i++) gz[i] = bin.charCodeAt(i);
+		}
+		const wasmStream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
+		return new Response(wasmStream, { headers: { "Content-Type": "application/wasm" } });
+	};
+
 	const start = async (wasm) => {
 		const probe = document.createElement("canvas");
 		if (!(probe.getContext("webgl2") || probe.getContext("webgl"))) {
@@ -176,29 +210,31 @@ const cordillera = (() => {
 			say("Cordillera runs as WebAssembly, which this browser does not support. Try a current Firefox, Chrome, Edge or Safari.");
 			return;
 		}
-		if (location.protocol === "file:") {
-			say("Browsers do not load WebAssembly from a page opened as a file. Serve this folder instead: " +
-				"'cordillera web -serve :8080' (or 'python3 -m http.server' in the folder), then open http://localhost:8080/.");
-			return;
-		}
 		const go = new Go();
 		let result;
+		const fromFolder = location.protocol === "file:";
+		const source = fromFolder ? wasm + ".js" : wasm;
 		try {
 			say("Loading Cordillera…");
-			const response = fetch(wasm);
-			try {
-				result = await WebAssembly.instantiateStreaming(response, go.importObject);
-			} catch (e) { // a server that does not send application/wasm
-				const r = await fetch(wasm);
-				if (!r.ok) throw new Error(wasm + ": " + r.status + " " + r.statusText);
-				result = await WebAssembly.instantiate(await r.arrayBuffer(), go.importObject);
+			if (fromFolder) {
+				result = await WebAssembly.instantiateStreaming(await wasmFromScript(source), go.importObject);
+			} else {
+				const response = fetch(wasm);
+				try {
+					result = await WebAssembly.instantiateStreaming(response, go.importObject);
+				} catch (e) { // a server that does not send application/wasm
+					const r = await fetch(wasm);
+					if (!r.ok) throw new Error(wasm + ": " + r.status + " " + r.statusText);
+					result = await WebAssembly.instantiate(await r.arrayBuffer(), go.importObject);
+				}
 			}
 		} catch (e) {
-			say("Could not load " + wasm + ": " + e.message);
+			say("Could not load " + source + ": " + e.message);
 			return;
 		}
 		document.getElementById("message").style.display = "none";
 		globalThis.cordilleraLoaded = performance.now();
+		globalThis.cordilleraSource = source; // which file the explorer came from, for the tests
 		wireButtons();
 		await go.run(result.instance);
 		say("Cordillera has stopped. Reload the page to start it again.");

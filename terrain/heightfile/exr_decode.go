@@ -31,10 +31,11 @@ type exrChannel struct {
 // any pixel type (UINT, HALF, FLOAT). The heights are normalised onto
 // [0, 1] with Base the lowest and VerticalScale the span; the cell size is
 // the file's cordilleraCellSize attribute when present (HasCellSize), else
-// 1. Uncompressed, RLE, ZIPS and ZIP blocks are decoded here, including
+// 1. Uncompressed, RLE, ZIPS, ZIP and PXR24 blocks are decoded here, including
 // blocks stored raw because compression did not pay, which
 // github.com/mrjoshuak/go-openexr mistakes for corrupt; the other
-// compressions go through that library. Tiled, deep and multi-part files,
+// compressions (PIZ, B44, B44A, DWAA, DWAB) go through that library, which
+// the browser build lacks (exr_library_js.go). Tiled, deep and multi-part files,
 // subsampled channels and NaN or infinite heights are errors.
 func DecodeEXR(r io.ReaderAt, size int64) (*Source, error) {
 	br := bufio.NewReader(io.NewSectionReader(r, 0, size))
@@ -94,8 +95,8 @@ func DecodeEXR(r io.ReaderAt, size int64) (*Source, error) {
 	if need := int64(width) * int64(height) * int64(pixelBytes); need > (size-read)*ratio {
 		return nil, fmt.Errorf("exr: %d bytes of pixel data cannot hold a %d×%d image", size-read, width, height)
 	}
-	if compression > exrZIP {
-		return decodeEXRLibrary(r, size)
+	if compression > exrZIP && compression != exrPXR24 {
+		return decodeEXRLibrary(r, size, compression)
 	}
 	pick, err := pickEXRChannel(channels)
 	if err != nil {
@@ -105,6 +106,8 @@ func DecodeEXR(r io.ReaderAt, size int64) (*Source, error) {
 	switch compression {
 	case exrZIP:
 		lines = exrZIPLines
+	case exrPXR24:
+		lines = exrPXR24Lines
 	}
 	blocks := (height + lines - 1) / lines
 	if int64(blocks)*8 > size-read {
@@ -148,7 +151,12 @@ func DecodeEXR(r io.ReaderAt, size int64) (*Source, error) {
 		if _, err := r.ReadAt(packed, off+8); err != nil && !(errors.Is(err, io.EOF) && off+8+n == size) {
 			return nil, fmt.Errorf("exr: %w", err)
 		}
-		pix, err := exrUnpack(packed, rows*lineBytes, compression)
+		var pix []byte
+		if compression == exrPXR24 && len(packed) != rows*lineBytes { // a block that would not shrink is stored raw
+			pix, err = unPXR24(packed, channels, width, rows)
+		} else {
+			pix, err = exrUnpack(packed, rows*lineBytes, compression)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("exr: block %d: %w", b, err)
 		}

@@ -18,9 +18,10 @@ import (
 
 // decodeEXRLibrary reads a scanline OpenEXR image with
 // github.com/mrjoshuak/go-openexr, for the compressions DecodeEXR does not
-// decode itself (PIZ, PXR24, B44, DWA). Tiled, deep and multi-part files
-// and subsampled channels are errors.
-func decodeEXRLibrary(r io.ReaderAt, size int64) (src *Source, err error) {
+// decode itself (PIZ, B44, DWA), whose code it already read from the
+// header. Tiled, deep and multi-part files and subsampled channels are
+// errors.
+func decodeEXRLibrary(r io.ReaderAt, size int64, _ int) (src *Source, err error) {
 	// The library indexes its frame buffers with unchecked pointers; a
 	// malformed file it fails to catch must not take the program down.
 	defer func() {

@@ -1,0 +1,72 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"fmt"
+	"io"
+)
+
+// WasmScriptFile is the explorer again, inside a script, for a page opened
+// from a folder: browsers refuse fetch() of a file:// URL (Chromium's
+// "URL scheme file is not supported", Firefox's CORS error for a file
+// origin) but load a <script src> beside the page. cordillera.js loads it
+// when location.protocol is "file:" and fetches WasmFile otherwise.
+const WasmScriptFile = WasmFile + ".js"
+
+// wasmScriptGlobal is the global the script sets; cordillera.js reads and
+// deletes it.
+const wasmScriptGlobal = "cordilleraWasmGzipBase64"
+
+// WasmScript is the JavaScript of WasmScriptFile: the .wasm gzipped (the
+// browser's DecompressionStream("gzip") inflates it, so the page carries
+// no decoder of its own) and in standard base64, the densest encoding a
+// JavaScript string literal holds in a UTF-8 file (every byte above 0x7f
+// would take two). 36.5 MB of .wasm become about 16 MB of script.
+func WasmScript(wasm []byte) ([]byte, error) {
+	var gz bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(wasm); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "// Cordillera's explorer (%s) for a page opened from a folder: gzip, then base64.\n", WasmFile)
+	fmt.Fprintf(&out, "globalThis.%s = \"", wasmScriptGlobal)
+	out.Grow(base64.StdEncoding.EncodedLen(gz.Len()) + 3)
+	enc := base64.NewEncoder(base64.StdEncoding, &out)
+	enc.Write(gz.Bytes())
+	enc.Close()
+	out.WriteString("\";\n")
+	return out.Bytes(), nil
+}
+
+// ReadWasmScript is WasmScript's inverse, for the tests: the .wasm a
+// script holds.
+func ReadWasmScript(script []byte) ([]byte, error) {
+	prefix := []byte("globalThis." + wasmScriptGlobal + " = \"")
+	i := bytes.Index(script, prefix)
+	if i < 0 {
+		return nil, fmt.Errorf("web: the script sets no %s", wasmScriptGlobal)
+	}
+	rest := script[i+len(prefix):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return nil, fmt.Errorf("web: %s's string is not closed", wasmScriptGlobal)
+	}
+	gz, err := base64.StdEncoding.DecodeString(string(rest[:j]))
+	if err != nil {
+		return nil, fmt.Errorf("web: %s: %w", wasmScriptGlobal, err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, fmt.Errorf("web: %s: %w", wasmScriptGlobal, err)
+	}
+	return io.ReadAll(zr)
+}
