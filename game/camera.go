@@ -30,6 +30,7 @@ const (
 	Gravity     = 9.81 // downward acceleration when walking
 	JumpSpeed   = 4.5  // upward speed of a jump
 	WalkSpeed   = 4.0  // walking speed before the Shift boost
+	WadeDepth   = 0.6  // deepest water a walker wades into: about knee deep
 	nearDefault = 0.1  // near plane distance
 )
 
@@ -42,14 +43,21 @@ type Camera struct {
 	Near, Far  float32
 	Mode       Mode
 	Speed      float32 // fly speed, world units per second
+	// Water is the world height of the water surface, where Wet: a
+	// walker wades up to WadeDepth into it and no deeper.
+	Water float32
+	Wet   bool
 
 	vy       float32 // vertical speed when walking
 	grounded bool
 }
 
+// defaultFovY is the lens's vertical field of view: 60°.
+const defaultFovY = math.Pi / 3
+
 // NewCamera returns a fly camera with a 60° lens looking along +x.
 func NewCamera() *Camera {
-	return &Camera{FovY: mgl32.DegToRad(60), Near: nearDefault, Far: 1e5, Speed: 40}
+	return &Camera{FovY: defaultFovY, Near: nearDefault, Far: 1e5, Speed: 40}
 }
 
 // Forward is the unit viewing direction.
@@ -125,8 +133,7 @@ func (c *Camera) Step(in Input, dt float32, m *terrain.Heightmap) {
 		if l := v.Len(); l > 1 {
 			v = v.Mul(1 / l)
 		}
-		c.Pos = c.Pos.Add(v.Mul(WalkSpeed * boost * dt))
-		c.clampToMap(m)
+		c.wade(v.Mul(WalkSpeed*boost*dt), m)
 		if in.Jump && c.grounded {
 			c.vy = JumpSpeed
 		}
@@ -139,6 +146,33 @@ func (c *Camera) Step(in Input, dt float32, m *terrain.Heightmap) {
 			}
 		}
 	}
+}
+
+// wade moves a walker by the horizontal step d, but not into water deeper
+// than WadeDepth (unless that is shallower than where it stands, so that
+// a walker set down in the sea can walk out): along the shore, the part
+// of the step along the shore's axis that stays shallow is kept, so the
+// walker slides along the water's edge rather than sticking to it.
+func (c *Camera) wade(d mgl32.Vec3, m *terrain.Heightmap) {
+	from := c.Pos
+	here := c.depth(m)
+	for _, step := range [3]mgl32.Vec3{d, {d[0], 0, 0}, {0, 0, d[2]}} {
+		c.Pos = from.Add(step)
+		c.clampToMap(m)
+		if depth := c.depth(m); depth <= WadeDepth || depth <= here {
+			return
+		}
+	}
+	c.Pos = from
+}
+
+// depth is how deep the water is where the camera stands: negative on dry
+// land, and always without water.
+func (c *Camera) depth(m *terrain.Heightmap) float32 {
+	if !c.Wet || m == nil {
+		return -1
+	}
+	return c.Water - c.groundAt(m)
 }
 
 // SetMode switches between flying and walking; walking starts on the ground.
@@ -169,16 +203,36 @@ func (c *Camera) clampToMap(m *terrain.Heightmap) {
 	c.Pos[2] = mgl32.Clamp(c.Pos[2], -margin, float32(d)+margin)
 }
 
-// Overview places the camera high over the south-west corner of the map
-// looking across it towards its centre: the default first view.
+// Overview places the camera over the middle of the map's north edge
+// (row 0) looking south across it: high enough to clear the map's peaks
+// (overviewClearance height ranges) and to see its far edge at least
+// overviewFarDepression below the horizon, pitched down so that the far
+// edge stands overviewFarAbove above the view's centre, but at least
+// overviewPitch, where the top tenth of the view is still sky over the
+// land beyond the map. The map fills the view from its bottom edge, its
+// foreground the map itself and not the coarser land beyond it: the
+// default first view, and Home's.
 func (c *Camera) Overview(m *terrain.Heightmap) {
 	w, d := m.Extent()
-	c.Pos = mgl32.Vec3{float32(w * 0.05), float32(m.VerticalScale*1.2 + 0.15*max(w, d)), float32(d * 0.05)}
-	c.Yaw = float32(math.Atan2(d/2-float64(c.Pos[2]), w/2-float64(c.Pos[0])))
-	c.Pitch = -0.35
+	const inset = 0.1
+	far := (1 - inset) * d     // to the far edge, along the ground
+	mid := m.VerticalScale / 3 // about the height of the map's middle ground
+	h := max(overviewClearance*m.VerticalScale, mid+far*math.Tan(overviewFarDepression*math.Pi/180))
+	depression := math.Atan((h - mid) / far)
+	c.Pos = mgl32.Vec3{float32(w / 2), float32(h), float32(inset * d)}
+	c.Yaw = math.Pi / 2
+	c.Pitch = -float32(max(overviewPitch*math.Pi/180, depression+overviewFarAbove*math.Pi/180))
 	c.Mode = Fly
 	c.Speed = float32(max(w, d) / 20)
 }
+
+// The overview's angles (degrees) and least height (in map height ranges).
+const (
+	overviewPitch         = 20
+	overviewFarDepression = 14
+	overviewFarAbove      = 6
+	overviewClearance     = 1.15
+)
 
 // SwitchMode is the user's switch between flying and walking: walking
 // starts on the ground looking level, not down from where the flight was.

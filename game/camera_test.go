@@ -157,3 +157,104 @@ func TestClipTriangle(t *testing.T) {
 		}
 	}
 }
+
+// A walker heading into the sea wades up to WadeDepth and stops there;
+// without water it walks on; one set down in deep water walks out; along
+// the shore it slides rather than sticks.
+func TestWalkStopsAtTheWater(t *testing.T) {
+	m := slopeMap(65, 0.5) // ground rises along +x from 0 to 32: half of it lies under a level of 16
+	water := float32(16)
+	walk := func(wet bool, x, z, yaw float32, seconds int) *Camera {
+		c := NewCamera()
+		c.Pos = mgl32.Vec3{x, 40, z}
+		c.Yaw = yaw
+		c.Water, c.Wet = water, wet
+		c.SetMode(Walk, m)
+		for range seconds * 60 {
+			c.Step(Input{Forward: 1}, 1.0/60, m)
+		}
+		return c
+	}
+	c := walk(true, 50, 30, math.Pi, 20) // downhill, towards the water, 80 m of walking
+	depth := water - float32(m.GroundHeight(float64(c.Pos[0]), float64(c.Pos[2])))
+	if depth > WadeDepth || depth < WadeDepth-0.2 {
+		t.Errorf("the walker stopped %v deep in the water, want just under %v (at x %v)", depth, WadeDepth, c.Pos[0])
+	}
+	if dry := walk(false, 50, 30, math.Pi, 20); dry.Pos[0] > 1 {
+		t.Errorf("without water the walker stopped at x %v, not at the map's edge", dry.Pos[0])
+	}
+	if out := walk(true, 5, 30, 0, 10); out.Pos[0] < 40 {
+		t.Errorf("a walker set down in deep water got only to x %v walking out", out.Pos[0])
+	}
+	if in := walk(true, 5, 30, math.Pi, 2); in.Pos[0] > 5 || in.Pos[0] < 4.9 {
+		t.Errorf("a walker in deep water walked deeper, to x %v", in.Pos[0])
+	}
+	// Heading along the shore at 45° into the water: the step along the
+	// shore is kept.
+	slide := walk(true, 40, 10, 3*math.Pi/4, 10)
+	if slide.Pos[2] < 35 { // 10 s at 4 m/s: 28 m along z from 10 if nothing stops it
+		t.Errorf("walking obliquely into the water the walker stuck at z %v instead of sliding along the shore", slide.Pos[2])
+	}
+}
+
+// The overview (the first view and Home's) frames the map: seen from over
+// its north edge, above its peaks, about half the view or more looks down
+// at the map's square (rays through a grid of pixels meet the plane of
+// its middle height inside the square; the top of the view is sky), the
+// far corners are in view, and on maps as wide as the default 1025² one
+// the top tenth of the view is sky. The explorer's small default world,
+// 257² samples 1 m apart under 200 m of relief, filled 11 % of the view
+// from the old overview, over its corner; it must keep the camera above
+// its peaks, so it fills less than the wider maps.
+func TestOverviewFramesTheMap(t *testing.T) {
+	for _, c := range []struct {
+		side      int
+		cell, amp float64
+		sky       bool
+		fill      float64 // least share of the view
+	}{{257, 1, 200, false, 0.35}, {257, 4, 200, true, 0.5}, {1025, 1, 200, true, 0.5}, {647, 92.7, 4356, false, 0.5}} {
+		m := terrain.NewHeightmap(c.side, c.side)
+		m.CellSize, m.VerticalScale = c.cell, c.amp
+		cam := NewCamera()
+		cam.Overview(m)
+		w, d := m.Extent()
+		const sw, sh = 1280, 720
+		if float64(cam.Pos[1]) < 1.1*c.amp {
+			t.Errorf("%d² × %g m: the camera is %v m up, below the peaks of a %g m range", c.side, c.cell, cam.Pos[1], c.amp)
+		}
+		inv := viewProjection(cam, sw, sh).Inv()
+		ray := func(px, py float64) mgl32.Vec3 {
+			ndc := mgl32.Vec4{float32(2*px/sw - 1), float32(1 - 2*py/sh), 1, 1}
+			far := inv.Mul4x1(ndc)
+			return far.Vec3().Mul(1 / far[3]).Sub(cam.Pos).Normalize()
+		}
+		mid := float32(c.amp / 3)
+		hits, n := 0, 0
+		for j := 0; j < 18; j++ {
+			for i := 0; i < 32; i++ {
+				r := ray((float64(i)+0.5)*sw/32, (float64(j)+0.5)*sh/18)
+				n++
+				if r[1] >= 0 {
+					continue
+				}
+				p := cam.Pos.Add(r.Mul((mid - cam.Pos[1]) / r[1]))
+				if p[0] >= 0 && float64(p[0]) <= w && p[2] >= 0 && float64(p[2]) <= d {
+					hits++
+				}
+			}
+		}
+		if share := float64(hits) / float64(n); share < c.fill {
+			t.Errorf("%d² × %g m: the map fills %.0f %% of the view, want at least %.0f %%", c.side, c.cell, 100*share, 100*c.fill)
+		}
+		vp := newProjector(viewProjection(cam, sw, sh), sw, sh, cam.Near)
+		for _, x := range []float64{0, w} {
+			farCorner := vp.vertex(surfaceVertex{pos: mgl32.Vec3{float32(x), mid, float32(d)}})
+			if farCorner.DstX < 0 || farCorner.DstX > sw || farCorner.DstY < 0 || farCorner.DstY > sh {
+				t.Errorf("%d² × %g m: the far corner at x %g is out of view at %v, %v", c.side, c.cell, x, farCorner.DstX, farCorner.DstY)
+			}
+		}
+		if top := ray(sw/2, sh/10); c.sky && top[1] <= 0 {
+			t.Errorf("%d² × %g m: the top tenth of the view looks down (%v), not at the sky", c.side, c.cell, top)
+		}
+	}
+}

@@ -57,6 +57,9 @@ type World struct {
 	// generated world): erosion settings wear it anew rather than
 	// generating a new map.
 	Source *terrain.Heightmap
+	// Outside is the noise continued beyond the map (outside.go); nil
+	// where the map is not the noise's own.
+	Outside *terrain.Outside
 }
 
 // NewWorld prepares a heightmap for drawing.
@@ -203,6 +206,7 @@ func (g *Game) Update() error {
 	if g.Follow && g.World.Route != nil {
 		g.followRoute(float64(dt) * float64(g.FollowSpeed*max(1+in.Forward, 0.25)))
 	} else {
+		g.Camera.Water, g.Camera.Wet = waterLevel(&g.View, g.World.Map)
 		g.Camera.Step(in, dt, g.World.Map)
 	}
 	g.ticks++

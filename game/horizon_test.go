@@ -1,19 +1,32 @@
 package game
 
 import (
+	"context"
 	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"cordillera/terrain"
 )
 
-// The ground beyond the map is kept while its camera, view, map and level
-// stay, and projected anew when any changes: a kept horizon is the one a
-// fresh projection makes, as the camera stands, moves out past an edge
-// (skirts appear), comes back, the screen widens, the level or the world
-// changes.
+// The ground beyond the map is kept while its camera, view, map, level and
+// land beyond stay, and projected anew when any changes: a kept horizon is
+// the one a fresh projection makes, as the camera stands, moves out past
+// an edge (skirts appear), comes back, the screen widens, the level or the
+// world changes, the land beyond the map comes and goes.
 func TestHorizonKeptMatchesFresh(t *testing.T) {
 	worldA, worldB := presetWorld(t, "default"), presetWorld(t, "scenario-3")
+	p, err := terrain.PresetParams("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Size, p.CellSize = worldA.Map.Width, worldA.Map.CellSize // as presetWorld makes it
+	beyond := *worldA
+	AddOutside(context.Background(), &beyond, p)
+	if beyond.Outside == nil {
+		t.Fatal("the default world has no land beyond it")
+	}
 	ext, _ := worldA.Map.Extent()
 	c := NewCamera()
 	steps := []struct {
@@ -24,21 +37,25 @@ func TestHorizonKeptMatchesFresh(t *testing.T) {
 	}{
 		{0.2, 0.2, 300, 320, 0, worldA}, {0.2, 0.2, 300, 320, 0, worldA}, // stands
 		{-0.3, 0.2, 300, 320, 0, worldA}, {-0.3, 0.2, 300, 320, 0, worldA}, // out past the west edge
-		{0.2, 0.2, 300, 320, 0, worldA},  // back
-		{0.2, 0.2, 300, 400, 0, worldA},  // the screen widens
-		{0.2, 0.2, 300, 400, 50, worldA}, // the plane rises
-		{0.2, 0.2, 300, 400, 50, worldB}, // another world
+		{0.2, 0.2, 300, 320, 0, worldA},    // back
+		{0.2, 0.2, 300, 400, 0, worldA},    // the screen widens
+		{0.2, 0.2, 300, 400, 50, worldA},   // the plane rises
+		{0.2, 0.2, 300, 400, 50, worldB},   // another world
+		{0.2, 0.2, 300, 400, 50, &beyond},  // the land beyond the map
+		{-0.3, 0.2, 300, 400, 50, &beyond}, // seen from out there
+		{-0.3, 0.2, 300, 400, 50, &beyond}, // stands
+		{-0.3, 0.2, 300, 400, 50, worldA},  // the map alone again
 	}
 	var kept horizon
 	for i, s := range steps {
 		c.Pos = mgl32.Vec3{s.x * float32(ext), s.y, s.z * float32(ext)}
 		c.Yaw, c.Pitch = mgl32.DegToRad(45), mgl32.DegToRad(-20)
 		vp := c.Projection(s.w, 240).Mul4(c.View())
-		key := horizonKey{vp, s.w, 240, c.Near, s.world.Map, s.level}
-		kept.update(key, c)
+		key := horizonKey{vp, s.w, 240, c.Near, s.world.Map, s.level, s.world.Outside}
+		kept.update(key, c, s.world.Normals, nil)
 		var fresh horizon
 		p := newProjector(vp, s.w, 240, c.Near)
-		fresh.build(&p, c, s.world.Map, s.level)
+		fresh.build(&p, c, s.world.Map, s.world.Normals, s.level, s.world.Outside)
 		if len(fresh.ground.indices) == 0 {
 			t.Fatalf("step %d: no ground in view", i)
 		}

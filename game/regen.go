@@ -203,7 +203,9 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 			r.publish(&Generated{ID: id, Params: p, Err: err})
 			return
 		}
-		r.publish(&Generated{ID: id, Params: p, World: NewWorld(pw.Map), Preview: true})
+		w := NewWorld(pw.Map)
+		AddOutside(ctx, w, p)
+		r.publish(&Generated{ID: id, Params: p, World: w, Preview: true})
 		select {
 		case <-ctx.Done(): // a newer request came before these settled
 			return
@@ -215,7 +217,7 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 		opt.Pass = r.passes(ctx, id, p, false, nil)
 	}
 	pw, err := pipeline.Generate(ctx, p, opt)
-	r.publishBuilt(ctx, id, p, pw, err, nil)
+	r.publishBuilt(ctx, id, p, pw, err, func(g *Generated) { AddOutside(ctx, g.World, p) })
 }
 
 // reporter returns a progress callback for request id mapped onto
