@@ -133,6 +133,9 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 	fmt.Fprintf(stdout, "%s generated in %v\n", p.Describe(), time.Since(start).Round(time.Millisecond))
 	w := wf.newWorld(pw.Map)
 	w.Masks = pw.Masks
+	if !wf.mapOnly {
+		game.AddOutside(ctx, w, p)
+	}
 	return w, p, p.Describe(), nil
 }
 
@@ -198,6 +201,7 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	noShadows := fs.Bool("no-shadows", false, "leave out the terrain's shadows and ambient occlusion")
 	water := fs.Float64("water", 0, "water level as a share of the height range, 0–1 (0: no water)")
 	texturing := fs.String("texturing", "", "materials: rules (the default look), height or slope (the thesis's bands)")
+	aa := fs.Bool("aa", true, "edge anti-aliasing of the 3D view (smooth silhouettes); -aa=false: off. Unset: the preset's (on, off in the thesis's scenarios)")
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
 	}
@@ -207,6 +211,8 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	if *width < 16 || *height < 16 || *width > 8192 || *height > 8192 {
 		return fmt.Errorf("render: -width %d -height %d: each must be between 16 and 8192", *width, *height)
 	}
+	aaSet := false
+	fs.Visit(func(f *flag.Flag) { aaSet = aaSet || f.Name == "aa" })
 	tex := map[string]game.Texturing{"rules": game.ByRules, "height": game.ByHeight, "slope": game.BySlope}
 	if _, ok := tex[*texturing]; *texturing != "" && !ok {
 		return fmt.Errorf("render: -texturing %q: want rules, height or slope", *texturing)
@@ -263,6 +269,9 @@ func Render(args []string, stdout, stderr io.Writer) error {
 		}
 		if *slope {
 			v.Texturing = game.BySlope
+		}
+		if aaSet {
+			v.Antialias = *aa
 		}
 		if !math.IsNaN(*sunEl) {
 			v.SunElevation = float32(*sunEl)

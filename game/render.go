@@ -17,6 +17,7 @@ type renderer struct {
 	variants    map[shaders.Variant]*ebiten.Shader // terrain shaders, compiled on first use
 	allFeatures bool                               // always the full shader (tests compare the variants with it)
 	sky         *ebiten.Shader
+	aa          *ebiten.Shader // the edge anti-aliasing pass (antialias.go)
 	atlas       *ebiten.Image
 	terrainOpts ebiten.DrawTrianglesShaderOptions
 	skyOpts     ebiten.DrawRectShaderOptions
@@ -34,8 +35,10 @@ type renderer struct {
 	maskWorld *World
 
 	// The ground beyond the map, projected again only when the camera,
-	// the view, the map or the plane's height changes.
+	// the view, the map or the plane's height changes, or the terrain's
+	// edge vertices (edges).
 	horizon horizon
+	edges   []bool
 }
 
 func newRenderer() (*renderer, error) {
@@ -47,11 +50,15 @@ func newRenderer() (*renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sky shader: %w", err)
 	}
+	aa, err := ebiten.NewShader(shaders.Antialias)
+	if err != nil {
+		return nil, fmt.Errorf("anti-aliasing shader: %w", err)
+	}
 	atlas, err := assets.Atlas()
 	if err != nil {
 		return nil, fmt.Errorf("materials: %w", err)
 	}
-	return &renderer{variants: map[shaders.Variant]*ebiten.Shader{{}: ts}, sky: ss, atlas: ebiten.NewImageFromImage(atlas),
+	return &renderer{variants: map[shaders.Variant]*ebiten.Shader{{}: ts}, sky: ss, aa: aa, atlas: ebiten.NewImageFromImage(atlas),
 		uniforms: map[string]any{}, skyUniforms: map[string]any{}}, nil
 }
 
@@ -112,6 +119,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu["UseDetail"] = boolf(v.DetailMaps)
 	tu["DetailTiling"] = v.DetailTiling
 	tu["DetailDistance"] = v.DetailDist
+	tu["BreakTiling"] = boolf(v.BreakTiling)
 	tu["FlatShading"] = boolf(v.FlatShading)
 	tu["Wireframe"] = boolf(v.Wireframe)
 	tu["FogColor"] = vec3(v.FogColor)
@@ -150,15 +158,18 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	if f.batches == nil {
 		r.horizon.reset()
 	} else {
-		r.horizon.update(horizonKey{vp, w, h, cam.Near, m, horizonLevel(v, m)}, cam)
+		r.edges = edgeVertices(r.edges, m, f.chunks)
+		r.horizon.update(horizonKey{vp, w, h, cam.Near, m, horizonLevel(v, m), outsideOf(v, world)}, cam, world.Normals, r.edges)
 	}
-	r.drawCall(dst, &r.horizon.ground, v, route == nil, !lit, !masks, !water)
+	// The light map holds the map's own samples: beyond the map (and on
+	// the skirts, which stand on its edge) the sun and sky are unhidden.
+	r.drawCall(dst, &r.horizon.ground, v, route == nil, true, !masks, !water)
 	for i := range f.batches {
 		for _, d := range f.batches[i].calls() {
 			r.drawCall(dst, &d, v, route == nil, !lit, !masks, !water)
 		}
 	}
-	r.drawCall(dst, &r.horizon.skirt, v, route == nil, !lit, !masks, !water)
+	r.drawCall(dst, &r.horizon.skirt, v, route == nil, true, !masks, !water)
 }
 
 // drawCall draws one call's triangles with the terrain shader.
@@ -258,6 +269,7 @@ func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks, n
 		NoRules:     v.ColourScheme || v.Texturing != ByRules,
 		NoMasks:     noMasks || v.ColourScheme,
 		NoWater:     noWater,
+		NoTileBreak: v.ColourScheme || !v.BreakTiling,
 	}
 	return r.variant(key)
 }

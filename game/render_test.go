@@ -282,9 +282,12 @@ func benchmarkFPSLook(b *testing.B, set func(v *Viewer)) {
 func BenchmarkFPS1025Look(b *testing.B) { benchmarkFPSLook(b, func(v *Viewer) { v.Water = 0.25 }) }
 
 // BenchmarkFPS1025Thesis is the thesis's look: height bands, no shadows or
-// occlusion.
+// occlusion, no anti-aliasing, the textures' repeat not hidden.
 func BenchmarkFPS1025Thesis(b *testing.B) {
-	benchmarkFPSLook(b, func(v *Viewer) { v.Texturing, v.Shadows, v.Occlusion = ByHeight, false, false })
+	benchmarkFPSLook(b, func(v *Viewer) {
+		v.Texturing, v.Shadows, v.Occlusion = ByHeight, false, false
+		v.Antialias, v.BreakTiling = false, false
+	})
 }
 
 // The shader variants (features compiled out when off or out of reach)

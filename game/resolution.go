@@ -42,6 +42,7 @@ const (
 // viewResolution is the offscreen view and the auto scale's state.
 type viewResolution struct {
 	img   *ebiten.Image // the offscreen view, the screen's size (drawn into a corner)
+	aaImg *ebiten.Image // the view after the edge pass when it is upscaled after it
 	scale float64       // the scale of the frame being drawn
 	auto  float64       // the scale auto mode chose (0: not started)
 
@@ -100,8 +101,8 @@ func (r *viewResolution) measure(now time.Time, targetFPS float64) {
 }
 
 // target returns the image the 3D view is drawn into this frame and its
-// size: the screen itself at full scale, else a corner of the offscreen
-// image.
+// size: the screen itself at full scale without anti-aliasing, else a
+// corner of the offscreen image.
 func (g *Game) viewTarget(screen *ebiten.Image) (*ebiten.Image, int, int) {
 	r, set := &g.res, g.Resolution
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
@@ -110,7 +111,7 @@ func (g *Game) viewTarget(screen *ebiten.Image) (*ebiten.Image, int, int) {
 		r.measure(time.Now(), set.TargetFPS)
 		r.scale = r.auto
 	}
-	if r.scale >= maxViewScale {
+	if r.scale >= maxViewScale && !g.View.Antialias {
 		return screen, w, h
 	}
 	if r.img == nil || r.img.Bounds().Dx() != w || r.img.Bounds().Dy() != h {
@@ -124,10 +125,16 @@ func (g *Game) viewTarget(screen *ebiten.Image) (*ebiten.Image, int, int) {
 }
 
 // presentView upscales the 3D view onto the screen with bilinear filtering
-// (nothing to do when it was drawn there).
+// (nothing to do when it was drawn there), through the edge anti-aliasing
+// pass first when it is on.
 func (g *Game) presentView(screen, view *ebiten.Image) {
 	if view == screen {
 		return
+	}
+	if g.View.Antialias {
+		if view = g.antialiased(screen, view); view == nil {
+			return
+		}
 	}
 	sw, sh := float64(screen.Bounds().Dx()), float64(screen.Bounds().Dy())
 	vw, vh := float64(view.Bounds().Dx()), float64(view.Bounds().Dy())

@@ -52,6 +52,9 @@ type Viewer struct {
 	SnowLine      float32 // ByRules: share of the height range where snow starts on level ground facing away from the sun (0.62)
 	SnowSlope     float32 // ByRules: steepest slope that holds snow, degrees (50)
 	Water         float32 // water level as a share of the height range; 0: no water
+	Antialias     bool    // an edge anti-aliasing pass (FXAA) over the 3D view: smooth silhouettes (on; off in the thesis's scenarios)
+	BreakTiling   bool    // hide the textures' repeat: a second, turned and scaled sampling blended in by noise (on; off in the thesis's scenarios)
+	Continue      bool    // the noise generators' land goes on beyond the map, coarse, to the horizon (on); off: a level plane
 }
 
 // DefaultViewer is the look of the default world: height texturing over
@@ -87,6 +90,9 @@ func DefaultViewer() Viewer {
 		Occlusion:     true,
 		SnowLine:      0.62,
 		SnowSlope:     50,
+		Antialias:     true,
+		BreakTiling:   true,
+		Continue:      true,
 	}
 }
 

@@ -44,12 +44,13 @@ func flatAtlas() *image.RGBA {
 }
 
 // shadingGame is a game on map m drawn with the flat atlas, no detail
-// maps and the camera straight above (cx, height, cz).
+// maps, no anti-aliasing and the camera straight above (cx, height, cz).
 func shadingGame(t *testing.T, m *terrain.Heightmap, height float32) *Game {
 	t.Helper()
 	g := newTestGame(t, NewWorld(m))
 	onLoop(func() { g.render.setAtlas(flatAtlas()) })
 	g.View.DetailMaps = false
+	g.View.Antialias = false // the reference shades each pixel alone
 	w, d := m.Extent()
 	topDown(g, float32(w/2), height, float32(d/2))
 	return g

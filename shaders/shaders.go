@@ -72,6 +72,14 @@
 //	DetailTiling float    detail map repeats across MapExtent
 //	DetailDistance float  distance from the camera at which the detail has
 //	                      faded to neutral grey
+//	BreakTiling float     1: each colour texture is sampled a second time,
+//	                      turned 0.61 rad about the vertical, tilted 0.3 rad
+//	                      about x and then z, and scaled by 0.7071, and the
+//	                      two mixed by a value noise w
+//	                      (changing over about 1/0.37 tiles) with the
+//	                      variance-preserving blend μ + ((1−w)(a−μ) +
+//	                      w(b−μ)) / √((1−w)² + w²), μ the texture's 1×1 mip
+//	                      level (Heitz & Neyret 2018): no visible repeat
 //	FlatShading float     1: light with the face normal, from
 //	                      cross(dfdy(world), dfdx(world)), turned to the side
 //	                      of the vertex normal (texturing keeps the vertex
@@ -144,6 +152,16 @@
 // the fog covers the lower sky, then thesis listing 5.6's sun glow mixes
 // in SunColor by smoothstep(exp(−α·d)) for α = 64, 32, 16, d the distance
 // between the ray direction and SunDir on the unit sphere; then gamma.
+//
+// # Anti-aliasing
+//
+// Drawn with DrawRectShader over the finished 3D view, Images[0] = that
+// view (display-referred, the same size as the destination); no uniforms.
+// Where the Rec. 601 luma of a pixel and its four diagonal neighbours
+// spans more than max(0.0312, 0.125 × the largest), the pixel becomes the
+// average of the view sampled (bilinearly, by hand) along the edge's
+// direction, up to 8 pixels each way (Lottes's FXAA); elsewhere it is
+// copied unchanged.
 package shaders
 
 import (
@@ -161,6 +179,11 @@ var Terrain []byte
 //go:embed sky.kage
 var Sky []byte
 
+// Antialias is the Kage source of the edge anti-aliasing pass.
+//
+//go:embed antialias.kage
+var Antialias []byte
+
 // Variant selects the features compiled into a terrain shader. Software
 // rasterizers such as llvmpipe run every branch of a shader whatever its
 // uniforms say, so a feature that is off, or that cannot show in a chunk
@@ -177,6 +200,7 @@ type Variant struct {
 	NoRules     bool // no materials by rules (Attribute 2)
 	NoMasks     bool // no erosion masks (Images[3] unused)
 	NoWater     bool // no water surface
+	NoTileBreak bool // colour textures sampled once: their repeat not hidden
 }
 
 // TerrainVariant returns the terrain shader source with the features v
@@ -198,5 +222,6 @@ func TerrainVariant(v Variant) []byte {
 	off("compiledRules", v.NoRules)
 	off("compiledMasks", v.NoMasks)
 	off("compiledWater", v.NoWater)
+	off("compiledTileBreak", v.NoTileBreak)
 	return []byte(src)
 }

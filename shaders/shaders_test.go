@@ -17,7 +17,7 @@ func TestCompile(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		src  []byte
-	}{{"terrain", Terrain}, {"sky", Sky}} {
+	}{{"terrain", Terrain}, {"sky", Sky}, {"antialias", Antialias}} {
 		if _, err := ebiten.NewShader(tc.src); err != nil {
 			t.Errorf("%s.kage: %v", tc.name, err)
 		}
@@ -41,7 +41,7 @@ func TestUniforms(t *testing.T) {
 			"MaterialCount": "float", "Boundaries": "vec4", "BandMaterials": "vec4", "Blend": "float",
 			"HeightMin": "float", "HeightMax": "float", "MapExtent": "float", "Tiling": "float",
 			"UseTriplanar": "float", "UseDetail": "float", "DetailTiling": "float",
-			"DetailDistance": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteHalfWidth": "float",
+			"DetailDistance": "float", "BreakTiling": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteHalfWidth": "float",
 			"FogColor": "vec3", "FogDensity": "float", "Gamma": "float", "HorizonColor": "vec3", "DuskColor": "vec3", "Dusk": "float", "Aerial": "float",
 			"UseWater": "float", "WaterLevel": "float", "WaterDepth": "float",
 			"UseLightMap": "float", "LightScale": "float", "SnowLine": "float", "SnowCos": "vec2", "ShoreLine": "float",
@@ -51,6 +51,7 @@ func TestUniforms(t *testing.T) {
 			"InvViewProj": "mat4", "ScreenSize": "vec2", "SunDir": "vec3", "SkyColor": "vec3",
 			"HorizonColor": "vec3", "DuskColor": "vec3", "Dusk": "float", "SunColor": "vec3", "Gamma": "float", "FogColor": "vec3", "FogDensity": "float",
 		}},
+		{"antialias", Antialias, map[string]string{}},
 	} {
 		got := map[string]string{}
 		for _, m := range uniformDecl.FindAllSubmatch(tc.src, -1) {
@@ -87,8 +88,8 @@ func TestAtlasLayout(t *testing.T) {
 // Every variant compiles and differs from the full shader exactly in its
 // switches.
 func TestTerrainVariants(t *testing.T) {
-	// All combinations of the first five switches; the newer four in
-	// every combination with every other switch on or off together.
+	// All combinations of the first five switches; the newer ones in
+	// combinations with every other switch on or off together.
 	var variants []Variant
 	for mask := 0; mask < 32; mask++ {
 		variants = append(variants, Variant{NoScheme: mask&1 != 0, NoTriplanar: mask&2 != 0, NoDetail: mask&4 != 0, NoTextures: mask&8 != 0, NoRoute: mask&16 != 0})
@@ -96,7 +97,7 @@ func TestTerrainVariants(t *testing.T) {
 	for mask := 1; mask < 16; mask++ {
 		for _, rest := range []bool{false, true} {
 			variants = append(variants, Variant{NoScheme: rest, NoTriplanar: rest, NoDetail: rest, NoRoute: rest,
-				NoLight: mask&1 != 0, NoBands: mask&2 != 0, NoRules: mask&4 != 0, NoMasks: mask&8 != 0, NoWater: mask&1 != 0})
+				NoLight: mask&1 != 0, NoBands: mask&2 != 0, NoRules: mask&4 != 0, NoMasks: mask&8 != 0, NoWater: mask&1 != 0, NoTileBreak: mask&2 != 0})
 		}
 	}
 	for _, v := range variants {
@@ -105,7 +106,7 @@ func TestTerrainVariants(t *testing.T) {
 			t.Fatalf("%+v: %v", v, err)
 		}
 		for name, off := range map[string]bool{"compiledScheme": v.NoScheme, "compiledTriplanar": v.NoTriplanar, "compiledDetail": v.NoDetail, "compiledTextures": v.NoTextures, "compiledRoute": v.NoRoute,
-			"compiledLight": v.NoLight, "compiledBands": v.NoBands, "compiledRules": v.NoRules, "compiledMasks": v.NoMasks, "compiledWater": v.NoWater} {
+			"compiledLight": v.NoLight, "compiledBands": v.NoBands, "compiledRules": v.NoRules, "compiledMasks": v.NoMasks, "compiledWater": v.NoWater, "compiledTileBreak": v.NoTileBreak} {
 			want := "const " + name + " = 1.0"
 			if off {
 				want = "const " + name + " = 0.0"
