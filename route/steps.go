@@ -64,6 +64,7 @@ func (p *Path) repairSteps(segs [][]Sample) {
 			mid := (cum[a] + cum[b]) / 2
 			half := max(math.Abs(step)/ramp, cum[b]-cum[a]) / 2
 			change := 0.0
+			base := seg[a].Ele // before the loop moves it
 			for q := range seg {
 				s := cum[q] - mid
 				if math.Abs(s) > half {
@@ -73,7 +74,7 @@ func (p *Path) repairSteps(segs [][]Sample) {
 				if q >= b {
 					done = 1
 				} else if q > a {
-					done = (seg[q].Ele - seg[a].Ele) / step
+					done = (seg[q].Ele - base) / step
 				}
 				c := step * ((s+half)/(2*half) - done)
 				seg[q].Ele += c
