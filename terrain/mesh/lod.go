@@ -61,6 +61,7 @@ type LOD struct {
 	cover                  coverage
 	plans                  []chunkPlan // occlusion's per chunk of order (occlusion.go)
 	serialOcclusion        bool        // occlude one chunk after another: the tests' reference
+	plannedFrames          int         // frames whose culling made the chunks' plans on all cores (the tests check the path ran)
 	planView               View        // the view occlude's workers plan for
 	planOrder              []int       // the chunks they plan, back to front
 }

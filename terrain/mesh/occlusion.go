@@ -457,6 +457,7 @@ func (l *LOD) occlude(v *View, order []int) {
 		l.occludeSerial(v, order)
 		return
 	}
+	l.plannedFrames++
 	g := &l.cover
 	g.reset(v.Width, v.Height)
 	if cap(l.plans) < len(order) {

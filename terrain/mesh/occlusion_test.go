@@ -188,6 +188,10 @@ func TestOcclusionPlansMatchSerial(t *testing.T) {
 	if culled < 1000 || parted < 100 {
 		t.Errorf("the views culled only %d chunks and %d chunks in part: the comparison shows little", culled, parted)
 	}
+	if planned.plannedFrames == 0 || serial.plannedFrames != 0 {
+		t.Errorf("%d frames culled with plans made on all cores (the serial reference: %d): the comparison did not compare the two paths",
+			planned.plannedFrames, serial.plannedFrames)
+	}
 	t.Logf("%d chunks culled, %d culled in part", culled, parted)
 }
 
