@@ -95,10 +95,7 @@ func (p *Path) harmoniseLaps(spacing float64) float64 {
 			k++
 		}
 		orig := p.Segments[s]
-		cum := make([]float64, len(orig))
-		for i := 1; i < len(orig); i++ {
-			cum[i] = cum[i-1] + dist(orig[i-1], orig[i])
-		}
+		cum := cumulative(orig)
 		total := cum[len(cum)-1]
 		for i := range orig {
 			c := corr[0]

@@ -164,10 +164,7 @@ func (p *Path) repairElevations(segs [][]Sample) {
 	offset := make([][]float64, len(segs)) // metres from the window's middle
 	var all, grades []float64
 	for k, seg := range segs {
-		cum := make([]float64, len(seg))
-		for i := 1; i < len(seg); i++ {
-			cum[i] = cum[i-1] + dist(seg[i-1], seg[i])
-		}
+		cum := cumulative(seg)
 		resid[k] = make([]float64, len(seg))
 		offset[k] = make([]float64, len(seg))
 		if len(seg) < 2*outlierMinPoints+1 {

@@ -471,14 +471,21 @@ func (p *Path) densify(step float64) *Path {
 	return &q
 }
 
-func resampleSegment(seg []Sample, spacing float64) []Sample {
-	if len(seg) < 2 {
-		return slices.Clone(seg)
-	}
+// cumulative returns the distance along seg from its first point to each
+// of its points, in the units of its positions.
+func cumulative(seg []Sample) []float64 {
 	cum := make([]float64, len(seg))
 	for i := 1; i < len(seg); i++ {
 		cum[i] = cum[i-1] + dist(seg[i-1], seg[i])
 	}
+	return cum
+}
+
+func resampleSegment(seg []Sample, spacing float64) []Sample {
+	if len(seg) < 2 {
+		return slices.Clone(seg)
+	}
+	cum := cumulative(seg)
 	total := cum[len(cum)-1]
 	steps := max(1, int(math.Ceil(total/spacing-1e-9)))
 	out := make([]Sample, 0, steps+1)

@@ -29,10 +29,7 @@ func (p *Path) repairSteps(segs [][]Sample) {
 	grade := steepGrade(segs)
 	ramp := max(grade, stepGrade/4)
 	for _, seg := range segs {
-		cum := make([]float64, len(seg))
-		for i := 1; i < len(seg); i++ {
-			cum[i] = cum[i-1] + dist(seg[i-1], seg[i])
-		}
+		cum := cumulative(seg)
 		steep := func(i int) float64 { // the sign of a steep increment i−1 → i, else 0
 			de := seg[i].Ele - seg[i-1].Ele
 			if g := math.Abs(de) / max(cum[i]-cum[i-1], 1); g > stepGrade && g > stepFactor*grade {
@@ -106,10 +103,7 @@ func levelAround(seg []Sample, cum []float64, i, dir int) float64 {
 func steepGrade(segs [][]Sample) float64 {
 	var grades []float64
 	for _, seg := range segs {
-		cum := make([]float64, len(seg))
-		for i := 1; i < len(seg); i++ {
-			cum[i] = cum[i-1] + dist(seg[i-1], seg[i])
-		}
+		cum := cumulative(seg)
 		j := 0
 		for i := range seg {
 			for j < len(seg)-1 && cum[j]-cum[i] < outlierWindow/2 {
