@@ -275,7 +275,10 @@ func (g *Game) takeGenerated() {
 	if g.Camera.Mode == Walk {
 		g.Camera.SetMode(Walk, g.World.Map)
 	}
-	if !res.Preview {
+	if !res.Preview && !g.ui.isError {
+		// A finished map ends "generating…", but an error stays until the
+		// next message: a bad link's error came before the map it fell
+		// back to, and would otherwise vanish as that map arrived.
 		g.ui.message = ""
 	}
 }
