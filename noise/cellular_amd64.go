@@ -56,3 +56,11 @@ func simplexPointLanes(k Kernel, key uint64, xs, ys []float64, out []float64) in
 	simplexPointsAVX512(&out[0], &xs[0], &ys[0], key, &gradients[0].x, n)
 	return n * laneWidth
 }
+
+// evalPointLanes runs kernel k's value (or Perlin) noise and gradient at
+// the points (xs[k], ys[k]) over the whole blocks of laneWidth samples,
+// writing Eval's N, ∂N/∂x, ∂N/∂y to v, dx, dy, and returns how many
+// samples it did: none where k has no such kernel.
+func evalPointLanes(k Kernel, value bool, key uint64, xs, ys, v, dx, dy []float64) int {
+	return 0
+}

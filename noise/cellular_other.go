@@ -11,3 +11,7 @@ func worleyLanes(Kernel, WorleyMode, []worleyBlock, []float64, []vec2, *worleyRo
 func simplexLanes(Kernel, uint64, []float64, float64, []float64) int { return 0 }
 
 func simplexPointLanes(Kernel, uint64, []float64, []float64, []float64) int { return 0 }
+
+func evalPointLanes(Kernel, bool, uint64, []float64, []float64, []float64, []float64, []float64) int {
+	return 0
+}

@@ -30,10 +30,58 @@ func TestFBmMatchesPoints(t *testing.T) {
 	}
 }
 
+// TestMultifractalMatchesPoints is TestFBmMatchesPoints for the
+// heterogeneous and hybrid multifractals' folds (NewMultifractal), at an
+// offset where the hybrid weight stays below 1 and one where it is capped,
+// with NaN and infinite amplitudes, which the cap must pass on as the
+// point-by-point steps do.
+func TestMultifractalMatchesPoints(t *testing.T) {
+	for _, kernel := range Kernels() {
+		t.Run(string(kernel), func(t *testing.T) {
+			useKernel(t, kernel)
+			for _, fold := range []Fold{FoldHetero, FoldHybrid} {
+				for _, offset := range []float64{0.7, 1.6} {
+					testFold(t, Perlin, 1, 0, 1, fold, offset)
+					testFold(t, Perlin, -5, 0, 1, fold, offset)
+					testFold(t, Value, 1, 0, 1, fold, offset)
+					testFold(t, Perlin, 1, 3, 1, fold, offset)
+					for _, scale := range []float64{math.NaN(), math.Inf(1)} {
+						testFold(t, Perlin, 1, 0, scale, fold, offset)
+					}
+				}
+			}
+		})
+	}
+}
+
+// foldPoint is one octave's step of fold at one sample, as terrain's
+// heteroStep and hybridStep write it: octave 0 starts h (and w) at
+// n + offset.
+func foldPoint(fold Fold, i int, h, w, amp, n, offset float64) (float64, float64) {
+	switch {
+	case fold == FoldFBm:
+		return h + float64(amp*n), w
+	case i == 0:
+		return n + offset, n + offset
+	case fold == FoldHetero:
+		return h + float64(h*amp*(n+offset)), w
+	}
+	if w > 1 {
+		w = 1
+	}
+	aux := amp * (n + offset)
+	return h + float64(w*aux), w * aux
+}
+
 // testFBm sums 8 octaves at λ = 2 of the basis kind (periodic with this
 // many cells in the first octave, if not 0), their amplitudes multiplied
 // by scale, over the grid cases.
 func testFBm(t *testing.T, kind Kind, seed int64, period int, scale float64) {
+	testFold(t, kind, seed, period, scale, FoldFBm, 0)
+}
+
+// testFold is testFBm with the octaves folded by fold.
+func testFold(t *testing.T, kind Kind, seed int64, period int, scale float64, fold Fold, offset float64) {
 	const octaves, lacunarity = 8, 2.0
 	for name, xs0 := range gridCases() {
 		var bases []Basis
@@ -60,7 +108,7 @@ func testFBm(t *testing.T, kind Kind, seed int64, period int, scale float64) {
 			grids = append(grids, NewGrid(b, append([]float64(nil), xs...)))
 			amps = append(amps, scale*math.Pow(lacunarity, -float64(i)))
 		}
-		f := NewFBm(grids, amps)
+		f := NewMultifractal(grids, amps, fold, offset)
 		for s, ys := range gridYs {
 			for _, y0 := range ys {
 				octaveYs := make([]float64, octaves)
@@ -71,13 +119,13 @@ func testFBm(t *testing.T, kind Kind, seed int64, period int, scale float64) {
 				lo, hi := f.Row(octaveYs, out)
 				wantLo, wantHi := float32(0), float32(0)
 				for k := range out {
-					var h float64
+					var h, w float64
 					for i, b := range bases {
-						h += float64(amps[i] * b.Value(grids[i].xs[k], octaveYs[i]))
+						h, w = foldPoint(fold, i, h, w, amps[i], b.Value(grids[i].xs[k], octaveYs[i]), offset)
 					}
 					if math.Float32bits(out[k]) != math.Float32bits(float32(h)) {
-						t.Fatalf("%s seed %d period %d ×%g, %s, sequence %d: FBm at sample %d, row %v = %v, want %v",
-							kind, seed, period, scale, name, s, k, y0, out[k], float32(h))
+						t.Fatalf("fold %d offset %v, %s seed %d period %d ×%g, %s, sequence %d: FBm at sample %d, row %v = %v, want %v",
+							fold, offset, kind, seed, period, scale, name, s, k, y0, out[k], float32(h))
 					}
 					if k == 0 {
 						wantLo, wantHi = out[0], out[0]

@@ -52,33 +52,59 @@ func valueLanes(k Kernel, blocks []laneBlock, out, ve []float64) int {
 	return n * laneWidth
 }
 
-// fbmLanes runs kernel k's fused fBm of Perlin (or value) noise over the
-// first n blocks of every octave, writing float32 sums to out and folding
-// them into rng (see fbmRow in internal/asmgen), and returns how many
-// samples it did.
-func fbmLanes(k Kernel, value bool, octaves []laneOctave, n int, out []float32, rng *[3][laneWidth]float32) int {
+// fbmLanes runs kernel k's fused fBm of Perlin (or value) noise, its
+// octaves folded by fold (with offset: see Fold), over the first n blocks
+// of every octave, writing float32 sums to out and folding them into rng
+// (see fbmRow in internal/asmgen), and returns how many samples it did.
+func fbmLanes(k Kernel, fold Fold, value bool, octaves []laneOctave, n int, out []float32, rng *[3][laneWidth]float32, offset float64) int {
 	if n == 0 {
 		return 0
 	}
 	_ = out[n*laneWidth-1]
-	x1, x2 := fbmPerlinAVX512x1, fbmPerlinAVX512x2
+	basis := 0
 	if value {
-		x1, x2 = fbmValueAVX512x1, fbmValueAVX512x2
+		basis = 1
 	}
+	ks := &foldKernels[fold][basis]
 	switch {
 	case k == KernelAVX512:
 		if pairs := n / 2; pairs > 0 {
-			x2(&out[0], &octaves[0].amp, len(octaves), 0, pairs, &rng[0][0])
+			ks[1](&out[0], &octaves[0].amp, len(octaves), 0, pairs, &rng[0][0], offset)
 		}
 		if n%2 == 1 {
-			x1(&out[(n-1)*laneWidth], &octaves[0].amp, len(octaves), n-1, 1, &rng[0][0])
+			ks[0](&out[(n-1)*laneWidth], &octaves[0].amp, len(octaves), n-1, 1, &rng[0][0], offset)
 		}
-	case value:
-		fbmValueAVX2x1(&out[0], &octaves[0].amp, len(octaves), 0, n, &rng[0][0])
 	default:
-		fbmPerlinAVX2x1(&out[0], &octaves[0].amp, len(octaves), 0, n, &rng[0][0])
+		ks[2](&out[0], &octaves[0].amp, len(octaves), 0, n, &rng[0][0], offset)
 	}
 	return n * laneWidth
+}
+
+// foldKernel is a fused row kernel (fbmRow in internal/asmgen).
+type foldKernel func(out *float32, octaves *float64, count, first, n int, rng *float32, offset float64)
+
+// foldKernels holds, per Fold and basis (Perlin, value noise), the
+// AVX-512 kernels of one and of two blocks at a time and the AVX2 kernel.
+var foldKernels = [...][2][3]foldKernel{
+	FoldFBm: {
+		{noOffset(fbmPerlinAVX512x1), noOffset(fbmPerlinAVX512x2), noOffset(fbmPerlinAVX2x1)},
+		{noOffset(fbmValueAVX512x1), noOffset(fbmValueAVX512x2), noOffset(fbmValueAVX2x1)},
+	},
+	FoldHetero: {
+		{heteroPerlinAVX512x1, heteroPerlinAVX512x2, heteroPerlinAVX2x1},
+		{heteroValueAVX512x1, heteroValueAVX512x2, heteroValueAVX2x1},
+	},
+	FoldHybrid: {
+		{hybridPerlinAVX512x1, hybridPerlinAVX512x2, hybridPerlinAVX2x1},
+		{hybridValueAVX512x1, hybridValueAVX512x2, hybridValueAVX2x1},
+	},
+}
+
+// noOffset adapts an fBm kernel, which has no offset, to foldKernel.
+func noOffset(k func(out *float32, octaves *float64, count, first, n int, rng *float32)) foldKernel {
+	return func(out *float32, octaves *float64, count, first, n int, rng *float32, _ float64) {
+		k(out, octaves, count, first, n, rng)
+	}
 }
 
 // perlinEvalLanes runs kernel k's Perlin N and gradient over the blocks,
@@ -158,15 +184,29 @@ func quilezLanes(k Kernel, h, ddx, ddy, n, ndx, ndy []float64, amp float64) int 
 	return steps * step
 }
 
-// quilezLanes512 runs the fused AVX-512 Quilez kernel of Perlin (or value)
+// quilezRowLanes runs kernel k's fused Quilez kernel of Perlin (or value)
 // noise over the first n blocks of every octave, writing float32 heights
 // to out and folding them into rng, and returns how many samples it did.
-func quilezLanes512(value bool, octaves []laneGradOctave, n int, out []float32, rng *[3][laneWidth]float32) int {
+// The AVX-512 kernel does two blocks at a time and the last odd one alone.
+func quilezRowLanes(k Kernel, value bool, octaves []laneGradOctave, n int, out []float32, rng *[3][laneWidth]float32) int {
 	_ = out[n*laneWidth-1]
+	if k == KernelAVX2 {
+		x := quilezPerlinAVX2
+		if value {
+			x = quilezValueAVX2
+		}
+		x(&out[0], &octaves[0].amp, len(octaves), 0, n, &rng[0][0])
+		return n * laneWidth
+	}
+	x1, x2 := quilezPerlinAVX512x1, quilezPerlinAVX512x2
 	if value {
-		quilezValueAVX512(&out[0], &octaves[0].amp, len(octaves), 0, n, &rng[0][0])
-	} else {
-		quilezPerlinAVX512(&out[0], &octaves[0].amp, len(octaves), 0, n, &rng[0][0])
+		x1, x2 = quilezValueAVX512x1, quilezValueAVX512x2
+	}
+	if pairs := n / 2; pairs > 0 {
+		x2(&out[0], &octaves[0].amp, len(octaves), 0, pairs, &rng[0][0])
+	}
+	if n%2 == 1 {
+		x1(&out[(n-1)*laneWidth], &octaves[0].amp, len(octaves), n-1, 1, &rng[0][0])
 	}
 	return n * laneWidth
 }

@@ -10,7 +10,9 @@ func perlinLanes(Kernel, []laneBlock, []float64, []float64, []float64, []float64
 
 func valueLanes(Kernel, []laneBlock, []float64, []float64) int { return 0 }
 
-func fbmLanes(Kernel, bool, []laneOctave, int, []float32, *[3][laneWidth]float32) int { return 0 }
+func fbmLanes(Kernel, Fold, bool, []laneOctave, int, []float32, *[3][laneWidth]float32, float64) int {
+	return 0
+}
 
 func perlinEvalLanes(Kernel, []laneBlock, *GridRows, []float64, []float64, []float64, []float64, float64) int {
 	return 0
@@ -26,7 +28,9 @@ func quilezLanes(Kernel, []float64, []float64, []float64, []float64, []float64, 
 	return 0
 }
 
-func quilezLanes512(bool, []laneGradOctave, int, []float32, *[3][laneWidth]float32) int { return 0 }
+func quilezRowLanes(Kernel, bool, []laneGradOctave, int, []float32, *[3][laneWidth]float32) int {
+	return 0
+}
 
 func perlinHashLanes(Kernel, []float64, []float64, []uint64, uint64) int { return 0 }
 

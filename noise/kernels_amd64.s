@@ -162,9 +162,9 @@ TEXT ·fbmPerlinAVX512x1(SB), NOSPLIT, $0-48
 fbmPerlinAVX512x1Block:
 	TESTQ  BX, BX
 	JZ     fbmPerlinAVX512x1Done
-	VPXORQ Z3, Z3, Z3
 	MOVQ   CX, R8
 	MOVQ   DX, R9
+	VPXORQ Z3, Z3, Z3
 
 fbmPerlinAVX512x1Octave:
 	MOVQ        8(R8), R10
@@ -235,10 +235,10 @@ TEXT ·fbmPerlinAVX512x2(SB), NOSPLIT, $0-48
 fbmPerlinAVX512x2Block:
 	TESTQ  BX, BX
 	JZ     fbmPerlinAVX512x2Done
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
 	MOVQ   CX, R8
 	MOVQ   DX, R9
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
 
 fbmPerlinAVX512x2Octave:
 	MOVQ        8(R8), R10
@@ -342,10 +342,10 @@ TEXT ·fbmPerlinAVX2x1(SB), NOSPLIT, $0-48
 fbmPerlinAVX2x1Block:
 	TESTQ  BX, BX
 	JZ     fbmPerlinAVX2x1Done
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
 	MOVQ   CX, R8
 	MOVQ   DX, R9
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
 
 fbmPerlinAVX2x1Octave:
 	MOVQ         8(R8), R10
@@ -445,6 +445,995 @@ fbmPerlinAVX2x1Octave:
 	JMP          fbmPerlinAVX2x1Block
 
 fbmPerlinAVX2x1Done:
+	VMOVUPS X0, (DI)
+	VMOVUPS X1, 32(DI)
+	VMOVUPS X2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func heteroPerlinAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·heteroPerlinAVX512x1(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), Y0
+	VMOVUPS      32(DI), Y1
+	VMOVUPS      64(DI), Y2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Z3
+
+heteroPerlinAVX512x1Block:
+	TESTQ       BX, BX
+	JZ          heteroPerlinAVX512x1Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z4
+	VPADDQ.BCST one<>+0(SB), Z4, Z5
+	VMOVUPD     (R11)(R13*8), Z6
+	VMOVUPD     64(R11)(R13*8), Z7
+	VMOVAPD     Z6, Z8
+	VPERMT2PD   Z7, Z4, Z8
+	VMOVAPD     Z6, Z6
+	VPERMT2PD   Z7, Z5, Z6
+	VMOVUPD     (R12)(R13*8), Z7
+	VMOVUPD     64(R12)(R13*8), Z9
+	VMOVAPD     Z7, Z10
+	VPERMT2PD   Z9, Z4, Z10
+	VMOVAPD     Z7, Z4
+	VPERMT2PD   Z9, Z5, Z4
+	VMOVUPD     (R10), Z5
+	VSUBPD.BCST onef<>+0(SB), Z5, Z7
+	VMULPD      Z5, Z8, Z5
+	VADDPD      Z10, Z5, Z5
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z4, Z6, Z6
+	VSUBPD      Z5, Z6, Z6
+	VMULPD      64(R10), Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VADDPD      Z3, Z5, Z4
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          heteroPerlinAVX512x1Store
+
+heteroPerlinAVX512x1Octave:
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z5
+	VPADDQ.BCST one<>+0(SB), Z5, Z6
+	VMOVUPD     (R11)(R13*8), Z7
+	VMOVUPD     64(R11)(R13*8), Z8
+	VMOVAPD     Z7, Z9
+	VPERMT2PD   Z8, Z5, Z9
+	VMOVAPD     Z7, Z7
+	VPERMT2PD   Z8, Z6, Z7
+	VMOVUPD     (R12)(R13*8), Z8
+	VMOVUPD     64(R12)(R13*8), Z10
+	VMOVAPD     Z8, Z11
+	VPERMT2PD   Z10, Z5, Z11
+	VMOVAPD     Z8, Z5
+	VPERMT2PD   Z10, Z6, Z5
+	VMOVUPD     (R10), Z6
+	VSUBPD.BCST onef<>+0(SB), Z6, Z8
+	VMULPD      Z6, Z9, Z6
+	VADDPD      Z11, Z6, Z6
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z5, Z7, Z7
+	VSUBPD      Z6, Z7, Z7
+	VMULPD      64(R10), Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VADDPD      Z3, Z6, Z6
+	VMULPD.BCST (R8), Z4, Z5
+	VMULPD      Z6, Z5, Z5
+	VADDPD      Z5, Z4, Z4
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JNZ         heteroPerlinAVX512x1Octave
+
+heteroPerlinAVX512x1Store:
+	VCVTPD2PS Z4, Y4
+	VMOVUPS   Y4, (AX)
+	VMINPS    Y4, Y0, Y0
+	VMAXPS    Y4, Y1, Y1
+	VCMPPS    $0x03, Y4, Y4, Y4
+	VORPS     Y4, Y2, Y2
+	ADDQ      $0x20, AX
+	ADDQ      $0x00000100, SI
+	DECQ      BX
+	JMP       heteroPerlinAVX512x1Block
+
+heteroPerlinAVX512x1Done:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func heteroPerlinAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·heteroPerlinAVX512x2(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), Y0
+	VMOVUPS      32(DI), Y1
+	VMOVUPS      64(DI), Y2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Z3
+
+heteroPerlinAVX512x2Block:
+	TESTQ       BX, BX
+	JZ          heteroPerlinAVX512x2Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z4
+	VPADDQ.BCST one<>+0(SB), Z4, Z5
+	VMOVUPD     (R11)(R13*8), Z6
+	VMOVUPD     64(R11)(R13*8), Z7
+	VMOVAPD     Z6, Z8
+	VPERMT2PD   Z7, Z4, Z8
+	VMOVAPD     Z6, Z6
+	VPERMT2PD   Z7, Z5, Z6
+	VMOVUPD     (R12)(R13*8), Z7
+	VMOVUPD     64(R12)(R13*8), Z9
+	VMOVAPD     Z7, Z10
+	VPERMT2PD   Z9, Z4, Z10
+	VMOVAPD     Z7, Z4
+	VPERMT2PD   Z9, Z5, Z4
+	VMOVUPD     (R10), Z5
+	VSUBPD.BCST onef<>+0(SB), Z5, Z7
+	VMULPD      Z5, Z8, Z5
+	VADDPD      Z10, Z5, Z5
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z4, Z6, Z6
+	VSUBPD      Z5, Z6, Z6
+	VMULPD      64(R10), Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VADDPD      Z3, Z5, Z4
+	LEAQ        256(R10), R10
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z5
+	VPADDQ.BCST one<>+0(SB), Z5, Z6
+	VMOVUPD     (R11)(R13*8), Z7
+	VMOVUPD     64(R11)(R13*8), Z8
+	VMOVAPD     Z7, Z9
+	VPERMT2PD   Z8, Z5, Z9
+	VMOVAPD     Z7, Z7
+	VPERMT2PD   Z8, Z6, Z7
+	VMOVUPD     (R12)(R13*8), Z8
+	VMOVUPD     64(R12)(R13*8), Z10
+	VMOVAPD     Z8, Z11
+	VPERMT2PD   Z10, Z5, Z11
+	VMOVAPD     Z8, Z5
+	VPERMT2PD   Z10, Z6, Z5
+	VMOVUPD     (R10), Z6
+	VSUBPD.BCST onef<>+0(SB), Z6, Z8
+	VMULPD      Z6, Z9, Z6
+	VADDPD      Z11, Z6, Z6
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z5, Z7, Z7
+	VSUBPD      Z6, Z7, Z7
+	VMULPD      64(R10), Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VADDPD      Z3, Z6, Z5
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          heteroPerlinAVX512x2Store
+
+heteroPerlinAVX512x2Octave:
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z6
+	VPADDQ.BCST one<>+0(SB), Z6, Z7
+	VMOVUPD     (R11)(R13*8), Z8
+	VMOVUPD     64(R11)(R13*8), Z9
+	VMOVAPD     Z8, Z10
+	VPERMT2PD   Z9, Z6, Z10
+	VMOVAPD     Z8, Z8
+	VPERMT2PD   Z9, Z7, Z8
+	VMOVUPD     (R12)(R13*8), Z9
+	VMOVUPD     64(R12)(R13*8), Z11
+	VMOVAPD     Z9, Z12
+	VPERMT2PD   Z11, Z6, Z12
+	VMOVAPD     Z9, Z6
+	VPERMT2PD   Z11, Z7, Z6
+	VMOVUPD     (R10), Z7
+	VSUBPD.BCST onef<>+0(SB), Z7, Z9
+	VMULPD      Z7, Z10, Z7
+	VADDPD      Z12, Z7, Z7
+	VMULPD      Z9, Z8, Z8
+	VADDPD      Z6, Z8, Z8
+	VSUBPD      Z7, Z8, Z8
+	VMULPD      64(R10), Z8, Z8
+	VADDPD      Z8, Z7, Z7
+	VADDPD      Z3, Z7, Z7
+	VMULPD.BCST (R8), Z4, Z6
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z4, Z4
+	LEAQ        256(R10), R10
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z6
+	VPADDQ.BCST one<>+0(SB), Z6, Z7
+	VMOVUPD     (R11)(R13*8), Z8
+	VMOVUPD     64(R11)(R13*8), Z9
+	VMOVAPD     Z8, Z10
+	VPERMT2PD   Z9, Z6, Z10
+	VMOVAPD     Z8, Z8
+	VPERMT2PD   Z9, Z7, Z8
+	VMOVUPD     (R12)(R13*8), Z9
+	VMOVUPD     64(R12)(R13*8), Z11
+	VMOVAPD     Z9, Z12
+	VPERMT2PD   Z11, Z6, Z12
+	VMOVAPD     Z9, Z6
+	VPERMT2PD   Z11, Z7, Z6
+	VMOVUPD     (R10), Z7
+	VSUBPD.BCST onef<>+0(SB), Z7, Z9
+	VMULPD      Z7, Z10, Z7
+	VADDPD      Z12, Z7, Z7
+	VMULPD      Z9, Z8, Z8
+	VADDPD      Z6, Z8, Z8
+	VSUBPD      Z7, Z8, Z8
+	VMULPD      64(R10), Z8, Z8
+	VADDPD      Z8, Z7, Z7
+	VADDPD      Z3, Z7, Z7
+	VMULPD.BCST (R8), Z5, Z6
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JNZ         heteroPerlinAVX512x2Octave
+
+heteroPerlinAVX512x2Store:
+	VCVTPD2PS Z4, Y4
+	VMOVUPS   Y4, (AX)
+	VMINPS    Y4, Y0, Y0
+	VMAXPS    Y4, Y1, Y1
+	VCMPPS    $0x03, Y4, Y4, Y4
+	VORPS     Y4, Y2, Y2
+	VCVTPD2PS Z5, Y4
+	VMOVUPS   Y4, 32(AX)
+	VMINPS    Y4, Y0, Y0
+	VMAXPS    Y4, Y1, Y1
+	VCMPPS    $0x03, Y4, Y4, Y4
+	VORPS     Y4, Y2, Y2
+	ADDQ      $0x40, AX
+	ADDQ      $0x00000200, SI
+	DECQ      BX
+	JMP       heteroPerlinAVX512x2Block
+
+heteroPerlinAVX512x2Done:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func heteroPerlinAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·heteroPerlinAVX2x1(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), X0
+	VMOVUPS      32(DI), X1
+	VMOVUPS      64(DI), X2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Y3
+
+heteroPerlinAVX2x1Block:
+	TESTQ        BX, BX
+	JZ           heteroPerlinAVX2x1Done
+	MOVQ         CX, R8
+	MOVQ         DX, R9
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	MOVQ         24(R8), R12
+	MOVQ         192(R10), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         128(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y4
+	MOVQ         136(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y5
+	MOVQ         144(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y6
+	MOVQ         152(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y7
+	VUNPCKLPD    Y5, Y4, Y8
+	VUNPCKHPD    Y5, Y4, Y4
+	VUNPCKLPD    Y7, Y6, Y5
+	VUNPCKHPD    Y7, Y6, Y6
+	VPERM2F128   $0x20, Y5, Y8, Y7
+	VPERM2F128   $0x20, Y6, Y4, Y9
+	VPERM2F128   $0x31, Y5, Y8, Y5
+	VPERM2F128   $0x31, Y6, Y4, Y4
+	VMOVUPD      (R10), Y6
+	VBROADCASTSD onef<>+0(SB), Y8
+	VSUBPD       Y8, Y6, Y8
+	VMULPD       Y6, Y7, Y6
+	VADDPD       Y9, Y6, Y6
+	VMULPD       Y8, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y6, Y5, Y5
+	VMULPD       64(R10), Y5, Y5
+	VADDPD       Y5, Y6, Y6
+	VADDPD       Y3, Y6, Y4
+	MOVQ         192(R10), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         160(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y5
+	MOVQ         168(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y6
+	MOVQ         176(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y7
+	MOVQ         184(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y8
+	VUNPCKLPD    Y6, Y5, Y9
+	VUNPCKHPD    Y6, Y5, Y5
+	VUNPCKLPD    Y8, Y7, Y6
+	VUNPCKHPD    Y8, Y7, Y7
+	VPERM2F128   $0x20, Y6, Y9, Y8
+	VPERM2F128   $0x20, Y7, Y5, Y10
+	VPERM2F128   $0x31, Y6, Y9, Y6
+	VPERM2F128   $0x31, Y7, Y5, Y5
+	VMOVUPD      32(R10), Y7
+	VBROADCASTSD onef<>+0(SB), Y9
+	VSUBPD       Y9, Y7, Y9
+	VMULPD       Y7, Y8, Y7
+	VADDPD       Y10, Y7, Y7
+	VMULPD       Y9, Y6, Y6
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y7, Y6, Y6
+	VMULPD       96(R10), Y6, Y6
+	VADDPD       Y6, Y7, Y7
+	VADDPD       Y3, Y7, Y5
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JZ           heteroPerlinAVX2x1Store
+
+heteroPerlinAVX2x1Octave:
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	MOVQ         24(R8), R12
+	MOVQ         192(R10), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         128(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y6
+	MOVQ         136(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y7
+	MOVQ         144(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y8
+	MOVQ         152(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y9
+	VUNPCKLPD    Y7, Y6, Y10
+	VUNPCKHPD    Y7, Y6, Y6
+	VUNPCKLPD    Y9, Y8, Y7
+	VUNPCKHPD    Y9, Y8, Y8
+	VPERM2F128   $0x20, Y7, Y10, Y9
+	VPERM2F128   $0x20, Y8, Y6, Y11
+	VPERM2F128   $0x31, Y7, Y10, Y7
+	VPERM2F128   $0x31, Y8, Y6, Y6
+	VMOVUPD      (R10), Y8
+	VBROADCASTSD onef<>+0(SB), Y10
+	VSUBPD       Y10, Y8, Y10
+	VMULPD       Y8, Y9, Y8
+	VADDPD       Y11, Y8, Y8
+	VMULPD       Y10, Y7, Y7
+	VADDPD       Y6, Y7, Y7
+	VSUBPD       Y8, Y7, Y7
+	VMULPD       64(R10), Y7, Y7
+	VADDPD       Y7, Y8, Y8
+	VADDPD       Y3, Y8, Y8
+	VBROADCASTSD (R8), Y6
+	VMULPD       Y6, Y4, Y6
+	VMULPD       Y8, Y6, Y6
+	VADDPD       Y6, Y4, Y4
+	MOVQ         192(R10), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         160(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y6
+	MOVQ         168(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y7
+	MOVQ         176(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y8
+	MOVQ         184(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y9
+	VUNPCKLPD    Y7, Y6, Y10
+	VUNPCKHPD    Y7, Y6, Y6
+	VUNPCKLPD    Y9, Y8, Y7
+	VUNPCKHPD    Y9, Y8, Y8
+	VPERM2F128   $0x20, Y7, Y10, Y9
+	VPERM2F128   $0x20, Y8, Y6, Y11
+	VPERM2F128   $0x31, Y7, Y10, Y7
+	VPERM2F128   $0x31, Y8, Y6, Y6
+	VMOVUPD      32(R10), Y8
+	VBROADCASTSD onef<>+0(SB), Y10
+	VSUBPD       Y10, Y8, Y10
+	VMULPD       Y8, Y9, Y8
+	VADDPD       Y11, Y8, Y8
+	VMULPD       Y10, Y7, Y7
+	VADDPD       Y6, Y7, Y7
+	VSUBPD       Y8, Y7, Y7
+	VMULPD       96(R10), Y7, Y7
+	VADDPD       Y7, Y8, Y8
+	VADDPD       Y3, Y8, Y8
+	VBROADCASTSD (R8), Y6
+	VMULPD       Y6, Y5, Y6
+	VMULPD       Y8, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JNZ          heteroPerlinAVX2x1Octave
+
+heteroPerlinAVX2x1Store:
+	VCVTPD2PSY Y4, X4
+	VMOVUPS    X4, (AX)
+	VMINPS     X4, X0, X0
+	VMAXPS     X4, X1, X1
+	VCMPPS     $0x03, X4, X4, X4
+	VORPS      X4, X2, X2
+	VCVTPD2PSY Y5, X4
+	VMOVUPS    X4, 16(AX)
+	VMINPS     X4, X0, X0
+	VMAXPS     X4, X1, X1
+	VCMPPS     $0x03, X4, X4, X4
+	VORPS      X4, X2, X2
+	ADDQ       $0x20, AX
+	ADDQ       $0x00000100, SI
+	DECQ       BX
+	JMP        heteroPerlinAVX2x1Block
+
+heteroPerlinAVX2x1Done:
+	VMOVUPS X0, (DI)
+	VMOVUPS X1, 32(DI)
+	VMOVUPS X2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func hybridPerlinAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·hybridPerlinAVX512x1(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), Y0
+	VMOVUPS      32(DI), Y1
+	VMOVUPS      64(DI), Y2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Z3
+	VBROADCASTSD onef<>+0(SB), Z4
+
+hybridPerlinAVX512x1Block:
+	TESTQ       BX, BX
+	JZ          hybridPerlinAVX512x1Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z5
+	VPADDQ.BCST one<>+0(SB), Z5, Z6
+	VMOVUPD     (R11)(R13*8), Z7
+	VMOVUPD     64(R11)(R13*8), Z8
+	VMOVAPD     Z7, Z9
+	VPERMT2PD   Z8, Z5, Z9
+	VMOVAPD     Z7, Z7
+	VPERMT2PD   Z8, Z6, Z7
+	VMOVUPD     (R12)(R13*8), Z8
+	VMOVUPD     64(R12)(R13*8), Z10
+	VMOVAPD     Z8, Z11
+	VPERMT2PD   Z10, Z5, Z11
+	VMOVAPD     Z8, Z5
+	VPERMT2PD   Z10, Z6, Z5
+	VMOVUPD     (R10), Z6
+	VSUBPD.BCST onef<>+0(SB), Z6, Z8
+	VMULPD      Z6, Z9, Z6
+	VADDPD      Z11, Z6, Z6
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z5, Z7, Z7
+	VSUBPD      Z6, Z7, Z7
+	VMULPD      64(R10), Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VADDPD      Z3, Z6, Z5
+	VMOVAPD     Z5, Z6
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          hybridPerlinAVX512x1Store
+
+hybridPerlinAVX512x1Octave:
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z7
+	VPADDQ.BCST one<>+0(SB), Z7, Z8
+	VMOVUPD     (R11)(R13*8), Z9
+	VMOVUPD     64(R11)(R13*8), Z10
+	VMOVAPD     Z9, Z11
+	VPERMT2PD   Z10, Z7, Z11
+	VMOVAPD     Z9, Z9
+	VPERMT2PD   Z10, Z8, Z9
+	VMOVUPD     (R12)(R13*8), Z10
+	VMOVUPD     64(R12)(R13*8), Z12
+	VMOVAPD     Z10, Z13
+	VPERMT2PD   Z12, Z7, Z13
+	VMOVAPD     Z10, Z7
+	VPERMT2PD   Z12, Z8, Z7
+	VMOVUPD     (R10), Z8
+	VSUBPD.BCST onef<>+0(SB), Z8, Z10
+	VMULPD      Z8, Z11, Z8
+	VADDPD      Z13, Z8, Z8
+	VMULPD      Z10, Z9, Z9
+	VADDPD      Z7, Z9, Z9
+	VSUBPD      Z8, Z9, Z9
+	VMULPD      64(R10), Z9, Z9
+	VADDPD      Z9, Z8, Z8
+	VADDPD      Z3, Z8, Z8
+	VMULPD.BCST (R8), Z8, Z8
+	VMINPD      Z6, Z4, Z6
+	VMULPD      Z8, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JNZ         hybridPerlinAVX512x1Octave
+
+hybridPerlinAVX512x1Store:
+	VCVTPD2PS Z5, Y5
+	VMOVUPS   Y5, (AX)
+	VMINPS    Y5, Y0, Y0
+	VMAXPS    Y5, Y1, Y1
+	VCMPPS    $0x03, Y5, Y5, Y5
+	VORPS     Y5, Y2, Y2
+	ADDQ      $0x20, AX
+	ADDQ      $0x00000100, SI
+	DECQ      BX
+	JMP       hybridPerlinAVX512x1Block
+
+hybridPerlinAVX512x1Done:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func hybridPerlinAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·hybridPerlinAVX512x2(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), Y0
+	VMOVUPS      32(DI), Y1
+	VMOVUPS      64(DI), Y2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Z3
+	VBROADCASTSD onef<>+0(SB), Z4
+
+hybridPerlinAVX512x2Block:
+	TESTQ       BX, BX
+	JZ          hybridPerlinAVX512x2Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z5
+	VPADDQ.BCST one<>+0(SB), Z5, Z6
+	VMOVUPD     (R11)(R13*8), Z7
+	VMOVUPD     64(R11)(R13*8), Z8
+	VMOVAPD     Z7, Z9
+	VPERMT2PD   Z8, Z5, Z9
+	VMOVAPD     Z7, Z7
+	VPERMT2PD   Z8, Z6, Z7
+	VMOVUPD     (R12)(R13*8), Z8
+	VMOVUPD     64(R12)(R13*8), Z10
+	VMOVAPD     Z8, Z11
+	VPERMT2PD   Z10, Z5, Z11
+	VMOVAPD     Z8, Z5
+	VPERMT2PD   Z10, Z6, Z5
+	VMOVUPD     (R10), Z6
+	VSUBPD.BCST onef<>+0(SB), Z6, Z8
+	VMULPD      Z6, Z9, Z6
+	VADDPD      Z11, Z6, Z6
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z5, Z7, Z7
+	VSUBPD      Z6, Z7, Z7
+	VMULPD      64(R10), Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VADDPD      Z3, Z6, Z5
+	VMOVAPD     Z5, Z6
+	LEAQ        256(R10), R10
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z7
+	VPADDQ.BCST one<>+0(SB), Z7, Z8
+	VMOVUPD     (R11)(R13*8), Z9
+	VMOVUPD     64(R11)(R13*8), Z10
+	VMOVAPD     Z9, Z11
+	VPERMT2PD   Z10, Z7, Z11
+	VMOVAPD     Z9, Z9
+	VPERMT2PD   Z10, Z8, Z9
+	VMOVUPD     (R12)(R13*8), Z10
+	VMOVUPD     64(R12)(R13*8), Z12
+	VMOVAPD     Z10, Z13
+	VPERMT2PD   Z12, Z7, Z13
+	VMOVAPD     Z10, Z7
+	VPERMT2PD   Z12, Z8, Z7
+	VMOVUPD     (R10), Z8
+	VSUBPD.BCST onef<>+0(SB), Z8, Z10
+	VMULPD      Z8, Z11, Z8
+	VADDPD      Z13, Z8, Z8
+	VMULPD      Z10, Z9, Z9
+	VADDPD      Z7, Z9, Z9
+	VSUBPD      Z8, Z9, Z9
+	VMULPD      64(R10), Z9, Z9
+	VADDPD      Z9, Z8, Z8
+	VADDPD      Z3, Z8, Z7
+	VMOVAPD     Z7, Z8
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          hybridPerlinAVX512x2Store
+
+hybridPerlinAVX512x2Octave:
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z9
+	VPADDQ.BCST one<>+0(SB), Z9, Z10
+	VMOVUPD     (R11)(R13*8), Z11
+	VMOVUPD     64(R11)(R13*8), Z12
+	VMOVAPD     Z11, Z13
+	VPERMT2PD   Z12, Z9, Z13
+	VMOVAPD     Z11, Z11
+	VPERMT2PD   Z12, Z10, Z11
+	VMOVUPD     (R12)(R13*8), Z12
+	VMOVUPD     64(R12)(R13*8), Z14
+	VMOVAPD     Z12, Z15
+	VPERMT2PD   Z14, Z9, Z15
+	VMOVAPD     Z12, Z9
+	VPERMT2PD   Z14, Z10, Z9
+	VMOVUPD     (R10), Z10
+	VSUBPD.BCST onef<>+0(SB), Z10, Z12
+	VMULPD      Z10, Z13, Z10
+	VADDPD      Z15, Z10, Z10
+	VMULPD      Z12, Z11, Z11
+	VADDPD      Z9, Z11, Z11
+	VSUBPD      Z10, Z11, Z11
+	VMULPD      64(R10), Z11, Z11
+	VADDPD      Z11, Z10, Z10
+	VADDPD      Z3, Z10, Z10
+	VMULPD.BCST (R8), Z10, Z10
+	VMINPD      Z6, Z4, Z6
+	VMULPD      Z10, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	LEAQ        256(R10), R10
+	MOVQ        192(R10), R13
+	VMOVDQU64   128(R10), Z9
+	VPADDQ.BCST one<>+0(SB), Z9, Z10
+	VMOVUPD     (R11)(R13*8), Z11
+	VMOVUPD     64(R11)(R13*8), Z12
+	VMOVAPD     Z11, Z13
+	VPERMT2PD   Z12, Z9, Z13
+	VMOVAPD     Z11, Z11
+	VPERMT2PD   Z12, Z10, Z11
+	VMOVUPD     (R12)(R13*8), Z12
+	VMOVUPD     64(R12)(R13*8), Z14
+	VMOVAPD     Z12, Z15
+	VPERMT2PD   Z14, Z9, Z15
+	VMOVAPD     Z12, Z9
+	VPERMT2PD   Z14, Z10, Z9
+	VMOVUPD     (R10), Z10
+	VSUBPD.BCST onef<>+0(SB), Z10, Z12
+	VMULPD      Z10, Z13, Z10
+	VADDPD      Z15, Z10, Z10
+	VMULPD      Z12, Z11, Z11
+	VADDPD      Z9, Z11, Z11
+	VSUBPD      Z10, Z11, Z11
+	VMULPD      64(R10), Z11, Z11
+	VADDPD      Z11, Z10, Z10
+	VADDPD      Z3, Z10, Z10
+	VMULPD.BCST (R8), Z10, Z10
+	VMINPD      Z8, Z4, Z8
+	VMULPD      Z10, Z8, Z8
+	VADDPD      Z8, Z7, Z7
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JNZ         hybridPerlinAVX512x2Octave
+
+hybridPerlinAVX512x2Store:
+	VCVTPD2PS Z5, Y5
+	VMOVUPS   Y5, (AX)
+	VMINPS    Y5, Y0, Y0
+	VMAXPS    Y5, Y1, Y1
+	VCMPPS    $0x03, Y5, Y5, Y5
+	VORPS     Y5, Y2, Y2
+	VCVTPD2PS Z7, Y5
+	VMOVUPS   Y5, 32(AX)
+	VMINPS    Y5, Y0, Y0
+	VMAXPS    Y5, Y1, Y1
+	VCMPPS    $0x03, Y5, Y5, Y5
+	VORPS     Y5, Y2, Y2
+	ADDQ      $0x40, AX
+	ADDQ      $0x00000200, SI
+	DECQ      BX
+	JMP       hybridPerlinAVX512x2Block
+
+hybridPerlinAVX512x2Done:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func hybridPerlinAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·hybridPerlinAVX2x1(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), X0
+	VMOVUPS      32(DI), X1
+	VMOVUPS      64(DI), X2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Y3
+	VBROADCASTSD onef<>+0(SB), Y4
+
+hybridPerlinAVX2x1Block:
+	TESTQ        BX, BX
+	JZ           hybridPerlinAVX2x1Done
+	MOVQ         CX, R8
+	MOVQ         DX, R9
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	MOVQ         24(R8), R12
+	MOVQ         192(R10), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         128(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y5
+	MOVQ         136(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y6
+	MOVQ         144(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y7
+	MOVQ         152(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y8
+	VUNPCKLPD    Y6, Y5, Y9
+	VUNPCKHPD    Y6, Y5, Y5
+	VUNPCKLPD    Y8, Y7, Y6
+	VUNPCKHPD    Y8, Y7, Y7
+	VPERM2F128   $0x20, Y6, Y9, Y8
+	VPERM2F128   $0x20, Y7, Y5, Y10
+	VPERM2F128   $0x31, Y6, Y9, Y6
+	VPERM2F128   $0x31, Y7, Y5, Y5
+	VMOVUPD      (R10), Y7
+	VBROADCASTSD onef<>+0(SB), Y9
+	VSUBPD       Y9, Y7, Y9
+	VMULPD       Y7, Y8, Y7
+	VADDPD       Y10, Y7, Y7
+	VMULPD       Y9, Y6, Y6
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y7, Y6, Y6
+	VMULPD       64(R10), Y6, Y6
+	VADDPD       Y6, Y7, Y7
+	VADDPD       Y3, Y7, Y5
+	VMOVAPD      Y5, Y6
+	MOVQ         192(R10), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         160(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y7
+	MOVQ         168(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y8
+	MOVQ         176(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y9
+	MOVQ         184(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y10
+	VUNPCKLPD    Y8, Y7, Y11
+	VUNPCKHPD    Y8, Y7, Y7
+	VUNPCKLPD    Y10, Y9, Y8
+	VUNPCKHPD    Y10, Y9, Y9
+	VPERM2F128   $0x20, Y8, Y11, Y10
+	VPERM2F128   $0x20, Y9, Y7, Y12
+	VPERM2F128   $0x31, Y8, Y11, Y8
+	VPERM2F128   $0x31, Y9, Y7, Y7
+	VMOVUPD      32(R10), Y9
+	VBROADCASTSD onef<>+0(SB), Y11
+	VSUBPD       Y11, Y9, Y11
+	VMULPD       Y9, Y10, Y9
+	VADDPD       Y12, Y9, Y9
+	VMULPD       Y11, Y8, Y8
+	VADDPD       Y7, Y8, Y8
+	VSUBPD       Y9, Y8, Y8
+	VMULPD       96(R10), Y8, Y8
+	VADDPD       Y8, Y9, Y9
+	VADDPD       Y3, Y9, Y7
+	VMOVAPD      Y7, Y8
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JZ           hybridPerlinAVX2x1Store
+
+hybridPerlinAVX2x1Octave:
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	MOVQ         24(R8), R12
+	MOVQ         192(R10), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         128(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y9
+	MOVQ         136(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y10
+	MOVQ         144(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y11
+	MOVQ         152(R10), R13
+	SHLQ         $0x04, R13
+	VMOVUPD      (R12)(R13*1), Y12
+	VUNPCKLPD    Y10, Y9, Y13
+	VUNPCKHPD    Y10, Y9, Y9
+	VUNPCKLPD    Y12, Y11, Y10
+	VUNPCKHPD    Y12, Y11, Y11
+	VPERM2F128   $0x20, Y10, Y13, Y12
+	VPERM2F128   $0x20, Y11, Y9, Y14
+	VPERM2F128   $0x31, Y10, Y13, Y10
+	VPERM2F128   $0x31, Y11, Y9, Y9
+	VMOVUPD      (R10), Y11
+	VBROADCASTSD onef<>+0(SB), Y13
+	VSUBPD       Y13, Y11, Y13
+	VMULPD       Y11, Y12, Y11
+	VADDPD       Y14, Y11, Y11
+	VMULPD       Y13, Y10, Y10
+	VADDPD       Y9, Y10, Y10
+	VSUBPD       Y11, Y10, Y10
+	VMULPD       64(R10), Y10, Y10
+	VADDPD       Y10, Y11, Y11
+	VADDPD       Y3, Y11, Y11
+	VBROADCASTSD (R8), Y9
+	VMULPD       Y9, Y11, Y11
+	VMINPD       Y6, Y4, Y6
+	VMULPD       Y11, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	MOVQ         192(R10), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         160(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y9
+	MOVQ         168(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y10
+	MOVQ         176(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y11
+	MOVQ         184(R10), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y12
+	VUNPCKLPD    Y10, Y9, Y13
+	VUNPCKHPD    Y10, Y9, Y9
+	VUNPCKLPD    Y12, Y11, Y10
+	VUNPCKHPD    Y12, Y11, Y11
+	VPERM2F128   $0x20, Y10, Y13, Y12
+	VPERM2F128   $0x20, Y11, Y9, Y14
+	VPERM2F128   $0x31, Y10, Y13, Y10
+	VPERM2F128   $0x31, Y11, Y9, Y9
+	VMOVUPD      32(R10), Y11
+	VBROADCASTSD onef<>+0(SB), Y13
+	VSUBPD       Y13, Y11, Y13
+	VMULPD       Y11, Y12, Y11
+	VADDPD       Y14, Y11, Y11
+	VMULPD       Y13, Y10, Y10
+	VADDPD       Y9, Y10, Y10
+	VSUBPD       Y11, Y10, Y10
+	VMULPD       96(R10), Y10, Y10
+	VADDPD       Y10, Y11, Y11
+	VADDPD       Y3, Y11, Y11
+	VBROADCASTSD (R8), Y9
+	VMULPD       Y9, Y11, Y11
+	VMINPD       Y8, Y4, Y8
+	VMULPD       Y11, Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JNZ          hybridPerlinAVX2x1Octave
+
+hybridPerlinAVX2x1Store:
+	VCVTPD2PSY Y5, X5
+	VMOVUPS    X5, (AX)
+	VMINPS     X5, X0, X0
+	VMAXPS     X5, X1, X1
+	VCMPPS     $0x03, X5, X5, X5
+	VORPS      X5, X2, X2
+	VCVTPD2PSY Y7, X5
+	VMOVUPS    X5, 16(AX)
+	VMINPS     X5, X0, X0
+	VMAXPS     X5, X1, X1
+	VCMPPS     $0x03, X5, X5, X5
+	VORPS      X5, X2, X2
+	ADDQ       $0x20, AX
+	ADDQ       $0x00000100, SI
+	DECQ       BX
+	JMP        hybridPerlinAVX2x1Block
+
+hybridPerlinAVX2x1Done:
 	VMOVUPS X0, (DI)
 	VMOVUPS X1, 32(DI)
 	VMOVUPS X2, 64(DI)
@@ -559,9 +1548,9 @@ TEXT ·fbmValueAVX512x1(SB), NOSPLIT, $0-48
 fbmValueAVX512x1Block:
 	TESTQ  BX, BX
 	JZ     fbmValueAVX512x1Done
-	VPXORQ Z3, Z3, Z3
 	MOVQ   CX, R8
 	MOVQ   DX, R9
+	VPXORQ Z3, Z3, Z3
 
 fbmValueAVX512x1Octave:
 	MOVQ        8(R8), R10
@@ -620,10 +1609,10 @@ TEXT ·fbmValueAVX512x2(SB), NOSPLIT, $0-48
 fbmValueAVX512x2Block:
 	TESTQ  BX, BX
 	JZ     fbmValueAVX512x2Done
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
 	MOVQ   CX, R8
 	MOVQ   DX, R9
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
 
 fbmValueAVX512x2Octave:
 	MOVQ        8(R8), R10
@@ -703,10 +1692,10 @@ TEXT ·fbmValueAVX2x1(SB), NOSPLIT, $0-48
 fbmValueAVX2x1Block:
 	TESTQ  BX, BX
 	JZ     fbmValueAVX2x1Done
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
 	MOVQ   CX, R8
 	MOVQ   DX, R9
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
 
 fbmValueAVX2x1Octave:
 	MOVQ         8(R8), R10
@@ -780,6 +1769,723 @@ fbmValueAVX2x1Done:
 	VZEROUPPER
 	RET
 
+// func heteroValueAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·heteroValueAVX512x1(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), Y0
+	VMOVUPS      32(DI), Y1
+	VMOVUPS      64(DI), Y2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Z3
+
+heteroValueAVX512x1Block:
+	TESTQ       BX, BX
+	JZ          heteroValueAVX512x1Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z4
+	VPADDQ.BCST one<>+0(SB), Z4, Z5
+	VMOVUPD     (R11)(R12*8), Z6
+	VMOVUPD     64(R11)(R12*8), Z7
+	VMOVAPD     Z6, Z8
+	VPERMT2PD   Z7, Z4, Z8
+	VMOVAPD     Z6, Z4
+	VPERMT2PD   Z7, Z5, Z4
+	VSUBPD      Z8, Z4, Z4
+	VMULPD      64(R10), Z4, Z4
+	VADDPD      Z4, Z8, Z8
+	VADDPD      Z3, Z8, Z4
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          heteroValueAVX512x1Store
+
+heteroValueAVX512x1Octave:
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z5
+	VPADDQ.BCST one<>+0(SB), Z5, Z6
+	VMOVUPD     (R11)(R12*8), Z7
+	VMOVUPD     64(R11)(R12*8), Z8
+	VMOVAPD     Z7, Z9
+	VPERMT2PD   Z8, Z5, Z9
+	VMOVAPD     Z7, Z5
+	VPERMT2PD   Z8, Z6, Z5
+	VSUBPD      Z9, Z5, Z5
+	VMULPD      64(R10), Z5, Z5
+	VADDPD      Z5, Z9, Z9
+	VADDPD      Z3, Z9, Z9
+	VMULPD.BCST (R8), Z4, Z5
+	VMULPD      Z9, Z5, Z5
+	VADDPD      Z5, Z4, Z4
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JNZ         heteroValueAVX512x1Octave
+
+heteroValueAVX512x1Store:
+	VCVTPD2PS Z4, Y4
+	VMOVUPS   Y4, (AX)
+	VMINPS    Y4, Y0, Y0
+	VMAXPS    Y4, Y1, Y1
+	VCMPPS    $0x03, Y4, Y4, Y4
+	VORPS     Y4, Y2, Y2
+	ADDQ      $0x20, AX
+	ADDQ      $0x00000100, SI
+	DECQ      BX
+	JMP       heteroValueAVX512x1Block
+
+heteroValueAVX512x1Done:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func heteroValueAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·heteroValueAVX512x2(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), Y0
+	VMOVUPS      32(DI), Y1
+	VMOVUPS      64(DI), Y2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Z3
+
+heteroValueAVX512x2Block:
+	TESTQ       BX, BX
+	JZ          heteroValueAVX512x2Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z4
+	VPADDQ.BCST one<>+0(SB), Z4, Z5
+	VMOVUPD     (R11)(R12*8), Z6
+	VMOVUPD     64(R11)(R12*8), Z7
+	VMOVAPD     Z6, Z8
+	VPERMT2PD   Z7, Z4, Z8
+	VMOVAPD     Z6, Z4
+	VPERMT2PD   Z7, Z5, Z4
+	VSUBPD      Z8, Z4, Z4
+	VMULPD      64(R10), Z4, Z4
+	VADDPD      Z4, Z8, Z8
+	VADDPD      Z3, Z8, Z4
+	LEAQ        256(R10), R10
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z5
+	VPADDQ.BCST one<>+0(SB), Z5, Z6
+	VMOVUPD     (R11)(R12*8), Z7
+	VMOVUPD     64(R11)(R12*8), Z8
+	VMOVAPD     Z7, Z9
+	VPERMT2PD   Z8, Z5, Z9
+	VMOVAPD     Z7, Z5
+	VPERMT2PD   Z8, Z6, Z5
+	VSUBPD      Z9, Z5, Z5
+	VMULPD      64(R10), Z5, Z5
+	VADDPD      Z5, Z9, Z9
+	VADDPD      Z3, Z9, Z5
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          heteroValueAVX512x2Store
+
+heteroValueAVX512x2Octave:
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z6
+	VPADDQ.BCST one<>+0(SB), Z6, Z7
+	VMOVUPD     (R11)(R12*8), Z8
+	VMOVUPD     64(R11)(R12*8), Z9
+	VMOVAPD     Z8, Z10
+	VPERMT2PD   Z9, Z6, Z10
+	VMOVAPD     Z8, Z6
+	VPERMT2PD   Z9, Z7, Z6
+	VSUBPD      Z10, Z6, Z6
+	VMULPD      64(R10), Z6, Z6
+	VADDPD      Z6, Z10, Z10
+	VADDPD      Z3, Z10, Z10
+	VMULPD.BCST (R8), Z4, Z6
+	VMULPD      Z10, Z6, Z6
+	VADDPD      Z6, Z4, Z4
+	LEAQ        256(R10), R10
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z6
+	VPADDQ.BCST one<>+0(SB), Z6, Z7
+	VMOVUPD     (R11)(R12*8), Z8
+	VMOVUPD     64(R11)(R12*8), Z9
+	VMOVAPD     Z8, Z10
+	VPERMT2PD   Z9, Z6, Z10
+	VMOVAPD     Z8, Z6
+	VPERMT2PD   Z9, Z7, Z6
+	VSUBPD      Z10, Z6, Z6
+	VMULPD      64(R10), Z6, Z6
+	VADDPD      Z6, Z10, Z10
+	VADDPD      Z3, Z10, Z10
+	VMULPD.BCST (R8), Z5, Z6
+	VMULPD      Z10, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JNZ         heteroValueAVX512x2Octave
+
+heteroValueAVX512x2Store:
+	VCVTPD2PS Z4, Y4
+	VMOVUPS   Y4, (AX)
+	VMINPS    Y4, Y0, Y0
+	VMAXPS    Y4, Y1, Y1
+	VCMPPS    $0x03, Y4, Y4, Y4
+	VORPS     Y4, Y2, Y2
+	VCVTPD2PS Z5, Y4
+	VMOVUPS   Y4, 32(AX)
+	VMINPS    Y4, Y0, Y0
+	VMAXPS    Y4, Y1, Y1
+	VCMPPS    $0x03, Y4, Y4, Y4
+	VORPS     Y4, Y2, Y2
+	ADDQ      $0x40, AX
+	ADDQ      $0x00000200, SI
+	DECQ      BX
+	JMP       heteroValueAVX512x2Block
+
+heteroValueAVX512x2Done:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func heteroValueAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·heteroValueAVX2x1(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), X0
+	VMOVUPS      32(DI), X1
+	VMOVUPS      64(DI), X2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Y3
+
+heteroValueAVX2x1Block:
+	TESTQ       BX, BX
+	JZ          heteroValueAVX2x1Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	LEAQ        (R11)(R12*8), R12
+	MOVQ        128(R10), R13
+	VMOVUPD     (R12)(R13*8), X4
+	MOVQ        136(R10), R13
+	VMOVUPD     (R12)(R13*8), X5
+	MOVQ        144(R10), R13
+	VMOVUPD     (R12)(R13*8), X6
+	MOVQ        152(R10), R13
+	VMOVUPD     (R12)(R13*8), X7
+	VINSERTF128 $0x01, X6, Y4, Y6
+	VINSERTF128 $0x01, X7, Y5, Y7
+	VUNPCKLPD   Y7, Y6, Y8
+	VUNPCKHPD   Y7, Y6, Y6
+	VSUBPD      Y8, Y6, Y6
+	VMULPD      64(R10), Y6, Y6
+	VADDPD      Y6, Y8, Y8
+	VADDPD      Y3, Y8, Y6
+	MOVQ        192(R10), R12
+	LEAQ        (R11)(R12*8), R12
+	MOVQ        160(R10), R11
+	VMOVUPD     (R12)(R11*8), X4
+	MOVQ        168(R10), R11
+	VMOVUPD     (R12)(R11*8), X5
+	MOVQ        176(R10), R11
+	VMOVUPD     (R12)(R11*8), X7
+	MOVQ        184(R10), R11
+	VMOVUPD     (R12)(R11*8), X8
+	VINSERTF128 $0x01, X7, Y4, Y7
+	VINSERTF128 $0x01, X8, Y5, Y8
+	VUNPCKLPD   Y8, Y7, Y9
+	VUNPCKHPD   Y8, Y7, Y7
+	VSUBPD      Y9, Y7, Y7
+	VMULPD      96(R10), Y7, Y7
+	VADDPD      Y7, Y9, Y9
+	VADDPD      Y3, Y9, Y7
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          heteroValueAVX2x1Store
+
+heteroValueAVX2x1Octave:
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	MOVQ         24(R8), R12
+	MOVQ         192(R10), R12
+	LEAQ         (R11)(R12*8), R12
+	MOVQ         128(R10), R13
+	VMOVUPD      (R12)(R13*8), X4
+	MOVQ         136(R10), R13
+	VMOVUPD      (R12)(R13*8), X5
+	MOVQ         144(R10), R13
+	VMOVUPD      (R12)(R13*8), X8
+	MOVQ         152(R10), R13
+	VMOVUPD      (R12)(R13*8), X9
+	VINSERTF128  $0x01, X8, Y4, Y8
+	VINSERTF128  $0x01, X9, Y5, Y9
+	VUNPCKLPD    Y9, Y8, Y10
+	VUNPCKHPD    Y9, Y8, Y8
+	VSUBPD       Y10, Y8, Y8
+	VMULPD       64(R10), Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y3, Y10, Y10
+	VBROADCASTSD (R8), Y8
+	VMULPD       Y8, Y6, Y8
+	VMULPD       Y10, Y8, Y8
+	VADDPD       Y8, Y6, Y6
+	MOVQ         192(R10), R12
+	LEAQ         (R11)(R12*8), R12
+	MOVQ         160(R10), R11
+	VMOVUPD      (R12)(R11*8), X4
+	MOVQ         168(R10), R11
+	VMOVUPD      (R12)(R11*8), X5
+	MOVQ         176(R10), R11
+	VMOVUPD      (R12)(R11*8), X8
+	MOVQ         184(R10), R11
+	VMOVUPD      (R12)(R11*8), X9
+	VINSERTF128  $0x01, X8, Y4, Y8
+	VINSERTF128  $0x01, X9, Y5, Y9
+	VUNPCKLPD    Y9, Y8, Y10
+	VUNPCKHPD    Y9, Y8, Y8
+	VSUBPD       Y10, Y8, Y8
+	VMULPD       96(R10), Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y3, Y10, Y10
+	VBROADCASTSD (R8), Y8
+	VMULPD       Y8, Y7, Y8
+	VMULPD       Y10, Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JNZ          heteroValueAVX2x1Octave
+
+heteroValueAVX2x1Store:
+	VCVTPD2PSY Y6, X4
+	VMOVUPS    X4, (AX)
+	VMINPS     X4, X0, X0
+	VMAXPS     X4, X1, X1
+	VCMPPS     $0x03, X4, X4, X4
+	VORPS      X4, X2, X2
+	VCVTPD2PSY Y7, X4
+	VMOVUPS    X4, 16(AX)
+	VMINPS     X4, X0, X0
+	VMAXPS     X4, X1, X1
+	VCMPPS     $0x03, X4, X4, X4
+	VORPS      X4, X2, X2
+	ADDQ       $0x20, AX
+	ADDQ       $0x00000100, SI
+	DECQ       BX
+	JMP        heteroValueAVX2x1Block
+
+heteroValueAVX2x1Done:
+	VMOVUPS X0, (DI)
+	VMOVUPS X1, 32(DI)
+	VMOVUPS X2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func hybridValueAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·hybridValueAVX512x1(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), Y0
+	VMOVUPS      32(DI), Y1
+	VMOVUPS      64(DI), Y2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Z3
+	VBROADCASTSD onef<>+0(SB), Z4
+
+hybridValueAVX512x1Block:
+	TESTQ       BX, BX
+	JZ          hybridValueAVX512x1Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z5
+	VPADDQ.BCST one<>+0(SB), Z5, Z6
+	VMOVUPD     (R11)(R12*8), Z7
+	VMOVUPD     64(R11)(R12*8), Z8
+	VMOVAPD     Z7, Z9
+	VPERMT2PD   Z8, Z5, Z9
+	VMOVAPD     Z7, Z5
+	VPERMT2PD   Z8, Z6, Z5
+	VSUBPD      Z9, Z5, Z5
+	VMULPD      64(R10), Z5, Z5
+	VADDPD      Z5, Z9, Z9
+	VADDPD      Z3, Z9, Z5
+	VMOVAPD     Z5, Z6
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          hybridValueAVX512x1Store
+
+hybridValueAVX512x1Octave:
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z7
+	VPADDQ.BCST one<>+0(SB), Z7, Z8
+	VMOVUPD     (R11)(R12*8), Z9
+	VMOVUPD     64(R11)(R12*8), Z10
+	VMOVAPD     Z9, Z11
+	VPERMT2PD   Z10, Z7, Z11
+	VMOVAPD     Z9, Z7
+	VPERMT2PD   Z10, Z8, Z7
+	VSUBPD      Z11, Z7, Z7
+	VMULPD      64(R10), Z7, Z7
+	VADDPD      Z7, Z11, Z11
+	VADDPD      Z3, Z11, Z11
+	VMULPD.BCST (R8), Z11, Z11
+	VMINPD      Z6, Z4, Z6
+	VMULPD      Z11, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JNZ         hybridValueAVX512x1Octave
+
+hybridValueAVX512x1Store:
+	VCVTPD2PS Z5, Y5
+	VMOVUPS   Y5, (AX)
+	VMINPS    Y5, Y0, Y0
+	VMAXPS    Y5, Y1, Y1
+	VCMPPS    $0x03, Y5, Y5, Y5
+	VORPS     Y5, Y2, Y2
+	ADDQ      $0x20, AX
+	ADDQ      $0x00000100, SI
+	DECQ      BX
+	JMP       hybridValueAVX512x1Block
+
+hybridValueAVX512x1Done:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func hybridValueAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·hybridValueAVX512x2(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), Y0
+	VMOVUPS      32(DI), Y1
+	VMOVUPS      64(DI), Y2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Z3
+	VBROADCASTSD onef<>+0(SB), Z4
+
+hybridValueAVX512x2Block:
+	TESTQ       BX, BX
+	JZ          hybridValueAVX512x2Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z5
+	VPADDQ.BCST one<>+0(SB), Z5, Z6
+	VMOVUPD     (R11)(R12*8), Z7
+	VMOVUPD     64(R11)(R12*8), Z8
+	VMOVAPD     Z7, Z9
+	VPERMT2PD   Z8, Z5, Z9
+	VMOVAPD     Z7, Z5
+	VPERMT2PD   Z8, Z6, Z5
+	VSUBPD      Z9, Z5, Z5
+	VMULPD      64(R10), Z5, Z5
+	VADDPD      Z5, Z9, Z9
+	VADDPD      Z3, Z9, Z5
+	VMOVAPD     Z5, Z6
+	LEAQ        256(R10), R10
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z7
+	VPADDQ.BCST one<>+0(SB), Z7, Z8
+	VMOVUPD     (R11)(R12*8), Z9
+	VMOVUPD     64(R11)(R12*8), Z10
+	VMOVAPD     Z9, Z11
+	VPERMT2PD   Z10, Z7, Z11
+	VMOVAPD     Z9, Z7
+	VPERMT2PD   Z10, Z8, Z7
+	VSUBPD      Z11, Z7, Z7
+	VMULPD      64(R10), Z7, Z7
+	VADDPD      Z7, Z11, Z11
+	VADDPD      Z3, Z11, Z7
+	VMOVAPD     Z7, Z8
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          hybridValueAVX512x2Store
+
+hybridValueAVX512x2Octave:
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z9
+	VPADDQ.BCST one<>+0(SB), Z9, Z10
+	VMOVUPD     (R11)(R12*8), Z11
+	VMOVUPD     64(R11)(R12*8), Z12
+	VMOVAPD     Z11, Z13
+	VPERMT2PD   Z12, Z9, Z13
+	VMOVAPD     Z11, Z9
+	VPERMT2PD   Z12, Z10, Z9
+	VSUBPD      Z13, Z9, Z9
+	VMULPD      64(R10), Z9, Z9
+	VADDPD      Z9, Z13, Z13
+	VADDPD      Z3, Z13, Z13
+	VMULPD.BCST (R8), Z13, Z13
+	VMINPD      Z6, Z4, Z6
+	VMULPD      Z13, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	LEAQ        256(R10), R10
+	MOVQ        192(R10), R12
+	VMOVDQU64   128(R10), Z9
+	VPADDQ.BCST one<>+0(SB), Z9, Z10
+	VMOVUPD     (R11)(R12*8), Z11
+	VMOVUPD     64(R11)(R12*8), Z12
+	VMOVAPD     Z11, Z13
+	VPERMT2PD   Z12, Z9, Z13
+	VMOVAPD     Z11, Z9
+	VPERMT2PD   Z12, Z10, Z9
+	VSUBPD      Z13, Z9, Z9
+	VMULPD      64(R10), Z9, Z9
+	VADDPD      Z9, Z13, Z13
+	VADDPD      Z3, Z13, Z13
+	VMULPD.BCST (R8), Z13, Z13
+	VMINPD      Z8, Z4, Z8
+	VMULPD      Z13, Z8, Z8
+	VADDPD      Z8, Z7, Z7
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JNZ         hybridValueAVX512x2Octave
+
+hybridValueAVX512x2Store:
+	VCVTPD2PS Z5, Y5
+	VMOVUPS   Y5, (AX)
+	VMINPS    Y5, Y0, Y0
+	VMAXPS    Y5, Y1, Y1
+	VCMPPS    $0x03, Y5, Y5, Y5
+	VORPS     Y5, Y2, Y2
+	VCVTPD2PS Z7, Y5
+	VMOVUPS   Y5, 32(AX)
+	VMINPS    Y5, Y0, Y0
+	VMAXPS    Y5, Y1, Y1
+	VCMPPS    $0x03, Y5, Y5, Y5
+	VORPS     Y5, Y2, Y2
+	ADDQ      $0x40, AX
+	ADDQ      $0x00000200, SI
+	DECQ      BX
+	JMP       hybridValueAVX512x2Block
+
+hybridValueAVX512x2Done:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+// func hybridValueAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·hybridValueAVX2x1(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         octaves+8(FP), CX
+	MOVQ         count+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         first+24(FP), SI
+	IMUL3Q       $0x00000100, SI, SI
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), X0
+	VMOVUPS      32(DI), X1
+	VMOVUPS      64(DI), X2
+	MOVSD        offset+48(FP), X3
+	VBROADCASTSD X3, Y3
+	VBROADCASTSD onef<>+0(SB), Y4
+
+hybridValueAVX2x1Block:
+	TESTQ       BX, BX
+	JZ          hybridValueAVX2x1Done
+	MOVQ        CX, R8
+	MOVQ        DX, R9
+	MOVQ        8(R8), R10
+	ADDQ        SI, R10
+	MOVQ        16(R8), R11
+	MOVQ        24(R8), R12
+	MOVQ        192(R10), R12
+	LEAQ        (R11)(R12*8), R12
+	MOVQ        128(R10), R13
+	VMOVUPD     (R12)(R13*8), X5
+	MOVQ        136(R10), R13
+	VMOVUPD     (R12)(R13*8), X6
+	MOVQ        144(R10), R13
+	VMOVUPD     (R12)(R13*8), X7
+	MOVQ        152(R10), R13
+	VMOVUPD     (R12)(R13*8), X8
+	VINSERTF128 $0x01, X7, Y5, Y7
+	VINSERTF128 $0x01, X8, Y6, Y8
+	VUNPCKLPD   Y8, Y7, Y9
+	VUNPCKHPD   Y8, Y7, Y7
+	VSUBPD      Y9, Y7, Y7
+	VMULPD      64(R10), Y7, Y7
+	VADDPD      Y7, Y9, Y9
+	VADDPD      Y3, Y9, Y7
+	VMOVAPD     Y7, Y8
+	MOVQ        192(R10), R12
+	LEAQ        (R11)(R12*8), R12
+	MOVQ        160(R10), R11
+	VMOVUPD     (R12)(R11*8), X5
+	MOVQ        168(R10), R11
+	VMOVUPD     (R12)(R11*8), X6
+	MOVQ        176(R10), R11
+	VMOVUPD     (R12)(R11*8), X9
+	MOVQ        184(R10), R11
+	VMOVUPD     (R12)(R11*8), X10
+	VINSERTF128 $0x01, X9, Y5, Y9
+	VINSERTF128 $0x01, X10, Y6, Y10
+	VUNPCKLPD   Y10, Y9, Y11
+	VUNPCKHPD   Y10, Y9, Y9
+	VSUBPD      Y11, Y9, Y9
+	VMULPD      96(R10), Y9, Y9
+	VADDPD      Y9, Y11, Y11
+	VADDPD      Y3, Y11, Y9
+	VMOVAPD     Y9, Y10
+	ADDQ        $0x20, R8
+	DECQ        R9
+	JZ          hybridValueAVX2x1Store
+
+hybridValueAVX2x1Octave:
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	MOVQ         24(R8), R12
+	MOVQ         192(R10), R12
+	LEAQ         (R11)(R12*8), R12
+	MOVQ         128(R10), R13
+	VMOVUPD      (R12)(R13*8), X5
+	MOVQ         136(R10), R13
+	VMOVUPD      (R12)(R13*8), X6
+	MOVQ         144(R10), R13
+	VMOVUPD      (R12)(R13*8), X11
+	MOVQ         152(R10), R13
+	VMOVUPD      (R12)(R13*8), X12
+	VINSERTF128  $0x01, X11, Y5, Y11
+	VINSERTF128  $0x01, X12, Y6, Y12
+	VUNPCKLPD    Y12, Y11, Y13
+	VUNPCKHPD    Y12, Y11, Y11
+	VSUBPD       Y13, Y11, Y11
+	VMULPD       64(R10), Y11, Y11
+	VADDPD       Y11, Y13, Y13
+	VADDPD       Y3, Y13, Y13
+	VBROADCASTSD (R8), Y11
+	VMULPD       Y11, Y13, Y13
+	VMINPD       Y8, Y4, Y8
+	VMULPD       Y13, Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	MOVQ         192(R10), R12
+	LEAQ         (R11)(R12*8), R12
+	MOVQ         160(R10), R11
+	VMOVUPD      (R12)(R11*8), X5
+	MOVQ         168(R10), R11
+	VMOVUPD      (R12)(R11*8), X6
+	MOVQ         176(R10), R11
+	VMOVUPD      (R12)(R11*8), X11
+	MOVQ         184(R10), R11
+	VMOVUPD      (R12)(R11*8), X12
+	VINSERTF128  $0x01, X11, Y5, Y11
+	VINSERTF128  $0x01, X12, Y6, Y12
+	VUNPCKLPD    Y12, Y11, Y13
+	VUNPCKHPD    Y12, Y11, Y11
+	VSUBPD       Y13, Y11, Y11
+	VMULPD       96(R10), Y11, Y11
+	VADDPD       Y11, Y13, Y13
+	VADDPD       Y3, Y13, Y13
+	VBROADCASTSD (R8), Y11
+	VMULPD       Y11, Y13, Y13
+	VMINPD       Y10, Y4, Y10
+	VMULPD       Y13, Y10, Y10
+	VADDPD       Y10, Y9, Y9
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JNZ          hybridValueAVX2x1Octave
+
+hybridValueAVX2x1Store:
+	VCVTPD2PSY Y7, X5
+	VMOVUPS    X5, (AX)
+	VMINPS     X5, X0, X0
+	VMAXPS     X5, X1, X1
+	VCMPPS     $0x03, X5, X5, X5
+	VORPS      X5, X2, X2
+	VCVTPD2PSY Y9, X5
+	VMOVUPS    X5, 16(AX)
+	VMINPS     X5, X0, X0
+	VMAXPS     X5, X1, X1
+	VCMPPS     $0x03, X5, X5, X5
+	VORPS      X5, X2, X2
+	ADDQ       $0x20, AX
+	ADDQ       $0x00000100, SI
+	DECQ       BX
+	JMP        hybridValueAVX2x1Block
+
+hybridValueAVX2x1Done:
+	VMOVUPS X0, (DI)
+	VMOVUPS X1, 32(DI)
+	VMOVUPS X2, 64(DI)
+	VZEROUPPER
+	RET
+
 // func perlinEvalRowAVX512(v *float64, dx *float64, dy *float64, blocks *float64, du *float64, cs *float64, co *float64, sx *float64, sy *float64, sv *float64, dv float64, n int)
 // Requires: AVX, AVX512F, SSE2
 TEXT ·perlinEvalRowAVX512(SB), NOSPLIT, $0-96
@@ -811,69 +2517,57 @@ perlinEvalRowAVX512Block:
 	VMOVUPD      64(AX)(R13*8), Z7
 	VMOVAPD      Z6, Z8
 	VPERMT2PD    Z7, Z4, Z8
-	VMOVAPD      Z6, Z4
-	VPERMT2PD    Z7, Z5, Z4
-	MOVQ         192(R10), R13
-	VMOVDQU64    128(R10), Z5
-	VPADDQ.BCST  one<>+0(SB), Z5, Z6
+	VMOVAPD      Z6, Z6
+	VPERMT2PD    Z7, Z5, Z6
 	VMOVUPD      (CX)(R13*8), Z7
 	VMOVUPD      64(CX)(R13*8), Z9
 	VMOVAPD      Z7, Z10
-	VPERMT2PD    Z9, Z5, Z10
-	VMOVAPD      Z7, Z5
-	VPERMT2PD    Z9, Z6, Z5
-	VMULPD       Z1, Z8, Z6
-	VADDPD       Z10, Z6, Z6
-	VMULPD       Z2, Z4, Z7
-	VADDPD       Z5, Z7, Z7
-	VSUBPD       Z6, Z7, Z7
-	VMULPD       Z3, Z7, Z5
-	VADDPD       Z5, Z6, Z5
-	VSUBPD       Z8, Z4, Z4
-	VMULPD       Z3, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VMULPD       (R11), Z7, Z7
-	VADDPD       Z7, Z8, Z8
-	VMOVUPD      Z5, (DI)
+	VPERMT2PD    Z9, Z4, Z10
+	VMOVAPD      Z7, Z7
+	VPERMT2PD    Z9, Z5, Z7
+	VMULPD       Z1, Z8, Z9
+	VADDPD       Z10, Z9, Z9
+	VMULPD       Z2, Z6, Z10
+	VADDPD       Z7, Z10, Z10
+	VSUBPD       Z9, Z10, Z10
+	VMULPD       Z3, Z10, Z7
+	VADDPD       Z7, Z9, Z7
+	VSUBPD       Z8, Z6, Z6
+	VMULPD       Z3, Z6, Z6
+	VADDPD       Z6, Z8, Z8
+	VMULPD       (R11), Z10, Z10
+	VADDPD       Z10, Z8, Z8
+	VMOVUPD      Z7, (DI)
 	VMOVUPD      Z8, (R8)
-	MOVQ         192(R10), R13
-	VMOVDQU64    128(R10), Z4
-	VPADDQ.BCST  one<>+0(SB), Z4, Z5
 	VMOVUPD      (DX)(R13*8), Z6
 	VMOVUPD      64(DX)(R13*8), Z7
 	VMOVAPD      Z6, Z8
 	VPERMT2PD    Z7, Z4, Z8
-	VMOVAPD      Z6, Z4
-	VPERMT2PD    Z7, Z5, Z4
-	MOVQ         192(R10), R13
-	VMOVDQU64    128(R10), Z5
-	VPADDQ.BCST  one<>+0(SB), Z5, Z6
+	VMOVAPD      Z6, Z6
+	VPERMT2PD    Z7, Z5, Z6
 	VMOVUPD      (BX)(R13*8), Z7
 	VMOVUPD      64(BX)(R13*8), Z9
 	VMOVAPD      Z7, Z10
-	VPERMT2PD    Z9, Z5, Z10
-	VMOVAPD      Z7, Z5
-	VPERMT2PD    Z9, Z6, Z5
-	MOVQ         192(R10), R13
-	VMOVDQU64    128(R10), Z6
-	VPADDQ.BCST  one<>+0(SB), Z6, Z7
+	VPERMT2PD    Z9, Z4, Z10
+	VMOVAPD      Z7, Z7
+	VPERMT2PD    Z9, Z5, Z7
 	VMOVUPD      (SI)(R13*8), Z9
 	VMOVUPD      64(SI)(R13*8), Z11
 	VMOVAPD      Z9, Z12
-	VPERMT2PD    Z11, Z6, Z12
-	VMOVAPD      Z9, Z6
-	VPERMT2PD    Z11, Z7, Z6
+	VPERMT2PD    Z11, Z4, Z12
+	VMOVAPD      Z9, Z4
+	VPERMT2PD    Z11, Z5, Z4
 	VMULPD       Z1, Z8, Z8
 	VADDPD       Z10, Z8, Z8
 	VMULPD       Z0, Z8, Z8
 	VADDPD       Z8, Z12, Z12
-	VMULPD       Z2, Z4, Z4
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z0, Z4, Z4
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       Z12, Z6, Z6
-	VMULPD       Z3, Z6, Z6
-	VADDPD       Z6, Z12, Z12
+	VMULPD       Z2, Z6, Z6
+	VADDPD       Z7, Z6, Z6
+	VMULPD       Z0, Z6, Z6
+	VADDPD       Z6, Z4, Z4
+	VSUBPD       Z12, Z4, Z4
+	VMULPD       Z3, Z4, Z4
+	VADDPD       Z4, Z12, Z12
 	VMOVUPD      Z12, (R9)
 	ADDQ         $0x40, DI
 	ADDQ         $0x40, R8
@@ -912,27 +2606,24 @@ valueEvalRowAVX512Block:
 	VMOVUPD     64(AX)(R10*8), Z5
 	VMOVAPD     Z4, Z6
 	VPERMT2PD   Z5, Z2, Z6
-	VMOVAPD     Z4, Z2
-	VPERMT2PD   Z5, Z3, Z2
-	VSUBPD      Z6, Z2, Z2
-	VMULPD      Z1, Z2, Z3
-	VADDPD      Z3, Z6, Z3
-	VMULPD      (R8), Z2, Z2
-	MOVQ        192(DI), R10
-	VMOVDQU64   128(DI), Z4
-	VPADDQ.BCST one<>+0(SB), Z4, Z5
+	VMOVAPD     Z4, Z4
+	VPERMT2PD   Z5, Z3, Z4
+	VSUBPD      Z6, Z4, Z4
+	VMULPD      Z1, Z4, Z5
+	VADDPD      Z5, Z6, Z5
+	VMULPD      (R8), Z4, Z4
 	VMOVUPD     (CX)(R10*8), Z6
 	VMOVUPD     64(CX)(R10*8), Z7
 	VMOVAPD     Z6, Z8
-	VPERMT2PD   Z7, Z4, Z8
-	VMOVAPD     Z6, Z4
-	VPERMT2PD   Z7, Z5, Z4
-	VSUBPD      Z8, Z4, Z4
-	VMULPD      Z1, Z4, Z4
-	VADDPD      Z4, Z8, Z8
+	VPERMT2PD   Z7, Z2, Z8
+	VMOVAPD     Z6, Z2
+	VPERMT2PD   Z7, Z3, Z2
+	VSUBPD      Z8, Z2, Z2
+	VMULPD      Z1, Z2, Z2
+	VADDPD      Z2, Z8, Z8
 	VMULPD      Z0, Z8, Z8
-	VMOVUPD     Z3, (DX)
-	VMOVUPD     Z2, (BX)
+	VMOVUPD     Z5, (DX)
+	VMOVUPD     Z4, (BX)
 	VMOVUPD     Z8, (SI)
 	ADDQ        $0x40, DX
 	ADDQ        $0x40, BX
@@ -1415,9 +3106,9 @@ quilezStepAVX2Done:
 	VZEROUPPER
 	RET
 
-// func quilezPerlinAVX512(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// func quilezPerlinAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32)
 // Requires: AVX, AVX512F
-TEXT ·quilezPerlinAVX512(SB), NOSPLIT, $0-48
+TEXT ·quilezPerlinAVX512x1(SB), NOSPLIT, $0-48
 	MOVQ    out+0(FP), AX
 	MOVQ    octaves+8(FP), CX
 	MOVQ    count+16(FP), DX
@@ -1431,16 +3122,16 @@ TEXT ·quilezPerlinAVX512(SB), NOSPLIT, $0-48
 	VMOVUPS 32(R8), Y1
 	VMOVUPS 64(R8), Y2
 
-quilezPerlinAVX512Block:
+quilezPerlinAVX512x1Block:
 	TESTQ  BX, BX
-	JZ     quilezPerlinAVX512Done
+	JZ     quilezPerlinAVX512x1Done
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
 	VPXORQ Z5, Z5, Z5
 	MOVQ   CX, R8
 	MOVQ   DX, R9
 
-quilezPerlinAVX512Octave:
+quilezPerlinAVX512x1Octave:
 	MOVQ         8(R8), R10
 	ADDQ         SI, R10
 	MOVQ         16(R8), R11
@@ -1459,70 +3150,58 @@ quilezPerlinAVX512Octave:
 	VMOVUPD      64(R12)(R14*8), Z13
 	VMOVAPD      Z12, Z14
 	VPERMT2PD    Z13, Z10, Z14
-	VMOVAPD      Z12, Z10
-	VPERMT2PD    Z13, Z11, Z10
-	MOVQ         192(R10), R12
-	VMOVDQU64    128(R10), Z11
-	VPADDQ.BCST  one<>+0(SB), Z11, Z12
-	VMOVUPD      (R13)(R12*8), Z13
-	VMOVUPD      64(R13)(R12*8), Z15
-	VMOVAPD      Z13, Z16
-	VPERMT2PD    Z15, Z11, Z16
-	VMOVAPD      Z13, Z11
-	VPERMT2PD    Z15, Z12, Z11
-	VMULPD       Z7, Z14, Z12
-	VADDPD       Z16, Z12, Z12
-	VMULPD       Z8, Z10, Z13
-	VADDPD       Z11, Z13, Z13
-	VSUBPD       Z12, Z13, Z13
-	VMULPD       Z9, Z13, Z11
-	VADDPD       Z11, Z12, Z11
-	VSUBPD       Z14, Z10, Z10
-	VMULPD       Z9, Z10, Z10
-	VADDPD       Z10, Z14, Z14
-	VMULPD       (R11), Z13, Z13
-	VADDPD       Z13, Z14, Z14
-	MOVQ         48(R8), R11
-	MOVQ         56(R8), R12
-	MOVQ         192(R10), R13
-	VMOVDQU64    128(R10), Z10
-	VPADDQ.BCST  one<>+0(SB), Z10, Z12
-	VMOVUPD      (R11)(R13*8), Z13
-	VMOVUPD      64(R11)(R13*8), Z15
+	VMOVAPD      Z12, Z12
+	VPERMT2PD    Z13, Z11, Z12
+	VMOVUPD      (R13)(R14*8), Z13
+	VMOVUPD      64(R13)(R14*8), Z15
 	VMOVAPD      Z13, Z16
 	VPERMT2PD    Z15, Z10, Z16
-	VMOVAPD      Z13, Z10
-	VPERMT2PD    Z15, Z12, Z10
-	MOVQ         192(R10), R11
-	VMOVDQU64    128(R10), Z12
-	VPADDQ.BCST  one<>+0(SB), Z12, Z13
-	VMOVUPD      (R12)(R11*8), Z15
-	VMOVUPD      64(R12)(R11*8), Z17
+	VMOVAPD      Z13, Z13
+	VPERMT2PD    Z15, Z11, Z13
+	VMULPD       Z7, Z14, Z15
+	VADDPD       Z16, Z15, Z15
+	VMULPD       Z8, Z12, Z16
+	VADDPD       Z13, Z16, Z16
+	VSUBPD       Z15, Z16, Z16
+	VMULPD       Z9, Z16, Z13
+	VADDPD       Z13, Z15, Z13
+	VSUBPD       Z14, Z12, Z12
+	VMULPD       Z9, Z12, Z12
+	VADDPD       Z12, Z14, Z14
+	VMULPD       (R11), Z16, Z16
+	VADDPD       Z16, Z14, Z14
+	MOVQ         48(R8), R10
+	MOVQ         56(R8), R11
+	VMOVUPD      (R10)(R14*8), Z12
+	VMOVUPD      64(R10)(R14*8), Z15
+	VMOVAPD      Z12, Z16
+	VPERMT2PD    Z15, Z10, Z16
+	VMOVAPD      Z12, Z12
+	VPERMT2PD    Z15, Z11, Z12
+	VMOVUPD      (R11)(R14*8), Z15
+	VMOVUPD      64(R11)(R14*8), Z17
 	VMOVAPD      Z15, Z18
-	VPERMT2PD    Z17, Z12, Z18
-	VMOVAPD      Z15, Z12
-	VPERMT2PD    Z17, Z13, Z12
-	MOVQ         64(R8), R11
-	MOVQ         192(R10), R12
-	VMOVDQU64    128(R10), Z13
-	VPADDQ.BCST  one<>+0(SB), Z13, Z15
-	VMOVUPD      (R11)(R12*8), Z17
-	VMOVUPD      64(R11)(R12*8), Z19
+	VPERMT2PD    Z17, Z10, Z18
+	VMOVAPD      Z15, Z15
+	VPERMT2PD    Z17, Z11, Z15
+	MOVQ         64(R8), R10
+	VMOVUPD      (R10)(R14*8), Z17
+	VMOVUPD      64(R10)(R14*8), Z19
 	VMOVAPD      Z17, Z20
-	VPERMT2PD    Z19, Z13, Z20
-	VMOVAPD      Z17, Z13
-	VPERMT2PD    Z19, Z15, Z13
+	VPERMT2PD    Z19, Z10, Z20
+	VMOVAPD      Z17, Z10
+	VPERMT2PD    Z19, Z11, Z10
 	VMULPD       Z7, Z16, Z16
 	VADDPD       Z18, Z16, Z16
 	VMULPD       Z6, Z16, Z16
 	VADDPD       Z16, Z20, Z20
-	VMULPD       Z8, Z10, Z10
+	VMULPD       Z8, Z12, Z12
+	VADDPD       Z15, Z12, Z12
+	VMULPD       Z6, Z12, Z12
 	VADDPD       Z12, Z10, Z10
-	VMULPD       Z6, Z10, Z10
-	VADDPD       Z10, Z13, Z13
-	VSUBPD       Z20, Z13, Z13
-	VMULPD       Z9, Z13, Z13
-	VADDPD       Z13, Z20, Z20
+	VSUBPD       Z20, Z10, Z10
+	VMULPD       Z9, Z10, Z10
+	VADDPD       Z10, Z20, Z20
 	VADDPD       Z14, Z4, Z4
 	VADDPD       Z20, Z5, Z5
 	VBROADCASTSD onef<>+0(SB), Z6
@@ -1530,12 +3209,12 @@ quilezPerlinAVX512Octave:
 	VADDPD       Z7, Z6, Z6
 	VMULPD       Z5, Z5, Z7
 	VADDPD       Z7, Z6, Z6
-	VMULPD.BCST  (R8), Z11, Z11
-	VDIVPD       Z6, Z11, Z11
-	VADDPD       Z11, Z3, Z3
+	VMULPD.BCST  (R8), Z13, Z13
+	VDIVPD       Z6, Z13, Z13
+	VADDPD       Z13, Z3, Z3
 	ADDQ         $0x48, R8
 	DECQ         R9
-	JNZ          quilezPerlinAVX512Octave
+	JNZ          quilezPerlinAVX512x1Octave
 	VCVTPD2PS    Z3, Y6
 	VMOVUPS      Y6, (AX)
 	VMINPS       Y6, Y0, Y0
@@ -1544,11 +3223,11 @@ quilezPerlinAVX512Octave:
 	VORPS        Y6, Y2, Y2
 	ADDQ         $0x20, AX
 	ADDQ         $0x00000100, SI
-	ADDQ         $0x40, DI
+	ADDQ         $0x00000040, DI
 	DECQ         BX
-	JMP          quilezPerlinAVX512Block
+	JMP          quilezPerlinAVX512x1Block
 
-quilezPerlinAVX512Done:
+quilezPerlinAVX512x1Done:
 	MOVQ    rng+40(FP), AX
 	VMOVUPS Y0, (AX)
 	VMOVUPS Y1, 32(AX)
@@ -1556,9 +3235,9 @@ quilezPerlinAVX512Done:
 	VZEROUPPER
 	RET
 
-// func quilezValueAVX512(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// func quilezValueAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32)
 // Requires: AVX, AVX512F
-TEXT ·quilezValueAVX512(SB), NOSPLIT, $0-48
+TEXT ·quilezValueAVX512x1(SB), NOSPLIT, $0-48
 	MOVQ    out+0(FP), AX
 	MOVQ    octaves+8(FP), CX
 	MOVQ    count+16(FP), DX
@@ -1572,16 +3251,16 @@ TEXT ·quilezValueAVX512(SB), NOSPLIT, $0-48
 	VMOVUPS 32(R8), Y1
 	VMOVUPS 64(R8), Y2
 
-quilezValueAVX512Block:
+quilezValueAVX512x1Block:
 	TESTQ  BX, BX
-	JZ     quilezValueAVX512Done
+	JZ     quilezValueAVX512x1Done
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
 	VPXORQ Z5, Z5, Z5
 	MOVQ   CX, R8
 	MOVQ   DX, R9
 
-quilezValueAVX512Octave:
+quilezValueAVX512x1Octave:
 	MOVQ         8(R8), R10
 	ADDQ         SI, R10
 	MOVQ         16(R8), R11
@@ -1596,39 +3275,36 @@ quilezValueAVX512Octave:
 	VMOVUPD      64(R12)(R13*8), Z11
 	VMOVAPD      Z10, Z12
 	VPERMT2PD    Z11, Z8, Z12
-	VMOVAPD      Z10, Z8
-	VPERMT2PD    Z11, Z9, Z8
-	VSUBPD       Z12, Z8, Z8
-	VMULPD       Z7, Z8, Z9
-	VADDPD       Z9, Z12, Z9
-	VMULPD       (R11), Z8, Z8
-	MOVQ         40(R8), R11
-	MOVQ         192(R10), R12
-	VMOVDQU64    128(R10), Z10
-	VPADDQ.BCST  one<>+0(SB), Z10, Z11
-	VMOVUPD      (R11)(R12*8), Z12
-	VMOVUPD      64(R11)(R12*8), Z13
+	VMOVAPD      Z10, Z10
+	VPERMT2PD    Z11, Z9, Z10
+	VSUBPD       Z12, Z10, Z10
+	VMULPD       Z7, Z10, Z11
+	VADDPD       Z11, Z12, Z11
+	VMULPD       (R11), Z10, Z10
+	MOVQ         40(R8), R10
+	VMOVUPD      (R10)(R13*8), Z12
+	VMOVUPD      64(R10)(R13*8), Z13
 	VMOVAPD      Z12, Z14
-	VPERMT2PD    Z13, Z10, Z14
-	VMOVAPD      Z12, Z10
-	VPERMT2PD    Z13, Z11, Z10
-	VSUBPD       Z14, Z10, Z10
-	VMULPD       Z7, Z10, Z10
-	VADDPD       Z10, Z14, Z14
+	VPERMT2PD    Z13, Z8, Z14
+	VMOVAPD      Z12, Z8
+	VPERMT2PD    Z13, Z9, Z8
+	VSUBPD       Z14, Z8, Z8
+	VMULPD       Z7, Z8, Z8
+	VADDPD       Z8, Z14, Z14
 	VMULPD       Z6, Z14, Z14
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z10, Z4, Z4
 	VADDPD       Z14, Z5, Z5
 	VBROADCASTSD onef<>+0(SB), Z6
 	VMULPD       Z4, Z4, Z7
 	VADDPD       Z7, Z6, Z6
 	VMULPD       Z5, Z5, Z7
 	VADDPD       Z7, Z6, Z6
-	VMULPD.BCST  (R8), Z9, Z9
-	VDIVPD       Z6, Z9, Z9
-	VADDPD       Z9, Z3, Z3
+	VMULPD.BCST  (R8), Z11, Z11
+	VDIVPD       Z6, Z11, Z11
+	VADDPD       Z11, Z3, Z3
 	ADDQ         $0x48, R8
 	DECQ         R9
-	JNZ          quilezValueAVX512Octave
+	JNZ          quilezValueAVX512x1Octave
 	VCVTPD2PS    Z3, Y6
 	VMOVUPS      Y6, (AX)
 	VMINPS       Y6, Y0, Y0
@@ -1637,15 +3313,831 @@ quilezValueAVX512Octave:
 	VORPS        Y6, Y2, Y2
 	ADDQ         $0x20, AX
 	ADDQ         $0x00000100, SI
-	ADDQ         $0x40, DI
+	ADDQ         $0x00000040, DI
 	DECQ         BX
-	JMP          quilezValueAVX512Block
+	JMP          quilezValueAVX512x1Block
 
-quilezValueAVX512Done:
+quilezValueAVX512x1Done:
 	MOVQ    rng+40(FP), AX
 	VMOVUPS Y0, (AX)
 	VMOVUPS Y1, 32(AX)
 	VMOVUPS Y2, 64(AX)
+	VZEROUPPER
+	RET
+
+// func quilezPerlinAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// Requires: AVX, AVX512F
+TEXT ·quilezPerlinAVX512x2(SB), NOSPLIT, $0-48
+	MOVQ    out+0(FP), AX
+	MOVQ    octaves+8(FP), CX
+	MOVQ    count+16(FP), DX
+	MOVQ    n+32(FP), BX
+	MOVQ    first+24(FP), SI
+	MOVQ    SI, DI
+	SHLQ    $0x06, DI
+	IMUL3Q  $0x00000100, SI, SI
+	MOVQ    rng+40(FP), R8
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS 64(R8), Y2
+
+quilezPerlinAVX512x2Block:
+	TESTQ  BX, BX
+	JZ     quilezPerlinAVX512x2Done
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	MOVQ   CX, R8
+	MOVQ   DX, R9
+
+quilezPerlinAVX512x2Octave:
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	ADDQ         DI, R11
+	VBROADCASTSD 24(R8), Z9
+	VMOVUPD      (R10), Z10
+	VBROADCASTSD onef<>+0(SB), Z11
+	VSUBPD       Z11, Z10, Z11
+	VMOVUPD      64(R10), Z12
+	MOVQ         32(R8), R12
+	MOVQ         40(R8), R13
+	MOVQ         192(R10), R14
+	VMOVDQU64    128(R10), Z13
+	VPADDQ.BCST  one<>+0(SB), Z13, Z14
+	VMOVUPD      (R12)(R14*8), Z15
+	VMOVUPD      64(R12)(R14*8), Z16
+	VMOVAPD      Z15, Z17
+	VPERMT2PD    Z16, Z13, Z17
+	VMOVAPD      Z15, Z15
+	VPERMT2PD    Z16, Z14, Z15
+	VMOVUPD      (R13)(R14*8), Z16
+	VMOVUPD      64(R13)(R14*8), Z18
+	VMOVAPD      Z16, Z19
+	VPERMT2PD    Z18, Z13, Z19
+	VMOVAPD      Z16, Z16
+	VPERMT2PD    Z18, Z14, Z16
+	VMULPD       Z10, Z17, Z18
+	VADDPD       Z19, Z18, Z18
+	VMULPD       Z11, Z15, Z19
+	VADDPD       Z16, Z19, Z19
+	VSUBPD       Z18, Z19, Z19
+	VMULPD       Z12, Z19, Z16
+	VADDPD       Z16, Z18, Z16
+	VSUBPD       Z17, Z15, Z15
+	VMULPD       Z12, Z15, Z15
+	VADDPD       Z15, Z17, Z17
+	VMULPD       (R11), Z19, Z19
+	VADDPD       Z19, Z17, Z17
+	MOVQ         48(R8), R12
+	MOVQ         56(R8), R13
+	VMOVUPD      (R12)(R14*8), Z15
+	VMOVUPD      64(R12)(R14*8), Z18
+	VMOVAPD      Z15, Z19
+	VPERMT2PD    Z18, Z13, Z19
+	VMOVAPD      Z15, Z15
+	VPERMT2PD    Z18, Z14, Z15
+	VMOVUPD      (R13)(R14*8), Z18
+	VMOVUPD      64(R13)(R14*8), Z20
+	VMOVAPD      Z18, Z21
+	VPERMT2PD    Z20, Z13, Z21
+	VMOVAPD      Z18, Z18
+	VPERMT2PD    Z20, Z14, Z18
+	MOVQ         64(R8), R12
+	VMOVUPD      (R12)(R14*8), Z20
+	VMOVUPD      64(R12)(R14*8), Z22
+	VMOVAPD      Z20, Z23
+	VPERMT2PD    Z22, Z13, Z23
+	VMOVAPD      Z20, Z13
+	VPERMT2PD    Z22, Z14, Z13
+	VMULPD       Z10, Z19, Z19
+	VADDPD       Z21, Z19, Z19
+	VMULPD       Z9, Z19, Z19
+	VADDPD       Z19, Z23, Z23
+	VMULPD       Z11, Z15, Z15
+	VADDPD       Z18, Z15, Z15
+	VMULPD       Z9, Z15, Z15
+	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z23, Z13, Z13
+	VMULPD       Z12, Z13, Z13
+	VADDPD       Z13, Z23, Z23
+	VADDPD       Z17, Z4, Z4
+	VADDPD       Z23, Z5, Z5
+	VBROADCASTSD onef<>+0(SB), Z10
+	VMULPD       Z4, Z4, Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD       Z5, Z5, Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD.BCST  (R8), Z16, Z16
+	VDIVPD       Z10, Z16, Z16
+	VADDPD       Z16, Z3, Z3
+	LEAQ         256(R10), R10
+	VMOVUPD      (R10), Z10
+	VBROADCASTSD onef<>+0(SB), Z11
+	VSUBPD       Z11, Z10, Z11
+	VMOVUPD      64(R10), Z12
+	MOVQ         32(R8), R12
+	MOVQ         40(R8), R13
+	MOVQ         192(R10), R14
+	VMOVDQU64    128(R10), Z13
+	VPADDQ.BCST  one<>+0(SB), Z13, Z14
+	VMOVUPD      (R12)(R14*8), Z15
+	VMOVUPD      64(R12)(R14*8), Z16
+	VMOVAPD      Z15, Z17
+	VPERMT2PD    Z16, Z13, Z17
+	VMOVAPD      Z15, Z15
+	VPERMT2PD    Z16, Z14, Z15
+	VMOVUPD      (R13)(R14*8), Z16
+	VMOVUPD      64(R13)(R14*8), Z18
+	VMOVAPD      Z16, Z19
+	VPERMT2PD    Z18, Z13, Z19
+	VMOVAPD      Z16, Z16
+	VPERMT2PD    Z18, Z14, Z16
+	VMULPD       Z10, Z17, Z18
+	VADDPD       Z19, Z18, Z18
+	VMULPD       Z11, Z15, Z19
+	VADDPD       Z16, Z19, Z19
+	VSUBPD       Z18, Z19, Z19
+	VMULPD       Z12, Z19, Z16
+	VADDPD       Z16, Z18, Z16
+	VSUBPD       Z17, Z15, Z15
+	VMULPD       Z12, Z15, Z15
+	VADDPD       Z15, Z17, Z17
+	VMULPD       64(R11), Z19, Z19
+	VADDPD       Z19, Z17, Z17
+	MOVQ         48(R8), R10
+	MOVQ         56(R8), R11
+	VMOVUPD      (R10)(R14*8), Z15
+	VMOVUPD      64(R10)(R14*8), Z18
+	VMOVAPD      Z15, Z19
+	VPERMT2PD    Z18, Z13, Z19
+	VMOVAPD      Z15, Z15
+	VPERMT2PD    Z18, Z14, Z15
+	VMOVUPD      (R11)(R14*8), Z18
+	VMOVUPD      64(R11)(R14*8), Z20
+	VMOVAPD      Z18, Z21
+	VPERMT2PD    Z20, Z13, Z21
+	VMOVAPD      Z18, Z18
+	VPERMT2PD    Z20, Z14, Z18
+	MOVQ         64(R8), R10
+	VMOVUPD      (R10)(R14*8), Z20
+	VMOVUPD      64(R10)(R14*8), Z22
+	VMOVAPD      Z20, Z23
+	VPERMT2PD    Z22, Z13, Z23
+	VMOVAPD      Z20, Z13
+	VPERMT2PD    Z22, Z14, Z13
+	VMULPD       Z10, Z19, Z19
+	VADDPD       Z21, Z19, Z19
+	VMULPD       Z9, Z19, Z19
+	VADDPD       Z19, Z23, Z23
+	VMULPD       Z11, Z15, Z15
+	VADDPD       Z18, Z15, Z15
+	VMULPD       Z9, Z15, Z15
+	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z23, Z13, Z13
+	VMULPD       Z12, Z13, Z13
+	VADDPD       Z13, Z23, Z23
+	VADDPD       Z17, Z7, Z7
+	VADDPD       Z23, Z8, Z8
+	VBROADCASTSD onef<>+0(SB), Z9
+	VMULPD       Z7, Z7, Z10
+	VADDPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VADDPD       Z10, Z9, Z9
+	VMULPD.BCST  (R8), Z16, Z16
+	VDIVPD       Z9, Z16, Z16
+	VADDPD       Z16, Z6, Z6
+	ADDQ         $0x48, R8
+	DECQ         R9
+	JNZ          quilezPerlinAVX512x2Octave
+	VCVTPD2PS    Z3, Y9
+	VMOVUPS      Y9, (AX)
+	VMINPS       Y9, Y0, Y0
+	VMAXPS       Y9, Y1, Y1
+	VCMPPS       $0x03, Y9, Y9, Y9
+	VORPS        Y9, Y2, Y2
+	VCVTPD2PS    Z6, Y9
+	VMOVUPS      Y9, 32(AX)
+	VMINPS       Y9, Y0, Y0
+	VMAXPS       Y9, Y1, Y1
+	VCMPPS       $0x03, Y9, Y9, Y9
+	VORPS        Y9, Y2, Y2
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000080, DI
+	DECQ         BX
+	JMP          quilezPerlinAVX512x2Block
+
+quilezPerlinAVX512x2Done:
+	MOVQ    rng+40(FP), AX
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VZEROUPPER
+	RET
+
+// func quilezValueAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// Requires: AVX, AVX512F
+TEXT ·quilezValueAVX512x2(SB), NOSPLIT, $0-48
+	MOVQ    out+0(FP), AX
+	MOVQ    octaves+8(FP), CX
+	MOVQ    count+16(FP), DX
+	MOVQ    n+32(FP), BX
+	MOVQ    first+24(FP), SI
+	MOVQ    SI, DI
+	SHLQ    $0x06, DI
+	IMUL3Q  $0x00000100, SI, SI
+	MOVQ    rng+40(FP), R8
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS 64(R8), Y2
+
+quilezValueAVX512x2Block:
+	TESTQ  BX, BX
+	JZ     quilezValueAVX512x2Done
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	MOVQ   CX, R8
+	MOVQ   DX, R9
+
+quilezValueAVX512x2Octave:
+	MOVQ         8(R8), R10
+	ADDQ         SI, R10
+	MOVQ         16(R8), R11
+	ADDQ         DI, R11
+	VBROADCASTSD 24(R8), Z9
+	VMOVUPD      64(R10), Z10
+	MOVQ         32(R8), R12
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z11
+	VPADDQ.BCST  one<>+0(SB), Z11, Z12
+	VMOVUPD      (R12)(R13*8), Z13
+	VMOVUPD      64(R12)(R13*8), Z14
+	VMOVAPD      Z13, Z15
+	VPERMT2PD    Z14, Z11, Z15
+	VMOVAPD      Z13, Z13
+	VPERMT2PD    Z14, Z12, Z13
+	VSUBPD       Z15, Z13, Z13
+	VMULPD       Z10, Z13, Z14
+	VADDPD       Z14, Z15, Z14
+	VMULPD       (R11), Z13, Z13
+	MOVQ         40(R8), R12
+	VMOVUPD      (R12)(R13*8), Z15
+	VMOVUPD      64(R12)(R13*8), Z16
+	VMOVAPD      Z15, Z17
+	VPERMT2PD    Z16, Z11, Z17
+	VMOVAPD      Z15, Z11
+	VPERMT2PD    Z16, Z12, Z11
+	VSUBPD       Z17, Z11, Z11
+	VMULPD       Z10, Z11, Z11
+	VADDPD       Z11, Z17, Z17
+	VMULPD       Z9, Z17, Z17
+	VADDPD       Z13, Z4, Z4
+	VADDPD       Z17, Z5, Z5
+	VBROADCASTSD onef<>+0(SB), Z10
+	VMULPD       Z4, Z4, Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD       Z5, Z5, Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD.BCST  (R8), Z14, Z14
+	VDIVPD       Z10, Z14, Z14
+	VADDPD       Z14, Z3, Z3
+	LEAQ         256(R10), R10
+	VMOVUPD      64(R10), Z10
+	MOVQ         32(R8), R12
+	MOVQ         192(R10), R13
+	VMOVDQU64    128(R10), Z11
+	VPADDQ.BCST  one<>+0(SB), Z11, Z12
+	VMOVUPD      (R12)(R13*8), Z13
+	VMOVUPD      64(R12)(R13*8), Z14
+	VMOVAPD      Z13, Z15
+	VPERMT2PD    Z14, Z11, Z15
+	VMOVAPD      Z13, Z13
+	VPERMT2PD    Z14, Z12, Z13
+	VSUBPD       Z15, Z13, Z13
+	VMULPD       Z10, Z13, Z14
+	VADDPD       Z14, Z15, Z14
+	VMULPD       64(R11), Z13, Z13
+	MOVQ         40(R8), R10
+	VMOVUPD      (R10)(R13*8), Z15
+	VMOVUPD      64(R10)(R13*8), Z16
+	VMOVAPD      Z15, Z17
+	VPERMT2PD    Z16, Z11, Z17
+	VMOVAPD      Z15, Z11
+	VPERMT2PD    Z16, Z12, Z11
+	VSUBPD       Z17, Z11, Z11
+	VMULPD       Z10, Z11, Z11
+	VADDPD       Z11, Z17, Z17
+	VMULPD       Z9, Z17, Z17
+	VADDPD       Z13, Z7, Z7
+	VADDPD       Z17, Z8, Z8
+	VBROADCASTSD onef<>+0(SB), Z9
+	VMULPD       Z7, Z7, Z10
+	VADDPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VADDPD       Z10, Z9, Z9
+	VMULPD.BCST  (R8), Z14, Z14
+	VDIVPD       Z9, Z14, Z14
+	VADDPD       Z14, Z6, Z6
+	ADDQ         $0x48, R8
+	DECQ         R9
+	JNZ          quilezValueAVX512x2Octave
+	VCVTPD2PS    Z3, Y9
+	VMOVUPS      Y9, (AX)
+	VMINPS       Y9, Y0, Y0
+	VMAXPS       Y9, Y1, Y1
+	VCMPPS       $0x03, Y9, Y9, Y9
+	VORPS        Y9, Y2, Y2
+	VCVTPD2PS    Z6, Y9
+	VMOVUPS      Y9, 32(AX)
+	VMINPS       Y9, Y0, Y0
+	VMAXPS       Y9, Y1, Y1
+	VCMPPS       $0x03, Y9, Y9, Y9
+	VORPS        Y9, Y2, Y2
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000080, DI
+	DECQ         BX
+	JMP          quilezValueAVX512x2Block
+
+quilezValueAVX512x2Done:
+	MOVQ    rng+40(FP), AX
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VZEROUPPER
+	RET
+
+// func quilezPerlinAVX2(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// Requires: AVX
+TEXT ·quilezPerlinAVX2(SB), NOSPLIT, $0-48
+	MOVQ   out+0(FP), AX
+	MOVQ   octaves+8(FP), CX
+	MOVQ   n+32(FP), DX
+	MOVQ   first+24(FP), BX
+	MOVQ   BX, SI
+	SHLQ   $0x06, SI
+	IMUL3Q $0x00000100, BX, BX
+
+quilezPerlinAVX2Block:
+	TESTQ  DX, DX
+	JZ     quilezPerlinAVX2Done
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	MOVQ   CX, DI
+	MOVQ   count+16(FP), R8
+
+quilezPerlinAVX2Octave0:
+	MOVQ         8(DI), R9
+	ADDQ         BX, R9
+	MOVQ         16(DI), R10
+	ADDQ         SI, R10
+	VBROADCASTSD 24(DI), Y3
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD onef<>+0(SB), Y5
+	VSUBPD       Y5, Y4, Y5
+	VMOVUPD      64(R9), Y6
+	MOVQ         32(DI), R11
+	MOVQ         40(DI), R12
+	MOVQ         192(R9), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         128(R9), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y7
+	MOVQ         136(R9), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y8
+	MOVQ         144(R9), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y9
+	MOVQ         152(R9), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y10
+	VUNPCKLPD    Y8, Y7, Y11
+	VUNPCKHPD    Y8, Y7, Y7
+	VUNPCKLPD    Y10, Y9, Y8
+	VUNPCKHPD    Y10, Y9, Y9
+	VPERM2F128   $0x20, Y8, Y11, Y10
+	VPERM2F128   $0x20, Y9, Y7, Y14
+	VPERM2F128   $0x31, Y8, Y11, Y8
+	VPERM2F128   $0x31, Y9, Y7, Y7
+	VMULPD       Y4, Y10, Y9
+	VADDPD       Y14, Y9, Y9
+	VMULPD       Y5, Y8, Y11
+	VADDPD       Y7, Y11, Y11
+	VSUBPD       Y9, Y11, Y11
+	VMULPD       Y6, Y11, Y7
+	VADDPD       Y7, Y9, Y7
+	VSUBPD       Y10, Y8, Y8
+	VMULPD       Y6, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VMULPD       (R10), Y11, Y11
+	VADDPD       Y11, Y10, Y10
+	VADDPD       Y10, Y1, Y1
+	VBROADCASTSD (DI), Y8
+	VMULPD       Y8, Y7, Y8
+	MOVQ         48(DI), R10
+	MOVQ         56(DI), R11
+	MOVQ         192(R9), R11
+	SHLQ         $0x04, R11
+	ADDQ         R10, R11
+	MOVQ         128(R9), R10
+	SHLQ         $0x04, R10
+	VMOVUPD      (R11)(R10*1), Y7
+	MOVQ         136(R9), R10
+	SHLQ         $0x04, R10
+	VMOVUPD      (R11)(R10*1), Y9
+	MOVQ         144(R9), R10
+	SHLQ         $0x04, R10
+	VMOVUPD      (R11)(R10*1), Y10
+	MOVQ         152(R9), R10
+	SHLQ         $0x04, R10
+	VMOVUPD      (R11)(R10*1), Y11
+	VUNPCKLPD    Y9, Y7, Y14
+	VUNPCKHPD    Y9, Y7, Y7
+	VUNPCKLPD    Y11, Y10, Y9
+	VUNPCKHPD    Y11, Y10, Y10
+	VPERM2F128   $0x20, Y9, Y14, Y11
+	VPERM2F128   $0x20, Y10, Y7, Y15
+	VPERM2F128   $0x31, Y9, Y14, Y9
+	VPERM2F128   $0x31, Y10, Y7, Y7
+	MOVQ         64(DI), R10
+	MOVQ         192(R9), R11
+	LEAQ         (R10)(R11*8), R11
+	MOVQ         128(R9), R10
+	VMOVUPD      (R11)(R10*8), X12
+	MOVQ         136(R9), R10
+	VMOVUPD      (R11)(R10*8), X13
+	MOVQ         144(R9), R10
+	VMOVUPD      (R11)(R10*8), X10
+	MOVQ         152(R9), R9
+	VMOVUPD      (R11)(R9*8), X14
+	VINSERTF128  $0x01, X10, Y12, Y10
+	VINSERTF128  $0x01, X14, Y13, Y14
+	VUNPCKLPD    Y14, Y10, Y16
+	VUNPCKHPD    Y14, Y10, Y10
+	VMULPD       Y4, Y11, Y11
+	VADDPD       Y15, Y11, Y11
+	VMULPD       Y3, Y11, Y11
+	VADDPD       Y11, Y16, Y16
+	VMULPD       Y5, Y9, Y9
+	VADDPD       Y7, Y9, Y9
+	VMULPD       Y3, Y9, Y9
+	VADDPD       Y9, Y10, Y10
+	VSUBPD       Y16, Y10, Y10
+	VMULPD       Y6, Y10, Y10
+	VADDPD       Y10, Y16, Y16
+	VADDPD       Y16, Y2, Y2
+	VBROADCASTSD onef<>+0(SB), Y3
+	VMULPD       Y1, Y1, Y4
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y2, Y2, Y4
+	VADDPD       Y4, Y3, Y3
+	VDIVPD       Y3, Y8, Y8
+	VADDPD       Y8, Y0, Y0
+	ADDQ         $0x48, DI
+	DECQ         R8
+	JNZ          quilezPerlinAVX2Octave0
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), X1
+	VMOVUPS      32(DI), X2
+	VMOVUPS      64(DI), X3
+	VCVTPD2PSY   Y0, X0
+	VMOVUPS      X0, (AX)
+	VMINPS       X0, X1, X1
+	VMAXPS       X0, X2, X2
+	VCMPPS       $0x03, X0, X0, X0
+	VORPS        X0, X3, X3
+	VMOVUPS      X1, (DI)
+	VMOVUPS      X2, 32(DI)
+	VMOVUPS      X3, 64(DI)
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	MOVQ         CX, DI
+	MOVQ         count+16(FP), R8
+
+quilezPerlinAVX2Octave1:
+	MOVQ         8(DI), R9
+	ADDQ         BX, R9
+	MOVQ         16(DI), R10
+	ADDQ         SI, R10
+	VBROADCASTSD 24(DI), Y3
+	VMOVUPD      32(R9), Y4
+	VBROADCASTSD onef<>+0(SB), Y5
+	VSUBPD       Y5, Y4, Y5
+	VMOVUPD      96(R9), Y6
+	MOVQ         32(DI), R11
+	MOVQ         40(DI), R12
+	MOVQ         192(R9), R12
+	SHLQ         $0x04, R12
+	ADDQ         R11, R12
+	MOVQ         160(R9), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y7
+	MOVQ         168(R9), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y8
+	MOVQ         176(R9), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y9
+	MOVQ         184(R9), R11
+	SHLQ         $0x04, R11
+	VMOVUPD      (R12)(R11*1), Y10
+	VUNPCKLPD    Y8, Y7, Y11
+	VUNPCKHPD    Y8, Y7, Y7
+	VUNPCKLPD    Y10, Y9, Y8
+	VUNPCKHPD    Y10, Y9, Y9
+	VPERM2F128   $0x20, Y8, Y11, Y10
+	VPERM2F128   $0x20, Y9, Y7, Y14
+	VPERM2F128   $0x31, Y8, Y11, Y8
+	VPERM2F128   $0x31, Y9, Y7, Y7
+	VMULPD       Y4, Y10, Y9
+	VADDPD       Y14, Y9, Y9
+	VMULPD       Y5, Y8, Y11
+	VADDPD       Y7, Y11, Y11
+	VSUBPD       Y9, Y11, Y11
+	VMULPD       Y6, Y11, Y7
+	VADDPD       Y7, Y9, Y7
+	VSUBPD       Y10, Y8, Y8
+	VMULPD       Y6, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VMULPD       32(R10), Y11, Y11
+	VADDPD       Y11, Y10, Y10
+	VADDPD       Y10, Y1, Y1
+	VBROADCASTSD (DI), Y8
+	VMULPD       Y8, Y7, Y8
+	MOVQ         48(DI), R10
+	MOVQ         56(DI), R11
+	MOVQ         192(R9), R11
+	SHLQ         $0x04, R11
+	ADDQ         R10, R11
+	MOVQ         160(R9), R10
+	SHLQ         $0x04, R10
+	VMOVUPD      (R11)(R10*1), Y7
+	MOVQ         168(R9), R10
+	SHLQ         $0x04, R10
+	VMOVUPD      (R11)(R10*1), Y9
+	MOVQ         176(R9), R10
+	SHLQ         $0x04, R10
+	VMOVUPD      (R11)(R10*1), Y10
+	MOVQ         184(R9), R10
+	SHLQ         $0x04, R10
+	VMOVUPD      (R11)(R10*1), Y11
+	VUNPCKLPD    Y9, Y7, Y14
+	VUNPCKHPD    Y9, Y7, Y7
+	VUNPCKLPD    Y11, Y10, Y9
+	VUNPCKHPD    Y11, Y10, Y10
+	VPERM2F128   $0x20, Y9, Y14, Y11
+	VPERM2F128   $0x20, Y10, Y7, Y15
+	VPERM2F128   $0x31, Y9, Y14, Y9
+	VPERM2F128   $0x31, Y10, Y7, Y7
+	MOVQ         64(DI), R10
+	MOVQ         192(R9), R11
+	LEAQ         (R10)(R11*8), R11
+	MOVQ         160(R9), R10
+	VMOVUPD      (R11)(R10*8), X12
+	MOVQ         168(R9), R10
+	VMOVUPD      (R11)(R10*8), X13
+	MOVQ         176(R9), R10
+	VMOVUPD      (R11)(R10*8), X10
+	MOVQ         184(R9), R9
+	VMOVUPD      (R11)(R9*8), X14
+	VINSERTF128  $0x01, X10, Y12, Y10
+	VINSERTF128  $0x01, X14, Y13, Y14
+	VUNPCKLPD    Y14, Y10, Y16
+	VUNPCKHPD    Y14, Y10, Y10
+	VMULPD       Y4, Y11, Y11
+	VADDPD       Y15, Y11, Y11
+	VMULPD       Y3, Y11, Y11
+	VADDPD       Y11, Y16, Y16
+	VMULPD       Y5, Y9, Y9
+	VADDPD       Y7, Y9, Y9
+	VMULPD       Y3, Y9, Y9
+	VADDPD       Y9, Y10, Y10
+	VSUBPD       Y16, Y10, Y10
+	VMULPD       Y6, Y10, Y10
+	VADDPD       Y10, Y16, Y16
+	VADDPD       Y16, Y2, Y2
+	VBROADCASTSD onef<>+0(SB), Y3
+	VMULPD       Y1, Y1, Y4
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y2, Y2, Y4
+	VADDPD       Y4, Y3, Y3
+	VDIVPD       Y3, Y8, Y8
+	VADDPD       Y8, Y0, Y0
+	ADDQ         $0x48, DI
+	DECQ         R8
+	JNZ          quilezPerlinAVX2Octave1
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), X1
+	VMOVUPS      32(DI), X2
+	VMOVUPS      64(DI), X3
+	VCVTPD2PSY   Y0, X0
+	VMOVUPS      X0, 16(AX)
+	VMINPS       X0, X1, X1
+	VMAXPS       X0, X2, X2
+	VCMPPS       $0x03, X0, X0, X0
+	VORPS        X0, X3, X3
+	VMOVUPS      X1, (DI)
+	VMOVUPS      X2, 32(DI)
+	VMOVUPS      X3, 64(DI)
+	ADDQ         $0x20, AX
+	ADDQ         $0x00000100, BX
+	ADDQ         $0x40, SI
+	DECQ         DX
+	JMP          quilezPerlinAVX2Block
+
+quilezPerlinAVX2Done:
+	VZEROUPPER
+	RET
+
+// func quilezValueAVX2(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// Requires: AVX
+TEXT ·quilezValueAVX2(SB), NOSPLIT, $0-48
+	MOVQ   out+0(FP), AX
+	MOVQ   octaves+8(FP), CX
+	MOVQ   n+32(FP), DX
+	MOVQ   first+24(FP), BX
+	MOVQ   BX, SI
+	SHLQ   $0x06, SI
+	IMUL3Q $0x00000100, BX, BX
+
+quilezValueAVX2Block:
+	TESTQ  DX, DX
+	JZ     quilezValueAVX2Done
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	MOVQ   CX, DI
+	MOVQ   count+16(FP), R8
+
+quilezValueAVX2Octave0:
+	MOVQ         8(DI), R9
+	ADDQ         BX, R9
+	MOVQ         16(DI), R10
+	ADDQ         SI, R10
+	VBROADCASTSD 24(DI), Y3
+	VMOVUPD      64(R9), Y4
+	MOVQ         32(DI), R11
+	MOVQ         192(R9), R12
+	LEAQ         (R11)(R12*8), R12
+	MOVQ         128(R9), R11
+	VMOVUPD      (R12)(R11*8), X5
+	MOVQ         136(R9), R11
+	VMOVUPD      (R12)(R11*8), X6
+	MOVQ         144(R9), R11
+	VMOVUPD      (R12)(R11*8), X7
+	MOVQ         152(R9), R11
+	VMOVUPD      (R12)(R11*8), X8
+	VINSERTF128  $0x01, X7, Y5, Y7
+	VINSERTF128  $0x01, X8, Y6, Y8
+	VUNPCKLPD    Y8, Y7, Y9
+	VUNPCKHPD    Y8, Y7, Y7
+	VSUBPD       Y9, Y7, Y7
+	VMULPD       Y4, Y7, Y8
+	VADDPD       Y8, Y9, Y8
+	VMULPD       (R10), Y7, Y7
+	MOVQ         40(DI), R10
+	MOVQ         192(R9), R11
+	LEAQ         (R10)(R11*8), R11
+	MOVQ         128(R9), R10
+	VMOVUPD      (R11)(R10*8), X5
+	MOVQ         136(R9), R10
+	VMOVUPD      (R11)(R10*8), X6
+	MOVQ         144(R9), R10
+	VMOVUPD      (R11)(R10*8), X9
+	MOVQ         152(R9), R9
+	VMOVUPD      (R11)(R9*8), X10
+	VINSERTF128  $0x01, X9, Y5, Y9
+	VINSERTF128  $0x01, X10, Y6, Y10
+	VUNPCKLPD    Y10, Y9, Y11
+	VUNPCKHPD    Y10, Y9, Y9
+	VSUBPD       Y11, Y9, Y9
+	VMULPD       Y4, Y9, Y9
+	VADDPD       Y9, Y11, Y11
+	VMULPD       Y3, Y11, Y11
+	VADDPD       Y7, Y1, Y1
+	VADDPD       Y11, Y2, Y2
+	VBROADCASTSD onef<>+0(SB), Y3
+	VMULPD       Y1, Y1, Y4
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y2, Y2, Y4
+	VADDPD       Y4, Y3, Y3
+	VBROADCASTSD (DI), Y4
+	VMULPD       Y4, Y8, Y8
+	VDIVPD       Y3, Y8, Y8
+	VADDPD       Y8, Y0, Y0
+	ADDQ         $0x48, DI
+	DECQ         R8
+	JNZ          quilezValueAVX2Octave0
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), X1
+	VMOVUPS      32(DI), X2
+	VMOVUPS      64(DI), X3
+	VCVTPD2PSY   Y0, X0
+	VMOVUPS      X0, (AX)
+	VMINPS       X0, X1, X1
+	VMAXPS       X0, X2, X2
+	VCMPPS       $0x03, X0, X0, X0
+	VORPS        X0, X3, X3
+	VMOVUPS      X1, (DI)
+	VMOVUPS      X2, 32(DI)
+	VMOVUPS      X3, 64(DI)
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	MOVQ         CX, DI
+	MOVQ         count+16(FP), R8
+
+quilezValueAVX2Octave1:
+	MOVQ         8(DI), R9
+	ADDQ         BX, R9
+	MOVQ         16(DI), R10
+	ADDQ         SI, R10
+	VBROADCASTSD 24(DI), Y3
+	VMOVUPD      96(R9), Y4
+	MOVQ         32(DI), R11
+	MOVQ         192(R9), R12
+	LEAQ         (R11)(R12*8), R12
+	MOVQ         160(R9), R11
+	VMOVUPD      (R12)(R11*8), X5
+	MOVQ         168(R9), R11
+	VMOVUPD      (R12)(R11*8), X6
+	MOVQ         176(R9), R11
+	VMOVUPD      (R12)(R11*8), X7
+	MOVQ         184(R9), R11
+	VMOVUPD      (R12)(R11*8), X8
+	VINSERTF128  $0x01, X7, Y5, Y7
+	VINSERTF128  $0x01, X8, Y6, Y8
+	VUNPCKLPD    Y8, Y7, Y9
+	VUNPCKHPD    Y8, Y7, Y7
+	VSUBPD       Y9, Y7, Y7
+	VMULPD       Y4, Y7, Y8
+	VADDPD       Y8, Y9, Y8
+	VMULPD       32(R10), Y7, Y7
+	MOVQ         40(DI), R10
+	MOVQ         192(R9), R11
+	LEAQ         (R10)(R11*8), R11
+	MOVQ         160(R9), R10
+	VMOVUPD      (R11)(R10*8), X5
+	MOVQ         168(R9), R10
+	VMOVUPD      (R11)(R10*8), X6
+	MOVQ         176(R9), R10
+	VMOVUPD      (R11)(R10*8), X9
+	MOVQ         184(R9), R9
+	VMOVUPD      (R11)(R9*8), X10
+	VINSERTF128  $0x01, X9, Y5, Y9
+	VINSERTF128  $0x01, X10, Y6, Y10
+	VUNPCKLPD    Y10, Y9, Y11
+	VUNPCKHPD    Y10, Y9, Y9
+	VSUBPD       Y11, Y9, Y9
+	VMULPD       Y4, Y9, Y9
+	VADDPD       Y9, Y11, Y11
+	VMULPD       Y3, Y11, Y11
+	VADDPD       Y7, Y1, Y1
+	VADDPD       Y11, Y2, Y2
+	VBROADCASTSD onef<>+0(SB), Y3
+	VMULPD       Y1, Y1, Y4
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y2, Y2, Y4
+	VADDPD       Y4, Y3, Y3
+	VBROADCASTSD (DI), Y4
+	VMULPD       Y4, Y8, Y8
+	VDIVPD       Y3, Y8, Y8
+	VADDPD       Y8, Y0, Y0
+	ADDQ         $0x48, DI
+	DECQ         R8
+	JNZ          quilezValueAVX2Octave1
+	MOVQ         rng+40(FP), DI
+	VMOVUPS      (DI), X1
+	VMOVUPS      32(DI), X2
+	VMOVUPS      64(DI), X3
+	VCVTPD2PSY   Y0, X0
+	VMOVUPS      X0, 16(AX)
+	VMINPS       X0, X1, X1
+	VMAXPS       X0, X2, X2
+	VCMPPS       $0x03, X0, X0, X0
+	VORPS        X0, X3, X3
+	VMOVUPS      X1, (DI)
+	VMOVUPS      X2, 32(DI)
+	VMOVUPS      X3, 64(DI)
+	ADDQ         $0x20, AX
+	ADDQ         $0x00000100, BX
+	ADDQ         $0x40, SI
+	DECQ         DX
+	JMP          quilezValueAVX2Block
+
+quilezValueAVX2Done:
 	VZEROUPPER
 	RET
 

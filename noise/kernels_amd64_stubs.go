@@ -30,6 +30,42 @@ func fbmPerlinAVX512x2(out *float32, octaves *float64, count int, first int, n i
 // NaN flags at rng.
 func fbmPerlinAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32)
 
+// heteroPerlinAVX512x1 writes float32 of the hetero multifractal over the count ≥ 1 octaves to out,
+// at the 8 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func heteroPerlinAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// heteroPerlinAVX512x2 writes float32 of the hetero multifractal over the count ≥ 1 octaves to out,
+// at the 16 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func heteroPerlinAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// heteroPerlinAVX2x1 writes float32 of the hetero multifractal over the count ≥ 1 octaves to out,
+// at the 8 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func heteroPerlinAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// hybridPerlinAVX512x1 writes float32 of the hybrid multifractal over the count ≥ 1 octaves to out,
+// at the 8 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func hybridPerlinAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// hybridPerlinAVX512x2 writes float32 of the hybrid multifractal over the count ≥ 1 octaves to out,
+// at the 16 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func hybridPerlinAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// hybridPerlinAVX2x1 writes float32 of the hybrid multifractal over the count ≥ 1 octaves to out,
+// at the 8 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func hybridPerlinAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
 // valueRowAVX512 writes N at the 8 samples of each of the n blocks to out, from the
 // columns' tables cs and co (see perlinValues and valueRow).
 func valueRowAVX512(out *float64, blocks *float64, cs *float64, co *float64, n int)
@@ -55,6 +91,42 @@ func fbmValueAVX512x2(out *float32, octaves *float64, count int, first int, n in
 // in octave order (see FBm.Row), and folds them into the lanes' lowest, highest and
 // NaN flags at rng.
 func fbmValueAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+
+// heteroValueAVX512x1 writes float32 of the hetero multifractal over the count ≥ 1 octaves to out,
+// at the 8 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func heteroValueAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// heteroValueAVX512x2 writes float32 of the hetero multifractal over the count ≥ 1 octaves to out,
+// at the 16 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func heteroValueAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// heteroValueAVX2x1 writes float32 of the hetero multifractal over the count ≥ 1 octaves to out,
+// at the 8 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func heteroValueAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// hybridValueAVX512x1 writes float32 of the hybrid multifractal over the count ≥ 1 octaves to out,
+// at the 8 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func hybridValueAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// hybridValueAVX512x2 writes float32 of the hybrid multifractal over the count ≥ 1 octaves to out,
+// at the 16 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func hybridValueAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
+
+// hybridValueAVX2x1 writes float32 of the hybrid multifractal over the count ≥ 1 octaves to out,
+// at the 8 samples of each of the n groups of blocks from block first, octave 0
+// starting the sum at N + offset (see FBm.Row), and folds them into the lanes'
+// lowest, highest and NaN flags at rng.
+func hybridValueAVX2x1(out *float32, octaves *float64, count int, first int, n int, rng *float32, offset float64)
 
 // perlinEvalRowAVX512 writes Perlin N, ∂N/∂x and ∂N/∂y at the 8 samples of each of the n blocks
 // to v, dx and dy, from the columns' tables cs, co, sx, sy and sv and w'(v) = dv
@@ -86,15 +158,35 @@ func quilezStepAVX512(h *float64, ddx *float64, ddy *float64, n *float64, ndx *f
 // (see QuilezStep).
 func quilezStepAVX2(h *float64, ddx *float64, ddy *float64, n *float64, ndx *float64, ndy *float64, amp float64, count int)
 
-// quilezPerlinAVX512 writes float32 Quilez turbulence over the count octaves to out, at the
-// 8 samples of each of the n blocks from block first, and folds them into the
-// lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
-func quilezPerlinAVX512(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+// quilezPerlinAVX512x1 writes float32 Quilez turbulence over the count octaves to out, at the
+// 8 samples of each of the n groups of blocks from block first, and folds them
+// into the lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
+func quilezPerlinAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32)
 
-// quilezValueAVX512 writes float32 Quilez turbulence over the count octaves to out, at the
+// quilezValueAVX512x1 writes float32 Quilez turbulence over the count octaves to out, at the
+// 8 samples of each of the n groups of blocks from block first, and folds them
+// into the lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
+func quilezValueAVX512x1(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+
+// quilezPerlinAVX512x2 writes float32 Quilez turbulence over the count octaves to out, at the
+// 16 samples of each of the n groups of blocks from block first, and folds them
+// into the lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
+func quilezPerlinAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+
+// quilezValueAVX512x2 writes float32 Quilez turbulence over the count octaves to out, at the
+// 16 samples of each of the n groups of blocks from block first, and folds them
+// into the lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
+func quilezValueAVX512x2(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+
+// quilezPerlinAVX2 writes float32 Quilez turbulence over the count octaves to out, at the
 // 8 samples of each of the n blocks from block first, and folds them into the
 // lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
-func quilezValueAVX512(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+func quilezPerlinAVX2(out *float32, octaves *float64, count int, first int, n int, rng *float32)
+
+// quilezValueAVX2 writes float32 Quilez turbulence over the count octaves to out, at the
+// 8 samples of each of the n blocks from block first, and folds them into the
+// lanes' lowest, highest and NaN flags at rng (see Quilez.Row).
+func quilezValueAVX2(out *float32, octaves *float64, count int, first int, n int, rng *float32)
 
 // perlinHashAVX512 writes the gradients (gx, gy) of the lattice row with key key at the
 // 8 columns of each of n blocks, whose i·primeX are at hx, from the directions'

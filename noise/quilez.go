@@ -11,9 +11,10 @@ import (
 // amp_i·N_i / (1 + d·d) in octave order from 0, as terrain's point-by-point
 // reference does, so the heights are bit for bit the reference's. Where
 // every octave is a Perlin Grid, or every one a value noise Grid, made
-// with the AVX-512 kernel, each block of samples keeps its height and
-// gradient sums in registers across the octaves and is written once;
-// otherwise each octave's gradient row is folded by QuilezStep. A Quilez
+// with one vector kernel (AVX-512 or AVX2), each block of samples keeps
+// its height and gradient sums in registers across the octaves and is
+// written once; otherwise each octave's gradient row is folded by
+// QuilezStep. A Quilez
 // keeps its Grids' lattice rows like a GridRows and is not safe for
 // concurrent use.
 type Quilez struct {
@@ -43,10 +44,10 @@ func NewQuilez(grids []*Grid, amps []float64) *Quilez {
 	for _, g := range grids {
 		q.rows = append(q.rows, g.Rows())
 	}
-	fused := len(grids) > 0 && grids[0].kernel == KernelAVX512 && len(grids[0].blocks) > 0
+	fused := len(grids) > 0 && grids[0].kernel != KernelGo && len(grids[0].blocks) > 0
 	for _, r := range q.rows {
 		g := r.g
-		if !fused || g.kind != grids[0].kind || g.kernel != KernelAVX512 || len(g.xs) != len(grids[0].xs) {
+		if !fused || g.kind != grids[0].kind || g.kernel != grids[0].kernel || len(g.xs) != len(grids[0].xs) {
 			fused = false
 			break
 		}
@@ -62,9 +63,12 @@ func NewQuilez(grids []*Grid, amps []float64) *Quilez {
 				r.perlinColumns(0, true) // makes the slope tables
 			}
 			o := laneGradOctave{amp: amps[i], blocks: &g.blocks[0], du: &g.du[0]}
-			if g.kind == gridValue {
+			switch {
+			case g.kind == gridValue:
 				o.tables = [5]*float64{&r.ve[0], &r.vca[0]}
-			} else {
+			case g.kernel == KernelAVX2: // (s, o) and (sx, sy) pairs, as perlinEvalRowAVX2 reads them
+				o.tables = [5]*float64{&r.cso[0], &r.cso[0], &r.sxy[0], &r.sxy[0], &r.sv[0]}
+			default:
 				o.tables = [5]*float64{&r.cs[0], &r.co[0], &r.sx[0], &r.sy[0], &r.sv[0]}
 			}
 			q.octaves = append(q.octaves, o)
@@ -111,7 +115,8 @@ func (q *Quilez) Row(ys []float64, out []float32) (lo, hi float32) {
 	for c := range laneWidth {
 		q.rng[0][c], q.rng[1][c], q.rng[2][c] = inf, -inf, 0
 	}
-	done := quilezLanes512(q.rows[0].g.kind == gridValue, q.octaves, len(q.rows[0].g.blocks), out, &q.rng)
+	g0 := q.rows[0].g
+	done := quilezRowLanes(g0.kernel, g0.kind == gridValue, q.octaves, len(g0.blocks), out, &q.rng)
 	lo, hi = laneRange(&q.rng, out[:done])
 	if len(q.h) == 0 {
 		return lo, hi

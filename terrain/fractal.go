@@ -299,7 +299,7 @@ type rowScratch struct {
 	value, aux  []float64 // running state per sample
 	ddx, ddy    []float64
 	rows        []*noise.GridRows // per octave, without distortion: the worker's kept lattice rows
-	fbm         *noise.FBm        // plain fBm without distortion: all octaves' sum in one pass
+	fbm         *noise.FBm        // plain fBm or multifractal without distortion: all octaves in one pass
 	quilez      *noise.Quilez     // plain Quilez turbulence without distortion, likewise
 	octaveYs    []float64         // the row's y in each octave, for fbm and quilez
 }
@@ -487,6 +487,10 @@ func (s *synthesis) columnCoords(w int) [][]float64 {
 	return cols
 }
 
+// fusedFolds are the algorithms whose octaves noise.FBm folds in one pass
+// along a row, by the same steps as fbmStep, heteroStep and hybridStep.
+var fusedFolds = map[Algorithm]noise.Fold{FBm: noise.FoldFBm, Hetero: noise.FoldHetero, Hybrid: noise.FoldHybrid}
+
 // scratchPool returns a pool of workers' buffers for fastRow on rows of w
 // samples. Without distortion it first makes each octave's noise.Grid for
 // the rows' column coordinates, shared by every worker's GridRows.
@@ -501,8 +505,8 @@ func (s *synthesis) scratchPool(w int) *sync.Pool {
 		}
 	}
 	return &sync.Pool{New: func() any {
-		if grids != nil && s.alg == FBm && s.tin == PlainBasis { // fused rows need no row buffers
-			return &rowScratch{fbm: noise.NewFBm(grids, s.amps), octaveYs: make([]float64, len(grids))}
+		if fold, ok := fusedFolds[s.alg]; ok && grids != nil && s.tin == PlainBasis { // fused rows need no row buffers
+			return &rowScratch{fbm: noise.NewMultifractal(grids, s.amps, fold, s.offset), octaveYs: make([]float64, len(grids))}
 		}
 		if grids != nil && s.alg == Quilez && s.tin == PlainBasis {
 			return &rowScratch{quilez: noise.NewQuilez(grids, s.amps), octaveYs: make([]float64, len(grids))}

@@ -496,6 +496,18 @@ func BenchmarkFBmPerlin1025Reference(b *testing.B) {
 	}
 }
 
+// BenchmarkFBmPerlin1025AVX2 is BenchmarkFBmPerlin1025 with the AVX2
+// kernels forced (issue 15: with AVX2 only, at least 8× the reference),
+// skipped where the CPU has no AVX2.
+func BenchmarkFBmPerlin1025AVX2(b *testing.B) {
+	benchFBmBasisKernel(b, noise.Perlin, false, noise.KernelAVX2)
+}
+
+// BenchmarkFBmPerlin1025GoKernel is BenchmarkFBmPerlin1025 in pure Go.
+func BenchmarkFBmPerlin1025GoKernel(b *testing.B) {
+	benchFBmBasisKernel(b, noise.Perlin, false, noise.KernelGo)
+}
+
 // curvature is the mean discrete Laplacian 4h − Σneighbours over the given
 // samples, per unit of the map's height range: positive on crests, negative
 // in creases.

@@ -52,14 +52,30 @@ type gradISA interface {
 func (avx512) width() int { return 64 }
 func (avx2) width() int   { return 32 }
 
+// pickIndex is a block's base column and its lanes' left and right
+// columns relative to it, loaded by the first pick512 of an evaluation
+// and kept for the others (see perlinEval), which read the same block.
+type pickIndex struct{ blk, base, l, r Register }
+
+// picked is the current evaluation's pickIndex; its blk is nil after
+// resetPicks.
+var picked pickIndex
+
+// resetPicks makes the next pick512 load its block's indices afresh: every
+// evaluation calls it first, as its block register (and the code path the
+// indices were loaded on) is not the previous one's.
+func resetPicks() { picked = pickIndex{} }
+
 // pick512 loads the 16 entries of table from the block's base column and
 // permutes each lane's left and right column out of them.
 func pick512(blk, table Register) (left, right Register) {
-	base := GP64()
-	MOVQ(Mem{Base: blk, Disp: offBase}, base)
-	l, r := ZMM(), ZMM()
-	VMOVDQU64(Mem{Base: blk, Disp: offRel}, l)
-	VPADDQ_BCST(one, l, r)
+	if picked.blk != blk {
+		picked = pickIndex{blk: blk, base: GP64(), l: ZMM(), r: ZMM()}
+		MOVQ(Mem{Base: blk, Disp: offBase}, picked.base)
+		VMOVDQU64(Mem{Base: blk, Disp: offRel}, picked.l)
+		VPADDQ_BCST(one, picked.l, picked.r)
+	}
+	base, l, r := picked.base, picked.l, picked.r
 	lo, hi := ZMM(), ZMM()
 	VMOVUPD(Mem{Base: table, Index: base, Scale: 8}, lo)
 	VMOVUPD(Mem{Base: table, Index: base, Scale: 8, Disp: 64}, hi)
@@ -200,6 +216,7 @@ func perlinEvalRow(s gradISA) {
 // N and ∂N/∂x as soon as they are made, and their registers are free after
 // it (AVX2 has too few to keep them while ∂N/∂y is made).
 func perlinEval(s gradISA, blk Register, du Mem, h int, t []func() Register, dv Register, emit func(v, dx Register)) (v, dx, dy Register) {
+	resetPicks()
 	w := s.width()
 	u, m, wu := vec(w), vec(w), vec(w)
 	VMOVUPD(Mem{Base: blk, Disp: offU + h*w}, u)
@@ -267,6 +284,7 @@ func valueEvalRow(s gradISA) {
 // block at blk, with w'(u) at du, from the column tables t (ve and vca,
 // made by their functions when needed) and w'(v) in every lane of dv.
 func valueEval(s gradISA, blk Register, du Mem, h int, t []func() Register, dv Register) (v, dx, dy Register) {
+	resetPicks()
 	w := s.width()
 	wu := vec(w)
 	VMOVUPD(Mem{Base: blk, Disp: offWu + h*w}, wu)

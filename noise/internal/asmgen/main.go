@@ -49,9 +49,11 @@ func main() {
 	for _, basis := range []string{"perlin", "value"} {
 		row(avx512{}, basis)
 		row(avx2{}, basis)
-		fbmRow(avx512{}, basis, 1)
-		fbmRow(avx512{}, basis, 2)
-		fbmRow(avx2{}, basis, 1)
+		for _, f := range []fold{foldFBm, foldHetero, foldHybrid} {
+			fbmRow(avx512{}, basis, 1, f)
+			fbmRow(avx512{}, basis, 2, f)
+			fbmRow(avx2{}, basis, 1, f)
+		}
 	}
 	gradientKernels()
 	cellularRows()
@@ -285,20 +287,48 @@ func row(s isa, basis string) {
 	RET()
 }
 
-// fbmRow writes float32(Σ amp_i·N_i) over the octaves, summed from 0 in
-// octave order as fbmStep does, at every block's samples: the sums stay in
-// registers across the octaves. It does unroll blocks at a time, whose
-// work is independent, to keep more loads and permutes in flight. It also
-// keeps, per float32 lane, the lowest and highest value written and
-// whether any was NaN, in the three vectors at rng (each lane's minimum
-// is exact unless a NaN or a tie of −0 and +0 is involved: FBm.Row checks).
-func fbmRow(s isa, basis string, unroll int) {
-	name := fmt.Sprintf("fbm%s%s%sx%d", strings.ToUpper(basis[:1]), basis[1:], s.name(), unroll)
-	TEXT(name, NOSPLIT, "func(out *float32, octaves *float64, count, first, n int, rng *float32)")
-	Doc(fmt.Sprintf("%s writes float32(Σ amp·N) over the count octaves to out, at the %d samples", name, 8*unroll),
-		"of each of the n groups of blocks from block first, adding amp·N to a sum from 0",
-		"in octave order (see FBm.Row), and folds them into the lanes' lowest, highest and",
-		"NaN flags at rng.")
+// fold is how a fused row kernel folds each octave's N into its running
+// sums, the per-sample step of terrain's fractal algorithms (thesis
+// listings 6.1–6.3), each product rounded before its sum:
+//
+//	fbm:    H = 0, then H += amp·N
+//	hetero: H = N₀ + offset, then H += (H·amp)·(N + offset)
+//	hybrid: H = w = N₀ + offset, then w = min(w, 1) (NaN stays),
+//	        w = w·(amp·(N + offset)), H += w
+type fold string
+
+const (
+	foldFBm    fold = "fbm"
+	foldHetero fold = "hetero"
+	foldHybrid fold = "hybrid"
+)
+
+// fbmRow writes float32 of the octaves' sum, folded by f, at every block's
+// samples: the sums stay in registers across the octaves. It does unroll
+// blocks at a time, whose work is independent, to keep more loads and
+// permutes in flight. It also keeps, per float32 lane, the lowest and
+// highest value written and whether any was NaN, in the three vectors at
+// rng (each lane's minimum is exact unless a NaN or a tie of −0 and +0 is
+// involved: FBm.Row checks).
+func fbmRow(s isa, basis string, unroll int, f fold) {
+	name := fmt.Sprintf("%s%s%s%sx%d", f, strings.ToUpper(basis[:1]), basis[1:], s.name(), unroll)
+	signature := "func(out *float32, octaves *float64, count, first, n int, rng *float32)"
+	if f != foldFBm {
+		signature = "func(out *float32, octaves *float64, count, first, n int, rng *float32, offset float64)"
+	}
+	TEXT(name, NOSPLIT, signature)
+	switch f {
+	case foldFBm:
+		Doc(fmt.Sprintf("%s writes float32(Σ amp·N) over the count octaves to out, at the %d samples", name, 8*unroll),
+			"of each of the n groups of blocks from block first, adding amp·N to a sum from 0",
+			"in octave order (see FBm.Row), and folds them into the lanes' lowest, highest and",
+			"NaN flags at rng.")
+	default:
+		Doc(fmt.Sprintf("%s writes float32 of the %s multifractal over the count ≥ 1 octaves to out,", name, f),
+			fmt.Sprintf("at the %d samples of each of the n groups of blocks from block first, octave 0", 8*unroll),
+			"starting the sum at N + offset (see FBm.Row), and folds them into the lanes'",
+			"lowest, highest and NaN flags at rng.")
+	}
 	out, octaves := Load(Param("out"), GP64()), Load(Param("octaves"), GP64())
 	count, n := Load(Param("count"), GP64()), Load(Param("n"), GP64())
 	offset := Load(Param("first"), GP64()) // the current block's offset in every octave's blocks
@@ -308,52 +338,102 @@ func fbmRow(s isa, basis string, unroll int) {
 	VMOVUPS(Mem{Base: rng}, lo)
 	VMOVUPS(Mem{Base: rng, Disp: 32}, hi)
 	VMOVUPS(Mem{Base: rng, Disp: 64}, nan)
+	width := 64 / s.halves()
+	var off, unit Register // the offset and 1 in every lane
+	if f != foldFBm {
+		off = broadcast(Load(Param("offset"), XMM()), width)
+	}
+	if f == foldHybrid {
+		unit = vec(width)
+		VBROADCASTSD(oneF, unit)
+	}
 	Label(name + "Block")
 	TESTQ(n, n)
 	JZ(LabelRef(name + "Done"))
 	sums := make([]Register, unroll*s.halves())
-	for h := range sums {
-		sums[h] = s.acc()
-	}
+	var ws []Register // hybrid's weights w
 	oct, i := GP64(), GP64()
 	MOVQ(octaves, oct)
 	MOVQ(count, i)
-	Label(name + "Octave")
-	blk, cs, co := GP64(), GP64(), GP64()
-	MOVQ(Mem{Base: oct, Disp: offBlocks}, blk)
-	ADDQ(offset, blk)
-	MOVQ(Mem{Base: oct, Disp: offCs}, cs)
-	MOVQ(Mem{Base: oct, Disp: offCo}, co)
-	for u := range unroll {
-		b := blk
-		if u > 0 {
-			b = GP64()
-			LEAQ(Mem{Base: blk, Disp: u * blockSize}, b)
-		}
-		for h := range s.halves() {
-			sum := sums[u*s.halves()+h]
-			v := basisNoise(s, basis, b, cs, co, h)
-			if s.halves() == 1 {
-				VMULPD_BCST(Mem{Base: oct, Disp: offAmp}, v, v)
-			} else {
-				amp := YMM()
-				VBROADCASTSD(Mem{Base: oct, Disp: offAmp}, amp)
-				VMULPD(amp, v, v)
+	// each calls body with every half of every block's N at octave oct.
+	each := func(body func(k int, v Register)) {
+		blk, cs, co := GP64(), GP64(), GP64()
+		MOVQ(Mem{Base: oct, Disp: offBlocks}, blk)
+		ADDQ(offset, blk)
+		MOVQ(Mem{Base: oct, Disp: offCs}, cs)
+		MOVQ(Mem{Base: oct, Disp: offCo}, co)
+		for u := range unroll {
+			b := blk
+			if u > 0 {
+				b = GP64()
+				LEAQ(Mem{Base: blk, Disp: u * blockSize}, b)
 			}
-			VADDPD(v, sum, sum)
+			for h := range s.halves() {
+				body(u*s.halves()+h, basisNoise(s, basis, b, cs, co, h))
+			}
 		}
 	}
+	// mulAmp writes x·amp to dst, the octave's amplitude broadcast from
+	// memory where AVX-512 can.
+	mulAmp := func(x, dst Register) {
+		if s.halves() == 1 {
+			VMULPD_BCST(Mem{Base: oct, Disp: offAmp}, x, dst)
+			return
+		}
+		amp := YMM()
+		VBROADCASTSD(Mem{Base: oct, Disp: offAmp}, amp)
+		VMULPD(amp, x, dst)
+	}
+	if f == foldFBm {
+		for h := range sums {
+			sums[h] = s.acc()
+		}
+	} else { // octave 0 starts the sums, without its amplitude
+		ws = make([]Register, len(sums))
+		each(func(k int, v Register) {
+			sums[k] = vec(width)
+			VADDPD(off, v, sums[k])
+			if f == foldHybrid {
+				ws[k] = vec(width)
+				VMOVAPD(sums[k], ws[k])
+			}
+		})
+		ADDQ(U8(octaveSize), oct)
+		DECQ(i)
+		JZ(LabelRef(name + "Store"))
+	}
+	Label(name + "Octave")
+	each(func(k int, v Register) {
+		sum := sums[k]
+		switch f {
+		case foldFBm:
+			mulAmp(v, v)
+			VADDPD(v, sum, sum)
+		case foldHetero:
+			p := vec(width)
+			VADDPD(off, v, v)
+			mulAmp(sum, p)
+			VMULPD(v, p, p)
+			VADDPD(p, sum, sum)
+		case foldHybrid:
+			w := ws[k]
+			VADDPD(off, v, v)
+			mulAmp(v, v)
+			VMINPD(w, unit, w) // 1 < w ? 1 : w, so NaN stays
+			VMULPD(v, w, w)
+			VADDPD(w, sum, sum)
+		}
+	})
 	ADDQ(U8(octaveSize), oct)
 	DECQ(i)
 	JNZ(LabelRef(name + "Octave"))
-	for u := range unroll {
-		for h := range s.halves() {
-			v := s.store32(sums[u*s.halves()+h], out, u*s.halves()+h)
-			VMINPS(v, lo, lo)
-			VMAXPS(v, hi, hi)
-			VCMPPS(U8(3), v, v, v) // unordered: NaN
-			VORPS(v, nan, nan)
-		}
+	Label(name + "Store")
+	for k, sum := range sums {
+		v := s.store32(sum, out, k)
+		VMINPS(v, lo, lo)
+		VMAXPS(v, hi, hi)
+		VCMPPS(U8(3), v, v, v) // unordered: NaN
+		VORPS(v, nan, nan)
 	}
 	ADDQ(U8(32*unroll), out)
 	ADDQ(U32(blockSize*unroll), offset)

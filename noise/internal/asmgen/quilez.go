@@ -11,6 +11,7 @@ package main
 // scalar step slow: vectors divide several lanes at once.
 
 import (
+	"fmt"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -22,8 +23,12 @@ import (
 func quilezRows() {
 	quilezStep("AVX512", 64)
 	quilezStep("AVX2", 32)
-	quilezRow("perlin")
-	quilezRow("value")
+	for _, unroll := range []int{1, 2} {
+		quilezRow("perlin", unroll)
+		quilezRow("value", unroll)
+	}
+	quilezRowAVX2("perlin")
+	quilezRowAVX2("value")
 }
 
 // quilezStep writes the kernel for vectors of width bytes, two vectors a
@@ -88,15 +93,14 @@ const (
 // in registers across the octaves, which are evaluated, folded by the
 // step above and summed from 0 in octave order as terrain's quilezStep
 // does, and the heights are written once as float32, folded into the
-// lanes' lowest, highest and NaN flags at rng like fbmRow's. (AVX2 has too
-// few registers to keep the sums beside the evaluation; it runs the
-// gradient rows and quilezStep.)
-func quilezRow(basis string) {
-	name := "quilez" + strings.ToUpper(basis[:1]) + basis[1:] + "AVX512"
+// lanes' lowest, highest and NaN flags at rng like fbmRow's. It does
+// unroll blocks at a time, whose divisions and permutes are independent.
+func quilezRow(basis string, unroll int) {
+	name := fmt.Sprintf("quilez%s%sAVX512x%d", strings.ToUpper(basis[:1]), basis[1:], unroll)
 	TEXT(name, NOSPLIT, "func(out *float32, octaves *float64, count, first, n int, rng *float32)")
 	Doc(name+" writes float32 Quilez turbulence over the count octaves to out, at the",
-		"8 samples of each of the n blocks from block first, and folds them into the",
-		"lanes' lowest, highest and NaN flags at rng (see Quilez.Row).")
+		fmt.Sprintf("%d samples of each of the n groups of blocks from block first, and folds them", 8*unroll),
+		"into the lanes' lowest, highest and NaN flags at rng (see Quilez.Row).")
 	out, octaves := Load(Param("out"), GP64()), Load(Param("octaves"), GP64())
 	count, n := Load(Param("count"), GP64()), Load(Param("n"), GP64())
 	offset := Load(Param("first"), GP64()) // the block's offset in every octave's blocks
@@ -112,17 +116,20 @@ func quilezRow(basis string) {
 	Label(name + "Block")
 	TESTQ(n, n)
 	JZ(LabelRef(name + "Done"))
-	h, ddx, ddy := ZMM(), ZMM(), ZMM()
-	for _, z := range []Register{h, ddx, ddy} {
-		VPXORQ(z, z, z)
+	hs, ddxs, ddys := make([]Register, unroll), make([]Register, unroll), make([]Register, unroll)
+	for u := range unroll {
+		hs[u], ddxs[u], ddys[u] = ZMM(), ZMM(), ZMM()
+		for _, z := range []Register{hs[u], ddxs[u], ddys[u]} {
+			VPXORQ(z, z, z)
+		}
 	}
 	oct, i := GP64(), GP64()
 	MOVQ(octaves, oct)
 	MOVQ(count, i)
 	Label(name + "Octave")
-	blk, du := GP64(), GP64()
-	MOVQ(Mem{Base: oct, Disp: gOffBlocks}, blk)
-	ADDQ(offset, blk)
+	blk0, du := GP64(), GP64()
+	MOVQ(Mem{Base: oct, Disp: gOffBlocks}, blk0)
+	ADDQ(offset, blk0)
 	MOVQ(Mem{Base: oct, Disp: gOffDu}, du)
 	ADDQ(duOff, du)
 	dv := ZMM()
@@ -135,34 +142,45 @@ func quilezRow(basis string) {
 			return t
 		}
 	}
-	var v, dx, dy Register
-	if basis == "value" {
-		v, dx, dy = valueEval(avx512{}, blk, Mem{Base: du}, 0, tables[:2], dv)
-	} else {
-		v, dx, dy = perlinEval(avx512{}, blk, Mem{Base: du}, 0, tables, dv, nil)
+	for u := range unroll {
+		blk := blk0
+		if u > 0 {
+			blk = GP64()
+			LEAQ(Mem{Base: blk0, Disp: u * blockSize}, blk)
+		}
+		h, ddx, ddy := hs[u], ddxs[u], ddys[u]
+		dus := Mem{Base: du, Disp: 64 * u}
+		var v, dx, dy Register
+		if basis == "value" {
+			v, dx, dy = valueEval(avx512{}, blk, dus, 0, tables[:2], dv)
+		} else {
+			v, dx, dy = perlinEval(avx512{}, blk, dus, 0, tables, dv, nil)
+		}
+		VADDPD(dx, ddx, ddx)
+		VADDPD(dy, ddy, ddy)
+		den, sq := ZMM(), ZMM()
+		VBROADCASTSD(oneF, den)
+		VMULPD(ddx, ddx, sq)
+		VADDPD(sq, den, den)
+		VMULPD(ddy, ddy, sq)
+		VADDPD(sq, den, den)
+		VMULPD_BCST(Mem{Base: oct, Disp: gOffAmp}, v, v)
+		VDIVPD(den, v, v)
+		VADDPD(v, h, h)
 	}
-	VADDPD(dx, ddx, ddx)
-	VADDPD(dy, ddy, ddy)
-	den, sq := ZMM(), ZMM()
-	VBROADCASTSD(oneF, den)
-	VMULPD(ddx, ddx, sq)
-	VADDPD(sq, den, den)
-	VMULPD(ddy, ddy, sq)
-	VADDPD(sq, den, den)
-	VMULPD_BCST(Mem{Base: oct, Disp: gOffAmp}, v, v)
-	VDIVPD(den, v, v)
-	VADDPD(v, h, h)
 	ADDQ(U8(gradOctaveSize), oct)
 	DECQ(i)
 	JNZ(LabelRef(name + "Octave"))
-	y := avx512{}.store32(h, out, 0)
-	VMINPS(y, lo, lo)
-	VMAXPS(y, hi, hi)
-	VCMPPS(U8(3), y, y, y) // unordered: NaN
-	VORPS(y, nan, nan)
-	ADDQ(U8(32), out)
-	ADDQ(U32(blockSize), offset)
-	ADDQ(U8(64), duOff)
+	for u, h := range hs {
+		y := avx512{}.store32(h, out, u)
+		VMINPS(y, lo, lo)
+		VMAXPS(y, hi, hi)
+		VCMPPS(U8(3), y, y, y) // unordered: NaN
+		VORPS(y, nan, nan)
+	}
+	ADDQ(U8(32*unroll), out)
+	ADDQ(U32(blockSize*unroll), offset)
+	ADDQ(U32(64*unroll), duOff)
 	DECQ(n)
 	JMP(LabelRef(name + "Block"))
 	Label(name + "Done")
@@ -170,6 +188,108 @@ func quilezRow(basis string) {
 	VMOVUPS(lo, Mem{Base: rng})
 	VMOVUPS(hi, Mem{Base: rng, Disp: 32})
 	VMOVUPS(nan, Mem{Base: rng, Disp: 64})
+	VZEROUPPER()
+	RET()
+}
+
+// quilezRowAVX2 is quilezRow with AVX2: 16 registers of 4 lanes hold one
+// half block's sums beside its evaluation, so each block runs the octaves
+// once per half. N·amp and ∂N/∂x are folded as soon as they are made,
+// which frees their registers while ∂N/∂y is made.
+func quilezRowAVX2(basis string) {
+	s := avx2{}
+	name := fmt.Sprintf("quilez%s%sAVX2", strings.ToUpper(basis[:1]), basis[1:])
+	TEXT(name, NOSPLIT, "func(out *float32, octaves *float64, count, first, n int, rng *float32)")
+	Doc(name+" writes float32 Quilez turbulence over the count octaves to out, at the",
+		"8 samples of each of the n blocks from block first, and folds them into the",
+		"lanes' lowest, highest and NaN flags at rng (see Quilez.Row).")
+	out, octaves := Load(Param("out"), GP64()), Load(Param("octaves"), GP64())
+	n := Load(Param("n"), GP64())
+	offset := Load(Param("first"), GP64()) // the block's offset in every octave's blocks
+	duOff := GP64()                        // and in every octave's w'(u)
+	MOVQ(offset, duOff)
+	SHLQ(U8(6), duOff)
+	IMUL3Q(U32(blockSize), offset, offset)
+	Label(name + "Block")
+	TESTQ(n, n)
+	JZ(LabelRef(name + "Done"))
+	for half := range s.halves() {
+		label := fmt.Sprintf("%sOctave%d", name, half)
+		h, ddx, ddy := YMM(), YMM(), YMM()
+		for _, z := range []Register{h, ddx, ddy} {
+			VXORPD(z, z, z)
+		}
+		oct, i := GP64(), GP64()
+		MOVQ(octaves, oct)
+		Load(Param("count"), i)
+		Label(label)
+		blk, du := GP64(), GP64()
+		MOVQ(Mem{Base: oct, Disp: gOffBlocks}, blk)
+		ADDQ(offset, blk)
+		MOVQ(Mem{Base: oct, Disp: gOffDu}, du)
+		ADDQ(duOff, du)
+		dv := YMM()
+		VBROADCASTSD(Mem{Base: oct, Disp: gOffDv}, dv)
+		tables := make([]func() Register, 5)
+		for k := range tables {
+			tables[k] = func() Register {
+				t := GP64()
+				MOVQ(Mem{Base: oct, Disp: gOffTables + 8*k}, t)
+				return t
+			}
+		}
+		dus := Mem{Base: du, Disp: 32 * half}
+		var q, dy Register
+		if basis == "value" {
+			var v, dx Register
+			v, dx, dy = valueEval(s, blk, dus, half, tables[:2], dv)
+			VADDPD(dx, ddx, ddx)
+			q = v
+		} else {
+			_, _, dy = perlinEval(s, blk, dus, half, tables, dv, func(v, dx Register) {
+				VADDPD(dx, ddx, ddx)
+				q = YMM()
+				VBROADCASTSD(Mem{Base: oct, Disp: gOffAmp}, q)
+				VMULPD(q, v, q) // amp·N, as the fold's product
+			})
+		}
+		VADDPD(dy, ddy, ddy)
+		den, sq := YMM(), YMM()
+		VBROADCASTSD(oneF, den)
+		VMULPD(ddx, ddx, sq)
+		VADDPD(sq, den, den)
+		VMULPD(ddy, ddy, sq)
+		VADDPD(sq, den, den)
+		if basis == "value" {
+			amp := YMM()
+			VBROADCASTSD(Mem{Base: oct, Disp: gOffAmp}, amp)
+			VMULPD(amp, q, q)
+		}
+		VDIVPD(den, q, q)
+		VADDPD(q, h, h)
+		ADDQ(U8(gradOctaveSize), oct)
+		DECQ(i)
+		JNZ(LabelRef(label))
+		rng := Load(Param("rng"), GP64())
+		lo, hi, nan := XMM(), XMM(), XMM()
+		VMOVUPS(Mem{Base: rng}, lo)
+		VMOVUPS(Mem{Base: rng, Disp: 32}, hi)
+		VMOVUPS(Mem{Base: rng, Disp: 64}, nan)
+		y := s.store32(h, out, half)
+		VMINPS(y, lo, lo)
+		VMAXPS(y, hi, hi)
+		VCMPPS(U8(3), y, y, y) // unordered: NaN
+		VORPS(y, nan, nan)
+		VMOVUPS(lo, Mem{Base: rng})
+		VMOVUPS(hi, Mem{Base: rng, Disp: 32})
+		VMOVUPS(nan, Mem{Base: rng, Disp: 64})
+	}
+	ADDQ(U8(32), out)
+	ADDQ(U32(blockSize), offset)
+	ADDQ(U8(64), duOff)
+	DECQ(n)
+	JMP(LabelRef(name + "Block"))
+	Label(name + "Done")
 	VZEROUPPER()
 	RET()
 }
