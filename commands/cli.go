@@ -438,7 +438,10 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 		return err
 	}
 	if opt.routeReport != "" {
-		rep := res.Report(elapsed.Seconds())
+		rep, err := res.Report(ctx, elapsed.Seconds())
+		if err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
 		if err := g.Add(opt.routeReport, func(wr io.Writer) error { return route.EncodeReport(wr, rep) }); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}

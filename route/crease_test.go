@@ -5,6 +5,7 @@ import (
 	"cordillera/terrain"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -73,21 +74,56 @@ func lappedLoop() *Track {
 }
 
 // Following the track between the solved points, with and without a
-// road, leaves no crease where passes over the same ground meet: the
+// road, leaves no crease where passes over the same ground meet. The
 // curvature along the route (99th percentile within the ground the
-// follow step or the road changed) stays within 3.5× the whole map's 99th
-// percentile (2.1 without a road, 3.1 with a 4 m one). The correction
-// this replaced, the residual of the nearest point of the track fading
-// over a lattice cell, and the road that copied the nearest point's
-// height, gave 4.3 and 4.4: a seam wherever the nearest pass changes.
+// follow step or the road changed) is 2.3 times the 99th percentile of
+// the ground outside without a road, 11.6 with a 4 m one (14.0 with the
+// road's kernel reaching only over road and shoulder, roadKernelReach):
+// the bounds below (3 and 13) guard against a return of the seams and of
+// the narrower shoulder, not the target of 2, which a road
+// levelled across a hillside does not meet on maps this smooth (README,
+// "Road"). The correction this replaced, the
+// residual of the nearest point of the track fading over a lattice cell,
+// and the road that copied the nearest point's height, gave 4.3 and 4.4
+// against the whole map: a seam wherever the nearest pass changes.
 func TestFollowLeavesNoCrease(t *testing.T) {
-	for _, road := range []float64{0, 4} {
-		res := generateMessy(t, "laps", lappedLoop(), func(p *terrain.Params) { p.RoadWidth = road })
-		ratio := res.CreaseRatio()
-		t.Logf("road %g m (%.1f samples): crease ratio %.2f, track max error %.2f m", road, road/res.Map.CellSize, ratio, res.TrackMaxError*res.Map.VerticalScale)
-		if !(ratio > 0.5 && ratio <= 3.5) {
-			t.Errorf("road %g m: curvature along the route is %.2f times the map's 99th percentile, want at most 3.5", road, ratio)
+	for _, c := range []struct{ road, bound float64 }{{0, 3}, {4, 13}} {
+		res := generateMessy(t, "laps", lappedLoop(), func(p *terrain.Params) { p.RoadWidth = c.road })
+		ratio, err := res.CreaseRatio(context.Background())
+		if err != nil {
+			t.Fatal(err)
 		}
+		t.Logf("road %g m (%.1f samples): crease ratio %.2f, track max error %.2f m", c.road, c.road/res.Map.CellSize, ratio, res.TrackMaxError*res.Map.VerticalScale)
+		if !(ratio > 0.5 && ratio <= c.bound) {
+			t.Errorf("road %g m: curvature along the route is %.2f times the 99th percentile outside it, want at most %g", c.road, ratio, c.bound)
+		}
+	}
+}
+
+// The crease ratio's reference is the ground outside the corridor: a
+// corridor creased on every row, covering 2.5 % of the map (more than the
+// 1 % a 99th percentile looks at), would otherwise set the reference
+// itself and pass as a ratio of 1.
+func TestCreaseRatioReferenceExcludesCorridor(t *testing.T) {
+	const n = 257
+	m := terrain.NewHeightmap(n, n)
+	for row := range n {
+		for col := range n {
+			h := 0.1 * math.Sin(float64(col)/20) * math.Cos(float64(row)/25)
+			if math.Abs(float64(row)-128) <= 3 && col >= 12 && col <= 244 {
+				h += 0.01 * float64(row%2) // a kink on every row of the corridor
+			}
+			m.Samples[row*n+col] = float32(h)
+		}
+	}
+	track := &Path{Segments: [][]Sample{{{X: 10, Y: 128}, {X: 246, Y: 128}}}}
+	r, err := creaseRatio(context.Background(), m, track, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Kinks of 0.02 against the terrain's own 0.1/20² = 2.5·10⁻⁴.
+	if !(r > 20) {
+		t.Errorf("crease ratio %.2f for a corridor creased throughout, want far above 1", r)
 	}
 }
 
@@ -157,4 +193,80 @@ func TestElevationStepOfSeveralIncrements(t *testing.T) {
 	if seg[0].Ele != 100 || seg[len(seg)-1].Ele != 140 {
 		t.Errorf("levels either side moved: %.2f m and %.2f m", seg[0].Ele, seg[len(seg)-1].Ele)
 	}
+}
+
+// percentileSorted is percentile by sorting a copy: the oracle.
+func percentileSorted(v []float64, q float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1))]
+}
+
+// Quickselect finds the value sorting puts at the percentile's rank, on
+// distinct values, on runs of ties (a flat map's zero curvature) and on
+// sorted and reversed input.
+func TestPercentileMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		n := 1 + rng.IntN(2000)
+		v := make([]float64, n)
+		for i := range v {
+			switch trial % 4 {
+			case 0:
+				v[i] = rng.NormFloat64()
+			case 1:
+				v[i] = float64(rng.IntN(3)) // mostly ties
+			case 2:
+				v[i] = float64(i)
+			case 3:
+				v[i] = float64(n - i)
+			}
+		}
+		for _, q := range []float64{0, 0.5, 0.99, 1} {
+			want := percentileSorted(v, q)
+			if got := percentile(slices.Clone(v), q); got != want {
+				t.Fatalf("trial %d, n %d, q %g: quickselect %g, sort %g", trial, n, q, got, want)
+			}
+		}
+	}
+}
+
+// creaseRatio stops on a cancelled context instead of finishing the map.
+func TestCreaseRatioCancelled(t *testing.T) {
+	m := terrain.NewHeightmap(257, 257)
+	for i := range m.Samples {
+		m.Samples[i] = float32(math.Sin(float64(i%257)/9) * math.Cos(float64(i/257)/7))
+	}
+	track := &Path{Segments: [][]Sample{{{X: 20, Y: 20}, {X: 200, Y: 180}}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := creaseRatio(ctx, m, track, 6); err == nil {
+		t.Fatal("creaseRatio on a cancelled context returned no error")
+	}
+	r, err := creaseRatio(context.Background(), m, track, 6)
+	if err != nil || !(r > 0) {
+		t.Fatalf("creaseRatio = %g, %v; want a positive ratio", r, err)
+	}
+}
+
+// BenchmarkPercentile compares quickselect with sorting on a 1025² map's
+// worth of curvatures (report the ratio of the two, one run).
+func BenchmarkPercentile(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	v := make([]float64, 1023*1023)
+	for i := range v {
+		v[i] = math.Abs(rng.NormFloat64())
+	}
+	work := make([]float64, len(v))
+	b.Run("select", func(b *testing.B) {
+		for b.Loop() {
+			copy(work, v)
+			percentile(work, creasePercentile)
+		}
+	})
+	b.Run("sort", func(b *testing.B) {
+		for b.Loop() {
+			percentileSorted(v, creasePercentile)
+		}
+	})
 }

@@ -72,6 +72,25 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit rou
 // along the track and spreads it.
 const followPasses = 6
 
+// lapRadius is how close, in metres, two passes of the track must come
+// for harmoniseLaps to take them for one trail recorded twice: a GPS's
+// horizontal error, a few metres to 20. Passes further apart are
+// different ground, and on a hillside their elevations differ by the
+// slope between them: korita-zbevnica.gpx passes itself 110 m apart at
+// 743 m and 790 m, and reconciled at the solve's spacing (250 m on its
+// 15.6 m grid) both were moved 23 m, the map following neither.
+const lapRadius = 25.0
+
+// mergeRadius is the distance, in samples, within which points of two
+// passes are one spot of the map: lapRadius, but no more than spacing
+// (the solve's) and at least 2 samples.
+func (p *Path) mergeRadius(spacing float64) float64 {
+	if p.CellSize <= 0 {
+		return spacing
+	}
+	return min(spacing, max(lapRadius/p.CellSize, 2))
+}
+
 // harmoniseLaps reconciles passes of the track that disagree: laps of one
 // loop, an out-and-back, recorded with elevations metres apart. Where
 // passes meet (the points mergePasses merges at spacing), every pass takes

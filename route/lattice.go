@@ -263,3 +263,12 @@ func addCells(acc, line, w1 []float64, first bool) {
 type renderScratch struct {
 	sum, line, next []float64
 }
+
+// level returns the level of the lattice value with global index k.
+func (t *turbulence) level(k int32) int {
+	n := len(t.offset) - 1
+	for int(k) < t.offset[n] {
+		n--
+	}
+	return n
+}

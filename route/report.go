@@ -1,6 +1,7 @@
 package route
 
 import (
+	"context"
 	"cordillera/internal/atomicfile"
 	"encoding/json"
 	"fmt"
@@ -53,6 +54,10 @@ type Report struct {
 	MaxSlope          float64 `json:"max_slope"`          // the rule's bound on the 99th-percentile slope
 	Amplitude         float64 `json:"amplitude_m"`        // metres per unit of the turbulence
 	FittedAmplitude   float64 `json:"fitted_amplitude_m"` // before the rule
+	// Falloff is β of the random levels' weights amplitude·β^level (1: the
+	// paper's turbulence; less where the fine levels were damped to keep
+	// the map's slopes within the track's).
+	Falloff float64 `json:"falloff"`
 }
 
 // Agreement is the percentage paper 002 reports in its Table 2 (80.32 %
@@ -102,23 +107,28 @@ func (r *Result) CheckTrack() error {
 	return nil
 }
 
-// Report summarises r for a run that took seconds.
-func (r *Result) Report(seconds float64) Report {
+// Report summarises r for a run that took seconds. Measuring the crease
+// (Result.CreaseRatio) is the only work in it; it stops when ctx is done.
+func (r *Result) Report(ctx context.Context, seconds float64) (Report, error) {
+	crease, err := r.CreaseRatio(ctx)
+	if err != nil {
+		return Report{}, err
+	}
 	return Report{
 		Points: r.Points, MaxError: r.MaxError, MeanError: r.MeanError, Seconds: seconds,
 		MetresPerCell: r.Map.CellSize, LengthMetres: r.Path.Length,
 		BaseElevation: r.Base, VerticalScale: r.Map.VerticalScale,
 		Spacing: r.Spacing, Merged: r.Merged,
 		TrackMaxError: r.TrackMaxError, TrackMeanError: r.TrackMeanError, Ridge: r.Ridge,
-		CreaseRatio:    r.CreaseRatio(),
+		CreaseRatio:    crease,
 		Agreement:      Agreement(r.MeanError, r.elevationRange()),
 		TrackAgreement: Agreement(r.TrackMeanError, r.elevationRange()),
 		Dropped:        nonNil(r.Path.Dropped), Repairs: nonNil(r.Path.Repairs), LapShift: r.LapShift,
 		NonFinite:         r.Path.NonFinite,
 		TrackMinElevation: r.Path.MinEle, TrackMaxElevation: r.Path.MaxEle,
 		MaxRelief: r.Bounds.MaxRange, MaxSlope: r.Bounds.MaxSlope,
-		Amplitude: r.Amplitude, FittedAmplitude: r.FittedAmplitude,
-	}
+		Amplitude: r.Amplitude, FittedAmplitude: r.FittedAmplitude, Falloff: r.Falloff,
+	}, nil
 }
 
 // elevationRange is the route's elevation range in the map's normalised
@@ -171,7 +181,7 @@ func (r *Result) Notes() []string {
 	if r.LapShift > 0.05 {
 		notes = append(notes, fmt.Sprintf("reconciled passes over the same ground: elevations moved by up to %.1f m", r.LapShift))
 	}
-	if r.Amplitude < r.FittedAmplitude {
+	if r.Amplitude < r.FittedAmplitude || r.Falloff < 1 {
 		notes = append(notes, fmt.Sprintf("relief kept plausible: heights within %.0f m, slopes (99th percentile) within %.0f %% (-route-relief asks for more)",
 			r.Bounds.MaxRange, 100*r.Bounds.MaxSlope))
 	}

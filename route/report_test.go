@@ -37,7 +37,10 @@ func TestReportAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := res.Report(0.1)
+	rep, err := res.Report(context.Background(), 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	span := (res.Path.MaxEle - res.Path.MinEle) / res.Map.VerticalScale
 	if span <= 0 {
 		t.Fatalf("the serpentine track has no elevation range (%g)", span)

@@ -6,6 +6,7 @@ import (
 	"cordillera/terrain"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // SolvedPoint is one constraint point of a route terrain: X (column) and Y
@@ -52,21 +53,34 @@ type Result struct {
 	// one fitted to the track's roughness before the rule lowered it.
 	Bounds                     reliefBounds
 	Amplitude, FittedAmplitude float64
+	// Falloff is β of the random parts' weights Amplitude·β^level
+	// (spectrum; 1 when the fine levels were not damped).
+	Falloff float64
 
 	// creaseReach is the corridor, in samples either side of the track,
 	// that the route's work changed (the road and its shoulders, or
-	// followTrack's reach): where CreaseRatio looks for a crease.
+	// followTrack's kernel): where CreaseRatio looks for a crease.
 	creaseReach float64
+	creaseMu    sync.Mutex
+	crease      float64 // CreaseRatio's measurement, once made
+	creaseDone  bool
 }
 
 // CreaseRatio is the 99th-percentile curvature within the route's
-// corridor over the whole map's (creaseRatio).
-func (r *Result) CreaseRatio() float64 {
-	ratio, err := creaseRatio(context.Background(), r.Map, r.Path, r.creaseReach)
-	if err != nil {
-		return 0
+// corridor over that of the ground outside it (creaseRatio). It is
+// measured on the first call, on all cores, and kept; a call whose ctx is
+// done returns ctx.Err() and leaves the measurement to the next.
+func (r *Result) CreaseRatio(ctx context.Context) (float64, error) {
+	r.creaseMu.Lock()
+	defer r.creaseMu.Unlock()
+	if !r.creaseDone {
+		ratio, err := creaseRatio(ctx, r.Map, r.Path, r.creaseReach)
+		if err != nil {
+			return 0, err
+		}
+		r.crease, r.creaseDone = ratio, true
 	}
-	return ratio
+	return r.crease, nil
 }
 
 // minFollowReach is the least distance, in samples, over which
@@ -160,7 +174,8 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	// with points inserted at an eighth of it, so that a crossing between
 	// two recorded points is reconciled where it lies.
 	path = path.densify(spacing / 8)
-	lapShift := max(path.harmoniseLaps(spacing), path.harmoniseLaps(max(spacing/2, 2)), path.harmoniseLaps(max(spacing/4, 2)))
+	lapR := path.mergeRadius(spacing)
+	lapShift := max(path.harmoniseLaps(lapR), path.harmoniseLaps(max(lapR/2, 2)), path.harmoniseLaps(max(lapR/4, 2)))
 	bounds := newReliefBounds(path, spacing, p.RouteRelief)
 	report(0.05)
 	m, fit, err := routeTerrain(ctx, p.Size, p.Levels, p.Interpolation, p.Seed, path.Resample(spacing), spacing, p.RouteRelief, bounds, progress)
@@ -182,10 +197,12 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 			return nil, err
 		}
 	}
-	creaseReach := max(spacing/2, minFollowReach)
+	// The crease ratio looks at all the ground the follow step or the
+	// road changed: its kernel's reach.
+	creaseReach := float64(newSplineKernel(max(spacing/2, minFollowReach)).radius())
 	if p.RoadWidth > 0 {
 		hw := p.RoadWidth / path.CellSize / 2
-		creaseReach = hw + max(roadShoulder*hw, roadMinShoulder)
+		creaseReach = float64(roadKernel(hw).radius())
 		if err := applyRoad(ctx, m, track, fit, hw); err != nil {
 			return nil, err
 		}
@@ -206,7 +223,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	m.CellSize = path.CellSize
 	m.VerticalScale = fit.amp * span
 	res := &Result{Map: m, Path: track, Base: fit.z0 + fit.amp*tLo, Spacing: spacing, Merged: fit.merged,
-		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted, creaseReach: creaseReach}
+		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted, Falloff: fit.beta, creaseReach: creaseReach}
 	for _, c := range fit.cons {
 		rp := SolvedPoint{X: c.X, Y: c.Y, Target: (c.T - tLo) / span, Height: bilinear(m, c.X, c.Y)}
 		res.Points = append(res.Points, rp)
@@ -234,6 +251,7 @@ type routeFit struct {
 	cons    []Constraint // the points, with their targets in units of T
 	merged  int          // points merged into a point of another pass
 	z0, amp float64      // elevation = z0 + amp·T, in metres
+	beta    float64      // the random parts' falloff: part p weighs amp·β^p
 	fitted  float64      // the amplitude fitAmplitude asked for, metres
 	sys     *constraintSystem
 	turb    *turbulence // the solved lattice
@@ -244,17 +262,21 @@ type routeFit struct {
 // path (map samples, elevations in metres, evenly spaced along each
 // segment), merged where passes meet (mergePasses). The amplitude is
 // fitted so that the route is as rough as the terrain (fitAmplitude),
-// times relief, and, with bounds, lowered until the map keeps the relief
-// rule (reliefBounds). The map holds T itself, not normalised.
+// times relief, and, with bounds, the random levels are weighed so that
+// the map keeps the relief rule (reliefBounds.weights). The map holds T
+// itself, not normalised.
 //
-// The solved map is linear in the amplitude A: in metres it is
+// The solved map is linear in the random lattice r: in metres it is
 //
-//	z0 + K(e − z0) + A·(r − Aᵀ(AAᵀ)⁻¹A r)
+//	z0 + K(e − z0) + Σ_p A·β^p·(r_p − Aᵀ(AAᵀ)⁻¹A r_p)
 //
-// the minimum-norm interpolant K of the elevations, which does not depend
-// on A, plus the random lattice r with its values at the points removed,
-// scaled by A. Both parts are rendered once; the amplitude then only
-// weighs them.
+// the minimum-norm interpolant K of the elevations, plus each level's
+// random values r_p with their values at the points removed, weighted by
+// the amplitude A and the falloff β (spectrum). One factorisation solves
+// for all of them; the interpolant is rendered once, the parts are read
+// at the points the rule is judged on while A and β are chosen, and the
+// random lattice is rendered once at its weights. Without bounds β is 1
+// and A the fitted amplitude: paper 002's turbulence.
 func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpolation, seed int64, path *Path, spacing float64, relief float64, bounds *reliefBounds, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
 	var fit routeFit
 	turb, err := newTurbulence(size, levels, interp, seed)
@@ -262,7 +284,7 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 		return nil, fit, err
 	}
 	var points []Sample
-	points, fit.merged, _ = mergePasses(path, spacing)
+	points, fit.merged, _ = mergePasses(path, path.mergeRadius(spacing))
 	fit.cons = make([]Constraint, len(points))
 	elev := make([]float64, len(points))
 	for i, q := range points {
@@ -286,21 +308,35 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 	}
 	fit.fitted = max(fit.fitted*relief, minRelief)
 
-	// Interpolant (metres) and random part (units of T), one solve.
-	shape := turb.zeroed()
-	rhsE, rhsR := make([]float64, len(points)), make([]float64, len(points))
-	for i, r := range fit.sys.rows {
-		ar := 0.0
-		for e, k := range r.idx {
-			ar += r.coef[e] * *turb.value(k)
-		}
-		rhsE[i], rhsR[i] = elev[i]-fit.z0, -ar
+	// The interpolant (metres) and each random part (units of T): one
+	// factorisation, one right-hand side each (spectrum).
+	nParts := min(levels, maxSpectrumParts)
+	rhs := make([][]float64, 1+nParts)
+	for j := range rhs {
+		rhs[j] = make([]float64, len(points))
 	}
-	lambda := fit.sys.solve(rhsE, rhsR)
+	for i, r := range fit.sys.rows {
+		for e, k := range r.idx {
+			p := spectrumPart(turb.level(k), nParts)
+			rhs[1+p][i] -= r.coef[e] * *turb.value(k)
+		}
+		rhs[0][i] = elev[i] - fit.z0
+	}
+	lambda := fit.sys.solve(rhs...)
+	shape := turb.zeroed()
+	parts := make([]*turbulence, nParts)
+	for p := range parts {
+		parts[p] = turb.zeroed()
+	}
+	for n, v := range turb.values {
+		copy(parts[spectrumPart(n, nParts)].values[n], v)
+	}
 	for i, r := range fit.sys.rows {
 		for e, k := range r.idx {
 			*shape.value(k) += r.coef[e] * lambda[0][i]
-			*turb.value(k) += r.coef[e] * lambda[1][i]
+			for p, part := range parts {
+				*part.value(k) += r.coef[e] * lambda[1+p][i]
+			}
 		}
 	}
 	if progress != nil {
@@ -310,18 +346,48 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 	if err != nil {
 		return nil, fit, err
 	}
+	// The interpolant of a track far smaller than its map runs on past the
+	// track's ends (korita-zbevnica.gpx: 2996 m of range on a 16 km map
+	// about a 324 m track); it is softened before the random parts are
+	// added, so that they are not flattened in soften's tails with it.
+	if bounds != nil {
+		for i, v := range mI.Samples {
+			mI.Samples[i] = float32(bounds.squash(fit.z0+float64(v)) - fit.z0)
+		}
+	}
+	fit.amp, fit.beta = fit.fitted, 1
+	if bounds != nil {
+		s, err := newSpectrum(ctx, size, shape, parts, func(h float64) float64 { return bounds.squash(fit.z0+h) - fit.z0 })
+		if err != nil {
+			return nil, fit, err
+		}
+		fit.amp, fit.beta = bounds.weights(s, fit.z0, fit.fitted)
+	}
+	// The random lattice, in units of T (metres = z0 + amp·T): every part
+	// at its weight β^p.
+	w := 1.0
+	for n := range turb.values {
+		clear(turb.values[n])
+	}
+	for _, part := range parts {
+		for n, v := range part.values {
+			for k, x := range v {
+				turb.values[n][k] += w * x
+			}
+		}
+		w *= fit.beta
+	}
 	m, err := turb.render(ctx, progress, 0.45, 0.15)
 	if err != nil {
 		return nil, fit, err
 	}
-	fit.amp = fit.fitted
-	if bounds != nil {
-		fit.amp = bounds.amplitude(mI, m, fit.fitted)
-	}
 	for i, v := range mI.Samples {
 		m.Samples[i] = float32(float64(v)/fit.amp + float64(m.Samples[i]))
 	}
-	if bounds != nil {
+	// The weights keep the range on their grid of points; soften again
+	// only where the full map exceeds it, as softening the softened
+	// interpolant's tails again would flatten the random parts there.
+	if lo, hi := m.Range(); bounds != nil && fit.amp*float64(hi-lo) > bounds.MaxRange {
 		bounds.soften(m, fit.z0, fit.amp)
 	}
 	for n := range turb.values {
@@ -345,7 +411,7 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 func solveSpacing(path *Path, finest float64) float64 {
 	spacing := max(finest, path.Length/path.CellSize/maxLinePoints)
 	for {
-		out, _, _ := mergePasses(path.Resample(spacing), spacing)
+		out, _, _ := mergePasses(path.Resample(spacing), path.mergeRadius(spacing))
 		if len(out) <= maxConstraints {
 			return spacing
 		}
@@ -468,41 +534,50 @@ func bilinear(m *terrain.Heightmap, x, y float64) float64 {
 
 // mergePasses flattens a path's segments into one list of points and
 // merges every point that comes within radius of a point of another pass
-// (another segment, or the same segment more than 1.5 radii further along
-// it: the other leg of a hairpin or of an out-and-back; or a neighbour
-// on the same pass closer than half the radius: a track that turned back
-// on itself within a step, as GPS noise does) into that point: the merged
+// (a point more than 1.5 radii further along the track: the other leg of
+// a hairpin or of an out-and-back, another lap; or a neighbour on the
+// same pass closer than half the radius: a track that turned back on
+// itself within a step, as GPS noise does) into that point: the merged
 // point moves to the mean position and takes the mean elevation. Two
 // passes along one trail, or a loop closing on its start, would otherwise
 // ask one spot of the map for two heights a GPS's error apart (paper 002,
 // 3.1: "se eliminan aquellos puntos que están repetidos"), and two points
 // of one pass on one spot would make A Aᵀ nearly singular.
 //
+// Distance along the track runs on across the gaps between segments, the
+// gap counted as a straight line: a recording paused and resumed a few
+// fixes further on (korita-zbevnica.gpx has gaps of 20 m) is one pass, and
+// the points either side of its gap are neighbours, not two passes over
+// the same spot. Counting them as two passes averaged the last 250 m of a
+// segment on a 10 % climb with the first 250 m of the next, raising the
+// segment's end 12 m above its recorded elevation.
+//
 // owner gives, for every point of p in order, the index in out of the
 // point it became or went into.
 func mergePasses(p *Path, radius float64) (out []Sample, merged int, owner []int) {
 	type key struct{ i, j int }
 	type kept struct {
-		seg   int
-		arc   float64 // samples along the segment
+		arc   float64 // samples along the track, gaps included
 		count int
 	}
 	grid := map[key][]int{}
 	var info []kept
 	cell := func(x, y float64) key { return key{int(math.Floor(x / radius)), int(math.Floor(y / radius))} }
-	for s, seg := range p.Segments {
-		arc := 0.0
+	arc := 0.0
+	var prev *Sample
+	for _, seg := range p.Segments {
 		for i, q := range seg {
-			if i > 0 {
-				arc += math.Hypot(q.X-seg[i-1].X, q.Y-seg[i-1].Y)
+			if prev != nil {
+				arc += math.Hypot(q.X-prev.X, q.Y-prev.Y)
 			}
+			prev = &seg[i]
 			k := cell(q.X, q.Y)
 			near, best := -1, radius
 			for di := -1; di <= 1; di++ {
 				for dj := -1; dj <= 1; dj++ {
 					for _, o := range grid[key{k.i + di, k.j + dj}] {
 						d := math.Hypot(out[o].X-q.X, out[o].Y-q.Y)
-						if info[o].seg == s && math.Abs(info[o].arc-arc) < 1.5*radius && d >= radius/2 {
+						if math.Abs(info[o].arc-arc) < 1.5*radius && d >= radius/2 {
 							continue // a neighbour on the same pass
 						}
 						if d < best {
@@ -525,7 +600,7 @@ func mergePasses(p *Path, radius float64) (out []Sample, merged int, owner []int
 			owner = append(owner, len(out))
 			grid[k] = append(grid[k], len(out))
 			out = append(out, q)
-			info = append(info, kept{seg: s, arc: arc, count: 1})
+			info = append(info, kept{arc: arc, count: 1})
 		}
 	}
 	return out, merged, owner
