@@ -36,6 +36,7 @@ type projector struct {
 	w, h       float32    // screen size in pixels
 	near       float32    // smallest clip w drawn: the near plane distance
 	halfW, hfH float32
+	keepBack   bool // draw the triangles that face away too (tests compare with it)
 }
 
 func newProjector(vp mgl32.Mat4, w, h int, near float32) projector {
@@ -87,7 +88,8 @@ type batch struct {
 	// per-chunk scratch
 	surf  []surfaceVertex
 	w     []float32
-	remap []int32 // chunk vertex → index in the draw call, −1 until used
+	remap []int32         // chunk vertex → index in the draw call; −1 not projected, −2 projected (in proj) but not used yet
+	proj  []ebiten.Vertex // chunk vertex → its projection, where remap says so
 }
 
 func (b *batch) reset() { b.n, b.triangles = 0, 0 }
@@ -120,14 +122,24 @@ func (b *batch) begin(noDetail bool, n int) *drawCall {
 }
 
 // addChunk projects one chunk and appends its triangles in the order
-// given, clipping those that cross the near plane. Only vertices that a
-// drawn triangle uses are projected and handed over. noDetail marks a chunk
-// entirely beyond the detail maps' distance.
+// given, clipping those that cross the near plane and dropping those that
+// face away from the eye (backFacing). Only vertices that a drawn triangle
+// uses are handed over. noDetail marks a chunk entirely beyond
+// the detail maps' distance.
 func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail bool) {
 	// The grid and the vertices on its edges shared with finer chunks.
 	n := len(c.Heights)
 	d := b.begin(noDetail, n)
 	b.remap = grow(b.remap, n)
+	b.proj = grow(b.proj, n)
+	// use hands chunk vertex k, projected, to the draw call once.
+	use := func(k uint32) uint32 {
+		if b.remap[k] < 0 {
+			b.remap[k] = int32(len(d.vertices))
+			d.vertices = append(d.vertices, b.proj[k])
+		}
+		return uint32(b.remap[k])
+	}
 	cs := float32(m.CellSize)
 	spacing := cs * float32(c.Step)
 	// A vertex two chunks share has the same sample and height in both,
@@ -147,18 +159,22 @@ func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, 
 		for k := range b.remap {
 			b.remap[k] = -1
 		}
-		vertex := func(k uint32) uint32 {
-			if b.remap[k] < 0 {
+		project := func(k uint32) *ebiten.Vertex {
+			if b.remap[k] == -1 {
 				col, row := c.Sample(int(k))
-				b.remap[k] = int32(len(d.vertices))
-				d.vertices = append(d.vertices, p.vertex(surface(int(k), col, row)))
+				b.proj[k] = p.vertex(surface(int(k), col, row))
+				b.remap[k] = -2
 			}
-			return uint32(b.remap[k])
+			return &b.proj[k]
 		}
 		for t := 0; t+2 < len(c.Tris); t += 3 {
-			d.indices = append(d.indices, vertex(c.Tris[t]), vertex(c.Tris[t+1]), vertex(c.Tris[t+2]))
+			i0, i1, i2 := c.Tris[t], c.Tris[t+1], c.Tris[t+2]
+			if p.backFacing(project(i0), project(i1), project(i2)) {
+				continue
+			}
+			d.indices = append(d.indices, use(i0), use(i1), use(i2))
+			b.triangles++
 		}
-		b.triangles += len(c.Tris) / 3
 		return
 	}
 	b.surf = grow(b.surf, n)
@@ -177,25 +193,43 @@ func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, 
 	for k, e := range c.Edge {
 		at(c.Cols*c.Rows+k, e[0], e[1])
 	}
-	vertex := func(k uint32) uint32 {
-		if b.remap[k] < 0 {
-			b.remap[k] = int32(len(d.vertices))
-			d.vertices = append(d.vertices, p.vertex(b.surf[k]))
+	project := func(k uint32) *ebiten.Vertex {
+		if b.remap[k] == -1 {
+			b.proj[k] = p.vertex(b.surf[k])
+			b.remap[k] = -2
 		}
-		return uint32(b.remap[k])
+		return &b.proj[k]
 	}
 	for t := 0; t+2 < len(c.Tris); t += 3 {
 		i0, i1, i2 := c.Tris[t], c.Tris[t+1], c.Tris[t+2]
 		in0, in1, in2 := b.w[i0] >= p.near, b.w[i1] >= p.near, b.w[i2] >= p.near
 		switch {
 		case in0 && in1 && in2:
-			d.indices = append(d.indices, vertex(i0), vertex(i1), vertex(i2))
+			if p.backFacing(project(i0), project(i1), project(i2)) {
+				continue
+			}
+			d.indices = append(d.indices, use(i0), use(i1), use(i2))
 			b.triangles++
 		case !in0 && !in1 && !in2:
 		default:
 			b.triangles += d.clipTriangle(p, [3]surfaceVertex{b.surf[i0], b.surf[i1], b.surf[i2]}, [3]float32{b.w[i0], b.w[i1], b.w[i2]})
 		}
 	}
+}
+
+// backFacing reports whether the projected triangle a, b, c faces away from the eye (or has no area). The terrain is a height
+// field seen from above it, so the first surface along any view ray is
+// one that faces the eye, and a triangle facing away is always covered
+// by nearer ones: drawn back to front without a depth buffer it would be
+// shaded and then painted over. Walking, a fifth of a frame's triangles
+// face away, most of them slivers on the far sides of ridges, which cost
+// llvmpipe a 4×4 block of shading each (issue 12). The grid's triangles
+// wind clockwise on the y-down screen when they face the eye.
+func (p *projector) backFacing(a, b, c *ebiten.Vertex) bool {
+	if p.keepBack {
+		return false
+	}
+	return (b.DstX-a.DstX)*(c.DstY-a.DstY)-(c.DstX-a.DstX)*(b.DstY-a.DstY) >= 0
 }
 
 // inFront reports whether every vertex of chunk c, on a map of cell size
@@ -284,6 +318,7 @@ type frame struct {
 	triangles   int
 	chunks      []mesh.ChunkDraw
 	noOcclusion bool // draw hidden chunks too (tests compare with it)
+	keepBack    bool // draw the triangles facing away too (tests compare with it)
 
 	// The inputs of the last build. While they stay the same (the camera
 	// and the view have not moved, the world is the same), the level of
@@ -306,6 +341,7 @@ type frameKey struct {
 	normals           *float32
 	full, noOcclusion bool
 	maxTriangles      int
+	keepBack          bool
 }
 
 // MaxErrorPx is the screen-space error the level of detail allows.
@@ -337,7 +373,7 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 		budget = FullMeshMaxTriangles
 	}
 	key := frameKey{vp: vp, w: w, h: h, near: cam.Near, detailDist: detailDist, m: m, lod: lod,
-		full: full, noOcclusion: f.noOcclusion, maxTriangles: budget}
+		full: full, noOcclusion: f.noOcclusion, maxTriangles: budget, keepBack: f.keepBack}
 	if len(normals) > 0 {
 		key.normals = &normals[0]
 	}
@@ -358,6 +394,7 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 	}
 	f.chunks = lod.Select(view, f.chunks)
 	p := newProjector(vp, w, h, cam.Near)
+	p.keepBack = f.keepBack
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(f.chunks)))
 	if len(f.batches) < workers {
 		f.batches = append(f.batches, make([]batch, workers-len(f.batches))...)

@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"image"
 	"math"
 	"reflect"
 	"runtime"
@@ -231,7 +232,9 @@ func frameTriangles(f *frame) []projectedTriangle {
 
 // referenceTriangles projects f's chunks the straightforward way, one
 // triangle after another on one core: every vertex of every triangle
-// built and projected afresh, triangles crossing the near plane clipped.
+// built and projected afresh, triangles crossing the near plane clipped,
+// triangles wholly in front of it that wind anticlockwise on the screen
+// (facing away) or have no area dropped.
 func referenceTriangles(f *frame, c *Camera, w, h int, m *terrain.Heightmap, normals []float32, detailDist float32) []projectedTriangle {
 	p := newProjector(viewProjection(c, w, h), w, h, c.Near)
 	cs := float32(m.CellSize)
@@ -262,6 +265,10 @@ func referenceTriangles(f *frame, c *Camera, w, h int, m *terrain.Heightmap, nor
 			case 0:
 			case 3:
 				d.vertices = []ebiten.Vertex{p.vertex(v[0]), p.vertex(v[1]), p.vertex(v[2])}
+				a, b, c := d.vertices[0], d.vertices[1], d.vertices[2]
+				if (b.DstX-a.DstX)*(c.DstY-a.DstY) >= (c.DstX-a.DstX)*(b.DstY-a.DstY) {
+					continue
+				}
 				d.indices = []uint32{0, 1, 2}
 			default:
 				d.clipTriangle(&p, v, cw)
@@ -336,4 +343,39 @@ func crossingNear(f *frame, c *Camera, w, h int, cellSize float64) int {
 		}
 	}
 	return n
+}
+
+// Dropping the triangles that face away from the eye leaves the picture
+// as it was (they are always painted over), at the start view, walking,
+// and from beyond the map's edge (where the skirts close the surface),
+// while it drops many of them.
+func TestBackFacingTrianglesAreHidden(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 513))
+	for _, view := range []string{"start", "walk", "beyond the edge"} {
+		switch view {
+		case "walk":
+			lowView(g.Camera, g.World.Map)
+			g.Camera.SetMode(Walk, g.World.Map)
+		case "beyond the edge":
+			g.Camera.SetMode(Fly, g.World.Map)
+			ext, _ := g.World.Map.Extent()
+			g.Camera.Pos = mgl32.Vec3{float32(0.5 * ext), 0.6 * float32(ext), float32(1.9 * ext)}
+			g.Camera.Yaw, g.Camera.Pitch = -mgl32.DegToRad(90), -mgl32.DegToRad(25)
+		}
+		g.frame.keepBack = true
+		all := renderFrame(g, false)
+		drawn := g.frame.triangles
+		g.frame.keepBack = false
+		culled := renderFrame(g, false)
+		dropped := drawn - g.frame.triangles
+		n, total := differing(all, culled, image.Rect(0, 0, testW, testH), 0)
+		t.Logf("%s: %d of %d triangles face away; %d of %d pixels differ", view, dropped, drawn, n, total)
+		if dropped < drawn/20 {
+			t.Errorf("%s: only %d of %d triangles dropped", view, dropped, drawn)
+		}
+		if n > 0 {
+			t.Errorf("%s: %d pixels differ without the triangles facing away", view, n)
+		}
+	}
 }
