@@ -215,23 +215,50 @@ func (g *Game) Update() error {
 }
 
 // followRoute moves the camera d world units along the route, at eye
-// height, looking along it; W and S speed up and slow down.
+// height, looking along it; W and S speed up and slow down. The camera
+// looks the way the track goes over a look-ahead of 8 cells and up or down
+// its grade there, tilted down by followTilt so the track ahead stays in
+// view on a steep climb as on the flat. It turns at most followTurn a
+// tick, so a hairpin is a smooth pan rather than a jump, except when the
+// camera has just been put on the route (following starts, or the render
+// command places it): then it faces the way at once.
 func (g *Game) followRoute(d float64) {
-	rv := g.World.Route
+	rv, m := g.World.Route, g.World.Map
 	g.FollowAt = math.Min(g.FollowAt+d, rv.Length())
-	x, z, yaw := rv.At(g.FollowAt, 8*g.World.Map.CellSize)
+	look := 8 * m.CellSize
+	x, z, yaw := rv.At(g.FollowAt, look)
+	ground := m.GroundHeight(x, z)
+	pitch := followTilt
+	ax, az, _ := rv.At(g.FollowAt+look, look)
+	if run := math.Hypot(ax-x, az-z); run > 0 {
+		pitch += math.Atan2(m.GroundHeight(ax, az)-ground, run)
+	}
+	pitch = math.Max(-followMaxPitch, math.Min(followMaxPitch, pitch))
 	c := g.Camera
 	c.Mode = Walk
-	c.Pos = mgl32.Vec3{float32(x), float32(g.World.Map.GroundHeight(x, z)) + EyeHeight, float32(z)}
-	// Turn towards the heading at most followTurn radians a tick, so a
-	// hairpin is a smooth pan rather than a jump.
+	pos := mgl32.Vec3{float32(x), float32(ground) + EyeHeight, float32(z)}
+	placed := float64(c.Pos.Sub(pos).Len()) > 2*look
+	c.Pos = pos
+	if placed {
+		c.Yaw, c.Pitch = float32(yaw), float32(pitch)
+		return
+	}
 	turn := math.Remainder(yaw-float64(c.Yaw), 2*math.Pi)
 	c.Yaw = float32(math.Remainder(float64(c.Yaw)+math.Max(-followTurn, math.Min(followTurn, turn)), 2*math.Pi))
+	tilt := pitch - float64(c.Pitch)
+	c.Pitch = float32(float64(c.Pitch) + math.Max(-followTurn, math.Min(followTurn, tilt)))
 }
 
 // followTurn is the most the follow camera turns in a tick: 3°, a half
 // turn in a second at 60 ticks per second.
 const followTurn = 3 * math.Pi / 180
+
+// followTilt is how far below the track's grade the follow camera looks
+// (5°), and followMaxPitch the steepest it looks up or down (60°).
+const (
+	followTilt     = -5 * math.Pi / 180
+	followMaxPitch = 60 * math.Pi / 180
+)
 
 // setFollow starts or stops following the route from where it was.
 func (g *Game) setFollow(on bool) {

@@ -236,3 +236,46 @@ func TestRouteLengthIsTheTracks(t *testing.T) {
 		t.Errorf("length %v, want the track's %v", got, want)
 	}
 }
+
+// On a steep climb the follow camera looks up the track: the track's
+// ground a look-ahead further on lies near the middle of the view as soon
+// as the camera is put on the route (facing away and down before), and
+// still after two seconds of climbing. A camera that kept its pitch looked
+// into the slope and turned only 3° towards the track in the first frame.
+func TestFollowLooksUpASteepClimb(t *testing.T) {
+	const n = 129
+	m := flatMap(n)
+	m.VerticalScale = 256 // one unit up per unit east: 45°
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			m.Samples[r*n+c] = float32(c) / (n - 1)
+		}
+	}
+	var seg []route.Sample
+	for x := 10.0; x < 120; x += 0.5 {
+		seg = append(seg, route.Sample{X: x, Y: 64, Ele: x * m.CellSize})
+	}
+	rv := NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize}})
+	cam := NewCamera()
+	cam.Pos, cam.Yaw, cam.Pitch = mgl32.Vec3{-500, 400, -500}, math.Pi, -0.5
+	g := &Game{World: &World{Map: m, Route: rv}, Camera: cam, FollowSpeed: 10}
+	g.Follow = true
+	check := func(when string) {
+		t.Helper()
+		look := 8 * m.CellSize
+		ax, az, _ := rv.At(g.FollowAt+look, look)
+		ahead := mgl32.Vec3{float32(ax), float32(m.GroundHeight(ax, az)), float32(az)}
+		dir := ahead.Sub(cam.Pos).Normalize()
+		off := math.Acos(math.Min(float64(dir.Dot(cam.Forward())), 1))
+		t.Logf("%s: the track ahead %.1f° off the view's centre (yaw %.1f°, pitch %.1f°)", when, off*180/math.Pi, cam.Yaw*180/math.Pi, cam.Pitch*180/math.Pi)
+		if off > float64(cam.FovY)/4 {
+			t.Errorf("%s: the track ahead is %.1f° off the view's centre, want within %.1f°", when, off*180/math.Pi, cam.FovY/4*180/math.Pi)
+		}
+	}
+	g.followRoute(0)
+	check("put on the route")
+	for range 120 {
+		g.followRoute(float64(g.FollowSpeed) / 60)
+	}
+	check("after two seconds")
+}
