@@ -4,8 +4,9 @@ package noise
 
 import "golang.org/x/sys/cpu"
 
-// simplexVector is whether the AVX-512 kernel runs simplex noise here: it
-// needs AVX512DQ besides AVX512F. Elsewhere the Go row does.
+// simplexVector is whether the AVX-512 kernel runs simplex noise, and value
+// and Perlin noise at scattered points, here: they need AVX512DQ besides
+// AVX512F. Elsewhere the Go loops do.
 var simplexVector = cpu.X86.HasAVX512DQ
 
 // simplexLanes runs kernel k's simplex noise over the whole blocks of
@@ -62,5 +63,27 @@ func simplexPointLanes(k Kernel, key uint64, xs, ys []float64, out []float64) in
 // writing Eval's N, ∂N/∂x, ∂N/∂y to v, dx, dy, and returns how many
 // samples it did: none where k has no such kernel.
 func evalPointLanes(k Kernel, value bool, key uint64, xs, ys, v, dx, dy []float64) int {
-	return 0
+	n := len(xs) / laneWidth
+	if n == 0 || k != KernelAVX512 || !simplexVector {
+		return 0
+	}
+	_, _, _, _ = ys[n*laneWidth-1], v[n*laneWidth-1], dx[n*laneWidth-1], dy[n*laneWidth-1]
+	if value {
+		valuePointsAVX512(&v[0], &dx[0], &dy[0], &xs[0], &ys[0], key, n)
+	} else {
+		perlinPointsAVX512(&v[0], &dx[0], &dy[0], &xs[0], &ys[0], key, &gradientX[0], &gradientY[0], n)
+	}
+	return n * laneWidth
+}
+
+// perlinValueLanes is evalPointLanes for Perlin noise's N alone
+// (ValuePoints), in the kernel without the gradient.
+func perlinValueLanes(k Kernel, key uint64, xs, ys, v []float64) int {
+	n := len(xs) / laneWidth
+	if n == 0 || k != KernelAVX512 || !simplexVector {
+		return 0
+	}
+	_, _ = ys[n*laneWidth-1], v[n*laneWidth-1]
+	perlinPointValuesAVX512(&v[0], &xs[0], &ys[0], key, &gradientX[0], &gradientY[0], n)
+	return n * laneWidth
 }

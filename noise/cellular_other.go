@@ -15,3 +15,5 @@ func simplexPointLanes(Kernel, uint64, []float64, []float64, []float64) int { re
 func evalPointLanes(Kernel, bool, uint64, []float64, []float64, []float64, []float64, []float64) int {
 	return 0
 }
+
+func perlinValueLanes(Kernel, uint64, []float64, []float64, []float64) int { return 0 }

@@ -8359,3 +8359,761 @@ simplexPointsAVX512Block:
 simplexPointsAVX512Done:
 	VZEROUPPER
 	RET
+
+DATA pointconsts<>+0(SB)/8, $(6.0)
+DATA pointconsts<>+8(SB)/8, $(15.0)
+DATA pointconsts<>+16(SB)/8, $(10.0)
+DATA pointconsts<>+24(SB)/8, $(30.0)
+DATA pointconsts<>+32(SB)/8, $(0.15)
+DATA pointconsts<>+40(SB)/8, $0x7fffffffffffffff
+DATA pointconsts<>+48(SB)/8, $0x8000000000000000
+DATA pointconsts<>+56(SB)/8, $(1.0)
+GLOBL pointconsts<>(SB), RODATA|NOPTR, $64
+
+// func perlinPointsAVX512(v *float64, dx *float64, dy *float64, xs *float64, ys *float64, key uint64, tx *float64, ty *float64, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·perlinPointsAVX512(SB), NOSPLIT, $0-72
+	MOVQ         v+0(FP), AX
+	MOVQ         dx+8(FP), CX
+	MOVQ         dy+16(FP), DX
+	MOVQ         xs+24(FP), BX
+	MOVQ         ys+32(FP), SI
+	MOVQ         tx+48(FP), DI
+	MOVQ         ty+56(FP), R8
+	MOVQ         n+64(FP), R9
+	MOVQ         key+40(FP), R10
+	VPBROADCASTQ R10, Z0
+	VPBROADCASTQ simplexconsts<>+40(SB), Z1
+
+perlinPointsAVX512Block:
+	TESTQ         R9, R9
+	JZ            perlinPointsAVX512Done
+	VMOVUPD       (BX), Z2
+	VCVTTPD2QQ    Z2, Z3
+	VCVTQQ2PD     Z3, Z4
+	VCMPPD        $0x01, Z4, Z2, K1
+	VPSUBQ        Z1, Z3, K1, Z3
+	VCVTQQ2PD     Z3, Z4
+	VSUBPD        Z4, Z2, Z2
+	VMOVUPD       (SI), Z4
+	VCVTTPD2QQ    Z4, Z13
+	VCVTQQ2PD     Z13, Z14
+	VCMPPD        $0x01, Z14, Z4, K1
+	VPSUBQ        Z1, Z13, K1, Z13
+	VCVTQQ2PD     Z13, Z14
+	VSUBPD        Z14, Z4, Z4
+	VPMULLQ.BCST  simplexconsts<>+56(SB), Z13, Z13
+	VPADDQ.BCST   simplexconsts<>+56(SB), Z13, Z14
+	VPXORQ        Z0, Z13, Z13
+	VPXORQ        Z0, Z14, Z14
+	VPMULLQ.BCST  simplexconsts<>+48(SB), Z3, Z3
+	VPADDQ.BCST   simplexconsts<>+48(SB), Z3, Z15
+	VMULPD        Z4, Z4, Z16
+	VMULPD        Z4, Z16, Z16
+	VMULPD.BCST   pointconsts<>+0(SB), Z4, Z17
+	VSUBPD.BCST   pointconsts<>+8(SB), Z17, Z17
+	VMULPD        Z4, Z17, Z17
+	VADDPD.BCST   pointconsts<>+16(SB), Z17, Z17
+	VMULPD        Z17, Z16, Z16
+	VSUBPD.BCST   onef<>+0(SB), Z4, Z17
+	VSUBPD.BCST   onef<>+0(SB), Z2, Z18
+	VSUBPD.BCST   onef<>+0(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z19
+	VMULPD.BCST   pointconsts<>+24(SB), Z19, Z20
+	VMULPD        Z19, Z20, Z20
+	VPXORQ        Z3, Z13, Z19
+	VPSRLQ        $0x21, Z19, Z21
+	VPXORQ        Z21, Z19, Z19
+	VPMULLQ.BCST  mix64a<>+0(SB), Z19, Z19
+	VPSRLQ        $0x21, Z19, Z21
+	VPXORQ        Z21, Z19, Z19
+	VPMULLQ.BCST  mix64b<>+0(SB), Z19, Z19
+	VPSRLQ        $0x21, Z19, Z21
+	VPXORQ        Z21, Z19, Z19
+	VPSRLQ        $0x38, Z19, Z19
+	VPTESTMQ.BCST bit4<>+0(SB), Z19, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z19, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z19, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z19, K4
+	VMOVUPD       (DI), Z21
+	VPERMT2PD     64(DI), Z19, Z21
+	VMOVUPD       128(DI), Z22
+	VPERMT2PD     192(DI), Z19, Z22
+	VMOVUPD       256(DI), Z23
+	VPERMT2PD     320(DI), Z19, Z23
+	VMOVUPD       384(DI), Z24
+	VPERMT2PD     448(DI), Z19, Z24
+	VBLENDMPD     Z22, Z21, K1, Z21
+	VBLENDMPD     Z24, Z23, K1, Z23
+	VBLENDMPD     Z23, Z21, K2, Z21
+	VMOVUPD       (R8), Z22
+	VPERMT2PD     64(R8), Z19, Z22
+	VMOVUPD       128(R8), Z23
+	VPERMT2PD     192(R8), Z19, Z23
+	VMOVUPD       256(R8), Z24
+	VPERMT2PD     320(R8), Z19, Z24
+	VMOVUPD       384(R8), Z25
+	VPERMT2PD     448(R8), Z19, Z25
+	VBLENDMPD     Z23, Z22, K1, Z22
+	VBLENDMPD     Z25, Z24, K1, Z24
+	VBLENDMPD     Z24, Z22, K2, Z22
+	VBLENDMPD     Z22, Z21, K3, Z5
+	VBLENDMPD     Z21, Z22, K3, Z6
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z5, K1, Z5
+	VPXORQ.BCST   signbit<>+0(SB), Z6, K4, Z6
+	VPXORQ        Z3, Z14, Z3
+	VPSRLQ        $0x21, Z3, Z19
+	VPXORQ        Z19, Z3, Z3
+	VPMULLQ.BCST  mix64a<>+0(SB), Z3, Z3
+	VPSRLQ        $0x21, Z3, Z19
+	VPXORQ        Z19, Z3, Z3
+	VPMULLQ.BCST  mix64b<>+0(SB), Z3, Z3
+	VPSRLQ        $0x21, Z3, Z19
+	VPXORQ        Z19, Z3, Z3
+	VPSRLQ        $0x38, Z3, Z3
+	VPTESTMQ.BCST bit4<>+0(SB), Z3, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z3, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z3, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z3, K4
+	VMOVUPD       (DI), Z19
+	VPERMT2PD     64(DI), Z3, Z19
+	VMOVUPD       128(DI), Z21
+	VPERMT2PD     192(DI), Z3, Z21
+	VMOVUPD       256(DI), Z22
+	VPERMT2PD     320(DI), Z3, Z22
+	VMOVUPD       384(DI), Z23
+	VPERMT2PD     448(DI), Z3, Z23
+	VBLENDMPD     Z21, Z19, K1, Z19
+	VBLENDMPD     Z23, Z22, K1, Z22
+	VBLENDMPD     Z22, Z19, K2, Z19
+	VMOVUPD       (R8), Z21
+	VPERMT2PD     64(R8), Z3, Z21
+	VMOVUPD       128(R8), Z22
+	VPERMT2PD     192(R8), Z3, Z22
+	VMOVUPD       256(R8), Z23
+	VPERMT2PD     320(R8), Z3, Z23
+	VMOVUPD       384(R8), Z24
+	VPERMT2PD     448(R8), Z3, Z24
+	VBLENDMPD     Z22, Z21, K1, Z21
+	VBLENDMPD     Z24, Z23, K1, Z23
+	VBLENDMPD     Z23, Z21, K2, Z21
+	VBLENDMPD     Z21, Z19, K3, Z7
+	VBLENDMPD     Z19, Z21, K3, Z8
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z7, K1, Z7
+	VPXORQ.BCST   signbit<>+0(SB), Z8, K4, Z8
+	VMULPD        Z4, Z6, Z3
+	VMULPD        Z17, Z8, Z19
+	VSUBPD        Z5, Z7, Z7
+	VMULPD        Z16, Z7, Z21
+	VADDPD        Z21, Z5, Z21
+	VSUBPD        Z3, Z19, Z19
+	VMULPD        Z16, Z19, Z22
+	VADDPD        Z22, Z3, Z22
+	VSUBPD        Z6, Z8, Z8
+	VMULPD        Z16, Z8, Z8
+	VADDPD        Z8, Z6, Z6
+	VMULPD        Z2, Z21, Z3
+	VADDPD        Z22, Z3, Z3
+	VMULPD        Z2, Z7, Z7
+	VADDPD        Z19, Z7, Z7
+	VMULPD        Z20, Z7, Z7
+	VADDPD        Z7, Z6, Z6
+	VPXORQ        Z15, Z13, Z13
+	VPSRLQ        $0x21, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPMULLQ.BCST  mix64a<>+0(SB), Z13, Z13
+	VPSRLQ        $0x21, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPMULLQ.BCST  mix64b<>+0(SB), Z13, Z13
+	VPSRLQ        $0x21, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x38, Z13, Z13
+	VPTESTMQ.BCST bit4<>+0(SB), Z13, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z13, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z13, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z13, K4
+	VMOVUPD       (DI), Z19
+	VPERMT2PD     64(DI), Z13, Z19
+	VMOVUPD       128(DI), Z22
+	VPERMT2PD     192(DI), Z13, Z22
+	VMOVUPD       256(DI), Z23
+	VPERMT2PD     320(DI), Z13, Z23
+	VMOVUPD       384(DI), Z24
+	VPERMT2PD     448(DI), Z13, Z24
+	VBLENDMPD     Z22, Z19, K1, Z19
+	VBLENDMPD     Z24, Z23, K1, Z23
+	VBLENDMPD     Z23, Z19, K2, Z19
+	VMOVUPD       (R8), Z22
+	VPERMT2PD     64(R8), Z13, Z22
+	VMOVUPD       128(R8), Z23
+	VPERMT2PD     192(R8), Z13, Z23
+	VMOVUPD       256(R8), Z24
+	VPERMT2PD     320(R8), Z13, Z24
+	VMOVUPD       384(R8), Z25
+	VPERMT2PD     448(R8), Z13, Z25
+	VBLENDMPD     Z23, Z22, K1, Z22
+	VBLENDMPD     Z25, Z24, K1, Z24
+	VBLENDMPD     Z24, Z22, K2, Z22
+	VBLENDMPD     Z22, Z19, K3, Z9
+	VBLENDMPD     Z19, Z22, K3, Z10
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z9, K1, Z9
+	VPXORQ.BCST   signbit<>+0(SB), Z10, K4, Z10
+	VPXORQ        Z15, Z14, Z13
+	VPSRLQ        $0x21, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPMULLQ.BCST  mix64a<>+0(SB), Z13, Z13
+	VPSRLQ        $0x21, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPMULLQ.BCST  mix64b<>+0(SB), Z13, Z13
+	VPSRLQ        $0x21, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPSRLQ        $0x38, Z13, Z13
+	VPTESTMQ.BCST bit4<>+0(SB), Z13, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z13, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z13, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z13, K4
+	VMOVUPD       (DI), Z14
+	VPERMT2PD     64(DI), Z13, Z14
+	VMOVUPD       128(DI), Z15
+	VPERMT2PD     192(DI), Z13, Z15
+	VMOVUPD       256(DI), Z19
+	VPERMT2PD     320(DI), Z13, Z19
+	VMOVUPD       384(DI), Z22
+	VPERMT2PD     448(DI), Z13, Z22
+	VBLENDMPD     Z15, Z14, K1, Z14
+	VBLENDMPD     Z22, Z19, K1, Z19
+	VBLENDMPD     Z19, Z14, K2, Z14
+	VMOVUPD       (R8), Z15
+	VPERMT2PD     64(R8), Z13, Z15
+	VMOVUPD       128(R8), Z19
+	VPERMT2PD     192(R8), Z13, Z19
+	VMOVUPD       256(R8), Z22
+	VPERMT2PD     320(R8), Z13, Z22
+	VMOVUPD       384(R8), Z23
+	VPERMT2PD     448(R8), Z13, Z23
+	VBLENDMPD     Z19, Z15, K1, Z15
+	VBLENDMPD     Z23, Z22, K1, Z22
+	VBLENDMPD     Z22, Z15, K2, Z15
+	VBLENDMPD     Z15, Z14, K3, Z11
+	VBLENDMPD     Z14, Z15, K3, Z12
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z11, K1, Z11
+	VPXORQ.BCST   signbit<>+0(SB), Z12, K4, Z12
+	VMULPD        Z4, Z10, Z4
+	VMULPD        Z17, Z12, Z13
+	VSUBPD        Z9, Z11, Z11
+	VMULPD        Z16, Z11, Z14
+	VADDPD        Z14, Z9, Z14
+	VSUBPD        Z4, Z13, Z13
+	VMULPD        Z16, Z13, Z15
+	VADDPD        Z15, Z4, Z15
+	VSUBPD        Z10, Z12, Z12
+	VMULPD        Z16, Z12, Z12
+	VADDPD        Z12, Z10, Z10
+	VMULPD        Z18, Z14, Z4
+	VADDPD        Z15, Z4, Z4
+	VMULPD        Z18, Z11, Z11
+	VADDPD        Z13, Z11, Z11
+	VMULPD        Z20, Z11, Z11
+	VADDPD        Z11, Z10, Z10
+	VMULPD        Z2, Z2, Z13
+	VMULPD        Z2, Z13, Z13
+	VMULPD.BCST   pointconsts<>+0(SB), Z2, Z15
+	VSUBPD.BCST   pointconsts<>+8(SB), Z15, Z15
+	VMULPD        Z2, Z15, Z15
+	VADDPD.BCST   pointconsts<>+16(SB), Z15, Z15
+	VMULPD        Z15, Z13, Z13
+	VSUBPD        Z3, Z4, Z4
+	VMULPD        Z13, Z4, Z15
+	VADDPD        Z15, Z3, Z15
+	VMOVUPD       Z15, (AX)
+	VSUBPD.BCST   onef<>+0(SB), Z2, Z3
+	VMULPD        Z3, Z2, Z3
+	VMULPD.BCST   pointconsts<>+24(SB), Z3, Z2
+	VMULPD        Z3, Z2, Z2
+	VSUBPD        Z21, Z14, Z14
+	VMULPD        Z13, Z14, Z14
+	VADDPD        Z14, Z21, Z21
+	VMULPD        Z2, Z4, Z4
+	VADDPD        Z4, Z21, Z21
+	VMOVUPD       Z21, (CX)
+	VSUBPD        Z6, Z10, Z10
+	VMULPD        Z13, Z10, Z10
+	VADDPD        Z10, Z6, Z6
+	VMOVUPD       Z6, (DX)
+	ADDQ          $0x40, AX
+	ADDQ          $0x40, CX
+	ADDQ          $0x40, DX
+	ADDQ          $0x40, BX
+	ADDQ          $0x40, SI
+	DECQ          R9
+	JMP           perlinPointsAVX512Block
+
+perlinPointsAVX512Done:
+	VZEROUPPER
+	RET
+
+// func perlinPointValuesAVX512(v *float64, xs *float64, ys *float64, key uint64, tx *float64, ty *float64, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·perlinPointValuesAVX512(SB), NOSPLIT, $0-56
+	MOVQ         v+0(FP), AX
+	MOVQ         xs+8(FP), CX
+	MOVQ         ys+16(FP), DX
+	MOVQ         tx+32(FP), BX
+	MOVQ         ty+40(FP), SI
+	MOVQ         n+48(FP), DI
+	MOVQ         key+24(FP), R8
+	VPBROADCASTQ R8, Z0
+	VPBROADCASTQ simplexconsts<>+40(SB), Z1
+
+perlinPointValuesAVX512Block:
+	TESTQ         DI, DI
+	JZ            perlinPointValuesAVX512Done
+	VMOVUPD       (CX), Z2
+	VCVTTPD2QQ    Z2, Z3
+	VCVTQQ2PD     Z3, Z4
+	VCMPPD        $0x01, Z4, Z2, K1
+	VPSUBQ        Z1, Z3, K1, Z3
+	VCVTQQ2PD     Z3, Z4
+	VSUBPD        Z4, Z2, Z2
+	VMOVUPD       (DX), Z4
+	VCVTTPD2QQ    Z4, Z13
+	VCVTQQ2PD     Z13, Z14
+	VCMPPD        $0x01, Z14, Z4, K1
+	VPSUBQ        Z1, Z13, K1, Z13
+	VCVTQQ2PD     Z13, Z14
+	VSUBPD        Z14, Z4, Z4
+	VPMULLQ.BCST  simplexconsts<>+56(SB), Z13, Z13
+	VPADDQ.BCST   simplexconsts<>+56(SB), Z13, Z14
+	VPXORQ        Z0, Z13, Z13
+	VPXORQ        Z0, Z14, Z14
+	VPMULLQ.BCST  simplexconsts<>+48(SB), Z3, Z3
+	VPADDQ.BCST   simplexconsts<>+48(SB), Z3, Z15
+	VMULPD        Z4, Z4, Z16
+	VMULPD        Z4, Z16, Z16
+	VMULPD.BCST   pointconsts<>+0(SB), Z4, Z17
+	VSUBPD.BCST   pointconsts<>+8(SB), Z17, Z17
+	VMULPD        Z4, Z17, Z17
+	VADDPD.BCST   pointconsts<>+16(SB), Z17, Z17
+	VMULPD        Z17, Z16, Z16
+	VSUBPD.BCST   onef<>+0(SB), Z4, Z17
+	VSUBPD.BCST   onef<>+0(SB), Z2, Z18
+	VPXORQ        Z3, Z13, Z19
+	VPSRLQ        $0x21, Z19, Z20
+	VPXORQ        Z20, Z19, Z19
+	VPMULLQ.BCST  mix64a<>+0(SB), Z19, Z19
+	VPSRLQ        $0x21, Z19, Z20
+	VPXORQ        Z20, Z19, Z19
+	VPMULLQ.BCST  mix64b<>+0(SB), Z19, Z19
+	VPSRLQ        $0x21, Z19, Z20
+	VPXORQ        Z20, Z19, Z19
+	VPSRLQ        $0x38, Z19, Z19
+	VPTESTMQ.BCST bit4<>+0(SB), Z19, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z19, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z19, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z19, K4
+	VMOVUPD       (BX), Z20
+	VPERMT2PD     64(BX), Z19, Z20
+	VMOVUPD       128(BX), Z21
+	VPERMT2PD     192(BX), Z19, Z21
+	VMOVUPD       256(BX), Z22
+	VPERMT2PD     320(BX), Z19, Z22
+	VMOVUPD       384(BX), Z23
+	VPERMT2PD     448(BX), Z19, Z23
+	VBLENDMPD     Z21, Z20, K1, Z20
+	VBLENDMPD     Z23, Z22, K1, Z22
+	VBLENDMPD     Z22, Z20, K2, Z20
+	VMOVUPD       (SI), Z21
+	VPERMT2PD     64(SI), Z19, Z21
+	VMOVUPD       128(SI), Z22
+	VPERMT2PD     192(SI), Z19, Z22
+	VMOVUPD       256(SI), Z23
+	VPERMT2PD     320(SI), Z19, Z23
+	VMOVUPD       384(SI), Z24
+	VPERMT2PD     448(SI), Z19, Z24
+	VBLENDMPD     Z22, Z21, K1, Z21
+	VBLENDMPD     Z24, Z23, K1, Z23
+	VBLENDMPD     Z23, Z21, K2, Z21
+	VBLENDMPD     Z21, Z20, K3, Z5
+	VBLENDMPD     Z20, Z21, K3, Z6
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z5, K1, Z5
+	VPXORQ.BCST   signbit<>+0(SB), Z6, K4, Z6
+	VPXORQ        Z3, Z14, Z3
+	VPSRLQ        $0x21, Z3, Z19
+	VPXORQ        Z19, Z3, Z3
+	VPMULLQ.BCST  mix64a<>+0(SB), Z3, Z3
+	VPSRLQ        $0x21, Z3, Z19
+	VPXORQ        Z19, Z3, Z3
+	VPMULLQ.BCST  mix64b<>+0(SB), Z3, Z3
+	VPSRLQ        $0x21, Z3, Z19
+	VPXORQ        Z19, Z3, Z3
+	VPSRLQ        $0x38, Z3, Z3
+	VPTESTMQ.BCST bit4<>+0(SB), Z3, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z3, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z3, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z3, K4
+	VMOVUPD       (BX), Z19
+	VPERMT2PD     64(BX), Z3, Z19
+	VMOVUPD       128(BX), Z20
+	VPERMT2PD     192(BX), Z3, Z20
+	VMOVUPD       256(BX), Z21
+	VPERMT2PD     320(BX), Z3, Z21
+	VMOVUPD       384(BX), Z22
+	VPERMT2PD     448(BX), Z3, Z22
+	VBLENDMPD     Z20, Z19, K1, Z19
+	VBLENDMPD     Z22, Z21, K1, Z21
+	VBLENDMPD     Z21, Z19, K2, Z19
+	VMOVUPD       (SI), Z20
+	VPERMT2PD     64(SI), Z3, Z20
+	VMOVUPD       128(SI), Z21
+	VPERMT2PD     192(SI), Z3, Z21
+	VMOVUPD       256(SI), Z22
+	VPERMT2PD     320(SI), Z3, Z22
+	VMOVUPD       384(SI), Z23
+	VPERMT2PD     448(SI), Z3, Z23
+	VBLENDMPD     Z21, Z20, K1, Z20
+	VBLENDMPD     Z23, Z22, K1, Z22
+	VBLENDMPD     Z22, Z20, K2, Z20
+	VBLENDMPD     Z20, Z19, K3, Z7
+	VBLENDMPD     Z19, Z20, K3, Z8
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z7, K1, Z7
+	VPXORQ.BCST   signbit<>+0(SB), Z8, K4, Z8
+	VMULPD        Z4, Z6, Z3
+	VMULPD        Z17, Z8, Z19
+	VSUBPD        Z5, Z7, Z7
+	VMULPD        Z16, Z7, Z20
+	VADDPD        Z20, Z5, Z20
+	VSUBPD        Z3, Z19, Z19
+	VMULPD        Z16, Z19, Z19
+	VADDPD        Z19, Z3, Z19
+	VMULPD        Z2, Z20, Z3
+	VADDPD        Z19, Z3, Z3
+	VPXORQ        Z15, Z13, Z13
+	VPSRLQ        $0x21, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPMULLQ.BCST  mix64a<>+0(SB), Z13, Z13
+	VPSRLQ        $0x21, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPMULLQ.BCST  mix64b<>+0(SB), Z13, Z13
+	VPSRLQ        $0x21, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x38, Z13, Z13
+	VPTESTMQ.BCST bit4<>+0(SB), Z13, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z13, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z13, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z13, K4
+	VMOVUPD       (BX), Z19
+	VPERMT2PD     64(BX), Z13, Z19
+	VMOVUPD       128(BX), Z20
+	VPERMT2PD     192(BX), Z13, Z20
+	VMOVUPD       256(BX), Z21
+	VPERMT2PD     320(BX), Z13, Z21
+	VMOVUPD       384(BX), Z22
+	VPERMT2PD     448(BX), Z13, Z22
+	VBLENDMPD     Z20, Z19, K1, Z19
+	VBLENDMPD     Z22, Z21, K1, Z21
+	VBLENDMPD     Z21, Z19, K2, Z19
+	VMOVUPD       (SI), Z20
+	VPERMT2PD     64(SI), Z13, Z20
+	VMOVUPD       128(SI), Z21
+	VPERMT2PD     192(SI), Z13, Z21
+	VMOVUPD       256(SI), Z22
+	VPERMT2PD     320(SI), Z13, Z22
+	VMOVUPD       384(SI), Z23
+	VPERMT2PD     448(SI), Z13, Z23
+	VBLENDMPD     Z21, Z20, K1, Z20
+	VBLENDMPD     Z23, Z22, K1, Z22
+	VBLENDMPD     Z22, Z20, K2, Z20
+	VBLENDMPD     Z20, Z19, K3, Z9
+	VBLENDMPD     Z19, Z20, K3, Z10
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z9, K1, Z9
+	VPXORQ.BCST   signbit<>+0(SB), Z10, K4, Z10
+	VPXORQ        Z15, Z14, Z13
+	VPSRLQ        $0x21, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPMULLQ.BCST  mix64a<>+0(SB), Z13, Z13
+	VPSRLQ        $0x21, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPMULLQ.BCST  mix64b<>+0(SB), Z13, Z13
+	VPSRLQ        $0x21, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPSRLQ        $0x38, Z13, Z13
+	VPTESTMQ.BCST bit4<>+0(SB), Z13, K1
+	VPTESTMQ.BCST bit5<>+0(SB), Z13, K2
+	VPTESTMQ.BCST bit6<>+0(SB), Z13, K3
+	VPTESTMQ.BCST bit7<>+0(SB), Z13, K4
+	VMOVUPD       (BX), Z14
+	VPERMT2PD     64(BX), Z13, Z14
+	VMOVUPD       128(BX), Z15
+	VPERMT2PD     192(BX), Z13, Z15
+	VMOVUPD       256(BX), Z19
+	VPERMT2PD     320(BX), Z13, Z19
+	VMOVUPD       384(BX), Z20
+	VPERMT2PD     448(BX), Z13, Z20
+	VBLENDMPD     Z15, Z14, K1, Z14
+	VBLENDMPD     Z20, Z19, K1, Z19
+	VBLENDMPD     Z19, Z14, K2, Z14
+	VMOVUPD       (SI), Z15
+	VPERMT2PD     64(SI), Z13, Z15
+	VMOVUPD       128(SI), Z19
+	VPERMT2PD     192(SI), Z13, Z19
+	VMOVUPD       256(SI), Z20
+	VPERMT2PD     320(SI), Z13, Z20
+	VMOVUPD       384(SI), Z21
+	VPERMT2PD     448(SI), Z13, Z21
+	VBLENDMPD     Z19, Z15, K1, Z15
+	VBLENDMPD     Z21, Z20, K1, Z20
+	VBLENDMPD     Z20, Z15, K2, Z15
+	VBLENDMPD     Z15, Z14, K3, Z11
+	VBLENDMPD     Z14, Z15, K3, Z12
+	KXORW         K3, K4, K1
+	VPXORQ.BCST   signbit<>+0(SB), Z11, K1, Z11
+	VPXORQ.BCST   signbit<>+0(SB), Z12, K4, Z12
+	VMULPD        Z4, Z10, Z4
+	VMULPD        Z17, Z12, Z13
+	VSUBPD        Z9, Z11, Z11
+	VMULPD        Z16, Z11, Z14
+	VADDPD        Z14, Z9, Z14
+	VSUBPD        Z4, Z13, Z13
+	VMULPD        Z16, Z13, Z13
+	VADDPD        Z13, Z4, Z13
+	VMULPD        Z18, Z14, Z4
+	VADDPD        Z13, Z4, Z4
+	VMULPD        Z2, Z2, Z13
+	VMULPD        Z2, Z13, Z13
+	VMULPD.BCST   pointconsts<>+0(SB), Z2, Z14
+	VSUBPD.BCST   pointconsts<>+8(SB), Z14, Z14
+	VMULPD        Z2, Z14, Z14
+	VADDPD.BCST   pointconsts<>+16(SB), Z14, Z14
+	VMULPD        Z14, Z13, Z13
+	VSUBPD        Z3, Z4, Z4
+	VMULPD        Z13, Z4, Z2
+	VADDPD        Z2, Z3, Z2
+	VMOVUPD       Z2, (AX)
+	ADDQ          $0x40, AX
+	ADDQ          $0x40, CX
+	ADDQ          $0x40, DX
+	DECQ          DI
+	JMP           perlinPointValuesAVX512Block
+
+perlinPointValuesAVX512Done:
+	VZEROUPPER
+	RET
+
+// func valuePointsAVX512(v *float64, dx *float64, dy *float64, xs *float64, ys *float64, key uint64, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·valuePointsAVX512(SB), NOSPLIT, $0-56
+	MOVQ         v+0(FP), AX
+	MOVQ         dx+8(FP), CX
+	MOVQ         dy+16(FP), DX
+	MOVQ         xs+24(FP), BX
+	MOVQ         ys+32(FP), SI
+	MOVQ         n+48(FP), DI
+	MOVQ         key+40(FP), R8
+	VPBROADCASTQ R8, Z0
+	VPBROADCASTQ simplexconsts<>+40(SB), Z1
+
+valuePointsAVX512Block:
+	TESTQ        DI, DI
+	JZ           valuePointsAVX512Done
+	VMOVUPD      (BX), Z2
+	VCVTTPD2QQ   Z2, Z3
+	VCVTQQ2PD    Z3, Z4
+	VCMPPD       $0x01, Z4, Z2, K1
+	VPSUBQ       Z1, Z3, K1, Z3
+	VCVTQQ2PD    Z3, Z4
+	VSUBPD       Z4, Z2, Z2
+	VMOVUPD      (SI), Z4
+	VCVTTPD2QQ   Z4, Z5
+	VCVTQQ2PD    Z5, Z6
+	VCMPPD       $0x01, Z6, Z4, K1
+	VPSUBQ       Z1, Z5, K1, Z5
+	VCVTQQ2PD    Z5, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPMULLQ.BCST simplexconsts<>+56(SB), Z5, Z5
+	VPADDQ.BCST  simplexconsts<>+56(SB), Z5, Z6
+	VPXORQ       Z0, Z5, Z5
+	VPXORQ       Z0, Z6, Z6
+	VPMULLQ.BCST simplexconsts<>+48(SB), Z3, Z3
+	VPADDQ.BCST  simplexconsts<>+48(SB), Z3, Z7
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z4, Z8, Z8
+	VMULPD.BCST  pointconsts<>+0(SB), Z4, Z9
+	VSUBPD.BCST  pointconsts<>+8(SB), Z9, Z9
+	VMULPD       Z4, Z9, Z9
+	VADDPD.BCST  pointconsts<>+16(SB), Z9, Z9
+	VMULPD       Z9, Z8, Z8
+	VPXORQ       Z3, Z5, Z9
+	VPSRLQ       $0x21, Z9, Z10
+	VPXORQ       Z10, Z9, Z9
+	VPMULLQ.BCST mix64a<>+0(SB), Z9, Z9
+	VPSRLQ       $0x21, Z9, Z10
+	VPXORQ       Z10, Z9, Z9
+	VPMULLQ.BCST mix64b<>+0(SB), Z9, Z9
+	VPSRLQ       $0x21, Z9, Z10
+	VPXORQ       Z10, Z9, Z9
+	VPSRAQ       $0x0b, Z9, Z9
+	VCVTQQ2PD    Z9, Z9
+	VMULPD.BCST  unit52<>+0(SB), Z9, Z9
+	VPXORQ       Z3, Z6, Z3
+	VPSRLQ       $0x21, Z3, Z10
+	VPXORQ       Z10, Z3, Z3
+	VPMULLQ.BCST mix64a<>+0(SB), Z3, Z3
+	VPSRLQ       $0x21, Z3, Z10
+	VPXORQ       Z10, Z3, Z3
+	VPMULLQ.BCST mix64b<>+0(SB), Z3, Z3
+	VPSRLQ       $0x21, Z3, Z10
+	VPXORQ       Z10, Z3, Z3
+	VPSRAQ       $0x0b, Z3, Z3
+	VCVTQQ2PD    Z3, Z3
+	VMULPD.BCST  unit52<>+0(SB), Z3, Z3
+	VSUBPD       Z9, Z3, Z3
+	VMULPD       Z8, Z3, Z10
+	VADDPD       Z10, Z9, Z10
+	VPXORQ       Z7, Z5, Z5
+	VPSRLQ       $0x21, Z5, Z9
+	VPXORQ       Z9, Z5, Z5
+	VPMULLQ.BCST mix64a<>+0(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z9
+	VPXORQ       Z9, Z5, Z5
+	VPMULLQ.BCST mix64b<>+0(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z9
+	VPXORQ       Z9, Z5, Z5
+	VPSRAQ       $0x0b, Z5, Z5
+	VCVTQQ2PD    Z5, Z5
+	VMULPD.BCST  unit52<>+0(SB), Z5, Z5
+	VPXORQ       Z7, Z6, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPMULLQ.BCST mix64a<>+0(SB), Z6, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPMULLQ.BCST mix64b<>+0(SB), Z6, Z6
+	VPSRLQ       $0x21, Z6, Z7
+	VPXORQ       Z7, Z6, Z6
+	VPSRAQ       $0x0b, Z6, Z6
+	VCVTQQ2PD    Z6, Z6
+	VMULPD.BCST  unit52<>+0(SB), Z6, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMULPD       Z8, Z6, Z7
+	VADDPD       Z7, Z5, Z7
+	VMULPD       Z2, Z2, Z5
+	VMULPD       Z2, Z5, Z5
+	VMULPD.BCST  pointconsts<>+0(SB), Z2, Z8
+	VSUBPD.BCST  pointconsts<>+8(SB), Z8, Z8
+	VMULPD       Z2, Z8, Z8
+	VADDPD.BCST  pointconsts<>+16(SB), Z8, Z8
+	VMULPD       Z8, Z5, Z5
+	VSUBPD       Z10, Z7, Z7
+	VMULPD       Z5, Z7, Z8
+	VADDPD       Z8, Z10, Z8
+	VMOVUPD      Z8, (AX)
+	VSUBPD.BCST  onef<>+0(SB), Z2, Z8
+	VMULPD       Z8, Z2, Z8
+	VMULPD.BCST  pointconsts<>+24(SB), Z8, Z2
+	VMULPD       Z8, Z2, Z2
+	VMULPD       Z2, Z7, Z7
+	VMOVUPD      Z7, (CX)
+	VSUBPD       Z3, Z6, Z6
+	VMULPD       Z5, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VSUBPD.BCST  onef<>+0(SB), Z4, Z2
+	VMULPD       Z2, Z4, Z2
+	VMULPD.BCST  pointconsts<>+24(SB), Z2, Z4
+	VMULPD       Z2, Z4, Z4
+	VMULPD       Z4, Z3, Z3
+	VMOVUPD      Z3, (DX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	ADDQ         $0x40, BX
+	ADDQ         $0x40, SI
+	DECQ         DI
+	JMP          valuePointsAVX512Block
+
+valuePointsAVX512Done:
+	VZEROUPPER
+	RET
+
+// func swissStepAVX512(sum *float64, amp *float64, dsx *float64, dsy *float64, n *float64, dx *float64, dy *float64, xs *float64, ys *float64, px *float64, py *float64, gain float64, freq float64, count int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·swissStepAVX512(SB), NOSPLIT, $0-112
+	MOVQ         sum+0(FP), AX
+	MOVQ         amp+8(FP), CX
+	MOVQ         dsx+16(FP), DX
+	MOVQ         dsy+24(FP), BX
+	MOVQ         n+32(FP), SI
+	MOVQ         dx+40(FP), DI
+	MOVQ         dy+48(FP), R8
+	MOVQ         xs+56(FP), R9
+	MOVQ         ys+64(FP), R10
+	MOVQ         px+72(FP), R11
+	MOVQ         py+80(FP), R12
+	MOVQ         count+104(FP), R13
+	MOVSD        gain+88(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVSD        freq+96(FP), X1
+	VBROADCASTSD X1, Z1
+	VPXORQ       Z2, Z2, Z2
+
+swissStepAVX512Block:
+	CMPQ         R13, $0x08
+	JL           swissStepAVX512Done
+	VMOVUPD      (AX), Z3
+	VMOVUPD      (CX), Z4
+	VMOVUPD      (SI), Z5
+	VPANDQ.BCST  pointconsts<>+40(SB), Z5, Z6
+	VBROADCASTSD pointconsts<>+56(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VMULPD       Z6, Z4, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPD      Z3, (AX)
+	VPXORQ.BCST  pointconsts<>+48(SB), Z5, Z5
+	VMULPD       (DI), Z4, Z6
+	VMULPD       Z5, Z6, Z6
+	VMOVUPD      (DX), Z8
+	VADDPD       Z6, Z8, Z8
+	VMOVUPD      Z8, (DX)
+	VMULPD.BCST  pointconsts<>+32(SB), Z8, Z6
+	VADDPD       (R9), Z6, Z6
+	VMULPD       Z1, Z6, Z6
+	VMOVUPD      Z6, (R11)
+	VMULPD       (R8), Z4, Z6
+	VMULPD       Z5, Z6, Z6
+	VMOVUPD      (BX), Z5
+	VADDPD       Z6, Z5, Z5
+	VMOVUPD      Z5, (BX)
+	VMULPD.BCST  pointconsts<>+32(SB), Z5, Z5
+	VADDPD       (R10), Z5, Z5
+	VMULPD       Z1, Z5, Z5
+	VMOVUPD      Z5, (R12)
+	VMAXPD       Z2, Z3, Z5
+	VMINPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z3, Z3, K1
+	VBLENDMPD    Z3, Z5, K1, Z5
+	VMULPD       Z5, Z0, Z5
+	VMULPD       Z5, Z4, Z4
+	VMOVUPD      Z4, (CX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	ADDQ         $0x40, BX
+	ADDQ         $0x40, SI
+	ADDQ         $0x40, DI
+	ADDQ         $0x40, R8
+	ADDQ         $0x40, R9
+	ADDQ         $0x40, R10
+	ADDQ         $0x40, R11
+	ADDQ         $0x40, R12
+	SUBQ         $0x08, R13
+	JMP          swissStepAVX512Block
+
+swissStepAVX512Done:
+	VZEROUPPER
+	RET

@@ -248,3 +248,23 @@ func simplexRowAVX512(out *float64, xs *float64, y float64, key uint64, grads *f
 // blocks of xs and ys to out, for the basis key, with the gradient table at grads
 // (see simplexNoise.Value).
 func simplexPointsAVX512(out *float64, xs *float64, ys *float64, key uint64, grads *float64, n int)
+
+// perlinPointsAVX512 writes Perlin noise N and its gradient (∂N/∂x, ∂N/∂y) at the points
+// (xs[k], ys[k]) of each of the n blocks of 8 to v, dx and dy, for the basis key,
+// with the directions' x and y in the tables tx and ty (see perlinNoise.Eval).
+func perlinPointsAVX512(v *float64, dx *float64, dy *float64, xs *float64, ys *float64, key uint64, tx *float64, ty *float64, n int)
+
+// perlinPointValuesAVX512 writes Perlin noise N at the points (xs[k], ys[k]) of each
+// of the n blocks of 8 to v, for the basis key, with the directions' x and y in the
+// tables tx and ty (see perlinNoise.Value): perlinPointsAVX512 without the gradient.
+func perlinPointValuesAVX512(v *float64, xs *float64, ys *float64, key uint64, tx *float64, ty *float64, n int)
+
+// valuePointsAVX512 writes value noise N and its gradient (∂N/∂x, ∂N/∂y) at the points
+// (xs[k], ys[k]) of each of the n blocks of 8 to v, dx and dy, for the basis key
+// (see valueNoise.Eval).
+func valuePointsAVX512(v *float64, dx *float64, dy *float64, xs *float64, ys *float64, key uint64, n int)
+
+// swissStepAVX512 folds one octave of Swiss turbulence into the count/8 blocks of 8 samples'
+// running sum, amp, dsx and dsy, from the octave's noise n and gradient (dx, dy),
+// and writes the next octave's points px, py at frequency freq (see noise.SwissStep).
+func swissStepAVX512(sum *float64, amp *float64, dsx *float64, dsy *float64, n *float64, dx *float64, dy *float64, xs *float64, ys *float64, px *float64, py *float64, gain float64, freq float64, count int)

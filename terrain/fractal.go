@@ -26,8 +26,9 @@ import (
 const gridOffset = 1 / math.Pi
 
 // swissWarp is de Carpentier's warp factor: how far the accumulated
-// gradient pushes the sample point of later octaves.
-const swissWarp = 0.15
+// gradient pushes the sample point of later octaves (noise.SwissStep
+// applies it in the fast path).
+const swissWarp = noise.SwissWarp
 
 // ridgedGain is Musgrave's gain for the octave weights of the ridged multifractal.
 const ridgedGain = 2.0
@@ -210,34 +211,85 @@ func billowStep(value, amp, n float64) float64 { return value + float64(amp*math
 
 // swiss evaluates de Carpentier's Swiss turbulence at one sample: later
 // octaves are sampled at points displaced along the accumulated gradient and
-// damped by the height so far, which carves eroded-looking gullies. It is
-// point-wise by nature (each octave's sample point depends on the previous
-// ones), so the reference and the fast path both call it.
-func (s *synthesis) swiss(x, y float64) float64 { return s.swissFrom(x, y, nil) }
-
-// swissFrom is swiss with octave 0's noise and gradient at (x, y) given in
-// first, unless it is nil: octave 0 is not displaced yet, so the fast path
-// takes it from the octave's grid row.
-func (s *synthesis) swissFrom(x, y float64, first *[3]float64) float64 {
+// damped by the height so far, which carves eroded-looking gullies. Each
+// octave's sample point depends on the previous ones, so the reference
+// evaluates it point by point; the fast path (swissRow) runs the same steps
+// octave by octave over a whole row.
+func (s *synthesis) swiss(x, y float64) float64 {
 	sum, amp, freq := 0.0, 1.0, 1.0
 	var dsx, dsy float64
-	for i, b := range s.octaves {
-		var n, dx, dy float64
-		if i == 0 && first != nil {
-			n, dx, dy = first[0], first[1], first[2]
-		} else {
-			n, dx, dy = b.Eval((x+float64(swissWarp*dsx))*freq, (y+float64(swissWarp*dsy))*freq)
-		}
+	for _, b := range s.octaves {
+		n, dx, dy := b.Eval((x+float64(swissWarp*dsx))*freq, (y+float64(swissWarp*dsy))*freq)
 		if s.tin != PlainBasis {
 			n, dx, dy = s.tin.apply(n, dx, dy)
 		}
-		sum += float64(amp * (1 - math.Abs(n)))
-		dsx += float64(amp * dx * -n)
-		dsy += float64(amp * dy * -n)
+		sum, amp, dsx, dsy = swissStep(sum, amp, dsx, dsy, n, dx, dy, s.gain)
 		freq *= s.lacunarity
-		amp *= s.gain * min(max(sum, 0), 1)
 	}
 	return sum
+}
+
+// swissStep folds one octave's noise n and gradient (dx, dy) into a
+// sample's Swiss turbulence: the height sum, the next octave's amplitude
+// (damped where the height so far is low) and the accumulated
+// gradient-weighted displacement (dsx, dsy) of de Carpentier's
+// formulation.
+func swissStep(sum, amp, dsx, dsy, n, dx, dy, gain float64) (float64, float64, float64, float64) {
+	sum += float64(amp * (1 - math.Abs(n)))
+	dsx += float64(amp * dx * -n)
+	dsy += float64(amp * dy * -n)
+	amp *= gain * min(max(sum, 0), 1)
+	return sum, amp, dsx, dsy
+}
+
+// swissRow is swiss at every sample of a row, octave-major: all samples'
+// displaced points of one octave, then one batched noise.EvalPoints (value
+// and Perlin noise in the vector kernel), then swissStep at every sample
+// and the next octave's points (noise.SwissStep, also vectorised).
+// Octave 0 is not displaced yet, so without distortion it comes from the
+// octave's grid row. Per sample the operations are swiss's, in its order.
+func (s *synthesis) swissRow(row int, sc *rowScratch, out []float32) {
+	w := len(out)
+	xs, ys, px, py := sc.xs[:w], sc.ys[:w], sc.px[:w], sc.py[:w]
+	n, ndx, ndy := sc.n[:w], sc.ndx[:w], sc.ndy[:w]
+	sum, amp, dsx, dsy := sc.value[:w], sc.aux[:w], sc.ddx[:w], sc.ddy[:w]
+	if s.alpha > 0 {
+		s.warpRow(row, xs, ys, n, ndx)
+	} else {
+		for col := range xs {
+			xs[col], ys[col] = s.point(col, row)
+		}
+	}
+	clear(sum)
+	clear(dsx)
+	clear(dsy)
+	for c := range amp {
+		amp[c] = 1
+	}
+	freq := 1.0
+	if sc.rows == nil { // octave 0's points, not displaced yet, as swiss computes them
+		for c := range xs {
+			px[c], py[c] = (xs[c]+float64(swissWarp*dsx[c]))*freq, (ys[c]+float64(swissWarp*dsy[c]))*freq
+		}
+	}
+	for i, b := range s.octaves {
+		if i == 0 && sc.rows != nil {
+			sc.rows[0].Eval(float64(float64(row*s.stride)*s.freq)+gridOffset, n, ndx, ndy)
+		} else {
+			noise.EvalPoints(b, px, py, n, ndx, ndy)
+		}
+		if s.tin != PlainBasis {
+			for c := range n {
+				n[c], ndx[c], ndy[c] = s.tin.apply(n[c], ndx[c], ndy[c])
+			}
+		}
+		freq *= s.lacunarity
+		// swissStep at every sample, then the next octave's points.
+		noise.SwissStep(sum, amp, dsx, dsy, n, ndx, ndy, xs, ys, px, py, s.gain, freq)
+	}
+	for c, v := range sum {
+		out[c] = float32(v)
+	}
 }
 
 // sampleReference evaluates one sample the straightforward way: every
@@ -295,6 +347,7 @@ func (s *synthesis) sampleReference(col, row int) float64 {
 // rowScratch is one worker's buffers for the fast path.
 type rowScratch struct {
 	xs, ys      []float64 // sample coordinates of the current octave
+	px, py      []float64 // Swiss turbulence: the current octave's displaced points
 	n, ndx, ndy []float64 // the octave's noise and gradient along the row
 	value, aux  []float64 // running state per sample
 	ddx, ddy    []float64
@@ -315,20 +368,7 @@ type rowScratch struct {
 func (s *synthesis) fastRow(row int, sc *rowScratch, out []float32) (lo, hi float32) {
 	w := len(out)
 	if s.alg == Swiss {
-		var first *[3]float64
-		var n0 [3]float64
-		if sc.rows != nil { // octave 0 along the row from its grid, at the points swiss would evaluate
-			y := float64(float64(row*s.stride)*s.freq) + gridOffset
-			sc.rows[0].Eval(y, sc.n[:w], sc.ndx[:w], sc.ndy[:w])
-			first = &n0
-		}
-		for col := 0; col < w; col++ {
-			if first != nil {
-				n0 = [3]float64{sc.n[col], sc.ndx[col], sc.ndy[col]}
-			}
-			x, y := s.point(col, row)
-			out[col] = float32(s.swissFrom(x, y, first))
-		}
+		s.swissRow(row, sc, out)
 		return rowRange(out)
 	}
 	if sc.fbm != nil || sc.quilez != nil { // every step of the row in one pass, from the same ys
@@ -511,9 +551,16 @@ func (s *synthesis) scratchPool(w int) *sync.Pool {
 		if grids != nil && s.alg == Quilez && s.tin == PlainBasis {
 			return &rowScratch{quilez: noise.NewQuilez(grids, s.amps), octaveYs: make([]float64, len(grids))}
 		}
-		b := make([]float64, 9*w)
-		sc := &rowScratch{xs: b[:w], ys: b[w : 2*w], n: b[2*w : 3*w], ndx: b[3*w : 4*w], ndy: b[4*w : 5*w],
-			value: b[5*w : 6*w], aux: b[6*w : 7*w], ddx: b[7*w : 8*w], ddy: b[8*w : 9*w]}
+		// The rows lie pitch apart in one buffer: a multiple of 4 KiB and
+		// 200 bytes more, so that the same sample's entries in the 11 rows
+		// lie 200 bytes apart modulo 4 KiB and never alias there, where the
+		// CPU would take a load from one row for a store to another (4K
+		// aliasing) and stall the vector loops.
+		pitch := (w+511)/512*512 + 25
+		b := make([]float64, 11*pitch)
+		row := func(k int) []float64 { return b[k*pitch : k*pitch+w : k*pitch+w] }
+		sc := &rowScratch{xs: row(0), ys: row(1), n: row(2), ndx: row(3), ndy: row(4),
+			value: row(5), aux: row(6), ddx: row(7), ddy: row(8), px: row(9), py: row(10)}
 		for _, g := range grids {
 			sc.rows = append(sc.rows, g.Rows())
 		}

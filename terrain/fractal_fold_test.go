@@ -98,3 +98,18 @@ func BenchmarkQuilez1025GoKernel(b *testing.B) { benchAlgorithmKernel(b, Quilez,
 func BenchmarkHetero1025(b *testing.B)         { benchAlgorithmKernel(b, Hetero, "") }
 func BenchmarkHetero1025AVX2(b *testing.B)     { benchAlgorithmKernel(b, Hetero, noise.KernelAVX2) }
 func BenchmarkHetero1025GoKernel(b *testing.B) { benchAlgorithmKernel(b, Hetero, noise.KernelGo) }
+
+// Swiss turbulence over the default map: its later octaves at displaced
+// points through noise.EvalPoints, with each kernel, beside the reference.
+func BenchmarkSwiss1025(b *testing.B)         { benchAlgorithmKernel(b, Swiss, "") }
+func BenchmarkSwiss1025AVX2(b *testing.B)     { benchAlgorithmKernel(b, Swiss, noise.KernelAVX2) }
+func BenchmarkSwiss1025GoKernel(b *testing.B) { benchAlgorithmKernel(b, Swiss, noise.KernelGo) }
+func BenchmarkSwiss1025Reference(b *testing.B) {
+	p := DefaultParams()
+	p.Algorithm = Swiss
+	for range b.N {
+		if _, err := GenerateReference(context.Background(), p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
