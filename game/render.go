@@ -270,6 +270,8 @@ func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks, n
 		NoMasks:     noMasks || v.ColourScheme,
 		NoWater:     noWater,
 		NoTileBreak: v.ColourScheme || !v.BreakTiling,
+		// With the repeat hidden every projection is biplanar.
+		NoThreePlanes: !v.ColourScheme && v.BreakTiling,
 	}
 	return r.variant(key)
 }

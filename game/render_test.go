@@ -307,6 +307,7 @@ func TestShaderVariantsDrawTheSameFrame(t *testing.T) {
 		{"colour scheme", func(v *Viewer) { v.ColourScheme = true }},
 		{"short detail reach", func(v *Viewer) { v.DetailDist = 30 }},
 		{"thesis height bands", func(v *Viewer) { v.Texturing = ByHeight }},
+		{"repeat not hidden", func(v *Viewer) { v.Texturing, v.BreakTiling = ByHeight, false }},
 		{"no shadows", func(v *Viewer) { v.Shadows = false }},
 		{"no light map", func(v *Viewer) { v.Shadows, v.Occlusion = false, false }},
 		{"water", func(v *Viewer) { v.Water = 0.3 }},

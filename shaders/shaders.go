@@ -201,6 +201,9 @@ type Variant struct {
 	NoMasks     bool // no erosion masks (Images[3] unused)
 	NoWater     bool // no water surface
 	NoTileBreak bool // colour textures sampled once: their repeat not hidden
+	// NoThreePlanes leaves only the two-plane (biplanar) sampling that
+	// BreakTiling switches to: the thesis's three-plane projection is out.
+	NoThreePlanes bool
 }
 
 // TerrainVariant returns the terrain shader source with the features v
@@ -223,5 +226,6 @@ func TerrainVariant(v Variant) []byte {
 	off("compiledMasks", v.NoMasks)
 	off("compiledWater", v.NoWater)
 	off("compiledTileBreak", v.NoTileBreak)
+	off("compiledThreePlanes", v.NoThreePlanes)
 	return []byte(src)
 }

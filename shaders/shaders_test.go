@@ -97,7 +97,7 @@ func TestTerrainVariants(t *testing.T) {
 	for mask := 1; mask < 16; mask++ {
 		for _, rest := range []bool{false, true} {
 			variants = append(variants, Variant{NoScheme: rest, NoTriplanar: rest, NoDetail: rest, NoRoute: rest,
-				NoLight: mask&1 != 0, NoBands: mask&2 != 0, NoRules: mask&4 != 0, NoMasks: mask&8 != 0, NoWater: mask&1 != 0, NoTileBreak: mask&2 != 0})
+				NoLight: mask&1 != 0, NoBands: mask&2 != 0, NoRules: mask&4 != 0, NoMasks: mask&8 != 0, NoWater: mask&1 != 0, NoTileBreak: mask&2 != 0, NoThreePlanes: mask&4 != 0})
 		}
 	}
 	for _, v := range variants {
@@ -106,7 +106,7 @@ func TestTerrainVariants(t *testing.T) {
 			t.Fatalf("%+v: %v", v, err)
 		}
 		for name, off := range map[string]bool{"compiledScheme": v.NoScheme, "compiledTriplanar": v.NoTriplanar, "compiledDetail": v.NoDetail, "compiledTextures": v.NoTextures, "compiledRoute": v.NoRoute,
-			"compiledLight": v.NoLight, "compiledBands": v.NoBands, "compiledRules": v.NoRules, "compiledMasks": v.NoMasks, "compiledWater": v.NoWater, "compiledTileBreak": v.NoTileBreak} {
+			"compiledLight": v.NoLight, "compiledBands": v.NoBands, "compiledRules": v.NoRules, "compiledMasks": v.NoMasks, "compiledWater": v.NoWater, "compiledTileBreak": v.NoTileBreak, "compiledThreePlanes": v.NoThreePlanes} {
 			want := "const " + name + " = 1.0"
 			if off {
 				want = "const " + name + " = 0.0"
