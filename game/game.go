@@ -229,9 +229,12 @@ func (g *Game) followRoute(d float64) {
 	x, z, yaw := rv.At(g.FollowAt, look)
 	ground := m.GroundHeight(x, z)
 	pitch := followTilt
-	ax, az, _ := rv.At(g.FollowAt+look, look)
-	if run := math.Hypot(ax-x, az-z); run > 0 {
-		pitch += math.Atan2(m.GroundHeight(ax, az)-ground, run)
+	// The grade over the distance along the track, not the chord, which
+	// across a hairpin is a fraction of it.
+	ahead := math.Min(g.FollowAt+look, rv.Length())
+	ax, az, _ := rv.At(ahead, look)
+	if along := ahead - g.FollowAt; along > 0 {
+		pitch += math.Atan2(m.GroundHeight(ax, az)-ground, along)
 	}
 	pitch = math.Max(-followMaxPitch, math.Min(followMaxPitch, pitch))
 	c := g.Camera

@@ -372,8 +372,14 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 	if full {
 		budget = FullMeshMaxTriangles
 	}
+	// The cull of triangles facing away holds only with the eye above the
+	// drawn surface. The camera is kept above the bilinear ground, which
+	// the planar triangles can rise above inside a cell (on a ridge or a
+	// saddle of a coarse map by metres): there, with the eye inside the
+	// mountain, they are all drawn, as before the cull.
+	keepBack := f.keepBack || float64(cam.Pos[1]) <= meshHeight(m, float64(cam.Pos[0]), float64(cam.Pos[2]))
 	key := frameKey{vp: vp, w: w, h: h, near: cam.Near, detailDist: detailDist, m: m, lod: lod,
-		full: full, noOcclusion: f.noOcclusion, maxTriangles: budget, keepBack: f.keepBack}
+		full: full, noOcclusion: f.noOcclusion, maxTriangles: budget, keepBack: keepBack}
 	if len(normals) > 0 {
 		key.normals = &normals[0]
 	}
@@ -394,7 +400,7 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 	}
 	f.chunks = lod.Select(view, f.chunks)
 	p := newProjector(vp, w, h, cam.Near)
-	p.keepBack = f.keepBack
+	p.keepBack = keepBack
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(f.chunks)))
 	if len(f.batches) < workers {
 		f.batches = append(f.batches, make([]batch, workers-len(f.batches))...)
@@ -446,4 +452,28 @@ func chunkDistance(c *mesh.ChunkDraw, eye mgl32.Vec3, m *terrain.Heightmap) floa
 	dy := d(eye[1], lo, hi)
 	dz := d(eye[2], float32(c.Row0)*cs, float32(c.Row1)*cs)
 	return float32(math.Sqrt(float64(dx*dx + dy*dy + dz*dz)))
+}
+
+// meshHeight is the world height at (x, z) of the drawn step-1 mesh: the
+// cell's two planar triangles split along its (col+1, row)–(col, row+1)
+// diagonal (thesis listing 5.1), not the bilinear patch GroundHeight
+// interpolates. Chunks around the eye are drawn at an exact step, so this
+// is the surface over the eye. The point is clamped onto the map.
+func meshHeight(m *terrain.Heightmap, x, z float64) float64 {
+	if m.Width < 2 || m.Height < 2 {
+		return m.GroundHeight(x, z)
+	}
+	fx := min(max(x/m.CellSize, 0), float64(m.Width-1))
+	fz := min(max(z/m.CellSize, 0), float64(m.Height-1))
+	c0, r0 := min(int(fx), m.Width-2), min(int(fz), m.Height-2)
+	u, v := fx-float64(c0), fz-float64(r0)
+	ha, hb := float64(m.At(c0, r0)), float64(m.At(c0+1, r0))
+	hc, hd := float64(m.At(c0, r0+1)), float64(m.At(c0+1, r0+1))
+	var h float64
+	if u+v <= 1 {
+		h = ha + u*(hb-ha) + v*(hc-ha)
+	} else {
+		h = hd + (1-u)*(hc-hd) + (1-v)*(hb-hd)
+	}
+	return h * m.VerticalScale
 }

@@ -379,3 +379,43 @@ func TestBackFacingTrianglesAreHidden(t *testing.T) {
 		}
 	}
 }
+
+// With the eye inside the mountain (under the drawn triangles, though over
+// the bilinear ground the camera is held above: a ridge cell of a rough
+// map), nothing is culled for facing away: from there every nearby
+// triangle faces away, and culling them would show the sky through the
+// mountain. Over the surface the cull is back.
+func TestNoBackFaceCullUnderTheSurface(t *testing.T) {
+	w := roughWorld(t, 257)
+	m := w.Map
+	// The cell centre where the triangles rise most above the bilinear
+	// ground.
+	var bx, bz, rise float64
+	for r := 1; r < m.Height-2; r++ {
+		for c := 1; c < m.Width-2; c++ {
+			x, z := (float64(c)+0.5)*m.CellSize, (float64(r)+0.5)*m.CellSize
+			if d := meshHeight(m, x, z) - m.GroundHeight(x, z); d > rise {
+				bx, bz, rise = x, z, d
+			}
+		}
+	}
+	if rise < 0.05 {
+		t.Fatalf("the triangles rise at most %.3f over the bilinear ground: the test cannot fail", rise)
+	}
+	count := func(y float64, keepBack bool) int {
+		c := NewCamera()
+		c.Pos, c.Yaw, c.Pitch = mgl32.Vec3{float32(bx), float32(y), float32(bz)}, 0.3, -0.2
+		f := frame{keepBack: keepBack}
+		f.build(c, 640, 360, m, w.LOD, w.Normals, false, 120)
+		return f.triangles
+	}
+	ground, surface := m.GroundHeight(bx, bz), meshHeight(m, bx, bz)
+	inside := (ground + surface) / 2
+	if all, culled := count(inside, true), count(inside, false); culled != all {
+		t.Errorf("eye %.3f under the triangles (over the ground by %.3f): %d of %d triangles drawn, want all", surface-inside, inside-ground, culled, all)
+	}
+	above := surface + 1
+	if all, culled := count(above, true), count(above, false); culled >= all {
+		t.Errorf("eye over the surface: %d of %d triangles drawn, want fewer", culled, all)
+	}
+}

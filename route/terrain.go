@@ -202,7 +202,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	creaseReach := float64(newSplineKernel(max(spacing/2, minFollowReach)).radius())
 	if p.RoadWidth > 0 {
 		hw := p.RoadWidth / path.CellSize / 2
-		creaseReach = float64(roadKernel(hw).radius())
+		creaseReach = max(creaseReach, float64(roadKernel(hw).radius()))
 		if err := applyRoad(ctx, m, track, fit, hw); err != nil {
 			return nil, err
 		}
