@@ -238,6 +238,8 @@ func frameTriangles(f *frame) []projectedTriangle {
 func referenceTriangles(f *frame, c *Camera, w, h int, m *terrain.Heightmap, normals []float32, detailDist float32) []projectedTriangle {
 	p := newProjector(viewProjection(c, w, h), w, h, c.Near)
 	cs := float32(m.CellSize)
+	// Facing away is culled only with the eye over the drawn surface.
+	cull := float64(c.Pos[1]) > meshHeight(m, float64(c.Pos[0]), float64(c.Pos[2]))
 	var out []projectedTriangle
 	for i := range f.chunks {
 		ch := &f.chunks[i]
@@ -266,7 +268,7 @@ func referenceTriangles(f *frame, c *Camera, w, h int, m *terrain.Heightmap, nor
 			case 3:
 				d.vertices = []ebiten.Vertex{p.vertex(v[0]), p.vertex(v[1]), p.vertex(v[2])}
 				a, b, c := d.vertices[0], d.vertices[1], d.vertices[2]
-				if (b.DstX-a.DstX)*(c.DstY-a.DstY) >= (c.DstX-a.DstX)*(b.DstY-a.DstY) {
+				if cull && (b.DstX-a.DstX)*(c.DstY-a.DstY) >= (c.DstX-a.DstX)*(b.DstY-a.DstY) {
 					continue
 				}
 				d.indices = []uint32{0, 1, 2}
