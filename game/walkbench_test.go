@@ -8,12 +8,11 @@ import (
 	"context"
 	"math"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 )
 
@@ -78,7 +77,7 @@ func benchmarkFrameMoving(b *testing.B, step, above float64, pitchDeg float32) {
 			w := world.w(b)
 			c := NewCamera()
 			var f frame
-			start := processCPU()
+			start, haveCPU := testenv.ProcessCPU()
 			for i := 0; b.Loop(); i++ {
 				cameraPath(c, w.Map, i, 600, step, above, pitchDeg)
 				f.build(c, 1280, 720, w.Map, w.LOD, w.Normals, false, 120)
@@ -87,18 +86,11 @@ func benchmarkFrameMoving(b *testing.B, step, above float64, pitchDeg float32) {
 			// On a machine shared with other work the wall time swings
 			// with the load; the CPU time the process spent per frame
 			// (all its threads) swings less.
-			b.ReportMetric((processCPU()-start).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+			if end, ok := testenv.ProcessCPU(); ok && haveCPU {
+				b.ReportMetric((end-start).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+			}
 		})
 	}
-}
-
-// processCPU is the user and system time the process has used so far.
-func processCPU() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // BenchmarkFrameWalk1025 walks at WalkSpeed, a frame every 1/30 s, with

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cordillera/internal/parallel"
+	"cordillera/internal/testenv"
 	"cordillera/noise"
 )
 
@@ -61,7 +62,7 @@ func thesisParams(alg Algorithm, basis noise.Kind, size, bands int) Params {
 // swings with the load, the CPU time much less.
 func benchThesisCell(b *testing.B, p Params, env1, env2 float64) {
 	ctx := parallel.WithWorkers(context.Background(), 1)
-	cpu0, haveCPU := thesisProcessCPU()
+	cpu0, haveCPU := testenv.ProcessCPU()
 	for range b.N { // not b.Loop: see BenchmarkFBmPerlin1025
 		if _, err := Generate(ctx, p, nil); err != nil {
 			b.Fatal(err)
@@ -70,7 +71,7 @@ func benchThesisCell(b *testing.B, p Params, env1, env2 float64) {
 	ms := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 1e6
 	b.ReportMetric(env1/ms, "x-env1")
 	b.ReportMetric(env2/ms, "x-env2")
-	if cpu1, ok := thesisProcessCPU(); ok && haveCPU {
+	if cpu1, ok := testenv.ProcessCPU(); ok && haveCPU {
 		b.ReportMetric((cpu1-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
 	}
 }
