@@ -17,11 +17,7 @@ import (
 func TestCellularFastPathMatchesReference(t *testing.T) {
 	for _, kernel := range noise.Kernels() {
 		t.Run(string(kernel), func(t *testing.T) {
-			previous, err := noise.UseKernel(kernel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer noise.UseKernel(previous)
+			useKernel(t, kernel)
 			for _, basis := range []noise.Kind{noise.Simplex, noise.Worley, noise.WorleyEdge} {
 				for _, alg := range []Algorithm{FBm, Hybrid, Quilez, Ridged} {
 					for k, seed := range []int64{3, -11, 1<<40 + 5} {
@@ -51,4 +47,15 @@ func TestCellularFastPathMatchesReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// useKernel makes k the noise kernel for the rest of t (the vector paths
+// the fast generators take), and the previous one again after it.
+func useKernel(t *testing.T, k noise.Kernel) {
+	t.Helper()
+	previous, err := noise.UseKernel(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { noise.UseKernel(previous) })
 }

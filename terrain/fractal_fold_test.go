@@ -23,11 +23,7 @@ import (
 func TestFusedRowsMatchReference(t *testing.T) {
 	for _, k := range noise.Kernels() {
 		t.Run(string(k), func(t *testing.T) {
-			previous, err := noise.UseKernel(k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer noise.UseKernel(previous)
+			useKernel(t, k)
 			for _, alg := range []Algorithm{FBm, Hetero, Hybrid, Quilez} {
 				for _, basis := range []noise.Kind{noise.Perlin, noise.Value} {
 					for _, size := range []int{9, 24, 57, 100} {

@@ -20,11 +20,7 @@ import (
 func TestSwissRowsMatchReference(t *testing.T) {
 	for _, k := range noise.Kernels() {
 		t.Run(string(k), func(t *testing.T) {
-			previous, err := noise.UseKernel(k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer noise.UseKernel(previous)
+			useKernel(t, k)
 			for _, basis := range noise.Kinds {
 				for _, size := range []int{5, 24, 57, 100} {
 					for _, seed := range []int64{-7, 0, 1<<40 + 3} {
