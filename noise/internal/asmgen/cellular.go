@@ -351,14 +351,8 @@ func simplexKernel(points bool) {
 	VADDPD_BCST(c(sxFar), x0, x2)
 	VADDPD_BCST(c(sxFar), y0, y2)
 	// The lattice rows' keys and the columns' products: rowKey and
-	// hashCell, with (j+1)·primeY = j·primeY + primeY modulo 2⁶⁴.
-	r0, r1, ip, ip1 := ZMM(), ZMM(), ZMM(), ZMM()
-	VPMULLQ_BCST(c(sxPrimeY), j, r0)
-	VPADDQ_BCST(c(sxPrimeY), r0, r1)
-	VPXORQ(key, r0, r0)
-	VPXORQ(key, r1, r1)
-	VPMULLQ_BCST(c(sxPrimeX), i, ip)
-	VPADDQ_BCST(c(sxPrimeX), ip, ip1)
+	// hashCell.
+	r0, r1, ip, ip1 := latticeKeys(i, j, key, c(sxPrimeX), c(sxPrimeY))
 	row1, col1 := ZMM(), ZMM()
 	VPBLENDMQ(r0, r1, lower, row1) // the lower triangle's corner 1 is (i+1, j)
 	VPBLENDMQ(ip1, ip, lower, col1)

@@ -38,8 +38,9 @@ func hashRows() {
 	hashRow("value")
 }
 
-// mix64 returns Mix64(key ^ the 8 products at hx) in a vector.
-func mix64(hx Mem, key Register) Register {
+// mix64 returns Mix64(key ^ hx) in a vector: hashCell of the 8 lanes,
+// hx holding the columns' products i·primeX (in memory or a register).
+func mix64(hx Op, key Register) Register {
 	h, t := ZMM(), ZMM()
 	VPXORQ(hx, key, h)
 	for _, c := range []Mem{mix64A, mix64B} {
@@ -255,4 +256,19 @@ func valueColumns() {
 	Label(name + "Done")
 	VZEROUPPER()
 	RET()
+}
+
+// latticeKeys returns rowKey of lattice rows j and j+1 (key ^ row·primeY)
+// and the columns' products i·primeX and (i+1)·primeX, using
+// (j+1)·primeY = j·primeY + primeY modulo 2⁶⁴; primeX and primeY are
+// the constants to broadcast.
+func latticeKeys(i, j, key Register, primeX, primeY Mem) (r0, r1, ip, ip1 Register) {
+	r0, r1, ip, ip1 = ZMM(), ZMM(), ZMM(), ZMM()
+	VPMULLQ_BCST(primeY, j, r0)
+	VPADDQ_BCST(primeY, r0, r1)
+	VPXORQ(key, r0, r0)
+	VPXORQ(key, r1, r1)
+	VPMULLQ_BCST(primeX, i, ip)
+	VPADDQ_BCST(primeX, ip, ip1)
+	return r0, r1, ip, ip1
 }

@@ -124,30 +124,12 @@ func pointEval(basis string, grad bool) {
 		return d
 	}
 	// hash is hashCell: Mix64(row ^ i·primeX), with i·primeX in col.
-	hash := func(row, col Register) Register {
-		h, sh := ZMM(), ZMM()
-		VPXORQ(col, row, h)
-		for _, m := range []Mem{mix64A, mix64B} {
-			VPSRLQ(U8(33), h, sh)
-			VPXORQ(sh, h, h)
-			VPMULLQ_BCST(m, h, h)
-		}
-		VPSRLQ(U8(33), h, sh)
-		VPXORQ(sh, h, h)
-		return h
-	}
+	hash := func(row, col Register) Register { return mix64(col, row) }
 
 	i, u := floorFrac(Mem{Base: xs})
 	j, t := floorFrac(Mem{Base: ys})
-	// rowKey for rows j and j+1, and the columns' products, with
-	// (j+1)·primeY = j·primeY + primeY modulo 2⁶⁴.
-	r0, r1, ip, ip1 := ZMM(), ZMM(), ZMM(), ZMM()
-	VPMULLQ_BCST(sx(sxPrimeY), j, r0)
-	VPADDQ_BCST(sx(sxPrimeY), r0, r1)
-	VPXORQ(key, r0, r0)
-	VPXORQ(key, r1, r1)
-	VPMULLQ_BCST(sx(sxPrimeX), i, ip)
-	VPADDQ_BCST(sx(sxPrimeX), ip, ip1)
+	// rowKey for rows j and j+1, and the columns' products.
+	r0, r1, ip, ip1 := latticeKeys(i, j, key, sx(sxPrimeX), sx(sxPrimeY))
 	wv := fade(t)
 
 	if basis == "value" {
