@@ -113,7 +113,7 @@ const boostFactor = 4
 // Step moves the camera by one tick of dt seconds over the ground m.
 // Flying moves along the view direction and never goes below the ground;
 // walking moves horizontally, falls under gravity and keeps the eye
-// EyeHeight above the bilinearly sampled ground.
+// EyeHeight above the ground as drawn (groundAt).
 func (c *Camera) Step(in Input, dt float32, m *terrain.Heightmap) {
 	boost := float32(1)
 	if in.Boost {
@@ -184,8 +184,13 @@ func (c *Camera) SetMode(mode Mode, m *terrain.Heightmap) {
 	}
 }
 
+// groundAt is the height of the ground under the camera as it is drawn:
+// the finest mesh's two planar triangles per cell (meshHeight), not the
+// bilinear patch GroundHeight interpolates. Over a ridge cell the two
+// differ by metres on a rough map, and an eye held above the bilinear
+// patch stood inside the drawn hill and saw through it.
 func (c *Camera) groundAt(m *terrain.Heightmap) float32 {
-	return float32(m.GroundHeight(float64(c.Pos[0]), float64(c.Pos[2])))
+	return float32(meshHeight(m, float64(c.Pos[0]), float64(c.Pos[2])))
 }
 
 // clampToMap keeps the camera over the map horizontally, with a margin for

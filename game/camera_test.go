@@ -258,3 +258,59 @@ func TestOverviewFramesTheMap(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkStandsOnTheDrawnTriangles walks over a map of ridges and
+// valleys on every cell's diagonal, where the drawn triangles and the
+// bilinear patch differ by half the vertical scale: the eye must stay
+// EyeHeight above the triangle drawn under it (found by its plane through
+// three corners, not by the code under test), never inside the ridge,
+// and exactly there while it stands (it falls freely off a ridge).
+func TestWalkStandsOnTheDrawnTriangles(t *testing.T) {
+	const n = 17
+	m := terrain.NewHeightmap(n, n)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			m.Set(x, y, float32((x+y)%2))
+		}
+	}
+	m.VerticalScale = 20
+	// drawn is the height of the triangle over (x, z): each cell is split
+	// along its diagonal from (c+1, r) to (c, r+1).
+	drawn := func(x, z float64) float64 {
+		c, r := math.Floor(x), math.Floor(z)
+		corner := func(dc, dr float64) [3]float64 {
+			return [3]float64{c + dc, float64(m.At(int(c+dc), int(r+dr))) * m.VerticalScale, r + dr}
+		}
+		p, q, s := corner(1, 0), corner(0, 1), corner(0, 0)
+		if (x-c)+(z-r) > 1 {
+			s = corner(1, 1)
+		}
+		// The plane through p, q, s: solve for y at (x, z).
+		ux, uy, uz := q[0]-p[0], q[1]-p[1], q[2]-p[2]
+		vx, vy, vz := s[0]-p[0], s[1]-p[1], s[2]-p[2]
+		nx, ny, nz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
+		return p[1] - (nx*(x-p[0])+nz*(z-p[2]))/ny
+	}
+	c := NewCamera()
+	c.Pos = mgl32.Vec3{2.3, 0, 2.1}
+	c.Yaw = 0.3
+	c.SetMode(Walk, m)
+	worst := 0.0
+	for i := 0; i < 240; i++ {
+		c.Step(Input{Forward: 1}, 1.0/60, m)
+		x, z := float64(c.Pos[0]), float64(c.Pos[2])
+		want := drawn(x, z) + EyeHeight
+		if d := math.Abs(float64(c.Pos[1]) - want); c.grounded && d > worst {
+			worst = d
+		}
+		if float64(c.Pos[1]) < want-1e-3 {
+			t.Fatalf("tick %d at (%.2f, %.2f): eye %.3f under the drawn ground %.3f + eye height", i, x, z, c.Pos[1], drawn(x, z))
+		}
+	}
+	if worst > 1e-3 {
+		t.Errorf("a grounded walker's eye strays up to %.3f from the drawn ground + eye height", worst)
+	}
+	if c.Pos[0] < 8 {
+		t.Errorf("walked to x=%v in four seconds", c.Pos[0])
+	}
+}

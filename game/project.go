@@ -373,10 +373,12 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 		budget = FullMeshMaxTriangles
 	}
 	// The cull of triangles facing away holds only with the eye above the
-	// drawn surface. The camera is kept above the bilinear ground, which
-	// the planar triangles can rise above inside a cell (on a ridge or a
-	// saddle of a coarse map by metres): there, with the eye inside the
-	// mountain, they are all drawn, as before the cull.
+	// drawn surface. The moving camera stands on the drawn ground
+	// (Camera.groundAt), but a camera placed at the bilinear ground (a
+	// teleport, a follow pose, a test's pose) can lie under the planar
+	// triangles inside a cell (on a ridge or a saddle of a coarse map by
+	// metres): there, with the eye inside the mountain, they are all
+	// drawn, as before the cull.
 	keepBack := f.keepBack || float64(cam.Pos[1]) <= meshHeight(m, float64(cam.Pos[0]), float64(cam.Pos[2]))
 	key := frameKey{vp: vp, w: w, h: h, near: cam.Near, detailDist: detailDist, m: m, lod: lod,
 		full: full, noOcclusion: f.noOcclusion, maxTriangles: budget, keepBack: keepBack}
