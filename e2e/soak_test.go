@@ -12,13 +12,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"cordillera/game"
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -96,7 +96,7 @@ func soakFiles(t *testing.T) []soakFile {
 	if err := os.Mkdir(path("folder"), 0o755); err == nil {
 		files = append(files, soakFile{path("folder"), false})
 	}
-	if err := syscall.Mkfifo(path("fifo.json"), 0o644); err == nil {
+	if err := testenv.Mkfifo(path("fifo.json")); err == nil {
 		files = append(files, soakFile{path("fifo.json"), false})
 	}
 	big := write("big.json", nil)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"cordillera/internal/testenv"
 	"cordillera/route"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
@@ -139,7 +140,7 @@ func TestOpenFileParsesOffTheUIGoroutine(t *testing.T) {
 	if o := openFile(dir, openPath(dir)); o.err == nil || !strings.Contains(o.err.Error(), "a directory, not a regular file") {
 		t.Errorf("a folder: error %v", o.err)
 	}
-	if fifo := filepath.Join(dir, "f.json"); mkfifo(fifo) == nil {
+	if fifo := filepath.Join(dir, "f.json"); testenv.Mkfifo(fifo) == nil {
 		if o := openFile(fifo, openPath(fifo)); o.err == nil || !strings.Contains(o.err.Error(), "named pipe") {
 			t.Errorf("FIFO: error %v", o.err)
 		}
