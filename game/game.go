@@ -417,7 +417,7 @@ func (g *Game) handleMouse() {
 	g.cursor = [2]int{x, y}
 	if g.ShowMinimap && inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		if wx, wz, ok := g.World.Minimap.WorldAt(x, y, g.w, g.h); ok {
-			Teleport(g.Camera, g.World.Map, wx, wz)
+			g.World.Minimap.Teleport(g.Camera, wx, wz)
 			g.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
 			return
 		}
@@ -464,6 +464,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 	if g.ShowMinimap {
 		g.World.Minimap.SetWater(g.View.Water)
+		g.World.Minimap.ShowBeyond(g.View.Continue)
 		g.World.Minimap.Draw(screen, g.Camera, w, h)
 		if g.World.Route != nil {
 			g.World.Route.drawOnMinimap(screen, g.World.Minimap, w, h)

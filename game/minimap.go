@@ -21,6 +21,14 @@ import (
 // Orientation: the minimap shows the map as the relief image does, north
 // (row 0, z = 0) at the top and west (column 0, x = 0) at the left, so world
 // x grows to the right and world z grows downward on it, like screen y.
+//
+// Where the noise goes on beyond the map (outside.go) and the viewer shows
+// it, the minimap shows the map's square with a margin of that land around
+// it (terrain.NewOverview, beyondMargin of the map's side on each side),
+// the square marked by a frame: issue 11, "the map's square stays the part
+// that is edited and exported, marked on the minimap". Everything on it —
+// the relief, the water, the dot and the wedge, the route, the scale bar
+// and the click — maps through the shown extent (bounds).
 
 // Minimap layout and look.
 const (
@@ -31,21 +39,34 @@ const (
 	// minTeleportClearance is the least height above the ground a flying
 	// camera lands at, as a share of the map's larger side.
 	minTeleportClearance = 0.02
+
+	// beyondMargin is how much of the land beyond the map the minimap
+	// shows on each side, as a share of the map's side: the square keeps
+	// 2/3 of the minimap, and the minimap grows by half (within a third of
+	// the screen) so that the square shrinks little.
+	beyondMargin = 0.25
 )
 
 var (
 	minimapFrame   = color.RGBA{230, 230, 230, 255}
 	minimapDot     = color.RGBA{230, 30, 30, 255}
 	minimapFrustum = color.RGBA{255, 225, 60, 255}
-	minimapShadow  = color.RGBA{0, 0, 0, 160} // under the lines and the dot, for contrast on snow
+	minimapShadow  = color.RGBA{0, 0, 0, 160}       // under the lines and the dot, for contrast on snow
+	minimapSquare  = color.RGBA{250, 250, 250, 255} // the frame of the map's square amid the land beyond
 )
 
 // Minimap is the navigation map of one heightmap.
 type Minimap struct {
 	m      *terrain.Heightmap
-	size   int
+	size   int           // the map's square's side in pixels before the screen limits it
 	relief *image.RGBA   // the shaded relief, at the size last drawn (at first the nominal size)
 	img    *ebiten.Image // relief (and overlay) on the GPU, made on the first Draw
+
+	// beyond is the map with the land around it, shown while showBeyond,
+	// with its own relief; nil where the map has no land beyond it.
+	beyond       *terrain.Overview
+	beyondRelief *image.RGBA
+	showBeyond   bool
 
 	overlay     *terrain.Heightmap // a mask in [0, 1] tinting the relief, or nil
 	overlayTint color.RGBA
@@ -74,31 +95,131 @@ func (mm *Minimap) SetOverlay(name string, mask *terrain.Heightmap, tint color.R
 	mm.overlay, mm.overlayTint, mm.OverlayName = mask, tint, name
 }
 
-// shown is the relief with the overlay blended in and the water over it.
-func (mm *Minimap) shown() *image.RGBA {
-	if mm.overlay == nil && mm.water <= 0 {
-		return mm.relief
+// SetBeyond gives the minimap the map with the land around it (nil:
+// none) and shows it. Its relief is shaded now, at the nominal size, so
+// that AddOutside does that work off the frame loop.
+func (mm *Minimap) SetBeyond(o *terrain.Overview) {
+	mm.Deallocate()
+	mm.beyond, mm.showBeyond, mm.beyondRelief = o, o != nil, nil
+	if o != nil {
+		w, h := mm.fit(float64(mm.nominal()))
+		mm.beyondRelief = analysis.ShadedRelief(o.Map, w, h, analysis.ReliefOptions{})
 	}
-	b := mm.relief.Bounds()
+}
+
+// withBeyond is a copy of mm (sharing its relief) that has the land
+// beyond the map o, so that a world given that land does not change the
+// minimap of another world that shares it.
+func (mm *Minimap) withBeyond(o *terrain.Overview) *Minimap {
+	c := *mm
+	c.img = nil
+	c.SetBeyond(o)
+	return &c
+}
+
+// ShowBeyond shows the land beyond the map around it, if the minimap has
+// it (the viewer's *land beyond the map*), or the map's square alone.
+func (mm *Minimap) ShowBeyond(on bool) {
+	if on != mm.showBeyond {
+		mm.Deallocate()
+		mm.showBeyond = on
+	}
+}
+
+// beyondShown reports whether the minimap shows the land beyond the map.
+func (mm *Minimap) beyondShown() bool { return mm.beyond != nil && mm.showBeyond }
+
+// source is the heightmap the minimap shows: the map, or the overview
+// of it and the land around it.
+func (mm *Minimap) source() *terrain.Heightmap {
+	if mm.beyondShown() {
+		return mm.beyond.Map
+	}
+	return mm.m
+}
+
+// shownRelief is the relief image of what the minimap shows.
+func (mm *Minimap) shownRelief() **image.RGBA {
+	if mm.beyondShown() {
+		return &mm.beyondRelief
+	}
+	return &mm.relief
+}
+
+// bounds is the world rectangle [x0, x1]×[z0, z1] the minimap shows: the
+// map's extent, or with the land beyond it the overview's, which holds it.
+func (mm *Minimap) bounds() (x0, z0, x1, z1 float64) {
+	if mm.beyondShown() {
+		c := mm.beyond.Corner(mm.m)
+		w, d := mm.beyond.Map.Extent()
+		return c, c, c + w, c + d
+	}
+	w, d := mm.m.Extent()
+	return 0, 0, w, d
+}
+
+// nominal is the minimap's longer side in pixels before the screen limits
+// it: size for the map alone, more with the land beyond so that the
+// map's square keeps size pixels.
+func (mm *Minimap) nominal() int {
+	if !mm.beyondShown() {
+		return mm.size
+	}
+	x0, z0, x1, z1 := mm.bounds()
+	w, d := mm.m.Extent()
+	if max(w, d) <= 0 {
+		return mm.size
+	}
+	return int(math.Round(float64(mm.size) * max(x1-x0, z1-z0) / max(w, d)))
+}
+
+// shown is the relief with the overlay blended in and the water over it.
+// The overlay covers the map's square only; the water, every pixel whose
+// ground lies below the water level, beyond the map too.
+func (mm *Minimap) shown() *image.RGBA {
+	relief := *mm.shownRelief()
+	if mm.overlay == nil && mm.water <= 0 {
+		return relief
+	}
+	b := relief.Bounds()
 	out := image.NewRGBA(b)
 	ow, oh := mm.m.Width, mm.m.Height
 	if mm.overlay != nil {
 		ow, oh = mm.overlay.Width, mm.overlay.Height
 	}
+	src := mm.source()
+	// With the land beyond shown, where a pixel's centre lies on the map's
+	// square, as a share of its side (outside [0, 1]: off the square).
+	x0, z0, x1, z1 := mm.bounds()
+	ew, ed := mm.m.Extent()
+	onSquare := func(x, n int, lo, hi, side float64) float64 {
+		return (lo + (float64(x)+0.5)/float64(n)*(hi-lo)) / side
+	}
 	t := [3]float64{float64(mm.overlayTint.R), float64(mm.overlayTint.G), float64(mm.overlayTint.B)}
 	for y := 0; y < b.Dy(); y++ {
 		row := min((2*y+1)*oh/(2*b.Dy()), oh-1)
+		v := 0.0
+		if mm.beyondShown() {
+			v = onSquare(y, b.Dy(), z0, z1, ed)
+			row = min(int(math.Floor(v*float64(oh))), oh-1)
+		}
 		for x := 0; x < b.Dx(); x++ {
 			col := min((2*x+1)*ow/(2*b.Dx()), ow-1)
+			in := true
+			if mm.beyondShown() {
+				u := onSquare(x, b.Dx(), x0, x1, ew)
+				col = min(int(math.Floor(u*float64(ow))), ow-1)
+				in = u >= 0 && u <= 1 && v >= 0 && v <= 1
+			}
 			a := 0.0
-			if mm.overlay != nil {
+			if mm.overlay != nil && in {
 				a = 0.85 * float64(mm.overlay.At(col, row)) // the relief still shows through
 			}
-			i := y*mm.relief.Stride + x*4
+			i := y*relief.Stride + x*4
 			for c := 0; c < 3; c++ {
-				out.Pix[i+c] = uint8(float64(mm.relief.Pix[i+c])*(1-a) + t[c]*a + 0.5)
+				out.Pix[i+c] = uint8(float64(relief.Pix[i+c])*(1-a) + t[c]*a + 0.5)
 			}
-			if mm.water > 0 && mm.m.At(min((2*x+1)*mm.m.Width/(2*b.Dx()), mm.m.Width-1), min((2*y+1)*mm.m.Height/(2*b.Dy()), mm.m.Height-1)) < mm.water {
+			if mm.water > 0 && src.At(min((2*x+1)*src.Width/(2*b.Dx()), src.Width-1), min((2*y+1)*src.Height/(2*b.Dy()), src.Height-1)) < mm.water {
 				// Water: its colour, the relief's shading faintly through it.
 				wc := [3]uint8{minimapWater.R, minimapWater.G, minimapWater.B}
 				for c := 0; c < 3; c++ {
@@ -133,9 +254,10 @@ func (mm *Minimap) Deallocate() {
 	}
 }
 
-// fit is the size in pixels of the map's extent with its longer side long.
+// fit is the size in pixels of the shown extent with its longer side long.
 func (mm *Minimap) fit(long float64) (w, h int) {
-	ew, ed := mm.m.Extent()
+	x0, z0, x1, z1 := mm.bounds()
+	ew, ed := x1-x0, z1-z0
 	fw, fh := long, long
 	switch {
 	case ew > ed:
@@ -148,10 +270,11 @@ func (mm *Minimap) fit(long float64) (w, h int) {
 
 // Rect is where the minimap is drawn on a screenW×screenH screen: the
 // bottom-right corner, minimapMargin pixels in, its longer side the
-// minimap's size but never more than a third of the screen's smaller side.
-// It is empty on a screen too small to hold it.
+// minimap's nominal size but never more than a third of the screen's
+// smaller side. It holds the land beyond the map when that is shown. It
+// is empty on a screen too small to hold it.
 func (mm *Minimap) Rect(screenW, screenH int) image.Rectangle {
-	long := min(mm.size, min(screenW, screenH)/3)
+	long := min(mm.nominal(), min(screenW, screenH)/3)
 	if long < 1 {
 		return image.Rectangle{}
 	}
@@ -160,20 +283,31 @@ func (mm *Minimap) Rect(screenW, screenH int) image.Rectangle {
 	return image.Rect(x1-w, y1-h, x1, y1)
 }
 
-// MapToScreen returns the screen point of world (x, z): the map's extent
-// [0, w]×[0, d] spans Rect exactly, z growing downward. Points off the map
-// land outside Rect.
+// MapToScreen returns the screen point of world (x, z): the shown extent
+// (bounds: the map's [0, w]×[0, d], or with the land beyond the
+// overview's) spans Rect exactly, z growing downward. Points off it land
+// outside Rect.
 func (mm *Minimap) MapToScreen(x, z float64, screenW, screenH int) (px, py float64) {
 	r := mm.Rect(screenW, screenH)
-	ew, ed := mm.m.Extent()
+	x0, z0, x1, z1 := mm.bounds()
 	px, py = float64(r.Min.X)+float64(r.Dx())/2, float64(r.Min.Y)+float64(r.Dy())/2
-	if ew > 0 {
-		px = float64(r.Min.X) + x/ew*float64(r.Dx())
+	if x1 > x0 {
+		px = float64(r.Min.X) + (x-x0)/(x1-x0)*float64(r.Dx())
 	}
-	if ed > 0 {
-		py = float64(r.Min.Y) + z/ed*float64(r.Dy())
+	if z1 > z0 {
+		py = float64(r.Min.Y) + (z-z0)/(z1-z0)*float64(r.Dy())
 	}
 	return px, py
+}
+
+// PixelsPerMetre is the minimap's scale on a screenW×screenH screen (0
+// for a map of no extent), for its scale bar.
+func (mm *Minimap) PixelsPerMetre(screenW, screenH int) float64 {
+	x0, _, x1, _ := mm.bounds()
+	if x1 <= x0 {
+		return 0
+	}
+	return float64(mm.Rect(screenW, screenH).Dx()) / (x1 - x0)
 }
 
 // WorldAt returns the world (x, z) under the centre of screen pixel
@@ -184,26 +318,27 @@ func (mm *Minimap) WorldAt(px, py int, screenW, screenH int) (x, z float64, ok b
 	if !image.Pt(px, py).In(r) {
 		return 0, 0, false
 	}
-	ew, ed := mm.m.Extent()
-	x = (float64(px-r.Min.X) + 0.5) / float64(r.Dx()) * ew
-	z = (float64(py-r.Min.Y) + 0.5) / float64(r.Dy()) * ed
+	x0, z0, x1, z1 := mm.bounds()
+	x = x0 + (float64(px-r.Min.X)+0.5)/float64(r.Dx())*(x1-x0)
+	z = z0 + (float64(py-r.Min.Y)+0.5)/float64(r.Dy())*(z1-z0)
 	return x, z, true
 }
 
 // Draw draws the minimap onto dst, a screenW×screenH screen: the relief
-// pixel for pixel in Rect inside a 1-pixel frame, and unless cam is nil
-// the top view of cam's frustum and cam's position as a dot, both clipped
-// to the map.
+// pixel for pixel in Rect inside a 1-pixel frame, the map's square framed
+// when the land beyond it shows, and unless cam is nil the top view of
+// cam's frustum and cam's position as a dot, both clipped to what the
+// minimap shows.
 func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, screenW, screenH int) {
 	r := mm.Rect(screenW, screenH)
 	if r.Empty() {
 		return
 	}
-	if rb := mm.relief.Bounds(); rb.Dx() != r.Dx() || rb.Dy() != r.Dy() {
+	if relief := mm.shownRelief(); *relief == nil || (*relief).Bounds().Dx() != r.Dx() || (*relief).Bounds().Dy() != r.Dy() {
 		// A small screen shrinks the minimap: redraw the relief at that
 		// size (a few milliseconds, once per resize) rather than blur it.
 		mm.Deallocate()
-		mm.relief = analysis.ShadedRelief(mm.m, r.Dx(), r.Dy(), analysis.ReliefOptions{})
+		*relief = analysis.ShadedRelief(mm.source(), r.Dx(), r.Dy(), analysis.ReliefOptions{})
 	}
 	if mm.img == nil {
 		mm.img = ebiten.NewImageFromImage(mm.shown())
@@ -212,11 +347,14 @@ func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, screenW, screenH int) {
 	op := &ebiten.DrawImageOptions{}
 	op.GeoM.Translate(float64(r.Min.X), float64(r.Min.Y))
 	dst.DrawImage(mm.img, op)
+	on := dst.SubImage(r).(*ebiten.Image) // clips the lines and the dot to the minimap
+	if mm.beyondShown() {
+		mm.drawSquare(on, screenW, screenH)
+	}
 	if cam == nil {
 		return
 	}
 
-	on := dst.SubImage(r).(*ebiten.Image) // clips the lines and the dot to the map
 	segments := mm.frustumTop(cam, float64(screenW)/float64(screenH))
 	for _, style := range []struct {
 		width float32
@@ -233,20 +371,43 @@ func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, screenW, screenH int) {
 	vector.FillCircle(on, float32(cx), float32(cy), minimapDotRadius, minimapDot, true)
 }
 
+// drawSquare frames the map's square on the minimap: a light line on the
+// pixels just outside it over a dark band a pixel wider on each side, so
+// that it reads on snow and on dark ground alike, as the wedge's lines do.
+func (mm *Minimap) drawSquare(on *ebiten.Image, screenW, screenH int) {
+	ew, ed := mm.m.Extent()
+	ax, ay := mm.MapToScreen(0, 0, screenW, screenH)
+	bx, by := mm.MapToScreen(ew, ed, screenW, screenH)
+	// The square covers pixels [x0, x1)×[y0, y1); the lines' centres lie
+	// half a pixel outside it.
+	x0, y0 := float32(math.Round(ax))-0.5, float32(math.Round(ay))-0.5
+	x1, y1 := float32(math.Round(bx))+0.5, float32(math.Round(by))+0.5
+	for _, style := range []struct {
+		width float32
+		clr   color.RGBA
+	}{{3, minimapShadow}, {1, minimapSquare}} {
+		w, h := style.width, style.width/2
+		vector.FillRect(on, x0-h, y0-h, x1-x0+w, w, style.clr, false) // north
+		vector.FillRect(on, x0-h, y1-h, x1-x0+w, w, style.clr, false) // south
+		vector.FillRect(on, x0-h, y0+h, w, y1-y0-w, style.clr, false) // west
+		vector.FillRect(on, x1-h, y0+h, w, y1-y0-w, style.clr, false) // east
+	}
+}
+
 // frustumTop returns the top view of cam's view frustum on a screen of the
 // given aspect (width/height) as world segments (x0, z0, x1, z1), clipped to
-// the map: the two side edges from the camera along yaw ± half the
-// horizontal field of view, tan(hfov/2) = aspect·tan(FovY/2), and the far
-// edge joining their ends. The far edge lies at depth min(Far, distance to
-// the map's farthest corner), so it shows on the map only when the far
-// plane cuts it. Pitch is ignored: it is the horizontal wedge the camera
-// faces.
+// what the minimap shows (bounds): the two side edges from the camera
+// along yaw ± half the horizontal field of view, tan(hfov/2) =
+// aspect·tan(FovY/2), and the far edge joining their ends. The far edge
+// lies at depth min(Far, distance to the shown extent's farthest corner),
+// so it shows on the minimap only when the far plane cuts it. Pitch is
+// ignored: it is the horizontal wedge the camera faces.
 func (mm *Minimap) frustumTop(cam *Camera, aspect float64) [][4]float64 {
-	ew, ed := mm.m.Extent()
+	bx0, bz0, bx1, bz1 := mm.bounds()
 	cx, cz := float64(cam.Pos[0]), float64(cam.Pos[2])
 	half := math.Atan(aspect * math.Tan(float64(cam.FovY)/2))
-	reach := 0.0 // distance to the farthest corner of the map
-	for _, c := range [][2]float64{{0, 0}, {ew, 0}, {0, ed}, {ew, ed}} {
+	reach := 0.0 // distance to the farthest corner of the shown extent
+	for _, c := range [][2]float64{{bx0, bz0}, {bx1, bz0}, {bx0, bz1}, {bx1, bz1}} {
 		reach = max(reach, math.Hypot(c[0]-cx, c[1]-cz))
 	}
 	length := min(float64(cam.Far), reach) / math.Cos(half) // along the side edges
@@ -255,7 +416,7 @@ func (mm *Minimap) frustumTop(cam *Camera, aspect float64) [][4]float64 {
 	rx, rz := cx+length*math.Cos(yaw+half), cz+length*math.Sin(yaw+half)
 	var out [][4]float64
 	for _, s := range [][4]float64{{cx, cz, lx, lz}, {cx, cz, rx, rz}, {lx, lz, rx, rz}} {
-		if c, ok := clipSegment(s, 0, 0, ew, ed); ok {
+		if c, ok := clipSegment(s, bx0, bz0, bx1, bz1); ok {
 			out = append(out, c)
 		}
 	}
@@ -300,10 +461,43 @@ func Teleport(cam *Camera, m *terrain.Heightmap, x, z float64) {
 		cam.SetMode(Walk, m)
 		return
 	}
-	clearance := float64(cam.Pos[1]) - m.GroundHeight(float64(cam.Pos[0]), float64(cam.Pos[2]))
+	flyTo(cam, m, x, z, m.GroundHeight)
+}
+
+// Teleport carries cam to world (x, z), a point clicked on the minimap:
+// as the package's Teleport does, onto the map; but while the land beyond
+// the map shows, a flying camera goes anywhere the minimap shows (within
+// the reach flying allows, Camera.clampToMap), its height kept above that
+// land.
+func (mm *Minimap) Teleport(cam *Camera, x, z float64) {
+	if !mm.beyondShown() || cam.Mode == Walk {
+		Teleport(cam, mm.m, x, z)
+		return
+	}
+	x0, z0, x1, z1 := mm.bounds()
+	flyTo(cam, mm.m, min(max(x, x0), x1), min(max(z, z0), z1), mm.groundHeight)
+}
+
+// groundHeight is the height of the ground the minimap shows at world
+// (x, z): the map's on its square, the overview's beyond it.
+func (mm *Minimap) groundHeight(x, z float64) float64 {
+	ew, ed := mm.m.Extent()
+	if !mm.beyondShown() || (x >= 0 && x <= ew && z >= 0 && z <= ed) {
+		return mm.m.GroundHeight(x, z)
+	}
+	c := mm.beyond.Corner(mm.m)
+	return mm.beyond.Map.GroundHeight(x-c, z-c)
+}
+
+// flyTo puts a flying cam over world (x, z) at the height above ground
+// (by ground) it has now, but at least minTeleportClearance of m's larger
+// side and above the near plane.
+func flyTo(cam *Camera, m *terrain.Heightmap, x, z float64, ground func(x, z float64) float64) {
+	ew, ed := m.Extent()
+	clearance := float64(cam.Pos[1]) - ground(float64(cam.Pos[0]), float64(cam.Pos[2]))
 	least := max(minTeleportClearance*max(ew, ed), 4*float64(cam.Near))
 	if !(clearance >= least) { // also when NaN
 		clearance = least
 	}
-	cam.Pos = mgl32.Vec3{float32(x), float32(m.GroundHeight(x, z) + clearance), float32(z)}
+	cam.Pos = mgl32.Vec3{float32(x), float32(ground(x, z) + clearance), float32(z)}
 }

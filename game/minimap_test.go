@@ -2,9 +2,11 @@ package game
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -358,5 +360,288 @@ func TestMinimapShowsWater(t *testing.T) {
 	mm.SetWater(0)
 	if c := mm.shown().RGBAAt(2, 2); c.B > c.R+40 {
 		t.Errorf("with no water the minimap still shows water: %v", c)
+	}
+}
+
+// beyondMinimap is the minimap of a 129² fBm map (cell size 2, extent
+// 256) with the land beyond it, its square 96 pixels on the 144-pixel
+// minimap: 24 pixels of margin on each side on a 640×480 screen.
+func beyondMinimap(t *testing.T) (*Minimap, *terrain.Heightmap, *terrain.Overview) {
+	t.Helper()
+	p := terrain.DefaultParams()
+	p.Size, p.CellSize = 129, 2
+	m, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov, err := terrain.NewOverview(context.Background(), p, m, beyondMargin, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewMinimap(m, 96).withBeyond(ov), m, ov
+}
+
+// With the land beyond the map the minimap grows by half, the map's
+// square keeps its size in the middle, and WorldAt and MapToScreen stay
+// exact inverses over all of it, the margin included.
+func TestMinimapBeyondMapsTheMargin(t *testing.T) {
+	mm, m, _ := beyondMinimap(t)
+	ew, ed := m.Extent()
+	if r := mm.Rect(testW, testH); r != image.Rect(640-10-144, 480-10-144, 630, 470) {
+		t.Fatalf("Rect %v, want 144×144 in the corner", r)
+	}
+	r := mm.Rect(testW, testH)
+	for _, c := range []struct{ x, z, px, py float64 }{
+		{0, 0, float64(r.Min.X + 24), float64(r.Min.Y + 24)},
+		{ew, ed, float64(r.Min.X + 120), float64(r.Min.Y + 120)},
+		{-ew / 4, -ed / 4, float64(r.Min.X), float64(r.Min.Y)},
+		{1.25 * ew, 1.25 * ed, float64(r.Max.X), float64(r.Max.Y)},
+	} {
+		if px, py := mm.MapToScreen(c.x, c.z, testW, testH); math.Abs(px-c.px) > 1e-9 || math.Abs(py-c.py) > 1e-9 {
+			t.Errorf("MapToScreen(%v, %v) = (%v, %v), want (%v, %v)", c.x, c.z, px, py, c.px, c.py)
+		}
+	}
+	for _, s := range [][2]int{{640, 480}, {1280, 720}, {300, 200}} {
+		sw, sh := s[0], s[1]
+		r := mm.Rect(sw, sh)
+		margin := 0
+		for py := r.Min.Y - 1; py <= r.Max.Y; py++ {
+			for px := r.Min.X - 1; px <= r.Max.X; px++ {
+				x, z, ok := mm.WorldAt(px, py, sw, sh)
+				if in := image.Pt(px, py).In(r); ok != in {
+					t.Fatalf("%v: WorldAt(%d, %d) ok = %v, want %v (Rect %v)", s, px, py, ok, in, r)
+				}
+				if !ok {
+					continue
+				}
+				if x < 0 || z < 0 || x > ew || z > ed {
+					margin++
+				}
+				bx, by := mm.MapToScreen(x, z, sw, sh)
+				if math.Abs(bx-(float64(px)+0.5)) > 1e-9 || math.Abs(by-(float64(py)+0.5)) > 1e-9 {
+					t.Fatalf("%v: MapToScreen(WorldAt(%d, %d)) = (%v, %v), want the pixel's centre", s, px, py, bx, by)
+				}
+			}
+		}
+		if want := r.Dx() * r.Dy() * 5 / 9; margin < want-2*r.Dx() || margin > want+2*r.Dx() {
+			t.Errorf("%v: %d pixels beyond the map, want about 5/9 of %d", s, margin, r.Dx()*r.Dy())
+		}
+		// The scale bar's scale is the minimap's: a metre spans
+		// PixelsPerMetre pixels, here 144 pixels for 1.5 map widths.
+		ppm := mm.PixelsPerMetre(sw, sh)
+		a, _ := mm.MapToScreen(10, 0, sw, sh)
+		b, _ := mm.MapToScreen(110, 0, sw, sh)
+		if math.Abs(ppm*100-(b-a)) > 1e-9 || math.Abs(ppm-float64(r.Dx())/(1.5*ew)) > 1e-9 {
+			t.Errorf("%v: %v pixels per metre, but 100 m span %v pixels", s, ppm, b-a)
+		}
+	}
+	// Turned off, the minimap is the map's square alone again.
+	mm.ShowBeyond(false)
+	if r := mm.Rect(testW, testH); r != image.Rect(640-10-96, 480-10-96, 630, 470) {
+		t.Errorf("land beyond off: Rect %v, want the 96-pixel square", r)
+	}
+	if ppm := mm.PixelsPerMetre(testW, testH); math.Abs(ppm-96/ew) > 1e-12 {
+		t.Errorf("land beyond off: %v pixels per metre, want %v", ppm, 96/ew)
+	}
+}
+
+// A click in the margin carries a flying camera there, at its height
+// above the land beyond the map; a walking one lands on the map's edge;
+// with the land beyond turned off a flying one does too.
+func TestMinimapBeyondTeleport(t *testing.T) {
+	mm, m, ov := beyondMinimap(t)
+	ew, _ := m.Extent()
+	r := mm.Rect(testW, testH)
+	px, py := r.Min.X+5, r.Min.Y+60 // west of the map, beside its north half
+	x, z, ok := mm.WorldAt(px, py, testW, testH)
+	if !ok || x >= 0 || z <= 0 || z >= ew {
+		t.Fatalf("test set-up: pixel (%d, %d) is world (%v, %v, %v), want west of the map", px, py, x, z, ok)
+	}
+	c := ov.Corner(m)
+	beyondGround := ov.Map.GroundHeight(x-c, z-c)
+
+	fly := NewCamera()
+	fly.Pos = mgl32.Vec3{100, float32(m.GroundHeight(100, 100) + 60), 100}
+	mm.Teleport(fly, x, z)
+	if math.Abs(float64(fly.Pos[0])-x) > 1e-3 || math.Abs(float64(fly.Pos[2])-z) > 1e-3 ||
+		math.Abs(float64(fly.Pos[1])-(beyondGround+60)) > 1e-3 {
+		t.Errorf("flying: camera at %v, want (%v, %v, %v): 60 above the land beyond", fly.Pos, x, beyondGround+60, z)
+	}
+
+	walk := NewCamera()
+	walk.Pos = mgl32.Vec3{100, 0, 100}
+	walk.SetMode(Walk, m)
+	mm.Teleport(walk, x, z)
+	if walk.Pos[0] != 0 || math.Abs(float64(walk.Pos[2])-z) > 1e-3 ||
+		math.Abs(float64(walk.Pos[1])-(float64(walk.groundAt(m))+EyeHeight)) > 1e-3 {
+		t.Errorf("walking: camera at %v, want on the map's west edge at z %v", walk.Pos, z)
+	}
+
+	mm.ShowBeyond(false)
+	off := NewCamera()
+	off.Pos = mgl32.Vec3{100, float32(m.GroundHeight(100, 100) + 60), 100}
+	mm.Teleport(off, x, z)
+	if off.Pos[0] != 0 {
+		t.Errorf("land beyond off: flying camera at %v, want on the map's west edge", off.Pos)
+	}
+}
+
+// The margin shows water below the water level like the map does; an
+// erosion overlay tints the map's square only.
+func TestMinimapBeyondWaterAndOverlay(t *testing.T) {
+	mm, m, ov := beyondMinimap(t)
+	src := ov.Map
+	sorted := slices.Clone(src.Samples)
+	slices.Sort(sorted)
+	mm.SetWater(sorted[len(sorted)/2])
+	img := mm.shown()
+	b := img.Bounds()
+	wetBeyond, dryBeyond := 0, 0
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			h := src.At(min((2*x+1)*src.Width/(2*b.Dx()), src.Width-1), min((2*y+1)*src.Height/(2*b.Dy()), src.Height-1))
+			c := img.RGBAAt(x, y)
+			wet := int(c.B) > int(c.R)+40
+			if wet != (h < mm.water) {
+				t.Fatalf("pixel (%d, %d) over height %.3f: water %v, want %v (%v, level %v)", x, y, h, wet, h < mm.water, c, mm.water)
+			}
+			if x < 20 || y < 20 || x >= 124 || y >= 124 {
+				if wet {
+					wetBeyond++
+				} else {
+					dryBeyond++
+				}
+			}
+		}
+	}
+	if wetBeyond == 0 || dryBeyond == 0 {
+		t.Errorf("beyond the map %d pixels wet and %d dry: want both", wetBeyond, dryBeyond)
+	}
+
+	mm.SetWater(0)
+	mask := terrain.NewHeightmap(m.Width, m.Height)
+	for k := range mask.Samples {
+		mask.Samples[k] = 1
+	}
+	tint := color.RGBA{255, 0, 0, 255}
+	mm.SetOverlay("flow", mask, tint)
+	img = mm.shown()
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			got, relief := img.RGBAAt(x, y), mm.beyondRelief.RGBAAt(x, y)
+			on := x >= 24 && x < 120 && y >= 24 && y < 120 // the square's pixels
+			if tinted := colourDistance(got, relief) > 0; tinted != on && (x != 23 && x != 120 && y != 23 && y != 120) {
+				t.Fatalf("overlay at (%d, %d): tinted %v, want %v (the square only)", x, y, tinted, on)
+			}
+		}
+	}
+}
+
+// The map's square is framed by a light line on the pixels just outside
+// it over a dark band one pixel wider on each side; the relief shows
+// unchanged elsewhere; the wedge reaches into the margin. Turned off, the
+// minimap draws exactly what a minimap without land beyond draws.
+func TestMinimapBeyondPixels(t *testing.T) {
+	needLoop(t)
+	mm, m, _ := beyondMinimap(t)
+	defer onLoop(mm.Deallocate)
+	bg := color.RGBA{20, 40, 90, 255}
+	r := mm.Rect(testW, testH)
+	img := drawMinimapFrame(mm, nil, bg)
+	sq := image.Rect(r.Min.X+24, r.Min.Y+24, r.Min.X+120, r.Min.Y+120) // the square's pixels
+	light, dark := sq.Inset(-1), sq.Inset(-2)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			p := image.Pt(x, y)
+			got, relief := img.RGBAAt(x, y), mm.beyondRelief.RGBAAt(x-r.Min.X, y-r.Min.Y)
+			switch {
+			case p.In(light) && !p.In(sq): // the light line
+				if colourDistance(got, minimapSquare) > 2 {
+					t.Fatalf("frame pixel (%d, %d) = %v, want the light line %v", x, y, got, minimapSquare)
+				}
+			case p.In(dark) && !p.In(sq.Inset(1)): // the dark band either side of it
+				if lum(got) > 0.5*lum(relief)+1 {
+					t.Fatalf("pixel (%d, %d) beside the frame = %v over relief %v: want darkened", x, y, got, relief)
+				}
+			default:
+				if colourDistance(got, relief) > 1 {
+					t.Fatalf("pixel (%d, %d) = %v, want the relief's %v (Rect %v, square %v)", x, y, got, relief, r, sq)
+				}
+			}
+		}
+	}
+
+	// The camera in the square looking west: the wedge goes on over the
+	// margin beyond the map's west edge.
+	cam := NewCamera()
+	cam.Pos = mgl32.Vec3{60, 200, 128}
+	cam.Yaw = math.Pi
+	withCam := drawMinimapFrame(mm, cam, bg)
+	aspect := float64(testW) / float64(testH)
+	half := math.Atan(aspect * math.Tan(float64(cam.FovY)/2))
+	drawn := 0
+	for d := 70.0; d < 120; d += 5 { // x from −10 to −60: the margin
+		for _, side := range []float64{-1, 1} {
+			a := float64(cam.Yaw) + side*half
+			wx, wz := 60+d/math.Cos(half)*math.Cos(a), 128+d/math.Cos(half)*math.Sin(a)
+			px, py := mm.MapToScreen(wx, wz, testW, testH)
+			p := image.Pt(int(px), int(py))
+			if !p.In(r) || p.In(dark) {
+				continue
+			}
+			if colourDistance(withCam.RGBAAt(p.X, p.Y), img.RGBAAt(p.X, p.Y)) >= 40 {
+				drawn++
+			}
+		}
+	}
+	if drawn < 10 {
+		t.Errorf("only %d points of the wedge's side edges in the margin drawn, want them all (about 20)", drawn)
+	}
+
+	// Off: the very pixels of a minimap that never had land beyond.
+	mm.ShowBeyond(false)
+	plain := NewMinimap(m, 96)
+	defer onLoop(plain.Deallocate)
+	for _, c := range []*Camera{nil, cam} {
+		if a, b := drawMinimapFrame(mm, c, bg), drawMinimapFrame(plain, c, bg); !bytes.Equal(a.Pix, b.Pix) {
+			t.Error("with the land beyond off the minimap differs from one without it")
+		}
+	}
+}
+
+// lum is a colour's brightness, the mean of its channels.
+func lum(c color.RGBA) float64 { return (float64(c.R) + float64(c.G) + float64(c.B)) / 3 }
+
+// AddOutside gives the minimap of a noise world the land beyond its map,
+// on a minimap of its own (worlds that share one keep theirs), and none to
+// a subdivision world.
+func TestAddOutsideGivesTheMinimapTheLandBeyond(t *testing.T) {
+	base := presetWorld(t, "default")
+	p, err := terrain.PresetParams("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Size, p.CellSize = base.Map.Width, base.Map.CellSize
+	world := *base
+	AddOutside(context.Background(), &world, p)
+	mm := world.Minimap
+	if mm == base.Minimap || base.Minimap.beyond != nil {
+		t.Fatal("AddOutside changed the minimap of the world it copied")
+	}
+	if mm.beyond == nil || !mm.beyondShown() || mm.beyondRelief == nil {
+		t.Fatal("the default world's minimap has no land beyond")
+	}
+	last := base.Map.Width - 1
+	if got := mm.beyond.Step * (mm.beyond.Map.Width - 1 - 2*mm.beyond.Margin); got != last {
+		t.Errorf("the overview spans %d map samples across the square, want %d", got, last)
+	}
+	if share := float64(mm.beyond.Margin*mm.beyond.Step) / float64(last); math.Abs(share-beyondMargin) > 0.01 {
+		t.Errorf("margin %v of the map's side, want %v", share, beyondMargin)
+	}
+	sub := *base
+	q, _ := terrain.PresetParams("diamond-square")
+	AddOutside(context.Background(), &sub, q)
+	if sub.Minimap.beyond != nil {
+		t.Error("a diamond-square world's minimap shows land beyond the map")
 	}
 }

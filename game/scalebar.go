@@ -82,9 +82,10 @@ func (g *Game) drawScaleBars(screen *ebiten.Image, w, h int) {
 	}
 	if g.ShowMinimap {
 		r := g.World.Minimap.Rect(w, h)
-		ew, _ := g.World.Map.Extent()
-		if r.Dx() > 40 && ew > 0 {
-			length, px := scaleBar(float64(r.Dx())/ew, 0.45*float64(r.Dx()))
+		// The minimap's own scale: with the land beyond the map shown, the
+		// map's square is a part of it.
+		if ppm := g.World.Minimap.PixelsPerMetre(w, h); r.Dx() > 40 && ppm > 0 {
+			length, px := scaleBar(ppm, 0.45*float64(r.Dx()))
 			// Above the minimap, so that the map itself stays clear.
 			drawScaleBar(screen, float32(r.Min.X), float32(r.Min.Y-6), float32(px), metres(length))
 		}
