@@ -47,6 +47,11 @@ type Camera struct {
 	// walker wades up to WadeDepth into it and no deeper.
 	Water float32
 	Wet   bool
+	// Beyond is the land drawn beyond the map (nil: none), faded towards
+	// the level ground at BeyondLevel: a flying camera out there keeps
+	// above it rather than above the map's nearest edge.
+	Beyond      *terrain.Outside
+	BeyondLevel float32
 
 	vy       float32 // vertical speed when walking
 	grounded bool
@@ -189,9 +194,18 @@ func (c *Camera) SetMode(mode Mode, m *terrain.Heightmap) {
 // bilinear patch GroundHeight interpolates. Over a ridge cell the two
 // differ by metres on a rough map, and an eye held above the bilinear
 // patch stood inside the drawn hill and saw through it.
+// Beyond the map's square it is the land drawn there (Beyond), where the
+// world has one.
 func (c *Camera) groundAt(m *terrain.Heightmap) float32 {
-	return float32(meshHeight(m, float64(c.Pos[0]), float64(c.Pos[2])))
+	x, z := float64(c.Pos[0]), float64(c.Pos[2])
+	if w, d := m.Extent(); c.Beyond != nil && !(x >= 0 && x <= w && z >= 0 && z <= d) {
+		return float32(c.Beyond.GroundHeight(x, z, c.BeyondLevel))
+	}
+	return float32(meshHeight(m, x, z))
 }
+
+// GroundBelow is the height of the ground drawn under the camera.
+func (c *Camera) GroundBelow(m *terrain.Heightmap) float64 { return float64(c.groundAt(m)) }
 
 // clampToMap keeps the camera over the map horizontally, with a margin for
 // flying out to look back at it.

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -312,5 +313,46 @@ func TestWalkStandsOnTheDrawnTriangles(t *testing.T) {
 	}
 	if c.Pos[0] < 8 {
 		t.Errorf("walked to x=%v in four seconds", c.Pos[0])
+	}
+}
+
+// TestFlyingKeepsAboveTheLandBeyond flies low beyond the map's edge
+// through the land drawn there: the camera must stay above that land
+// (Outside.GroundHeight), not only above the map's nearest edge sample.
+func TestFlyingKeepsAboveTheLandBeyond(t *testing.T) {
+	base := presetWorld(t, "default")
+	p, err := terrain.PresetParams("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Size, p.CellSize = base.Map.Width, base.Map.CellSize
+	world := *base
+	AddOutside(context.Background(), &world, p)
+	if world.Outside == nil {
+		t.Fatal("the default world has no land beyond it")
+	}
+	m := world.Map
+	w, _ := m.Extent()
+	c := NewCamera()
+	c.Beyond, c.BeyondLevel = world.Outside, 0
+	c.Speed = float32(w / 10)
+	c.Yaw, c.Pitch = 0, 0 // east, level
+	lifted := 0
+	for _, z := range []float64{0.2 * w, 0.5 * w, 0.8 * w} {
+		c.Pos = mgl32.Vec3{float32(1.02 * w), float32(m.GroundHeight(w, z)), float32(z)}
+		for i := 0; i < 120; i++ { // two seconds east, away from the map
+			c.Step(Input{Forward: 1}, 1.0/60, m)
+			x := float64(c.Pos[0])
+			ground := world.Outside.GroundHeight(x, z, 0)
+			if float64(c.Pos[1]) < ground+float64(c.Near)*4-1e-3 {
+				t.Fatalf("at x %.0f z %.0f: camera %.2f under the land beyond %.2f + clearance", x, z, c.Pos[1], ground)
+			}
+			if ground > m.GroundHeight(w, z)+float64(c.Near)*4 {
+				lifted++
+			}
+		}
+	}
+	if lifted == 0 {
+		t.Fatal("the flight never met land beyond higher than the map's edge: the test checks nothing")
 	}
 }

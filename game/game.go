@@ -207,6 +207,7 @@ func (g *Game) Update() error {
 		g.followRoute(float64(dt) * float64(g.FollowSpeed*max(1+in.Forward, 0.25)))
 	} else {
 		g.Camera.Water, g.Camera.Wet = waterLevel(&g.View, g.World.Map)
+		g.Camera.Beyond, g.Camera.BeyondLevel = outsideOf(&g.View, g.World), horizonLevel(&g.View, g.World.Map)
 		g.Camera.Step(in, dt, g.World.Map)
 	}
 	g.ticks++
@@ -518,7 +519,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	if g.Follow {
 		mode = fmt.Sprintf("follow route %.2f of %.2f km", g.FollowAt/1000, g.World.Route.Length()/1000)
 	}
-	above := float64(c.Pos[1]) - g.World.Map.GroundHeight(float64(c.Pos[0]), float64(c.Pos[2]))
+	above := float64(c.Pos[1]) - c.GroundBelow(g.World.Map)
 	text := fmt.Sprintf("FPS %.1f  %s  triangles %d  chunks %d\n%s  x %.0f m  z %.0f m  height %.0f m, %.0f m above the ground  yaw %.0f°  pitch %.0f°\nH help  U panels  M minimap  Tab fly/walk  Home overview  Ctrl+Z undo",
 		ebiten.ActualFPS(), g.resolutionText(), g.frame.triangles, len(g.frame.chunks), mode,
 		c.Pos[0], c.Pos[2], c.Pos[1], above, mgl32.RadToDeg(c.Yaw), mgl32.RadToDeg(c.Pitch))

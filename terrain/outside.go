@@ -341,3 +341,35 @@ func (o *Outside) BehindMap(i, j int, ex, ez float64) bool {
 	}
 	return lo <= hi
 }
+
+// GroundHeight is the height at world (x, z) of the outside's surface
+// faded towards level (Surface), as the explorer draws it: each cell as
+// two planar triangles split along the diagonal from its north-east
+// corner (line i+1, j) to its south-west one (i, j+1). Beyond the grid it
+// is level. On the map's square, where the map's own heights hold, and
+// in the cells along its edges, which the explorer stitches to the map's
+// edge samples, it is the coarse cell's surface: within a cell's relief
+// of what is drawn there.
+func (o *Outside) GroundHeight(x, z float64, level float32) float64 {
+	fx, fz := x/o.CellSize, z/o.CellSize
+	i, j := outsideCell(o.Cols, fx), outsideCell(o.Rows, fz)
+	nc := len(o.Cols)
+	if i < 0 || j < 0 || i >= nc-1 || j >= len(o.Rows)-1 {
+		return float64(level)
+	}
+	at := func(i, j int) float64 {
+		k := j*nc + i
+		if o.Inside(i, j) { // not evaluated: the map's, unknown here
+			return float64(level)
+		}
+		return float64(level) + float64(o.Fade[k])*(float64(o.Heights[k])-float64(level))
+	}
+	u := (fx - float64(o.Cols[i])) / float64(o.Cols[i+1]-o.Cols[i])
+	v := (fz - float64(o.Rows[j])) / float64(o.Rows[j+1]-o.Rows[j])
+	if u+v <= 1 {
+		a := at(i, j)
+		return a + u*(at(i+1, j)-a) + v*(at(i, j+1)-a)
+	}
+	d := at(i+1, j+1)
+	return d + (1-u)*(at(i, j+1)-d) + (1-v)*(at(i+1, j)-d)
+}

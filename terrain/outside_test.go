@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -287,5 +288,69 @@ func TestOutsideSlopesAreTheMaps(t *testing.T) {
 	}
 	if checked < 10 || steep == 0 {
 		t.Fatalf("checked %d edge vertices, %d of them steep: the case does not test rough ground", checked, steep)
+	}
+}
+
+// TestOutsideGroundHeightIsTheDrawnSurface checks GroundHeight against
+// the plane through the three grid vertices of Surface that the explorer
+// draws as the triangle over the point (split along each cell's
+// north-east to south-west diagonal), at random points in cells off the
+// map's square, at the grid's vertices, and beyond the grid.
+func TestOutsideGroundHeightIsTheDrawnSurface(t *testing.T) {
+	ctx := context.Background()
+	p := outsideParams(t, nil, 129)
+	p.CellSize = 2.5
+	m, err := Generate(ctx, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := NewOutside(ctx, p, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const level = -7
+	heights, _ := o.Surface(level, nil, nil)
+	nc := len(o.Cols)
+	cs := o.CellSize
+	vertex := func(i, j int) [3]float64 {
+		return [3]float64{float64(o.Cols[i]) * cs, float64(heights[j*nc+i]), float64(o.Rows[j]) * cs}
+	}
+	plane := func(a, b, c [3]float64, x, z float64) float64 {
+		ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+		vx, vy, vz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
+		nx, ny, nz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
+		return a[1] - (nx*(x-a[0])+nz*(z-a[2]))/ny
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	checked := 0
+	for range 4000 {
+		i, j := rng.IntN(nc-1), rng.IntN(len(o.Rows)-1)
+		// Cells touching the map's square are stitched to its samples.
+		if i >= o.InnerCols[0]-1 && i <= o.InnerCols[1] && j >= o.InnerRows[0]-1 && j <= o.InnerRows[1] {
+			continue
+		}
+		u, v := rng.Float64(), rng.Float64()
+		x := (float64(o.Cols[i]) + u*float64(o.Cols[i+1]-o.Cols[i])) * cs
+		z := (float64(o.Rows[j]) + v*float64(o.Rows[j+1]-o.Rows[j])) * cs
+		b, c := vertex(i+1, j), vertex(i, j+1)
+		third := vertex(i, j)
+		if u+v > 1 {
+			third = vertex(i+1, j+1)
+		}
+		want := plane(b, c, third, x, z)
+		if got := o.GroundHeight(x, z, level); math.Abs(got-want) > 1e-3*(1+math.Abs(want)) {
+			t.Fatalf("cell (%d, %d) at (%.2f, %.2f): ground %v, the drawn triangle %v", i, j, u, v, got, want)
+		}
+		if got := o.GroundHeight(b[0], b[2], level); math.Abs(got-b[1]) > 1e-4*(1+math.Abs(b[1])) {
+			t.Fatalf("vertex (%d, %d): ground %v, surface %v", i+1, j, got, b[1])
+		}
+		checked++
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d points checked", checked)
+	}
+	far := float64(o.Cols[nc-1])*cs + 10
+	if got := o.GroundHeight(far, 0, level); got != level {
+		t.Errorf("beyond the grid: ground %v, want the level %v", got, float64(level))
 	}
 }
