@@ -124,11 +124,16 @@ func TestE2EMinimapClickTeleports(t *testing.T) {
 	s1 := a.state()
 	f1 := a.frame("teleported")
 
-	// The world point under pixel p's centre: the extent spans the
-	// rectangle, x to the right and z downward (north, row 0, at the top).
-	ew, ed := s0.Extent[0], s0.Extent[1]
-	wantX := (float64(p.X-r.Min.X) + 0.5) / float64(r.Dx()) * ew
-	wantZ := (float64(p.Y-r.Min.Y) + 0.5) / float64(r.Dy()) * ed
+	// The world point under pixel p's centre: the area the minimap shows
+	// (the map, with the land beyond it around) spans the rectangle, x to
+	// the right and z downward (north, row 0, at the top).
+	area := s0.MinimapArea
+	ew, ed := area[2]-area[0], area[3]-area[1]
+	if ew < s0.Extent[0] || ed < s0.Extent[1] {
+		t.Fatalf("the minimap shows %v, less than the map's extent %v", area, s0.Extent)
+	}
+	wantX := area[0] + (float64(p.X-r.Min.X)+0.5)/float64(r.Dx())*ew
+	wantZ := area[1] + (float64(p.Y-r.Min.Y)+0.5)/float64(r.Dy())*ed
 	tolX, tolZ := ew/float64(r.Dx()), ed/float64(r.Dy()) // a pixel's worth of world
 	c := s1.Camera
 	t.Logf("clicked %v on minimap %v: camera %+v → %+v; want x %.2f z %.2f", p, r, s0.Camera, c, wantX, wantZ)

@@ -21,25 +21,28 @@ const stateEvery = 5
 
 // State is what the state file holds.
 type State struct {
-	Tick       int64          `json:"tick"`
-	Camera     CameraState    `json:"camera"`
-	WorldID    uint64         `json:"world_id"` // grows each time a new world is shown
-	MapWidth   int            `json:"map_width"`
-	MapHeight  int            `json:"map_height"`
-	Extent     [2]float64     `json:"extent"` // world width and depth
-	Params     terrain.Params `json:"params"`
-	Busy       bool           `json:"busy"`
-	Message    string         `json:"message"`
-	IsError    bool           `json:"is_error"`
-	Minimap    [4]int         `json:"minimap"` // x0, y0, x1, y1 on the screen
-	Screen     [2]int         `json:"screen"`
-	Wireframe  bool           `json:"wireframe"`
-	ShowUI     bool           `json:"show_ui"`
-	MapSumHash float64        `json:"map_checksum"` // sum of the samples: tells maps apart
-	Teach      TeachState     `json:"teach"`
-	Path       string         `json:"path"`   // the File panel's path field
-	Panels     []string       `json:"panels"` // the panels and sections unfolded, in the order built
-	View       Viewer         `json:"view"`
+	Tick      int64          `json:"tick"`
+	Camera    CameraState    `json:"camera"`
+	WorldID   uint64         `json:"world_id"` // grows each time a new world is shown
+	MapWidth  int            `json:"map_width"`
+	MapHeight int            `json:"map_height"`
+	Extent    [2]float64     `json:"extent"` // world width and depth
+	Params    terrain.Params `json:"params"`
+	Busy      bool           `json:"busy"`
+	Message   string         `json:"message"`
+	IsError   bool           `json:"is_error"`
+	Minimap   [4]int         `json:"minimap"` // x0, y0, x1, y1 on the screen
+	// MinimapArea is the world rectangle the minimap spans, x0, z0, x1,
+	// z1: the map's extent, or more with the land beyond the map around it.
+	MinimapArea [4]float64 `json:"minimap_area"`
+	Screen      [2]int     `json:"screen"`
+	Wireframe   bool       `json:"wireframe"`
+	ShowUI      bool       `json:"show_ui"`
+	MapSumHash  float64    `json:"map_checksum"` // sum of the samples: tells maps apart
+	Teach       TeachState `json:"teach"`
+	Path        string     `json:"path"`   // the File panel's path field
+	Panels      []string   `json:"panels"` // the panels and sections unfolded, in the order built
+	View        Viewer     `json:"view"`
 }
 
 // TeachState is the lesson part of State.
@@ -85,12 +88,13 @@ func (g *Game) state(tick int64) State {
 	busy, _ := g.regen.Status()
 	sum := g.mapSum()
 	ew, ed := g.World.Map.Extent()
+	mx0, mz0, mx1, mz1 := g.World.Minimap.bounds()
 	s := State{
 		Tick:    tick,
 		Camera:  CameraState{X: c.Pos[0], Y: c.Pos[1], Z: c.Pos[2], Yaw: radToDeg(c.Yaw), Pitch: radToDeg(c.Pitch), Mode: c.Mode.String(), Speed: c.Speed},
 		WorldID: g.worldID, MapWidth: g.World.Map.Width, MapHeight: g.World.Map.Height, Extent: [2]float64{ew, ed},
 		Params: g.Params, Busy: busy, Message: g.ui.message, IsError: g.ui.isError,
-		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, Screen: [2]int{g.w, g.h},
+		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, MinimapArea: [4]float64{mx0, mz0, mx1, mz1}, Screen: [2]int{g.w, g.h},
 		Wireframe: g.View.Wireframe, ShowUI: g.ShowUI, MapSumHash: sum,
 		Teach: TeachState{Mode: teachModes[g.teach.mode], Stage: g.teach.k, Octave: g.teach.octK, Batch: g.teach.erosion.pass},
 		Path:  g.ui.path, Panels: g.ui.unfolded, View: g.View,
