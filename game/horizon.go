@@ -40,10 +40,13 @@ func horizonReach(m *terrain.Heightmap) float64 {
 
 // horizon is the projected ground beyond the map of one frame.
 type horizon struct {
-	ground  drawCall   // the plane, drawn before the terrain
-	skirt   drawCall   // the walls facing the camera, drawn after it
-	built   horizonKey // what they were projected for
-	surface outsideSurface
+	ground drawCall // the plane, drawn before the terrain
+	skirt  drawCall // the walls facing the camera, drawn after it
+	// planeEnd is where ground's level plane ends in its indices: the
+	// land beyond the map that follows it is lit, the plane never shaded.
+	planeEnd int
+	built    horizonKey // what they were projected for
+	surface  outsideSurface
 	// edges marks the map's edge samples the terrain has vertices at
 	// (edgeVertices), nil for all of them: the skirts and the land beyond
 	// meet the terrain's edge at exactly its own vertices.
@@ -84,6 +87,7 @@ func (hz *horizon) reset() {
 	hz.built = horizonKey{}
 	hz.ground.vertices, hz.ground.indices, hz.ground.noDetail = hz.ground.vertices[:0], hz.ground.indices[:0], true
 	hz.skirt.vertices, hz.skirt.indices, hz.skirt.noDetail = hz.skirt.vertices[:0], hz.skirt.indices[:0], true
+	hz.planeEnd = 0
 }
 
 // build projects the plane at height level and the skirts of m's edges
@@ -115,6 +119,8 @@ func (hz *horizon) build(p *projector, cam *Camera, m *terrain.Heightmap, normal
 			})
 		}
 	}
+
+	hz.planeEnd = len(hz.ground.indices)
 
 	// The skirts: each edge whose outside the camera is on, after the
 	// terrain. With the land beyond, every edge has one, those the camera

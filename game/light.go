@@ -38,6 +38,7 @@ type Lighter struct {
 	horAz     float32
 	horizon   []float32
 	workspace light.Workspace
+	outside   outsideLightState
 }
 
 // lightKey is what a light map depends on.
@@ -46,15 +47,22 @@ type lightKey struct {
 	elevation, azimuth float32 // degrees
 	penumbra           float32 // degrees
 	shadows, occlusion bool
+	// The land beyond the map, faded towards level, or nil (outside_light.go).
+	outside *terrain.Outside
+	level   float32
 }
 
 // LightMap is a world's light, one texel per sample of Map (the world's
-// map or, for maps over maxLightSide, a coarser copy): R the sun's
-// visibility, G the sky's, both 0–255, B 0 and A 255.
+// map or, for maps over maxLightSide, a coarser copy) in its top-left
+// MapWidth × MapHeight texels: R the sun's visibility, G the sky's, both
+// 0–255, B 0 and A 255. Where the world has land beyond the map, the
+// Outside.Side² texels below them hold that land's light the same way.
 type LightMap struct {
-	key           lightKey
-	Width, Height int
-	Pix           []byte
+	key                 lightKey
+	Width, Height       int // the image's size
+	MapWidth, MapHeight int
+	Outside             *OutsideLight
+	Pix                 []byte
 }
 
 // maxLightSide bounds the light map's side; larger maps are lit from a
@@ -63,8 +71,14 @@ const maxLightSide = 2049
 
 // lightKeyOf is what the view asks of the world's light.
 func lightKeyOf(w *World, v *Viewer) lightKey {
-	return lightKey{world: w, elevation: v.SunElevation, azimuth: v.SunAzimuth, penumbra: v.Penumbra,
+	k := lightKey{world: w, elevation: v.SunElevation, azimuth: v.SunAzimuth, penumbra: v.Penumbra,
 		shadows: v.Shadows, occlusion: v.Occlusion}
+	if w != nil && w.Map != nil {
+		if k.outside = outsideOf(v, w); k.outside != nil {
+			k.level = horizonLevel(v, w.Map)
+		}
+	}
+	return k
 }
 
 // Request asks for the light of world w under the view's sun; repeating
@@ -156,20 +170,42 @@ func (l *Lighter) compute(ctx context.Context, k lightKey) *LightMap {
 		}
 		l.horWorld, l.horAz = k.world, k.azimuth
 	}
-	lm := &LightMap{key: k, Width: m.Width, Height: m.Height, Pix: make([]byte, 4*n)}
+	lm := &LightMap{key: k, Width: m.Width, Height: m.Height, MapWidth: m.Width, MapHeight: m.Height}
 	var vis []float32
 	if k.shadows {
 		vis = make([]float32, n)
 		light.SunVisibility(l.horizon, float64(k.elevation), float64(max(k.penumbra, 0.1)), vis)
 	}
-	for i := 0; i < n; i++ {
-		p := lm.Pix[4*i : 4*i+4]
-		p[0], p[1], p[3] = 255, 255, 255
-		if vis != nil {
-			p[0] = uint8(vis[i]*255 + 0.5)
+	var ao []float32
+	if k.occlusion {
+		ao = l.ao
+	}
+	var outSun, outSky []float32
+	if k.outside != nil {
+		g, sun, sky, ok := l.outside.compute(ctx, k, &l.workspace)
+		if !ok {
+			return nil
 		}
-		if k.occlusion {
-			p[1] = uint8(l.ao[i]*255 + 0.5)
+		lm.Outside, outSun, outSky = &g, sun, sky
+		lm.Width, lm.Height = max(lm.Width, g.Side), lm.Height+g.Side
+	}
+	lm.Pix = make([]byte, 4*lm.Width*lm.Height)
+	put := func(x, y int, sun, sky []float32, i int) {
+		p := lm.Pix[4*(y*lm.Width+x) : 4*(y*lm.Width+x)+4]
+		p[0], p[1], p[3] = 255, 255, 255
+		if sun != nil {
+			p[0] = uint8(sun[i]*255 + 0.5)
+		}
+		if sky != nil {
+			p[1] = uint8(sky[i]*255 + 0.5)
+		}
+	}
+	for i := 0; i < n; i++ {
+		put(i%m.Width, i/m.Width, vis, ao, i)
+	}
+	if g := lm.Outside; g != nil {
+		for i := 0; i < g.Side*g.Side; i++ {
+			put(i%g.Side, m.Height+i/g.Side, outSun, outSky, i)
 		}
 	}
 	if ctx.Err() != nil {

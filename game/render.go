@@ -29,6 +29,10 @@ type renderer struct {
 	lighter  Lighter
 	lightImg *ebiten.Image
 	lightKey lightKey
+	// The light image's layout: the map's texels, and where the land
+	// beyond the map has its light, that land's coarse grid.
+	lightMapSize [2]int
+	lightOutside *OutsideLight
 
 	// The erosion masks of maskWorld as an image (nil: it has none).
 	maskImg   *ebiten.Image
@@ -147,9 +151,21 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	lit := r.updateLight(world, v)
 	tu["UseLightMap"] = boolf(lit)
 	r.terrainOpts.Images[2] = nil
+	// The land beyond the map is lit where the light image holds the
+	// light of the land drawn now (the same land at the same level).
+	k := lightKeyOf(world, v)
+	outsideLit := lit && r.lightOutside != nil && k.outside != nil && r.lightKey.outside == k.outside && r.lightKey.level == k.level
+	tu["UseOutsideLight"] = boolf(outsideLit)
 	if lit {
-		tu["LightScale"] = float32(float64(r.lightImg.Bounds().Dx()-1) / (float64(m.Width-1) * m.CellSize))
+		tu["LightScale"] = float32(float64(r.lightMapSize[0]-1) / (float64(m.Width-1) * m.CellSize))
+		tu["LightSize"] = []float32{float32(r.lightMapSize[0]), float32(r.lightMapSize[1])}
 		r.terrainOpts.Images[2] = r.lightImg
+	}
+	if outsideLit {
+		g := r.lightOutside
+		tu["OutsideOrigin"] = []float32{float32(g.X0), float32(g.Z0)}
+		tu["OutsideScale"] = float32(1 / g.Texel)
+		tu["OutsideSize"] = float32(g.Side)
 	}
 	r.terrainOpts.Uniforms = tu
 	r.terrainOpts.Images[0] = r.atlas
@@ -161,23 +177,29 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 		r.edges = edgeVertices(r.edges, m, f.chunks)
 		r.horizon.update(horizonKey{vp, w, h, cam.Near, m, horizonLevel(v, m), outsideOf(v, world)}, cam, world.Normals, r.edges)
 	}
-	// The light map holds the map's own samples: beyond the map (and on
-	// the skirts, which stand on its edge) the sun and sky are unhidden.
-	r.drawCall(dst, &r.horizon.ground, v, route == nil, true, !masks, !water)
+	// The light map holds the map's own samples; the land beyond the map
+	// (and the skirts, which stand on its edge) is lit by its coarse
+	// light where it has one, and elsewhere the sun and sky are unhidden.
+	// The level plane is never shaded: only the land beyond needs a light.
+	plane, land := r.horizon.ground, r.horizon.ground
+	plane.indices, land.indices = plane.indices[:r.horizon.planeEnd], land.indices[r.horizon.planeEnd:]
+	r.drawCall(dst, &plane, v, route == nil, true, !masks, !water, false)
+	r.drawCall(dst, &land, v, route == nil, !outsideLit, !masks, !water, outsideLit)
 	for i := range f.batches {
 		for _, d := range f.batches[i].calls() {
-			r.drawCall(dst, &d, v, route == nil, !lit, !masks, !water)
+			r.drawCall(dst, &d, v, route == nil, !lit, !masks, !water, false)
 		}
 	}
-	r.drawCall(dst, &r.horizon.skirt, v, route == nil, true, !masks, !water)
+	r.drawCall(dst, &r.horizon.skirt, v, route == nil, !outsideLit, !masks, !water, outsideLit)
 }
 
-// drawCall draws one call's triangles with the terrain shader.
-func (r *renderer) drawCall(dst *ebiten.Image, d *drawCall, v *Viewer, noRoute, noLight, noMasks, noWater bool) {
+// drawCall draws one call's triangles with the terrain shader; beyond
+// says whether they need the light of the land beyond the map.
+func (r *renderer) drawCall(dst *ebiten.Image, d *drawCall, v *Viewer, noRoute, noLight, noMasks, noWater, beyond bool) {
 	if len(d.indices) == 0 {
 		return
 	}
-	dst.DrawTrianglesShader32(d.vertices, d.indices, r.shader(v, d.noDetail, noRoute, noLight, noMasks, noWater), &r.terrainOpts)
+	dst.DrawTrianglesShader32(d.vertices, d.indices, r.shader(v, d.noDetail, noRoute, noLight, noMasks, noWater, beyond), &r.terrainOpts)
 }
 
 // shoreLine is how far above the water level, as a share of the height
@@ -239,6 +261,7 @@ func (r *renderer) updateLight(world *World, v *Viewer) bool {
 			r.lightImg.WritePixels(lm.Pix)
 		}
 		r.lightKey = lm.key
+		r.lightMapSize, r.lightOutside = [2]int{lm.MapWidth, lm.MapHeight}, lm.Outside
 	}
 	k := lightKeyOf(world, v)
 	return r.lightImg != nil && r.lightKey.world == world && r.lightKey.shadows == k.shadows && r.lightKey.occlusion == k.occlusion
@@ -253,7 +276,7 @@ func (r *renderer) lightPending(world *World, v *Viewer) bool {
 // shader returns the cheapest terrain shader variant that draws the view
 // exactly: features the viewer has switched off are compiled out, and so
 // are detail maps for chunks beyond their reach.
-func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks, noWater bool) *ebiten.Shader {
+func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks, noWater, beyond bool) *ebiten.Shader {
 	if r.allFeatures {
 		// Only what has no image to sample is left out.
 		return r.variant(shaders.Variant{NoRoute: noRoute, NoLight: noLight, NoMasks: noMasks})
@@ -272,6 +295,8 @@ func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks, n
 		NoTileBreak: v.ColourScheme || !v.BreakTiling,
 		// With the repeat hidden every projection is biplanar.
 		NoThreePlanes: !v.ColourScheme && v.BreakTiling,
+		// The map's own chunks never reach beyond it.
+		NoOutsideLight: !beyond,
 	}
 	return r.variant(key)
 }

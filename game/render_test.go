@@ -264,7 +264,16 @@ func BenchmarkFPS1025FullMesh(b *testing.B) { benchmarkFPS(b, true) }
 // default size) with the look set changes to the default viewer.
 func benchmarkFPSLook(b *testing.B, set func(v *Viewer)) {
 	needLoop(b)
-	g := newTestGame(b, testWorld(b, 1025))
+	// The default world as the explorer shows it: with the land beyond
+	// the map.
+	w := *testWorld(b, 1025)
+	p := terrain.DefaultParams()
+	p.Size = 1025
+	AddOutside(context.Background(), &w, p)
+	if w.Outside == nil {
+		b.Fatal("the default world has no land beyond the map")
+	}
+	g := newTestGame(b, &w)
 	set(&g.View)
 	lowView(g.Camera, g.World.Map)
 	waitLight(b, g)

@@ -204,6 +204,9 @@ type Variant struct {
 	// NoThreePlanes leaves only the two-plane (biplanar) sampling that
 	// BreakTiling switches to: the thesis's three-plane projection is out.
 	NoThreePlanes bool
+	// NoOutsideLight leaves out the light of the land beyond the map:
+	// beyond it nothing shades (the map's own chunks never need it).
+	NoOutsideLight bool
 }
 
 // TerrainVariant returns the terrain shader source with the features v
@@ -227,5 +230,6 @@ func TerrainVariant(v Variant) []byte {
 	off("compiledWater", v.NoWater)
 	off("compiledTileBreak", v.NoTileBreak)
 	off("compiledThreePlanes", v.NoThreePlanes)
+	off("compiledOutsideLight", v.NoOutsideLight)
 	return []byte(src)
 }

@@ -44,7 +44,7 @@ func TestUniforms(t *testing.T) {
 			"DetailDistance": "float", "BreakTiling": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteHalfWidth": "float",
 			"FogColor": "vec3", "FogDensity": "float", "Gamma": "float", "HorizonColor": "vec3", "DuskColor": "vec3", "Dusk": "float", "Aerial": "float",
 			"UseWater": "float", "WaterLevel": "float", "WaterDepth": "float",
-			"UseLightMap": "float", "LightScale": "float", "SnowLine": "float", "SnowCos": "vec2", "ShoreLine": "float",
+			"UseLightMap": "float", "LightScale": "float", "LightSize": "vec2", "UseOutsideLight": "float", "OutsideOrigin": "vec2", "OutsideScale": "float", "OutsideSize": "float", "SnowLine": "float", "SnowCos": "vec2", "ShoreLine": "float",
 			"UseMasks": "float", "MaskScale": "float",
 		}},
 		{"sky", Sky, map[string]string{
