@@ -289,3 +289,19 @@ func TestRandomWalkMissIsReported(t *testing.T) {
 		t.Errorf("a clean serpentine: %v", err)
 	}
 }
+
+// A short steep climb on a long track (40 m over 80 m, about three of the
+// map's samples, where the solved points lie a finest lattice cell, 16
+// samples, apart) is followed within the allowance: the follow step
+// narrows its kernel where the map still misses the track.
+func TestSteepClimbFollowed(t *testing.T) {
+	climb := func(i int) float64 {
+		f := min(max(float64(i-700)/8, 0), 1)
+		return 200 + 10*math.Sin(float64(i)/150) + 40*f*f*(3-2*f)
+	}
+	tr := &Track{Format: "synthetic", Segments: [][]Point{walk(1400, 10, climb)}}
+	res := generateMessy(t, "steep climb", tr, nil)
+	if len(res.Path.Repairs) != 0 {
+		t.Fatalf("the climb was taken for an error: %v", res.Path.Repairs)
+	}
+}

@@ -188,6 +188,9 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	if err := followTrack(ctx, m, track, fit, max(spacing/2, minFollowReach)); err != nil {
 		return nil, err
 	}
+	if err := followCloser(ctx, m, track, fit, max(spacing/2, minFollowReach)); err != nil {
+		return nil, err
+	}
 	if stage != nil {
 		m.CellSize, m.VerticalScale = path.CellSize, fit.amp
 		if err := stage(ctx, m); err != nil {
