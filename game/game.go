@@ -451,6 +451,8 @@ func (g *Game) setCapture(on bool) {
 func (g *Game) Draw(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	view, vw, vh := g.viewTarget(screen)
+	g.frame.water, g.frame.wet = waterLevel(&g.View, g.World.Map)
+	g.frame.waterKnown = true
 	g.frame.build(g.Camera, vw, vh, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
 	g.render.draw(view, g.Camera, &g.View, g.World, &g.frame)
 	g.presentView(screen, view)

@@ -3,6 +3,7 @@ package game
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -76,6 +77,7 @@ type drawCall struct {
 	vertices []ebiten.Vertex
 	indices  []uint32
 	noDetail bool // every chunk in it lies beyond the detail maps' reach
+	dry      bool // no vertex of it lies below the water surface
 }
 
 // batch is the projected geometry of a run of chunks: one worker's share
@@ -108,8 +110,8 @@ const maxCallVertices = 1 << 16
 // begin returns the draw call the next chunk, of about n vertices, goes
 // into: the current one if it has the same shader variant and room for
 // them, else a fresh one.
-func (b *batch) begin(noDetail bool, n int) *drawCall {
-	if b.n > 0 && b.draws[b.n-1].noDetail == noDetail && len(b.draws[b.n-1].vertices)+n <= min(maxCallVertices, ebiten.MaxVertexCount) {
+func (b *batch) begin(noDetail, dry bool, n int) *drawCall {
+	if b.n > 0 && b.draws[b.n-1].noDetail == noDetail && b.draws[b.n-1].dry == dry && len(b.draws[b.n-1].vertices)+n <= min(maxCallVertices, ebiten.MaxVertexCount) {
 		return &b.draws[b.n-1]
 	}
 	if b.n == len(b.draws) {
@@ -117,7 +119,7 @@ func (b *batch) begin(noDetail bool, n int) *drawCall {
 	}
 	d := &b.draws[b.n]
 	b.n++
-	d.vertices, d.indices, d.noDetail = d.vertices[:0], d.indices[:0], noDetail
+	d.vertices, d.indices, d.noDetail, d.dry = d.vertices[:0], d.indices[:0], noDetail, dry
 	return d
 }
 
@@ -125,11 +127,11 @@ func (b *batch) begin(noDetail bool, n int) *drawCall {
 // given, clipping those that cross the near plane and dropping those that
 // face away from the eye (backFacing). Only vertices that a drawn triangle
 // uses are handed over. noDetail marks a chunk entirely beyond
-// the detail maps' distance.
-func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail bool) {
+// the detail maps' distance, dry one wholly above the water surface.
+func (b *batch) addChunk(p *projector, c *mesh.ChunkDraw, m *terrain.Heightmap, normals []float32, noDetail, dry bool) {
 	// The grid and the vertices on its edges shared with finer chunks.
 	n := len(c.Heights)
-	d := b.begin(noDetail, n)
+	d := b.begin(noDetail, dry, n)
 	b.remap = grow(b.remap, n)
 	b.proj = grow(b.proj, n)
 	// use hands chunk vertex k, projected, to the draw call once.
@@ -319,6 +321,12 @@ type frame struct {
 	chunks      []mesh.ChunkDraw
 	noOcclusion bool // draw hidden chunks too (tests compare with it)
 	keepBack    bool // draw the triangles facing away too (tests compare with it)
+	// The water surface's height, where wet, once waterKnown: chunks
+	// wholly above it are drawn with a shader without the water (their
+	// fragments lie between their vertices' heights). Unknown, every
+	// chunk keeps it.
+	water           float32
+	wet, waterKnown bool
 
 	// The inputs of the last build. While they stay the same (the camera
 	// and the view have not moved, the world is the same), the level of
@@ -342,6 +350,20 @@ type frameKey struct {
 	full, noOcclusion bool
 	maxTriangles      int
 	keepBack          bool
+	water             float32
+	wet, waterKnown   bool
+}
+
+// dry reports whether chunk c lies wholly above the water surface, as far
+// as the frame knows it.
+func (f *frame) dry(c *mesh.ChunkDraw) bool {
+	if !f.waterKnown {
+		return false
+	}
+	if !f.wet {
+		return true
+	}
+	return !slices.ContainsFunc(c.Heights, func(h float32) bool { return !(h >= f.water) })
 }
 
 // MaxErrorPx is the screen-space error the level of detail allows.
@@ -381,7 +403,8 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 	// drawn, as before the cull.
 	keepBack := f.keepBack || float64(cam.Pos[1]) <= meshHeight(m, float64(cam.Pos[0]), float64(cam.Pos[2]))
 	key := frameKey{vp: vp, w: w, h: h, near: cam.Near, detailDist: detailDist, m: m, lod: lod,
-		full: full, noOcclusion: f.noOcclusion, maxTriangles: budget, keepBack: keepBack}
+		full: full, noOcclusion: f.noOcclusion, maxTriangles: budget, keepBack: keepBack,
+		water: f.water, wet: f.wet, waterKnown: f.waterKnown}
 	if len(normals) > 0 {
 		key.normals = &normals[0]
 	}
@@ -433,7 +456,7 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 			defer wg.Done()
 			for i := lo; i < hi; i++ {
 				c := &f.chunks[i]
-				b.addChunk(&p, c, m, normals, chunkDistance(c, cam.Pos, m) >= detailDist)
+				b.addChunk(&p, c, m, normals, chunkDistance(c, cam.Pos, m) >= detailDist, f.dry(c))
 			}
 		}()
 	}

@@ -187,7 +187,8 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	r.drawCall(dst, &land, v, route == nil, !outsideLit, !masks, !water, outsideLit)
 	for i := range f.batches {
 		for _, d := range f.batches[i].calls() {
-			r.drawCall(dst, &d, v, route == nil, !lit, !masks, !water, false)
+			// Chunks wholly above the water surface never show it.
+			r.drawCall(dst, &d, v, route == nil, !lit, !masks, !water || d.dry, false)
 		}
 	}
 	r.drawCall(dst, &r.horizon.skirt, v, route == nil, !outsideLit, !masks, !water, outsideLit)

@@ -429,3 +429,47 @@ func benchmarkFrameWhileDragging(b *testing.B, drag bool) {
 
 func BenchmarkFrameIdle1025(b *testing.B)     { benchmarkFrameWhileDragging(b, false) }
 func BenchmarkFrameDragging1025(b *testing.B) { benchmarkFrameWhileDragging(b, true) }
+
+// Chunks wholly above the water surface are drawn without the water (the
+// frame's calls split by it), those reaching under it with it, and a
+// frame that does not know the water keeps it everywhere.
+func TestDryChunksLeaveTheWaterOut(t *testing.T) {
+	world := testWorld(t, 257)
+	c := NewCamera()
+	lowView(c, world.Map)
+	v := DefaultViewer()
+	v.Water = 0.3
+	count := func(f *frame) (dry, wet int) {
+		f.build(c, testW, testH, world.Map, world.LOD, world.Normals, false, v.DetailDist)
+		for i := range f.batches {
+			for _, d := range f.batches[i].calls() {
+				if d.dry {
+					dry++
+				} else {
+					wet++
+				}
+			}
+		}
+		return dry, wet
+	}
+	var f frame
+	f.water, f.wet = waterLevel(&v, world.Map)
+	f.waterKnown = true
+	if dry, wet := count(&f); dry == 0 || wet == 0 {
+		t.Errorf("water at 30 %%: %d dry and %d wet calls; want both", dry, wet)
+	}
+	for i := range f.chunks {
+		if !f.dry(&f.chunks[i]) {
+			continue
+		}
+		for _, h := range f.chunks[i].Heights {
+			if h < f.water {
+				t.Fatalf("chunk %d taken for dry with a vertex at %v under the water at %v", i, h, f.water)
+			}
+		}
+	}
+	var unknown frame
+	if dry, _ := count(&unknown); dry != 0 {
+		t.Errorf("a frame that does not know the water has %d dry calls", dry)
+	}
+}

@@ -14,7 +14,7 @@ func chunkTriangles(f *frame, c *Camera, w, h int, world *World) (tris []emitted
 	p := newProjector(viewProjection(c, w, h), w, h, c.Near)
 	for i := range f.chunks {
 		var b batch
-		b.addChunk(&p, &f.chunks[i], world.Map, world.Normals, false)
+		b.addChunk(&p, &f.chunks[i], world.Map, world.Normals, false, false)
 		for _, t := range collect(&frame{batches: []batch{b}}) {
 			tris = append(tris, t)
 			chunkOf = append(chunkOf, i)

@@ -197,7 +197,7 @@ func TestReversedChunkOrderIsCaught(t *testing.T) {
 	b := batch{}
 	pr := newProjector(viewProjection(c, 320, 240), 320, 240, c.Near)
 	for i := range f.chunks {
-		b.addChunk(&pr, &f.chunks[i], m, world.Normals, false)
+		b.addChunk(&pr, &f.chunks[i], m, world.Normals, false, false)
 	}
 	f.batches = []batch{b}
 	wrong, covered := wrongPixels(collect(&f), 320, 240)
