@@ -1,7 +1,6 @@
 package game
 
 import (
-	"context"
 	"math"
 	"testing"
 
@@ -320,17 +319,7 @@ func TestWalkStandsOnTheDrawnTriangles(t *testing.T) {
 // through the land drawn there: the camera must stay above that land
 // (Outside.GroundHeight), not only above the map's nearest edge sample.
 func TestFlyingKeepsAboveTheLandBeyond(t *testing.T) {
-	base := presetWorld(t, "default")
-	p, err := terrain.PresetParams("default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Size, p.CellSize = base.Map.Width, base.Map.CellSize
-	world := *base
-	AddOutside(context.Background(), &world, p)
-	if world.Outside == nil {
-		t.Fatal("the default world has no land beyond it")
-	}
+	world := beyondWorld(t)
 	m := world.Map
 	w, _ := m.Extent()
 	c := NewCamera()

@@ -617,14 +617,7 @@ func lum(c color.RGBA) float64 { return (float64(c.R) + float64(c.G) + float64(c
 // a subdivision world.
 func TestAddOutsideGivesTheMinimapTheLandBeyond(t *testing.T) {
 	base := presetWorld(t, "default")
-	p, err := terrain.PresetParams("default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Size, p.CellSize = base.Map.Width, base.Map.CellSize
-	world := *base
-	AddOutside(context.Background(), &world, p)
-	mm := world.Minimap
+	mm := beyondWorld(t).Minimap
 	if mm == base.Minimap || base.Minimap.beyond != nil {
 		t.Fatal("AddOutside changed the minimap of the world it copied")
 	}

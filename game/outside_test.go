@@ -65,22 +65,13 @@ func TestSkirtMeetsTheTerrainEdge(t *testing.T) {
 // setting.
 func TestOutsideMeetsTheTerrainEdge(t *testing.T) {
 	base := presetWorld(t, "default")
-	p, err := terrain.PresetParams("default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Size, p.CellSize = base.Map.Width, base.Map.CellSize
-	world := *base
-	AddOutside(context.Background(), &world, p)
-	if world.Outside == nil {
-		t.Fatal("the default world has no land beyond it")
-	}
+	world := beyondWorld(t)
 	v := DefaultViewer()
-	if outsideOf(&v, &world) != world.Outside {
+	if outsideOf(&v, world) != world.Outside {
 		t.Error("the default view leaves the land beyond the map out")
 	}
 	v.Continue = false
-	if outsideOf(&v, &world) != nil {
+	if outsideOf(&v, world) != nil {
 		t.Error("the land beyond the map is drawn with the setting off")
 	}
 	sub := *base
@@ -90,8 +81,8 @@ func TestOutsideMeetsTheTerrainEdge(t *testing.T) {
 		t.Error("diamond-square continues beyond the map")
 	}
 	ero := *base
-	pe := p
-	pe.Erosion = "thermal"
+	pe, _ := terrain.PresetParams("default")
+	pe.Size, pe.CellSize, pe.Erosion = base.Map.Width, base.Map.CellSize, "thermal"
 	AddOutside(context.Background(), &ero, pe)
 	if ero.Outside != nil {
 		t.Error("an eroded world continues with the uneroded noise")
