@@ -38,6 +38,7 @@ type webGame struct {
 	pending   []func() // what the page asked for, run on the game's goroutine
 	shownLink string   // the fragment of a link to what the latest tick showed
 	frames    int64
+	busyDrawn int64 // frames drawn while a world was being made
 
 	// made is the last link made and linkOf what it was made of: the link
 	// is made anew only when that changes, not on every tick.
@@ -178,7 +179,7 @@ func (wg *webGame) Update() error {
 	wg.shownLink = link
 	wg.mu.Unlock()
 	if wg.ticks%webStateEvery == 0 {
-		if data, err := json.Marshal(webState{State: wg.state(wg.ticks), Frames: wg.frames, Link: link, Progress: wg.progress()}); err == nil {
+		if data, err := json.Marshal(webState{State: wg.state(wg.ticks), Frames: wg.frames, BusyFrames: wg.busyDrawn, Link: link, Progress: wg.progress()}); err == nil {
 			js.Global().Set("cordilleraState", string(data))
 		}
 	}
@@ -188,6 +189,9 @@ func (wg *webGame) Update() error {
 // Draw draws the explorer's frame and counts it.
 func (wg *webGame) Draw(screen *ebiten.Image) {
 	wg.Game.Draw(screen)
+	if busy, _ := wg.regen.Status(); busy {
+		wg.busyDrawn++
+	}
 	if wg.frames == 0 { // how long the page took to show the world, for the tests and the curious
 		js.Global().Set("cordilleraFirstFrame", js.Global().Get("performance").Call("now"))
 		markStartup("firstFrame")
@@ -198,9 +202,12 @@ func (wg *webGame) Draw(screen *ebiten.Image) {
 // webState is State with what only the page needs.
 type webState struct {
 	State
-	Frames   int64   `json:"frames"`   // frames drawn: they go on while a map is made
-	Link     string  `json:"link"`     // the fragment cordilleraLink returns
-	Progress float64 `json:"progress"` // of the generation under way, 0…1
+	Frames int64 `json:"frames"` // frames drawn: they go on while a map is made
+	// BusyFrames counts the frames drawn while a world was being made:
+	// the page polls the state too seldom to see every one.
+	BusyFrames int64   `json:"busy_frames"`
+	Link       string  `json:"link"`     // the fragment cordilleraLink returns
+	Progress   float64 `json:"progress"` // of the generation under way, 0…1
 }
 
 func (wg *webGame) progress() float64 {
