@@ -145,8 +145,27 @@ func serveSite(t *testing.T, site string, besides map[string]http.HandlerFunc) s
 }
 
 // openURL starts headless Chromium on a URL; extra are more command-line
-// switches for the browser.
+// switches for the browser. A browser that dies before it opens its
+// DevTools port (seen once in CI, a crash at start-up) is started again
+// with a fresh profile, up to three times; any other error ends the test.
 func openURL(t *testing.T, url string, extra ...chromedp.ExecAllocatorOption) *page {
+	t.Helper()
+	const tries = 3
+	for try := 1; ; try++ {
+		p, err := startBrowser(t, url, extra...)
+		if err == nil {
+			return p
+		}
+		if try == tries || !strings.Contains(err.Error(), "chrome failed to start") {
+			t.Fatalf("loading %s (try %d of %d): %v", url, try, tries, err)
+		}
+		t.Logf("loading %s (try %d of %d): %v; starting the browser again", url, try, tries, err)
+	}
+}
+
+// startBrowser starts one headless Chromium with a fresh profile and loads
+// the URL; on an error everything it started is stopped again.
+func startBrowser(t *testing.T, url string, extra ...chromedp.ExecAllocatorOption) (*page, error) {
 	t.Helper()
 	exe := chromium(t)
 	// A fresh profile; Chromium may still write to it as it exits, so it
@@ -181,11 +200,13 @@ func openURL(t *testing.T, url string, extra ...chromedp.ExecAllocatorOption) *p
 		}
 	}))
 	ctx, cancelTime := context.WithTimeout(ctx, 6*time.Minute)
-	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
+	stop := func() { cancelTime(); cancelTab(); cancelAlloc() }
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(webViewport.X), int64(webViewport.Y)), chromedp.Navigate(url)); err != nil {
-		t.Fatalf("loading %s: %v", url, err)
+		stop()
+		return nil, err
 	}
-	return &page{t: t, ctx: ctx}
+	t.Cleanup(stop)
+	return &page{t: t, ctx: ctx}, nil
 }
 
 // eval evaluates a JavaScript expression into out.
