@@ -134,8 +134,10 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	if route != nil {
 		tu["RouteScale"] = float32(route.scale / m.CellSize)
 		tu["RouteHalfWidth"] = float32(RouteHalfWidth)
+		// The minimap's magenta, darkened to leave room for the sunlit
+		// slopes' highlights (the shader lights it like the ground).
 		c := routeColour
-		tu["RouteColor"] = []float32{srgbToLinear(c.R), srgbToLinear(c.G), srgbToLinear(c.B)}
+		tu["RouteColor"] = []float32{routeAlbedo * srgbToLinear(c.R), routeAlbedo * srgbToLinear(c.G), routeAlbedo * srgbToLinear(c.B)}
 		r.terrainOpts.Images[1] = route.image()
 	}
 	tu["SnowLine"] = v.SnowLine

@@ -191,6 +191,11 @@ func (rv *RouteView) image() *ebiten.Image {
 // routeColour is the route's magenta.
 var routeColour = color.RGBA{255, 0, 255, 255}
 
+// routeAlbedo scales the route's colour in the 3D view: on level ground
+// in full sun it shows at this share of routeColour (linear), on slopes
+// facing the sun up to all of it.
+const routeAlbedo = 0.7
+
 // drawOnMinimap draws the route over the minimap.
 func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, sw, sh int) {
 	r := mm.Rect(sw, sh)

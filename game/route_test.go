@@ -279,3 +279,52 @@ func TestFollowLooksUpASteepClimb(t *testing.T) {
 	}
 	check("after two seconds")
 }
+
+// The route is lit like the ground it lies on: on a slope facing the sun
+// it is brighter than on level ground, and on one facing away darker,
+// keeping its hue (it once showed the same full magenta on every sunlit
+// slope, a flat band).
+func TestRouteLitLikeTheGround(t *testing.T) {
+	needLoop(t)
+	const size = 129
+	m := terrain.NewHeightmap(size, size)
+	m.VerticalScale = 100
+	// Level for x < 44, then a 30° slope rising with x (facing the sun
+	// at −x) up to x = 64, then a 30° slope falling (facing away).
+	rise := math.Tan(30 * math.Pi / 180)
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			x := float64(c)
+			y := 20 + rise*max(min(x, 64)-44, 0) - rise*max(min(x, 84)-64, 0)
+			m.Set(c, r, float32(y/100))
+		}
+	}
+	g := newTestGame(t, NewWorld(m))
+	g.View.Shadows, g.View.Occlusion, g.View.DetailMaps = false, false, false
+	g.View.SunElevation, g.View.SunAzimuth = 30, 180 // towards −x
+	g.World.Route = straightRoute(t, m, 64)
+	topDown(g, 64, 95, 64)
+	img := renderFrame(g, false)
+	// The route's mean luminance from x0 to x1 along it.
+	mean := func(x0, x1 float32) float64 {
+		sum, n := 0.0, 0.0
+		for x := x0; x <= x1; x++ {
+			z := 64 + 0.3*math.Sin(float64(x)/9) // straightRoute's line
+			pos := mgl32.Vec3{x, float32(m.GroundHeight(float64(x), z)), float32(z)}
+			cr, cg, cb := pixelAt(g, img, pos)
+			if !(cr > cg+60 && cb > cg+60) {
+				t.Errorf("x %.0f: the route's pixel (%.0f, %.0f, %.0f) is not magenta", x, cr, cg, cb)
+			}
+			sum, n = sum+0.3*cr+0.59*cg+0.11*cb, n+1
+		}
+		return sum / n
+	}
+	level, sun, away := mean(32, 40), mean(48, 60), mean(68, 80)
+	t.Logf("the route's luminance: level %.1f, facing the sun %.1f, facing away %.1f", level, sun, away)
+	if sun < level+5 {
+		t.Errorf("on the slope facing the sun the route (%.1f) is not brighter than on level ground (%.1f)", sun, level)
+	}
+	if away > level-10 {
+		t.Errorf("on the slope facing away the route (%.1f) is not darker than on level ground (%.1f)", away, level)
+	}
+}
