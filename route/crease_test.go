@@ -270,3 +270,66 @@ func BenchmarkPercentile(b *testing.B) {
 		}
 	})
 }
+
+// A level road across a tilted plane bends the ground over its whole
+// shoulder: its sharpest curvature across the road is within 25 % of the
+// ideal blend's, the terrain's rise s·d from the road's edge eased in by a
+// smootherstep of the distance over the shoulder (with the weight a
+// smootherstep of the smoothed density, the bend sat in the shoulder's
+// middle third, about twice as sharp).
+func TestRoadShoulderBendsEvenly(t *testing.T) {
+	const size, slope, hw = 257, 0.01, 4.0
+	m := terrain.NewHeightmap(size, size)
+	for r := range size {
+		for c := range size {
+			m.Set(c, r, float32(slope*float64(r)))
+		}
+	}
+	var seg []Sample
+	for x := 0.0; x <= size-1; x += 0.5 {
+		seg = append(seg, Sample{X: x, Y: 128})
+	}
+	track := &Path{Segments: [][]Sample{seg}, CellSize: 1, Length: size - 1}
+	if err := applyRoad(context.Background(), m, track, routeFit{amp: 1}, hw); err != nil {
+		t.Fatal(err)
+	}
+	k := roadKernel(hw)
+	end := 0.95 * float64(k.radius())
+	ideal := func(d float64) float64 {
+		if d <= hw {
+			return 0
+		}
+		return slope * d * smootherstep((d-hw)/(end-hw))
+	}
+	worstIdeal, worst := 0.0, 0.0
+	for d := 1; d < k.radius()+2; d++ {
+		worstIdeal = max(worstIdeal, math.Abs(ideal(float64(d)-1)+ideal(float64(d)+1)-2*ideal(float64(d))))
+		for _, row := range []int{128 + d, 128 - d} {
+			for col := 64; col < 192; col++ { // away from the track's ends
+				worst = max(worst, curvature(m, col, row))
+			}
+		}
+	}
+	t.Logf("sharpest bend across the road %.2e, the ideal blend's %.2e (%.2f×)", worst, worstIdeal, worst/worstIdeal)
+	if worst > 1.25*worstIdeal {
+		t.Errorf("the shoulder bends the ground %.2f× as sharply as the ideal blend", worst/worstIdeal)
+	}
+}
+
+// bsplineInverse inverts the cubic B-spline over its centre value.
+func TestBSplineInverse(t *testing.T) {
+	b := func(u float64) float64 {
+		if u <= 1 {
+			return 1 - 1.5*u*u + 0.75*u*u*u
+		}
+		return (2 - u) * (2 - u) * (2 - u) / 4
+	}
+	for u := 0.0; u <= 2; u += 1.0 / 64 {
+		if got := bsplineInverse(b(u)); math.Abs(got-u) > 1e-9 {
+			t.Errorf("bsplineInverse(B(%v) = %v) = %v", u, b(u), got)
+		}
+	}
+	if bsplineInverse(1.5) != 0 || bsplineInverse(-0.1) != 2 {
+		t.Errorf("outside (0, 1): %v, %v; want 0 and 2", bsplineInverse(1.5), bsplineInverse(-0.1))
+	}
+}

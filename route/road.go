@@ -179,11 +179,11 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 	if err != nil {
 		return err
 	}
-	edgeW := wide.lineDensity() * wide.profile(halfWidth)
+	line0 := wide.lineDensity()
 	for i, d := range densW {
 		if d > 0 {
 			level := levelW[i] + blendN[i]*(levelN[i]-levelW[i])
-			a := smootherstep(d / edgeW)
+			a := wide.roadWeight(d/line0, halfWidth)
 			m.Samples[i] = float32(float64(m.Samples[i]) + a*(level-float64(m.Samples[i])))
 		}
 	}
@@ -192,6 +192,51 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 		return nil
 	}
 	return reconstrain(ctx, m, fit)
+}
+
+// roadWeight is the road's weight where the centreline's smoothed
+// density is ratio times a straight line's on itself: 1 on the road, 0
+// at the kernel's reach, and between them a smootherstep of the distance
+// a straight line would be at to have that density (the inverse of the
+// continuous cubic B-spline the four boxes approximate), so that the
+// shoulder bends the ground evenly over its whole width. A smootherstep
+// of the density itself put the whole bend in the middle third of the
+// shoulder, where the B-spline falls fastest.
+func (k splineKernel) roadWeight(ratio, halfWidth float64) float64 {
+	// The continuous cubic B-spline with the boxes' variance: knots
+	// spaced s = 2·√(h² + h) apart, reaching 2s.
+	h := float64(k.half)
+	s := 2 * math.Sqrt(h*h+h)
+	d := s * bsplineInverse(ratio)
+	end := 0.95 * float64(k.radius())
+	if d <= halfWidth || end <= halfWidth {
+		return 1
+	}
+	return 1 - smootherstep((d-halfWidth)/(end-halfWidth))
+}
+
+// bsplineInverse returns u ∈ [0, 2] where the cubic B-spline over its
+// centre value, B(u) = 1 − 1.5u² + 0.75u³ (u ≤ 1) and (2 − u)³/4
+// (1 ≤ u ≤ 2), equals r: 0 for r ≥ 1, 2 for r ≤ 0.
+func bsplineInverse(r float64) float64 {
+	switch {
+	case r >= 1:
+		return 0
+	case r <= 0:
+		return 2
+	case r <= 0.25:
+		return 2 - math.Cbrt(4*r)
+	}
+	lo, hi := 0.0, 1.0 // B falls monotonically on [0, 1]
+	for range 40 {
+		mid := (lo + hi) / 2
+		if 1-1.5*mid*mid+0.75*mid*mid*mid > r {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }
 
 // roadKernel is the kernel that smooths the road's height and sets its
