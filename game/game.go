@@ -113,8 +113,12 @@ type Game struct {
 	status   string
 	statusAt time.Time
 	ticks    int64
-	worldID  uint64   // serial of the world shown, for the state file
-	sumOf    struct { // the shown map's heights summed, for the state (mapSum)
+	worldID  uint64 // serial of the world shown, for the state file
+	// snowFit is the snow line fitSnowLine last set (snowFitted once it
+	// has): a snow line still there was not moved by the user.
+	snowFit    float32
+	snowFitted bool
+	sumOf      struct { // the shown map's heights summed, for the state (mapSum)
 		id  uint64
 		m   *terrain.Heightmap
 		sum float64
@@ -303,6 +307,7 @@ func (g *Game) takeGenerated() {
 	if g.World.Route == nil {
 		g.Follow = false
 	}
+	g.fitSnowLine()
 	if g.Camera.Mode == Walk {
 		g.Camera.SetMode(Walk, g.World.Map)
 	}

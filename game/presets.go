@@ -81,6 +81,25 @@ func (g *Game) UsePreset(name string) {
 			g.setPresetView(name)
 		}
 	}
+	g.fitSnowLine()
+}
+
+// fitSnowLine puts the snow line where the world asks for it: on a route
+// map where the climate puts it (RouteView.SnowLine), elsewhere the
+// preset look's; but a snow line the user has moved since it was last
+// set this way stays where they put it.
+func (g *Game) fitSnowLine() {
+	want := PresetViewer("").SnowLine
+	if i := g.ui.presetView; i >= 0 && i < len(terrain.Presets) {
+		want = PresetViewer(terrain.Presets[i].Name).SnowLine
+	}
+	if g.World != nil && g.World.Route != nil {
+		want = g.World.Route.SnowLine
+	}
+	if !g.snowFitted || g.View.SnowLine == g.snowFit {
+		g.View.SnowLine = want
+	}
+	g.snowFit, g.snowFitted = want, true
 }
 
 // followPresetChoice gives the Viewer the look of a preset just chosen in

@@ -28,6 +28,11 @@ type RouteView struct {
 	Field *image.RGBA // nearest-point vectors over the map, scale texels per sample
 	Stats *route.Result
 
+	// SnowLine is where the climate puts the snow on this map, as the
+	// Viewer's snow line (a share of the map's height range; above 1 none):
+	// a route map has real elevations and a latitude (climateSnowLine).
+	SnowLine float32
+
 	scale   float64      // field texels per map sample
 	points  [][2]float64 // world x, z of the path, segments joined (gaps jumped)
 	cum     []float64    // distance along points, world units
@@ -48,10 +53,44 @@ const fieldReach = 4.0
 // route maps): a trail. Far away the line stays at least a pixel wide.
 const RouteHalfWidth = 1.5
 
+// climateSnowLine is the elevation, in metres, of the permanent snow line
+// at latitude lat (degrees): about 4800 m at the equator, highest in the
+// dry subtropics (5300 m near 20°), 2900 m at 45° (the Alps), 1300 m at
+// 60° and sea level from 80°, linear between these.
+func climateSnowLine(lat float64) float64 {
+	pts := [][2]float64{{0, 4800}, {20, 5300}, {30, 5000}, {45, 2900}, {60, 1300}, {70, 500}, {80, 0}}
+	a := math.Min(math.Abs(lat), 90)
+	for i := 1; i < len(pts); i++ {
+		if a <= pts[i][0] {
+			p, q := pts[i-1], pts[i]
+			return p[1] + (a-p[0])/(q[0]-p[0])*(q[1]-p[1])
+		}
+	}
+	return 0
+}
+
+// maxSnowLine is the Viewer's highest snow line: no snow at all, even
+// where the line dips on slopes facing away from the sun.
+const maxSnowLine = 1.2
+
+// routeSnowLine is the climate's snow line on a route map, as a share of
+// its height range (res.Base + h·VerticalScale metres): a 1000 m hill in
+// Slovenia gets no snow, where a share of its range put snow on its top.
+func routeSnowLine(res *route.Result) float32 {
+	m := res.Map
+	mid := float64(m.Width-1) / 2
+	lat, _ := res.Path.LatLon(mid, mid)
+	share := (climateSnowLine(lat) - res.Base) / m.VerticalScale
+	if math.IsNaN(share) || !(m.VerticalScale > 0) {
+		return maxSnowLine
+	}
+	return float32(math.Min(math.Max(share, 0), maxSnowLine))
+}
+
 // NewRouteView prepares a route result for drawing; it does CPU work only.
 func NewRouteView(res *route.Result) *RouteView {
 	m := res.Map
-	rv := &RouteView{Path: res.Path, Stats: res}
+	rv := &RouteView{Path: res.Path, Stats: res, SnowLine: routeSnowLine(res)}
 	rv.scale = math.Min(maxMaskScale, float64(maxMaskSide)/float64(max(m.Width, m.Height)))
 	w := int(math.Ceil(float64(m.Width-1)*rv.scale)) + 1
 	h := int(math.Ceil(float64(m.Height-1)*rv.scale)) + 1

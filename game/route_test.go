@@ -328,3 +328,66 @@ func TestRouteLitLikeTheGround(t *testing.T) {
 		t.Errorf("on the slope facing away the route (%.1f) is not darker than on level ground (%.1f)", away, level)
 	}
 }
+
+// The climate's snow line: high in the tropics, lowest at the poles, and
+// on a route map a share of its height range (none on a hill whose top
+// lies far below it).
+func TestRouteSnowLine(t *testing.T) {
+	for _, c := range []struct{ lat, want float64 }{{0, 4800}, {-20, 5300}, {45, 2900}, {46, 2793.3}, {60, 1300}, {-85, 0}} {
+		if got := climateSnowLine(c.lat); math.Abs(got-c.want) > 0.1 {
+			t.Errorf("climateSnowLine(%v) = %.1f m, want %.1f", c.lat, got, c.want)
+		}
+	}
+	m := flatMap(129)
+	path := func(lat float64) *route.Path {
+		tr := &route.Track{Segments: [][]route.Point{{{Lat: lat, Lon: 14, Ele: 100, HasEle: true}, {Lat: lat + 0.001, Lon: 14.001, Ele: 150, HasEle: true}}}}
+		p, err := route.Prepare(tr, route.Options{Size: 129, Margin: 0.1, MinCellSize: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		lat, base, scale float64
+		want             float32
+	}{
+		{46, 700, 400, maxSnowLine}, // a Slovenian hill: no snow
+		{0, 4000, 2000, 0.4},        // the equator's 4800 m on a 4–6 km map
+		{78, 100, 1000, 0},          // the Arctic: snow down to the sea
+		{45, 2000, 0, maxSnowLine},  // no height scale: none
+	} {
+		m.VerticalScale = c.scale
+		rv := &route.Result{Map: m, Path: path(c.lat), Base: c.base}
+		if got := routeSnowLine(rv); math.Abs(float64(got-c.want)) > 0.01 {
+			t.Errorf("lat %v, base %v m, scale %v m: snow line %.3f, want %.3f", c.lat, c.base, c.scale, got, c.want)
+		}
+	}
+}
+
+// A route world brings the climate's snow line into the Viewer, and a
+// world without a route the preset's again; a snow line the user has
+// moved stays where they put it.
+func TestSnowLineFollowsTheWorld(t *testing.T) {
+	g := &Game{View: DefaultViewer(), World: NewWorld(flatMap(65))}
+	preset := g.View.SnowLine
+	g.fitSnowLine()
+	if g.View.SnowLine != preset {
+		t.Fatalf("a plain world: snow line %v, want the preset's %v", g.View.SnowLine, preset)
+	}
+	g.World = &World{Map: g.World.Map, Route: &RouteView{SnowLine: 1.2}}
+	g.fitSnowLine()
+	if g.View.SnowLine != 1.2 {
+		t.Errorf("a route world: snow line %v, want its 1.2", g.View.SnowLine)
+	}
+	g.World = NewWorld(flatMap(65))
+	g.fitSnowLine()
+	if g.View.SnowLine != preset {
+		t.Errorf("back to a plain world: snow line %v, want the preset's %v", g.View.SnowLine, preset)
+	}
+	g.View.SnowLine = 0.3 // the user's
+	g.World = &World{Map: g.World.Map, Route: &RouteView{SnowLine: 1.2}}
+	g.fitSnowLine()
+	if g.View.SnowLine != 0.3 {
+		t.Errorf("the user's snow line 0.3 became %v", g.View.SnowLine)
+	}
+}

@@ -372,7 +372,7 @@ func (r ref) ruleWeights(p, n mgl32.Vec3, height float64) ([4]float64, [4]rgbf, 
 	cosHi := math.Cos(float64(r.v.SnowSlope-8) * math.Pi / 180)
 	cosLo := math.Cos(float64(r.v.SnowSlope) * math.Pi / 180)
 	snow *= smoothstep64(cosLo, cosHi, ny)
-	forest := smoothstep64(0.48, 0.62, n1) * (1 - smoothstep64(snowLine-0.2, snowLine-0.08, height))
+	forest := smoothstep64(0.44, 0.64, noise) * (1 - smoothstep64(snowLine-0.2, snowLine-0.08, height))
 	grass := rgbf{1, 1, 0.92}.mix(rgbf{0.55, 0.68, 0.52}, forest).mul(rgbf{1, 1, 1}.mix(rgbf{1.08, 1.04, 0.85}, smoothstep64(snowLine-0.3, snowLine, height)))
 	vary := 1 + 0.24*(n2-0.5)
 	grass = grass.scale(vary)
