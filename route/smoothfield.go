@@ -45,21 +45,6 @@ func (k splineKernel) weights() []float64 {
 // kernel's centre weight across the line.
 func (k splineKernel) lineDensity() float64 { return k.weights()[k.radius()] }
 
-// profile is the kernel's 1-D weight at d samples from its centre, over
-// its centre weight (1 at d = 0, 0 beyond radius), interpolated
-// linearly between samples.
-func (k splineKernel) profile(d float64) float64 {
-	wt := k.weights()
-	r := k.radius()
-	d = math.Abs(d)
-	i := int(d)
-	if i >= r {
-		return 0
-	}
-	f := d - float64(i)
-	return ((1-f)*wt[r+i] + f*wt[r+i+1]) / wt[r]
-}
-
 // smooth convolves the w×h field f with the kernel along rows, then
 // along columns, in place, as zero beyond the border. Lines that are zero
 // throughout are skipped.
