@@ -391,3 +391,57 @@ func TestSnowLineFollowsTheWorld(t *testing.T) {
 		t.Errorf("the user's snow line 0.3 became %v", g.View.SnowLine)
 	}
 }
+
+// A route running away from a low camera keeps its width in the distance:
+// each screen row shows it no wider than its 3 m and outline project to,
+// and a few pixels of edge, where sizing the line by the pixel's
+// footprint along the view, long at a grazing angle, widened it and its
+// dark outline into smudges where the track crossed a crest (68 pixels
+// for 20 at 80 m).
+func TestRouteKeepsItsWidthAtAGrazingAngle(t *testing.T) {
+	needLoop(t)
+	const size = 513
+	m := terrain.NewHeightmap(size, size)
+	// 16 m samples, as on a long track's map: the route's distance field
+	// reaches 12 m, far enough for the line's full width.
+	m.CellSize, m.VerticalScale = 16, 100
+	const z = 256 * 16
+	var seg []route.Sample
+	for x := 0.0; x <= size-1; x += 0.5 {
+		seg = append(seg, route.Sample{X: x, Y: 256, Ele: 0})
+	}
+	rv := NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize, Length: size - 1}})
+	g := newTestGame(t, NewWorld(m))
+	g.View.Antialias = false
+	g.Camera.Mode = Fly
+	g.Camera.Pos, g.Camera.Yaw, g.Camera.Pitch = mgl32.Vec3{64, 2, z}, 0, mgl32.DegToRad(-2)
+	without := renderFrame(g, false)
+	g.World.Route = rv
+	with := renderFrame(g, false)
+	pr := newProjector(viewProjection(g.Camera, testW, testH), testW, testH, g.Camera.Near)
+	screenX := func(x, z float32) (float32, float32) {
+		v := pr.vertex(surfaceVertex{pos: mgl32.Vec3{x, 0, z}})
+		return v.DstX, v.DstY
+	}
+	checked := 0
+	for _, dist := range []float32{20, 40, 80, 160} {
+		x := 64 + dist
+		// The line's half-width and outline, at most 1.5 + 0.4 m, or a
+		// pixel or two where that is less.
+		l, row := screenX(x, z-1.9)
+		r, _ := screenX(x, z+1.9)
+		want := r - l
+		y := int(row)
+		n, _ := differing(with, without, image.Rect(0, y, testW, y+1), 8)
+		t.Logf("%3.0f m away (row %d): the route covers %d pixels, its width projects to %.1f", dist, y, n, want)
+		// Plus the outline, anti-aliasing and partly covered pixels: a
+		// pixel or so on each side, where the outline is a pixel wide.
+		if float32(n) > want+6 {
+			t.Errorf("%3.0f m away: the route covers %d pixels of its row, its width projects to %.1f", dist, n, want)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no row checked")
+	}
+}
