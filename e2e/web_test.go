@@ -110,6 +110,8 @@ type webState struct {
 	game.State
 	Frames     int64   `json:"frames"`
 	BusyFrames int64   `json:"busy_frames"`
+	FullFrames int64   `json:"full_frames"`
+	FullSteps  int64   `json:"full_steps"`
 	Link       string  `json:"link"`
 	Progress   float64 `json:"progress"`
 }
@@ -456,26 +458,22 @@ func TestWebPanels(t *testing.T) {
 }
 
 // TestWebKeepsDrawingWhileGenerating opens a 2049² world: while the full map
-// is made (past the preview), frames keep coming and the progress the page
-// shows grows. Were generation not to give the browser its turns, no state
-// would be published between the preview and the finished map.
+// is made (past the preview, through its finishing work: the land beyond
+// the map and the minimap's view of it, at progress 1), frames keep coming
+// and the progress they show grows. Were generation not to give the
+// browser its turns, no frame would be drawn between the preview and the
+// finished map. The page counts those frames itself: its state, polled
+// every 100 ms at best and answered only every few frames while busy, once
+// missed the whole generation on a loaded machine (the map itself takes a
+// fraction of a second, then 1–2 s of finishing work show progress 1).
 func TestWebKeepsDrawingWhileGenerating(t *testing.T) {
 	p := openPage(t, "size=2049")
-	a := p.waitState("generation past the preview", 3*time.Minute, func(s webState) bool { return s.Busy && s.Progress > 0.16 })
-	b := p.waitState("more frames while generating", 3*time.Minute, func(s webState) bool {
-		return s.Frames > a.Frames || !s.Busy
-	})
-	// The page polls the state every 100 ms at best, and a busy page may
-	// answer a poll only every few frames: the frames counted while busy
-	// show the ones drawn between two polls. (The map's finishing work,
-	// the land beyond it and the minimap's view of it, runs at progress 1.)
-	if b.BusyFrames <= a.BusyFrames || (b.Busy && b.Progress < a.Progress) {
-		t.Fatalf("between frame %d (progress %.2f, %d drawn while busy) and frame %d (progress %.2f, busy %v, %d drawn while busy) no frame was drawn while the world was being made",
-			a.Frames, a.Progress, a.BusyFrames, b.Frames, b.Progress, b.Busy, b.BusyFrames)
+	s := p.waitState("the world to be made", 3*time.Minute, func(s webState) bool { return s.FullFrames > 0 && !s.Busy && s.Frames > 3 })
+	t.Logf("%d frames, %d of them while busy, %d while the full map was made, %d at a higher progress than the frame before", s.Frames, s.BusyFrames, s.FullFrames, s.FullSteps)
+	if s.FullFrames < 2 || s.FullSteps < 1 {
+		t.Fatalf("while the full map was made %d frames were drawn, %d of them at a higher progress than the one before; want at least 2 and 1", s.FullFrames, s.FullSteps)
 	}
-	t.Logf("frames %d → %d (%d → %d while busy) while progress went %.2f → %.2f", a.Frames, b.Frames, a.BusyFrames, b.BusyFrames, a.Progress, b.Progress)
-	p.shot("web-generating")
-	p.ready()
+	p.shot("web-generated")
 }
 
 // TestWebDropGPX drops a GPS track on the page as a browser drop (the

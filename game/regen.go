@@ -186,6 +186,10 @@ func (r *Regenerator) start(job func(ctx context.Context, id uint64)) uint64 {
 	return id
 }
 
+// previewShare is the part of a generation's progress the preview takes,
+// when there is one; the full world takes the rest.
+const previewShare = 0.15
+
 // run makes the preview (when worth it) and the full world for request id.
 func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 	if err := pipeline.Check(p); err != nil {
@@ -194,8 +198,8 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 	}
 	full := 1.0
 	if stride := terrain.PreviewStride(p, r.PreviewSide); stride > 1 {
-		full = 0.85
-		pw, err := pipeline.Preview(ctx, p, stride, pipeline.Options{Progress: r.reporter(id, 0, 0.15)})
+		full = 1 - previewShare
+		pw, err := pipeline.Preview(ctx, p, stride, pipeline.Options{Progress: r.reporter(id, 0, previewShare)})
 		if ctx.Err() != nil {
 			return
 		}

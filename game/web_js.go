@@ -39,6 +39,13 @@ type webGame struct {
 	shownLink string   // the fragment of a link to what the latest tick showed
 	frames    int64
 	busyDrawn int64 // frames drawn while a world was being made
+	// fullDrawn counts the frames drawn while the full world (past the
+	// preview, its finishing work at progress 1 included) was being made,
+	// and fullSteps those among them drawn at a higher progress than the
+	// frame before: the page's polls come too seldom, on a loaded machine,
+	// to catch a busy state themselves.
+	fullDrawn, fullSteps int64
+	lastProgress         float64 // of the frame before, 0 when not busy
 
 	// made is the last link made and linkOf what it was made of: the link
 	// is made anew only when that changes, not on every tick.
@@ -179,7 +186,8 @@ func (wg *webGame) Update() error {
 	wg.shownLink = link
 	wg.mu.Unlock()
 	if wg.ticks%webStateEvery == 0 {
-		if data, err := json.Marshal(webState{State: wg.state(wg.ticks), Frames: wg.frames, BusyFrames: wg.busyDrawn, Link: link, Progress: wg.progress()}); err == nil {
+		if data, err := json.Marshal(webState{State: wg.state(wg.ticks), Frames: wg.frames, BusyFrames: wg.busyDrawn,
+			FullFrames: wg.fullDrawn, FullSteps: wg.fullSteps, Link: link, Progress: wg.progress()}); err == nil {
 			js.Global().Set("cordilleraState", string(data))
 		}
 	}
@@ -189,8 +197,17 @@ func (wg *webGame) Update() error {
 // Draw draws the explorer's frame and counts it.
 func (wg *webGame) Draw(screen *ebiten.Image) {
 	wg.Game.Draw(screen)
-	if busy, _ := wg.regen.Status(); busy {
+	if busy, f := wg.regen.Status(); busy {
 		wg.busyDrawn++
+		if f > previewShare {
+			wg.fullDrawn++
+			if f > wg.lastProgress {
+				wg.fullSteps++
+			}
+		}
+		wg.lastProgress = f
+	} else {
+		wg.lastProgress = 0
 	}
 	if wg.frames == 0 { // how long the page took to show the world, for the tests and the curious
 		js.Global().Set("cordilleraFirstFrame", js.Global().Get("performance").Call("now"))
@@ -205,7 +222,12 @@ type webState struct {
 	Frames int64 `json:"frames"` // frames drawn: they go on while a map is made
 	// BusyFrames counts the frames drawn while a world was being made:
 	// the page polls the state too seldom to see every one.
-	BusyFrames int64   `json:"busy_frames"`
+	BusyFrames int64 `json:"busy_frames"`
+	// FullFrames counts the frames drawn while the full world was made,
+	// past its preview (its finishing work at progress 1 included), and
+	// FullSteps those drawn at a higher progress than the frame before.
+	FullFrames int64   `json:"full_frames"`
+	FullSteps  int64   `json:"full_steps"`
 	Link       string  `json:"link"`     // the fragment cordilleraLink returns
 	Progress   float64 `json:"progress"` // of the generation under way, 0…1
 }
