@@ -92,12 +92,8 @@ func newSpectrum(ctx context.Context, size int, shape *turbulence, parts []*turb
 
 // heights fills h with the map in metres above z0 at every evaluation
 // point for the weights w_p = a·β^p.
-func (s *spectrum) heights(h []float64, a, beta float64, withInterp bool) {
-	if withInterp {
-		copy(h, s.interp)
-	} else {
-		clear(h)
-	}
+func (s *spectrum) heights(h []float64, a, beta float64) {
+	copy(h, s.interp)
 	w := a
 	for _, part := range s.parts {
 		for i, v := range part {
@@ -105,20 +101,6 @@ func (s *spectrum) heights(h []float64, a, beta float64, withInterp bool) {
 		}
 		w *= beta
 	}
-}
-
-// randomSlope returns the reliefSlopeQuant-th percentile of the slope of
-// the random parts alone, h holding them (heights with withInterp false).
-func (s *spectrum) randomSlope(h, scratch []float64, cellSize float64) float64 {
-	nb := h[s.nRange:]
-	scratch = scratch[:0]
-	for i := 0; i+3 < len(nb); i += 4 {
-		scratch = append(scratch, math.Hypot(nb[i]-nb[i+1], nb[i+2]-nb[i+3])/2/cellSize)
-	}
-	if len(scratch) == 0 {
-		return 0
-	}
-	return percentile(scratch, reliefSlopeQuant)
 }
 
 // rangeAndSlope returns the height range over the range grid of heights h

@@ -140,7 +140,7 @@ func TestSpectrumMatchesRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := make([]float64, len(s.interp))
-	s.heights(h, amp, beta, true)
+	s.heights(h, amp, beta)
 	step := max(1, (size-1)/128)
 	i := 0
 	for y := 0; y < size; y += step {
@@ -153,5 +153,40 @@ func TestSpectrumMatchesRender(t *testing.T) {
 	}
 	if i != s.nRange {
 		t.Fatalf("%d range points, want %d", s.nRange, i)
+	}
+}
+
+// The slope bound grows continuously with the track's steepness: the
+// amplitude the rule allows never falls as the bound g rises, through
+// the slope the interpolant alone has. (It fell from the full fitted
+// amplitude to a fraction of it as g rose past the interpolant's slope:
+// below, the random relief alone was held to g; above, the whole map.)
+func TestSlopeBoundIsMonotone(t *testing.T) {
+	const size = 129
+	shape, _ := newTurbulence(size, 5, terrain.Quintic, 3)
+	p1, _ := newTurbulence(size, 5, terrain.Quintic, 4)
+	p2, _ := newTurbulence(size, 5, terrain.Quintic, 5)
+	for _, v := range shape.values { // the interpolant in metres: 40 m per unit
+		for k := range v {
+			v[k] *= 40
+		}
+	}
+	s, err := newSpectrum(context.Background(), size, shape, []*turbulence{p1, p2}, func(h float64) float64 { return h })
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &reliefBounds{MaxRange: 1e9, cellSize: 1}
+	h := make([]float64, len(s.interp))
+	s.heights(h, 0, 1)
+	_, slopeI := s.rangeAndSlope(h, nil, b, 0)
+	prev := 0.0
+	for _, f := range []float64{0.5, 0.8, 0.95, 1.0, 1.05, 1.2, 1.6} {
+		b.MaxSlope = f * slopeI
+		a, _ := b.weights(s, 0, 100)
+		t.Logf("g = %.2f × the interpolant's slope %.4f: amplitude %.3f", f, slopeI, a)
+		if a < 0.97*prev {
+			t.Errorf("g = %.2f × the interpolant's slope: amplitude %.3f, below %.3f at a smaller g", f, a, prev)
+		}
+		prev = max(prev, a)
 	}
 }
