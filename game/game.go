@@ -7,6 +7,7 @@
 package game
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -64,7 +65,25 @@ type World struct {
 
 // NewWorld prepares a heightmap for drawing.
 func NewWorld(m *terrain.Heightmap) *World {
-	return &World{Map: m, LOD: mesh.NewLOD(m, chunkCells), Normals: terrain.Normals(m), Minimap: NewMinimap(m, minimapSize)}
+	// context.Background is never done, so newWorldContext cannot fail here.
+	w, _ := newWorldContext(context.Background(), m)
+	return w
+}
+
+// newWorldContext is NewWorld as cancellable background work: its meshes'
+// bounds and its normals are measured in parallel.Rows, which in the
+// browser gives the page its frames (a 2049² world spent 1–2 s there with
+// the page frozen); it returns ctx.Err() soon after ctx is done.
+func newWorldContext(ctx context.Context, m *terrain.Heightmap) (*World, error) {
+	lod, err := mesh.NewLODContext(ctx, m, chunkCells)
+	if err != nil {
+		return nil, err
+	}
+	normals, err := terrain.NormalsContext(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	return &World{Map: m, LOD: lod, Normals: normals, Minimap: NewMinimap(m, minimapSize)}, nil
 }
 
 // Game is the explorer's ebiten.Game.

@@ -113,14 +113,16 @@ func (r *Regenerator) erode(ctx context.Context, id uint64, src *terrain.Heightm
 	first := NewWorld(src)
 	first.Source = src
 	r.publish(&Generated{ID: id, Params: p, World: first, Loaded: true, Preview: true})
-	opt := pipeline.Options{Progress: r.reporter(id, 0, 1), Masks: true, Pass: r.passes(ctx, id, p, true, src)}
+	opt := pipeline.Options{Progress: r.reporter(id, 0, 1-finishShare), Masks: true, Pass: r.passes(ctx, id, p, true, src)}
 	pw, err := pipeline.Erode(ctx, src, p, opt)
 	r.publishBuilt(ctx, id, p, pw, err, func(g *Generated) { g.Loaded, g.World.Source = true, src })
 }
 
 // publishBuilt publishes what the pipeline built for request id, or why it
 // could not, unless a newer request cancelled it; dress, if set, adds what
-// the kind of request knows (a loaded map's source, a route).
+// the kind of request knows (a loaded map's source, a route, the land
+// beyond the map). The work here shows as the last finishShare of the
+// progress.
 func (r *Regenerator) publishBuilt(ctx context.Context, id uint64, p terrain.Params, pw *pipeline.World, err error, dress func(*Generated)) {
 	if ctx.Err() != nil {
 		return
@@ -129,8 +131,16 @@ func (r *Regenerator) publishBuilt(ctx context.Context, id uint64, p terrain.Par
 		r.publish(&Generated{ID: id, Params: p, Err: err})
 		return
 	}
-	g := &Generated{ID: id, Params: p, World: newWorldOf(pw), Budget: pw.Budget}
+	finish := r.reporter(id, 1-finishShare, finishShare)
+	finish(0)
+	w, err := newWorldContext(ctx, pw.Map)
+	if err != nil {
+		return // cancelled by a newer request
+	}
+	w.Masks = pw.Masks
+	g := &Generated{ID: id, Params: p, World: w, Budget: pw.Budget}
 	if dress != nil {
+		finish(0.5)
 		dress(g)
 	}
 	if ctx.Err() == nil {
@@ -154,13 +164,6 @@ func (r *Regenerator) passes(ctx context.Context, id uint64, p terrain.Params, l
 			Stage: fmt.Sprintf("%s %d/%d", stage, pass, passes)})
 		last = time.Now()
 	}
-}
-
-// newWorldOf prepares a built world for drawing, with its masks.
-func newWorldOf(pw *pipeline.World) *World {
-	w := NewWorld(pw.Map)
-	w.Masks = pw.Masks
-	return w
 }
 
 // start cancels older work and runs job for a new request.
@@ -187,8 +190,14 @@ func (r *Regenerator) start(job func(ctx context.Context, id uint64)) uint64 {
 }
 
 // previewShare is the part of a generation's progress the preview takes,
-// when there is one; the full world takes the rest.
-const previewShare = 0.15
+// when there is one; the full world takes the rest. Of that, finishShare
+// at the end is the finishing work publishBuilt does (the world's minimap
+// and meshes, the land beyond the map): a 2049² world in the browser
+// spends 1–2 s there, which the progress bar showed as done.
+const (
+	previewShare = 0.15
+	finishShare  = 0.1
+)
 
 // run makes the preview (when worth it) and the full world for request id.
 func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
@@ -216,7 +225,7 @@ func (r *Regenerator) run(ctx context.Context, id uint64, p terrain.Params) {
 		case <-time.After(r.SettleDelay):
 		}
 	}
-	opt := pipeline.Options{Progress: r.reporter(id, 1-full, full), Masks: true}
+	opt := pipeline.Options{Progress: r.reporter(id, 1-full, full-finishShare), Masks: true}
 	if len(erosion.Stages(p)) > 0 {
 		opt.Pass = r.passes(ctx, id, p, false, nil)
 	}

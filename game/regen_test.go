@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cordillera/pipeline"
 	"cordillera/terrain"
 )
 
@@ -223,5 +224,28 @@ func TestRegeneratorReportsBadParameters(t *testing.T) {
 	g := r.Take()
 	if g == nil || g.ID != id || g.Err == nil || g.World != nil {
 		t.Fatalf("got %+v, want an error and no world", g)
+	}
+}
+
+// The finishing work after the pipeline (the world's meshes and minimap,
+// then what the request adds: the land beyond the map, a route) shows in
+// the progress as its last finishShare, not as done.
+func TestFinishingWorkShowsInTheProgress(t *testing.T) {
+	r := NewRegenerator()
+	defer r.Close()
+	p := terrain.DefaultParams()
+	p.Size = 65
+	pw, err := pipeline.Generate(context.Background(), p, pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	r.latest++
+	id := r.latest
+	r.mu.Unlock()
+	var during float64
+	r.publishBuilt(context.Background(), id, p, pw, nil, func(*Generated) { _, during = r.Status() })
+	if want := 1 - finishShare/2; math.Abs(during-want) > 1e-12 {
+		t.Errorf("progress %.3f while the world is dressed, want %.3f", during, want)
 	}
 }

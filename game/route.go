@@ -253,7 +253,7 @@ func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, sw, sh int) {
 // parameters p, in the background, latest wins.
 func (r *Regenerator) RequestRoute(p terrain.Params, t *route.Track) uint64 {
 	return r.start(func(ctx context.Context, id uint64) {
-		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Progress: r.reporter(id, 0, 1), Masks: true})
+		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Progress: r.reporter(id, 0, 1-finishShare), Masks: true})
 		r.publishBuilt(ctx, id, p, pw, err, func(g *Generated) { g.Loaded, g.World.Route = true, NewRouteView(pw.Route) })
 	})
 }

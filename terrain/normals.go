@@ -51,12 +51,21 @@ func FaceNormal(a, b, c [3]float64) [3]float64 {
 // on several cores; the sum is the same up to rounding. A map one sample
 // wide or high has no triangles, and its normals are (0, 1, 0).
 func Normals(m *Heightmap) []float32 {
+	// context.Background is never done, so NormalsContext cannot fail here.
+	out, _ := NormalsContext(context.Background(), m)
+	return out
+}
+
+// NormalsContext is Normals as cancellable background work: it returns
+// ctx.Err() soon after ctx is done, and in the browser it gives the page
+// its frames while it runs (parallel.Rows).
+func NormalsContext(ctx context.Context, m *Heightmap) ([]float32, error) {
 	out := make([]float32, 3*m.Width*m.Height)
 	if m.Width < 2 || m.Height < 2 {
 		for i := 0; i < len(out); i += 3 {
 			out[i+1] = 1
 		}
-		return out
+		return out, nil
 	}
 	bands := (m.Height + normalsBand - 1) / normalsBand
 	band := func(b int) { vertexNormalsRows(m, b*normalsBand, min((b+1)*normalsBand, m.Height), out) }
@@ -64,11 +73,12 @@ func Normals(m *Heightmap) []float32 {
 		for b := range bands {
 			band(b)
 		}
-		return out
+		return out, nil
 	}
-	// context.Background is never done, so forRows cannot fail here.
-	_ = parallel.Rows(context.Background(), bands, nil, 0, 0, band)
-	return out
+	if err := parallel.Rows(ctx, bands, nil, 0, 0, band); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // vertexNormalsRows writes the normals of vertex rows [z0, z1) into out.

@@ -1,8 +1,11 @@
 package terrain
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -271,5 +274,20 @@ func BenchmarkNormals1025(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Normals(m)
+	}
+}
+
+// NormalsContext is Normals as cancellable work: the same normals while
+// its context lives, context.Canceled once it is done.
+func TestNormalsContext(t *testing.T) {
+	m := randomHeightmap(129, 97, 5)
+	got, err := NormalsContext(context.Background(), m)
+	if err != nil || !slices.Equal(got, Normals(m)) {
+		t.Fatalf("NormalsContext: %v, or normals differing from Normals", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NormalsContext(ctx, m); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }

@@ -179,6 +179,15 @@ func (d *ChunkDraw) World(k int, cellSize float64) [3]float64 {
 // edges are smaller when m's cells do not divide evenly. A map narrower
 // than two samples has no chunks.
 func NewLOD(m *terrain.Heightmap, chunkCells int) *LOD {
+	// context.Background is never done, so NewLODContext cannot fail here.
+	l, _ := NewLODContext(context.Background(), m, chunkCells)
+	return l
+}
+
+// NewLODContext is NewLOD as cancellable background work: it returns
+// ctx.Err() soon after ctx is done, and in the browser it gives the page
+// its frames while it runs (parallel.Rows).
+func NewLODContext(ctx context.Context, m *terrain.Heightmap, chunkCells int) (*LOD, error) {
 	if chunkCells < 1 {
 		panic(fmt.Sprintf("terrain: LOD chunk size %d cells, must be at least 1", chunkCells))
 	}
@@ -190,20 +199,22 @@ func NewLOD(m *terrain.Heightmap, chunkCells int) *LOD {
 		l.levels++
 	}
 	if m.Width < 2 || m.Height < 2 {
-		return l
+		return l, nil
 	}
 	l.cols = (m.Width - 2 + chunkCells) / chunkCells
 	l.rows = (m.Height - 2 + chunkCells) / chunkCells
 	l.chunks = make([]lodChunk, l.cols*l.rows)
 	l.selected = make([]int, len(l.chunks))
 	l.hidden = make([]bool, len(l.chunks))
-	// context.Background is never done, so forRows cannot fail here.
-	_ = parallel.Rows(context.Background(), l.rows, nil, 0, 0, func(j int) {
+	err := parallel.Rows(ctx, l.rows, nil, 0, 0, func(j int) {
 		for i := range l.cols {
 			l.measure(i, j)
 			l.measureParts(&l.chunks[j*l.cols+i])
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	l.measureCorners()
 	n := 0
 	for k := range l.chunks {
@@ -212,7 +223,7 @@ func NewLOD(m *terrain.Heightmap, chunkCells int) *LOD {
 	}
 	l.partHidden = make([]bool, n)
 	l.partsHidden = make([]bool, len(l.chunks))
-	return l
+	return l, nil
 }
 
 // Chunks returns the number of chunks across and down.

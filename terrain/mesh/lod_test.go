@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"cordillera/terrain"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -737,5 +738,31 @@ func TestSelectTriangleBudget(t *testing.T) {
 	}
 	if n := triangleCount(got); n > v.MaxTriangles {
 		t.Errorf("Full: %d triangles over the budget %d", n, v.MaxTriangles)
+	}
+}
+
+// NewLODContext is NewLOD as cancellable work: the same chunk errors while
+// its context lives, context.Canceled once it is done.
+func TestNewLODContext(t *testing.T) {
+	m := hillsMap(257, 193, 3, 40)
+	l, err := NewLODContext(context.Background(), m, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := NewLOD(m, 32)
+	cols, rows := want.Chunks()
+	for j := range rows {
+		for i := range cols {
+			for _, step := range []int{1, 2, 4, 8} {
+				if a, b := l.Error(i, j, step), want.Error(i, j, step); a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+					t.Fatalf("chunk (%d, %d) step %d: error %v, NewLOD's %v", i, j, step, a, b)
+				}
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewLODContext(ctx, m, 32); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }
