@@ -35,7 +35,7 @@ go test -count=1 -timeout 30m $(go list ./... | grep -v '/e2e$')
 go test -count=1 github.com/ebitengine/debugui # the patched copy in internal/debugui is a module of its own
 
 echo "== go test -race (packages with goroutines)"
-go test -count=1 -timeout 30m -race -short ./terrain/... ./game/...
+go test -count=1 -timeout 30m -race -short ./terrain/... ./game/... ./route/...
 
 echo "== pixel tests under Xvfb"
 # CORDILLERA_REQUIRE_DISPLAY=1: a display test that finds no display fails here instead of skipping.
