@@ -77,8 +77,9 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit rou
 // gives. The allowance is the map's relief before the follow step (a wider
 // kernel's correction can raise the relief, and with it the allowance),
 // and a width that takes the map's range beyond maxRange (the relief
-// rule's, metres) is undone too. The wider kernel bends the ground across the track more gently
-// where the track leaves room for it: on the real tracks in
+// rule's, metres) is undone too. The wider kernel bends the ground
+// across the track more gently where the track leaves room for it: on the
+// real tracks in
 // ../shared/data the crease ratio without a road fell from 3.4 to 2.6 on
 // sf-strava-run.gpx (which it still meets within 0.2 m of the 2 m
 // allowed), 3.5 to 2.1 on mojstrovka.gpx and 4.2 to 3.2 on
@@ -97,6 +98,9 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 		}
 		if err := followCloser(ctx, m, track, fit, f*reach); err != nil {
 			return err
+		}
+		if i == len(followWidths)-1 {
+			break // the narrowest is kept whatever it gives
 		}
 		lo, hi := m.Range()
 		if trackError(m, track, fit) <= allowance && (float64(hi)-float64(lo))*fit.amp <= maxRange {
