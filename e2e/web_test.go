@@ -458,14 +458,14 @@ func TestWebPanels(t *testing.T) {
 }
 
 // TestWebKeepsDrawingWhileGenerating opens a 2049² world: while the full map
-// is made (past the preview, through its finishing work: the land beyond
-// the map and the minimap's view of it, at progress 1), frames keep coming
-// and the progress they show grows. Were generation not to give the
-// browser its turns, no frame would be drawn between the preview and the
-// finished map. The page counts those frames itself: its state, polled
-// every 100 ms at best and answered only every few frames while busy, once
-// missed the whole generation on a loaded machine (the map itself takes a
-// fraction of a second, then 1–2 s of finishing work show progress 1).
+// is made (past the preview, through its finishing work: the meshes'
+// bounds, the normals, the land beyond the map), frames keep coming and
+// the progress they show grows. Were generation not to give the browser
+// its turns, no frame would be drawn between the preview and the finished
+// map. The page counts those frames itself: its state, polled every 100 ms
+// at best and answered only every few frames while busy, once missed the
+// whole generation on a loaded machine (the map itself takes a fraction of
+// a second, its finishing work 1–2 s).
 func TestWebKeepsDrawingWhileGenerating(t *testing.T) {
 	p := openPage(t, "size=2049")
 	s := p.waitState("the world to be made", 3*time.Minute, func(s webState) bool { return s.FullFrames > 0 && !s.Busy && s.Frames > 3 })

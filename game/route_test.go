@@ -423,7 +423,6 @@ func TestRouteKeepsItsWidthAtAGrazingAngle(t *testing.T) {
 		v := pr.vertex(surfaceVertex{pos: mgl32.Vec3{x, 0, z}})
 		return v.DstX, v.DstY
 	}
-	checked := 0
 	for _, dist := range []float32{20, 40, 80, 160} {
 		x := 64 + dist
 		// The line's half-width and outline, at most 1.5 + 0.4 m, or a
@@ -439,9 +438,5 @@ func TestRouteKeepsItsWidthAtAGrazingAngle(t *testing.T) {
 		if float32(n) > want+6 {
 			t.Errorf("%3.0f m away: the route covers %d pixels of its row, its width projects to %.1f", dist, n, want)
 		}
-		checked++
-	}
-	if checked == 0 {
-		t.Fatal("no row checked")
 	}
 }

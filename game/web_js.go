@@ -40,7 +40,7 @@ type webGame struct {
 	frames    int64
 	busyDrawn int64 // frames drawn while a world was being made
 	// fullDrawn counts the frames drawn while the full world (past the
-	// preview, its finishing work at progress 1 included) was being made,
+	// preview, its finishing work included) was being made,
 	// and fullSteps those among them drawn at a higher progress than the
 	// frame before: the page's polls come too seldom, on a loaded machine,
 	// to catch a busy state themselves.
@@ -224,7 +224,7 @@ type webState struct {
 	// the page polls the state too seldom to see every one.
 	BusyFrames int64 `json:"busy_frames"`
 	// FullFrames counts the frames drawn while the full world was made,
-	// past its preview (its finishing work at progress 1 included), and
+	// past its preview (its finishing work included), and
 	// FullSteps those drawn at a higher progress than the frame before.
 	FullFrames int64   `json:"full_frames"`
 	FullSteps  int64   `json:"full_steps"`
