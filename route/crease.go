@@ -46,7 +46,7 @@ func creaseRatio(ctx context.Context, m *terrain.Heightmap, track *Path, reach f
 		return 0, nil
 	}
 	near := make([]bool, len(m.Samples))
-	err := nearestEdges(ctx, m, trackEdges(track), reach, func(row, col, _ int, _, _ float64) {
+	err := nearestEdges(ctx, m, bandEdges(track, reach), reach, func(row, col, _ int, _, _ float64) {
 		near[row*m.Width+col] = true
 	})
 	if err != nil {

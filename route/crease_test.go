@@ -76,18 +76,16 @@ func lappedLoop() *Track {
 // Following the track between the solved points, with and without a
 // road, leaves no crease where passes over the same ground meet. The
 // curvature along the route (99th percentile within the ground the
-// follow step or the road changed) is 2.3 times the 99th percentile of
-// the ground outside without a road, 11.6 with a 4 m one (14.0 with the
-// road's kernel reaching only over road and shoulder, roadKernelReach):
-// the bounds below (3 and 13) guard against a return of the seams and of
-// the narrower shoulder, not the target of 2, which a road
-// levelled across a hillside does not meet on maps this smooth (README,
-// "Road"). The correction this replaced, the
-// residual of the nearest point of the track fading over a lattice cell,
-// and the road that copied the nearest point's height, gave 4.3 and 4.4
-// against the whole map: a seam wherever the nearest pass changes.
+// follow step or the road changed) is 0.94 times the 99th percentile of
+// the ground outside without a road and 0.99 with a 4 m one, against the
+// issue's target of 2. The road's shoulder as a blend by the smoothed
+// centreline's density gave 4.90 with the road; the correction before
+// that, the residual of the nearest point of the track fading over a
+// lattice cell, and the road that copied the nearest point's height, gave
+// 4.3 and 4.4 against the whole map: a seam wherever the nearest pass
+// changes.
 func TestFollowLeavesNoCrease(t *testing.T) {
-	for _, c := range []struct{ road, bound float64 }{{0, 3}, {4, 13}} {
+	for _, c := range []struct{ road, bound float64 }{{0, 2}, {4, 2}} {
 		res := generateMessy(t, "laps", lappedLoop(), func(p *terrain.Params) { p.RoadWidth = c.road })
 		ratio, err := res.CreaseRatio(context.Background())
 		if err != nil {
@@ -271,14 +269,66 @@ func BenchmarkPercentile(b *testing.B) {
 	})
 }
 
-// A level road across a tilted plane bends the ground over its whole
-// shoulder: its sharpest curvature across the road is within 25 % of the
-// ideal blend's, the terrain's rise s·d from the road's edge eased in by a
-// smootherstep of the distance over the shoulder (with the weight a
-// smootherstep of the smoothed density, the bend sat in the shoulder's
-// middle third, about twice as sharp).
-func TestRoadShoulderBendsEvenly(t *testing.T) {
-	const size, slope, hw = 257, 0.01, 4.0
+// leastSecondDifference is the 1-D oracle for a straight road's shoulder:
+// v with its free values set to minimise the sum of squared second
+// differences, by Gaussian elimination on the normal equations.
+func leastSecondDifference(v []float64, free []bool) []float64 {
+	var idx []int
+	at := map[int]int{}
+	for i, f := range free {
+		if f {
+			at[i] = len(idx)
+			idx = append(idx, i)
+		}
+	}
+	n := len(idx)
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = make([]float64, n+1)
+	}
+	for i := 1; i+1 < len(v); i++ {
+		coef := map[int]float64{}
+		fixed := 0.0
+		for j, c := range map[int]float64{i - 1: 1, i: -2, i + 1: 1} {
+			if k, ok := at[j]; ok {
+				coef[k] += c
+			} else {
+				fixed += c * v[j]
+			}
+		}
+		for k, ck := range coef {
+			for l, cl := range coef {
+				a[k][l] += ck * cl
+			}
+			a[k][n] -= ck * fixed
+		}
+	}
+	for col := range n {
+		for r := range n {
+			if r != col && a[r][col] != 0 {
+				f := a[r][col] / a[col][col]
+				for c := col; c <= n; c++ {
+					a[r][c] -= f * a[col][c]
+				}
+			}
+		}
+	}
+	out := slices.Clone(v)
+	for k, i := range idx {
+		out[i] = a[k][n] / a[k][k]
+	}
+	return out
+}
+
+// A level road across a tilted plane bends the ground over its shoulder
+// by the change of least curvature: across a straight road its cross
+// section is the 1-D least-curvature profile (a cubic from the level
+// road's edge, meeting the plane's value and slope where the shoulder
+// ends), to 1e-3 of the road's depth; the blend it replaced (a
+// smootherstep weight from the level road to the plane) bent 1.42 times
+// as sharply (3.80e-3 against 2.68e-3 here).
+func TestRoadShoulderIsTheLeastCurvatureCubic(t *testing.T) {
+	const size, slope, hw = 257, 1.0 / 128, 4.0 // a plane exact in float32: no curvature of its own
 	m := terrain.NewHeightmap(size, size)
 	for r := range size {
 		for c := range size {
@@ -290,46 +340,106 @@ func TestRoadShoulderBendsEvenly(t *testing.T) {
 		seg = append(seg, Sample{X: x, Y: 128})
 	}
 	track := &Path{Segments: [][]Sample{seg}, CellSize: 1, Length: size - 1}
-	if err := applyRoad(context.Background(), m, track, routeFit{amp: 1}, hw); err != nil {
+	reach, err := applyRoad(context.Background(), m, track, routeFit{amp: 1}, hw, 0)
+	if err != nil {
 		t.Fatal(err)
 	}
-	k := roadKernel(hw)
-	end := 0.95 * float64(k.radius())
-	ideal := func(d float64) float64 {
-		if d <= hw {
-			return 0
-		}
-		return slope * d * smootherstep((d-hw)/(end-hw))
+	// The plane has no curvature of its own: the shoulder is the least one.
+	w := max(roadShoulder*hw, roadMinShoulder)
+	if reach != hw+w+1 {
+		t.Fatalf("the road changed the ground within %v samples, want %v", reach, hw+w+1)
 	}
-	worstIdeal, worst := 0.0, 0.0
-	for d := 1; d < k.radius()+2; d++ {
-		worstIdeal = max(worstIdeal, math.Abs(ideal(float64(d)-1)+ideal(float64(d)+1)-2*ideal(float64(d))))
-		for _, row := range []int{128 + d, 128 - d} {
-			for col := 64; col < 192; col++ { // away from the track's ends
-				worst = max(worst, curvature(m, col, row))
-			}
+	// The 1-D oracle over the column: the road (distance under hw) held
+	// level at the centre's height, the plane from hw + w on.
+	v := make([]float64, size)
+	free := make([]bool, size)
+	for r := range size {
+		d := math.Abs(float64(r) - 128)
+		switch {
+		case d < hw:
+			v[r] = slope * 128
+		case d < hw+w:
+			free[r] = true
+		default:
+			v[r] = slope * float64(r)
 		}
 	}
-	t.Logf("sharpest bend across the road %.2e, the ideal blend's %.2e (%.2f×)", worst, worstIdeal, worst/worstIdeal)
-	if worst > 1.25*worstIdeal {
-		t.Errorf("the shoulder bends the ground %.2f× as sharply as the ideal blend", worst/worstIdeal)
+	want := leastSecondDifference(v, free)
+	worst, sharpest, sharpestWant := 0.0, 0.0, 0.0
+	for _, col := range []int{64, 100, 128, 160, 192} { // away from the track's ends
+		for r := 1; r < size-1; r++ {
+			worst = max(worst, math.Abs(float64(m.At(col, r))-want[r]))
+			sharpest = max(sharpest, curvature(m, col, r))
+			sharpestWant = max(sharpestWant, math.Abs(want[r-1]+want[r+1]-2*want[r]))
+		}
+	}
+	// The blend it replaced: the plane's rise s·d from the road's edge
+	// eased in by a smootherstep of the distance over the shoulder.
+	blend := 0.0
+	for d := 1.0; d < hw+w+2; d++ {
+		b := func(d float64) float64 { return slope * d * smootherstep((d-hw)/w) }
+		blend = max(blend, math.Abs(b(d-1)+b(d+1)-2*b(d)))
+	}
+	t.Logf("largest difference from the 1-D least-curvature profile %.2e (road depth %.2e); sharpest bend %.2e, the profile's %.2e, the old blend's %.2e",
+		worst, slope*hw, sharpest, sharpestWant, blend)
+	if worst > 1e-3*slope*hw {
+		t.Errorf("cross section differs from the least-curvature profile by %.2e", worst)
+	}
+	if sharpest > 1.02*sharpestWant {
+		t.Errorf("sharpest bend %.2e, the least-curvature profile's %.2e", sharpest, sharpestWant)
 	}
 }
 
-// bsplineInverse inverts the cubic B-spline over its centre value.
-func TestBSplineInverse(t *testing.T) {
-	b := func(u float64) float64 {
-		if u <= 1 {
-			return 1 - 1.5*u*u + 0.75*u*u*u
+// A road wider than the gap between switchbacks (80 m against 60 m)
+// overlaps its own next leg, up to 250 m higher: two level roads would
+// meet there in a step (172 m between neighbouring samples when each
+// sample takes its nearest leg's level). Between the legs the road keeps
+// the followed ground and blends it into the level road, so no step on
+// the road is steeper than the hillside beside it (6.4 m against 11.4 m
+// per 1.22 m sample), and the track is met within its allowance (2.4 m;
+// the shoulder blended by the smoothed centreline missed it by 6.8 m).
+// (The corridor covers this map, so the crease ratio compares it with
+// itself.)
+func TestRoadOverSwitchbacksHasNoStep(t *testing.T) {
+	res := generateMessy(t, "switchbacks", switchbacks(), func(p *terrain.Params) { p.RoadWidth = 80 })
+	vs := res.Map.VerticalScale
+	allowed := trackAllowance(vs)
+	m := res.Map
+	var curv []float64
+	sharpest := 0.0
+	for r := 1; r < m.Height-1; r++ {
+		for c := 1; c < m.Width-1; c++ {
+			curv = append(curv, curvature(m, c, r))
+			sharpest = max(sharpest, curv[len(curv)-1])
 		}
-		return (2 - u) * (2 - u) * (2 - u) / 4
 	}
-	for u := 0.0; u <= 2; u += 1.0 / 64 {
-		if got := bsplineInverse(b(u)); math.Abs(got-u) > 1e-9 {
-			t.Errorf("bsplineInverse(B(%v) = %v) = %v", u, b(u), got)
+	p99 := percentile(curv, creasePercentile)
+	// The steepest step between neighbouring samples on the road, metres.
+	on := make([]bool, len(m.Samples))
+	hw := 40 / m.CellSize
+	err := nearestEdges(context.Background(), m, trackEdges(res.Path), hw, func(row, col, _ int, _, _ float64) { on[row*m.Width+col] = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, offRoad := 0.0, 0.0
+	for i, ok := range on {
+		for _, j := range []int{i + 1, i + m.Width} {
+			if j >= len(on) || (j == i+1 && j%m.Width == 0) {
+				continue
+			}
+			d := math.Abs(float64(m.Samples[i]-m.Samples[j])) * vs
+			if ok && on[j] {
+				step = max(step, d)
+			} else if !ok && !on[j] {
+				offRoad = max(offRoad, d)
+			}
 		}
 	}
-	if bsplineInverse(1.5) != 0 || bsplineInverse(-0.1) != 2 {
-		t.Errorf("outside (0, 1): %v, %v; want 0 and 2", bsplineInverse(1.5), bsplineInverse(-0.1))
+	t.Logf("sharpest bend %.1f× the map's p99, steepest step on the road %.2f m over %.2f m (off it %.2f m), track max error %.2f m (allowed %.2f m)", sharpest/p99, step, m.CellSize, offRoad, res.TrackMaxError*vs, allowed)
+	if step > offRoad {
+		t.Errorf("a step of %.2f m on the road, steeper than any beside it (%.2f m)", step, offRoad)
+	}
+	if res.TrackMaxError*vs > allowed {
+		t.Errorf("track missed by %.2f m, allowed %.2f m", res.TrackMaxError*vs, allowed)
 	}
 }

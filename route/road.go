@@ -92,160 +92,307 @@ func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, 
 // crease where it starts or stops.
 func smootherstep(s float64) float64 { return fade(min(max(s, 0), 1)) }
 
-// Road shoulders: a shoulder is roadShoulder times the road's half-width
-// wide, and at least roadMinShoulder samples: the level road meets the
-// terrain's own slope over that distance with a smootherstep, whose
-// curvature at most 5.8·Δh/w² stays within the terrain's own.
+// Road shoulders: the least a shoulder is, roadShoulder times the road's
+// half-width and roadMinShoulder samples, and the most the track's cross
+// slopes may widen it to, roadMaxShoulder samples (the fill's work grows
+// with the ground it covers).
 const (
 	roadShoulder    = 3.0
 	roadMinShoulder = 6.0
+	roadMaxShoulder = 64.0
 )
 
-// roadKernelReach is how far the road's kernel reaches, as a multiple of
-// the road's half-width plus its shoulder: the road's weight falls over
-// the kernel's flank, so a longer reach spreads the bend from the level
-// road back onto the slope wider. With the wider blend across the road
-// below, the crease ratio with a 10 m road went from 26 to 15.5 on
-// sf-strava-run.gpx and from 81 to 50 on mojstrovka.gpx (against the
-// ground outside the road, creaseRatio).
-const roadKernelReach = 4.0 / 3
+// roadMinHalf is the least half-width, in samples, of the ground held
+// level across the road: a road narrower than a sample is still level
+// over the samples either side of its centreline.
+const roadMinHalf = 0.75
 
 // roadPasses is how many times applyRoad corrects the centreline heights
 // it smooths, so that the smoothed road keeps the terrain's height on
 // the track.
 const roadPasses = 4
 
+// roadLevelReach is how far the kernel that smooths the road's level
+// reaches, in road half-widths (at least 4 samples, splineKernel).
+const roadLevelReach = 2.0
+
+// roadFillTolerance is how far the least-curvature fill's residual falls
+// (leastCurvature): further changes the crease ratio on the real tracks
+// in the fourth digit.
+const roadFillTolerance = 1e-4
+
 // applyRoad levels a road along the track, halfWidth samples either side
-// of it, blended into the terrain over a shoulder (roadShoulder times the
-// half-width, at least roadMinShoulder samples).
+// of it (at least roadMinHalf), and bends the ground back to the terrain
+// over a shoulder of least curvature. It returns how far from the track
+// the ground changed.
 //
-// Over the shoulder the road's height is the normalised convolution of
-// the centreline's heights with a cubic B-spline kernel reaching over
-// road and shoulder (splineKernel): L = S(h·ds)/S(ds). Along the road it
-// is h smoothed, and where passes meet or the track turns it is their
-// weighted mean: no seam where the nearest piece of the track changes,
-// as a road that copies the nearest point's height has on the inside of
-// every bend and between the legs of a hairpin (mojstrovka's crease ratio
-// 13.9 → 6.0). Across the road itself, and one sample beyond, the height
-// is the nearest centreline point's, level across by construction (the
-// convolution alone tilts 0.05–0.1 m over a 48 m road on a bend); the two
-// blend with a smootherstep over that sample. The road's weight is a
-// smootherstep of the centreline density S(ds) against the density a
-// straight track has at the road's edge: 1 across the road, falling to 0
-// where the kernel ends, C² like the density, so the shoulder leaves no
-// crease. The centreline heights are corrected roadPasses times so that
-// the smoothed road keeps the terrain's height on the track, and
-// reconstrain then meets the route's targets exactly by the smooth
-// lattice correction, not by moving four samples per point.
-func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, halfWidth float64) error {
-	wide := roadKernel(halfWidth)
-	// The centreline: the track at a spacing fine against the road's width.
+// Across the middle half of the road the height is the terrain's at the
+// nearest point of the centreline (read by Catmull–Rom, so that it bends
+// smoothly along the track), level across by construction. Towards the
+// road's edges it gives way, by a smootherstep, to the road's level
+// smoothed along the track: the centreline's heights convolved with a
+// cubic B-spline kernel roadLevelReach half-widths wide and normalised
+// (corrected roadPasses times so that it keeps the terrain's height on
+// the track), which is smooth where the nearest point jumps: inside bends,
+// and where GPS jitter fans the nearest points out across a wide road.
+// Beyond the road and its shoulder the terrain is kept. In between, the
+// change to the terrain is the one of least curvature (leastCurvature):
+// it meets the road and the terrain beyond with their slopes, is a cubic
+// across a straight road, and has no seam where the nearest piece of the
+// track changes. The shoulder is as wide as the cross slopes beside the
+// track need (roadShoulders). Before it, the shoulder was a blend by a
+// smootherstep weight of the smoothed centreline's density, which bends
+// more sharply than the cubic and as much on gentle ground as on steep.
+//
+// Where the nearest piece of the track jumps from one leg to another
+// along the road itself (an out-and-back, a crossing, a hairpin tighter
+// than the road), two level roads at different heights would meet in a
+// step (172 m between neighbouring samples on TestRoadOverSwitchbacks-
+// HasNoStep's track). Within twice the road's width of such a seam the
+// road is left to the fill, except its centreline, which keeps the
+// ground the follow step left there (it meets both legs as well as one
+// surface can) and turns back into the level road by a smootherstep of
+// the distance to the seam beyond the road's width. The route's points are
+// then met again by the smooth lattice correction (reconstrain), not by
+// moving four samples per point. away is how far from the track the
+// ground was already changed (the follow step's reach): the map's own
+// curvature is measured beyond it.
+func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, halfWidth, away float64) (reach float64, err error) {
+	road := max(halfWidth, roadMinHalf)
 	line := track.Resample(track.lineSpacing(max(0.5, halfWidth/4)))
+	edges := trackEdges(line)
+	w, h := m.Width, m.Height
+	// The shoulder, found along a coarser line (bandEdges), as wide at
+	// each edge as the cross slopes there need.
+	band := bandEdges(line, road+roadMaxShoulder)
+	shoulders, err := roadShoulders(ctx, m, band, road, away)
+	if err != nil {
+		return 0, err
+	}
+	outer := road + slices.Max(shoulders)
+	// Where along the track each edge starts; segments lie far apart.
+	arc := make([]float64, len(edges))
+	pos := 0.0
+	for k, e := range edges {
+		if k > 0 && edges[k-1][1] != e[0] {
+			pos += 1e9
+		}
+		arc[k] = pos
+		pos += math.Hypot(e[1].X-e[0].X, e[1].Y-e[0].Y)
+	}
+	// The fill runs on the map padded by the band's width (at most
+	// roadMaxShoulder), so that a shoulder reaching the map's edge bends
+	// as it would inside (the ground beyond the edge is more shoulder, let
+	// go where the band or the padding ends) instead of meeting a held
+	// border.
+	pad := int(math.Ceil(min(outer, roadMaxShoulder))) + 2
+	pw, ph := w+2*pad, h+2*pad
+	grid := &terrain.Heightmap{Width: pw, Height: ph}
+	shift := func(edges [][2]Sample) [][2]Sample {
+		out := make([][2]Sample, len(edges))
+		for k, e := range edges {
+			for j := range e {
+				out[k][j] = Sample{X: e[j].X + float64(pad), Y: e[j].Y + float64(pad)}
+			}
+		}
+		return out
+	}
+	inside := func(row, col int) (int, bool) {
+		r, c := row-pad, col-pad
+		return r*w + c, r >= 0 && c >= 0 && r < h && c < w
+	}
+	class := make([]uint8, pw*ph)
+	delta := make([]float64, pw*ph) // the change to the terrain
+	along := make([]float64, pw*ph) // where along the track the nearest point is
+	dist := make([]float32, pw*ph)
 	var pts []Sample
 	for _, seg := range line.Segments {
 		pts = append(pts, seg...)
 	}
-	ds := 0.5
-	if len(pts) > 0 {
-		ds = max(line.Length/line.CellSize/float64(len(pts)), 1e-3)
-	}
+	ds := max(line.Length/line.CellSize/float64(max(len(pts), 1)), 1e-3)
 	want := make([]float64, len(pts))
 	for i, q := range pts {
 		want[i] = bilinear(m, q.X, q.Y)
 	}
-	w, h := m.Width, m.Height
-	levelW, densW, err := roadLevel(ctx, wide, pts, want, ds, w, h)
+	level, _, err := roadLevel(ctx, newSplineKernel(roadLevelReach*road), pts, want, ds, w, h)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	// Across the middle of the road the height is the nearest centreline
-	// point's, level across by construction; it gives way to the smoothed
-	// road from half the half-width to one sample beyond the road's edge,
-	// so the seams where the nearest piece of the track changes lie only
-	// between legs of the track closer than the road's width. Given way
-	// over one sample at the edge, the two heights' difference (0.4 m at a
-	// jog of sf-strava-run.gpx) made the sharpest bend of the map there.
-	inner := halfWidth + 1
-	edges := trackEdges(line)
-	levelN := make([]float64, w*h)
-	blendN := make([]float64, w*h)
-	err = nearestEdges(ctx, m, edges, inner, func(row, col, k int, t, d float64) {
+	err = nearestEdges(ctx, grid, shift(edges), road, func(row, col, k int, t, d float64) {
+		j, ok := inside(row, col)
+		if !ok {
+			return
+		}
 		a, b := edges[k][0], edges[k][1]
-		ha, hb := bilinear(m, a.X, a.Y), bilinear(m, b.X, b.Y)
-		i := row*w + col
-		levelN[i] = ha + t*(hb-ha)
-		blendN[i] = smootherstep((inner - d) / (inner - halfWidth/2))
+		i := row*pw + col
+		// Level across the middle of the road, the smoothed level
+		// towards its edges.
+		across := catmullRom(m, a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y))
+		f := smootherstep((road - d) / (road / 2))
+		class[i], delta[i] = fillHeld, level[j]+f*(across-level[j])-float64(m.Samples[j])
+		dist[i] = float32(d)
+		along[i] = arc[k] + t*math.Hypot(b.X-a.X, b.Y-a.Y)
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
-	line0 := wide.lineDensity()
-	for i, d := range densW {
-		if d > 0 {
-			level := levelW[i] + blendN[i]*(levelN[i]-levelW[i])
-			a := wide.roadWeight(d/line0, halfWidth)
-			m.Samples[i] = float32(float64(m.Samples[i]) + a*(level-float64(m.Samples[i])))
+	// The first guess over the shoulder: the change the road would make
+	// there, fading over it (nothing beyond the map's edge).
+	err = nearestEdges(ctx, grid, shift(band), outer, func(row, col, k int, t, d float64) {
+		i := row*pw + col
+		shoulder := shoulders[k]
+		if class[i] == fillHeld || d > road+shoulder {
+			return
+		}
+		class[i] = fillFree
+		if j, ok := inside(row, col); ok {
+			a, b := band[k][0], band[k][1]
+			e := bilinear(m, a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) - float64(m.Samples[j])
+			delta[i] = e * road / max(d, road) * (1 - smootherstep((d-road)/shoulder))
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	// Seams: neighbours on the road whose nearest points lie further apart
+	// along the track than a turn within the road's width can take.
+	far := 4 * (road + 1)
+	seam := make([]bool, pw*ph)
+	seamed := false
+	for i, k := range class {
+		if k != fillHeld {
+			continue
+		}
+		for _, j := range [2]int{i + 1, i + pw} {
+			if j < pw*ph && (j != i+1 || j%pw != 0) && class[j] == fillHeld && math.Abs(along[i]-along[j]) > far {
+				seam[i], seam[j], seamed = true, true, true
+			}
+		}
+	}
+	if seamed {
+		near, err := squaredDistance(ctx, seam, pw, ph)
+		if err != nil {
+			return 0, err
+		}
+		core := road + 1
+		for j, d2 := range near {
+			if class[j] != fillHeld || d2 > 4*core*core {
+				continue
+			}
+			if float64(dist[j]) > roadMinHalf {
+				class[j] = fillFree
+			} else {
+				delta[j] *= smootherstep((math.Sqrt(d2) - core) / core)
+			}
+		}
+	}
+	if _, err := leastCurvature(ctx, pw, ph, class, delta, roadFillTolerance, 1000); err != nil {
+		return 0, err
+	}
+	for r := range h {
+		for c := range w {
+			if i := (r+pad)*pw + c + pad; class[i] != fillZero {
+				m.Samples[r*w+c] = float32(float64(m.Samples[r*w+c]) + delta[i])
+			}
 		}
 	}
 	if fit.turb == nil {
 		fixConstraints(m, fit.cons)
-		return nil
+		return outer + 1, nil
 	}
-	return reconstrain(ctx, m, fit)
+	return outer + 1, reconstrain(ctx, m, fit)
 }
 
-// roadWeight is the road's weight where the centreline's smoothed
-// density is ratio times a straight line's on itself: 1 on the road, 0
-// at the kernel's reach, and between them a smootherstep of the distance
-// a straight line would be at to have that density (the inverse of the
-// continuous cubic B-spline the four boxes approximate), so that the
-// shoulder bends the ground evenly over its whole width. A smootherstep
-// of the density itself put the whole bend in the middle third of the
-// shoulder, where the B-spline falls fastest.
-func (k splineKernel) roadWeight(ratio, halfWidth float64) float64 {
-	// The continuous cubic B-spline with the boxes' variance: knots
-	// spaced s = 2·√(h² + h) apart, reaching 2s.
-	h := float64(k.half)
-	s := 2 * math.Sqrt(h*h+h)
-	d := s * bsplineInverse(ratio)
-	end := 0.95 * float64(k.radius())
-	if d <= halfWidth || end <= halfWidth {
-		return 1
-	}
-	return 1 - smootherstep((d-halfWidth)/(end-halfWidth))
+// bandEdges returns the edges of line resampled as coarsely as a band
+// reach samples wide around it allows: one point per reach/16 samples
+// (at least half a sample), which moves the band's edge by a small part of
+// a sample on bends wider than the band. nearestEdges' work grows with
+// the edges times the reach squared.
+func bandEdges(line *Path, reach float64) [][2]Sample {
+	return trackEdges(line.Resample(line.lineSpacing(max(0.5, reach/16))))
 }
 
-// bsplineInverse returns u ∈ [0, 2] where the cubic B-spline over its
-// centre value, B(u) = 1 − 1.5u² + 0.75u³ (u ≤ 1) and (2 − u)³/4
-// (1 ≤ u ≤ 2), equals r: 0 for r ≥ 1, 2 for r ≤ 0.
-func bsplineInverse(r float64) float64 {
-	switch {
-	case r >= 1:
-		return 0
-	case r <= 0:
-		return 2
-	case r <= 0.25:
-		return 2 - math.Cbrt(4*r)
+// roadShoulders returns the shoulder's width, in samples, at each of
+// edges for a road of half-width road on m: at least roadShoulder times
+// the half-width and roadMinShoulder samples, and wide enough, up to
+// roadMaxShoulder, that a straight road's least-curvature shoulder on the
+// cross slope there bends the ground no more sharply than the 99th
+// percentile of the map's own curvature beyond away samples from the
+// track (the ground creaseRatio compares with). The cross slope is the
+// steepest mean slope from the centreline out to a quarter, a half and
+// all of the least shoulder, either side: the ground the shoulder meets,
+// which on a track cut into a hillside is steeper than at the track. The
+// widths are then the largest within roadMaxShoulder along the line, so
+// that the shoulder narrows only where the ground it meets has eased.
+func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, road, away float64) ([]float64, error) {
+	floor := max(roadShoulder*road, roadMinShoulder)
+	widths := make([]float64, len(edges))
+	for k := range widths {
+		widths[k] = floor
 	}
-	lo, hi := 0.0, 1.0 // B falls monotonically on [0, 1]
-	for range 40 {
-		mid := (lo + hi) / 2
-		if 1-1.5*mid*mid+0.75*mid*mid*mid > r {
-			lo = mid
-		} else {
-			hi = mid
+	near := make([]bool, len(m.Samples))
+	err := nearestEdges(ctx, m, edges, away, func(row, col, _ int, _, _ float64) { near[row*m.Width+col] = true })
+	if err != nil {
+		return nil, err
+	}
+	var curv []float64
+	for r := 1; r < m.Height-1; r++ {
+		for c := 1; c < m.Width-1; c++ {
+			if !near[r*m.Width+c] {
+				curv = append(curv, curvature(m, c, r))
+			}
 		}
 	}
-	return (lo + hi) / 2
-}
-
-// roadKernel is the kernel that smooths the road's height and sets its
-// weight for a road halfWidth samples either side of the centreline: it
-// reaches roadKernelReach times the half-width and the shoulder. Its
-// radius is the ground the road changes.
-func roadKernel(halfWidth float64) splineKernel {
-	shoulder := max(roadShoulder*halfWidth, roadMinShoulder)
-	return newSplineKernel(roadKernelReach * (halfWidth + shoulder))
+	if len(curv) == 0 {
+		return widths, nil
+	}
+	kappa := percentile(curv, creasePercentile)
+	if !(kappa > 0) {
+		return widths, nil
+	}
+	wide := make([]float64, len(edges))
+	for k, e := range edges {
+		a, b := e[0], e[1]
+		l := math.Hypot(b.X-a.X, b.Y-a.Y)
+		if l == 0 {
+			continue
+		}
+		x, y := (a.X+b.X)/2, (a.Y+b.Y)/2
+		nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+		h0 := bilinear(m, x, y)
+		s := 0.0
+		for _, f := range [3]float64{0.25, 0.5, 1} {
+			o := road + f*floor
+			for _, side := range [2]float64{-1, 1} {
+				s = max(s, math.Abs(bilinear(m, x+side*o*nx, y+side*o*ny)-h0)/o)
+			}
+		}
+		// A straight road's least-curvature shoulder of width W, from a
+		// level road of half-width r on a cross slope s back to the
+		// slope, is a cubic whose sharpest bend, where it leaves the road,
+		// is s·(4W + 6r)/W²; it equals κ at the W below.
+		wide[k] = (4*s + math.Sqrt(16*s*s+24*kappa*s*road)) / (2 * kappa)
+	}
+	// The largest within roadMaxShoulder along the line, edge by edge.
+	var pos []float64
+	at := 0.0
+	for k, e := range edges {
+		if k > 0 && edges[k-1][1] != e[0] {
+			at += 2 * roadMaxShoulder
+		}
+		pos = append(pos, at)
+		at += math.Hypot(e[1].X-e[0].X, e[1].Y-e[0].Y)
+	}
+	lo := 0
+	for k := range edges {
+		for pos[k]-pos[lo] > roadMaxShoulder {
+			lo++
+		}
+		for j := lo; j < len(edges) && pos[j]-pos[k] <= roadMaxShoulder; j++ {
+			widths[k] = max(widths[k], min(wide[j], roadMaxShoulder))
+		}
+	}
+	return widths, nil
 }
 
 // roadLevel returns the road's height as k's normalised convolution of
@@ -321,4 +468,36 @@ func fixConstraints(m *terrain.Heightmap, cons []Constraint) {
 			return
 		}
 	}
+}
+
+// catmullRom is m at (x, y) by Catmull–Rom cubic convolution over the
+// 4×4 samples around it (clamped at the edges): it passes through every
+// sample like bilinear, but its slope is continuous, so a height read
+// along a line bends smoothly where the line crosses a row or column of
+// samples (bilinear bends there; across a wide level road each bend drew
+// a crease from edge to edge).
+func catmullRom(m *terrain.Heightmap, x, y float64) float64 {
+	c0, r0 := int(math.Floor(x)), int(math.Floor(y))
+	fx, fy := x-float64(c0), y-float64(r0)
+	weights := func(t float64) [4]float64 {
+		t2, t3 := t*t, t*t*t
+		return [4]float64{
+			(-t3 + 2*t2 - t) / 2,
+			(3*t3 - 5*t2 + 2) / 2,
+			(-3*t3 + 4*t2 + t) / 2,
+			(t3 - t2) / 2,
+		}
+	}
+	wx, wy := weights(fx), weights(fy)
+	s := 0.0
+	for j := range 4 {
+		r := min(max(r0-1+j, 0), m.Height-1)
+		row := 0.0
+		for i := range 4 {
+			c := min(max(c0-1+i, 0), m.Width-1)
+			row += wx[i] * float64(m.Samples[r*m.Width+c])
+		}
+		s += wy[j] * row
+	}
+	return s
 }

@@ -198,14 +198,16 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 		}
 	}
 	// The crease ratio looks at all the ground the follow step or the
-	// road changed: its kernel's reach.
+	// road changed: the follow kernel's reach, or the road's and its
+	// shoulder's.
 	creaseReach := float64(newSplineKernel(max(spacing/2, minFollowReach)).radius())
 	if p.RoadWidth > 0 {
 		hw := p.RoadWidth / path.CellSize / 2
-		creaseReach = max(creaseReach, float64(roadKernel(hw).radius()))
-		if err := applyRoad(ctx, m, track, fit, hw); err != nil {
+		reach, err := applyRoad(ctx, m, track, fit, hw, creaseReach)
+		if err != nil {
 			return nil, err
 		}
+		creaseReach = max(creaseReach, reach)
 	}
 
 	// Normalise T onto [0, 1]; the targets follow.

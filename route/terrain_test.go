@@ -4,6 +4,7 @@ import (
 	"context"
 	"cordillera/terrain"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -427,17 +428,25 @@ func benchRoute(b *testing.B, levels, points int) {
 	}
 }
 
-// The whole of Generate on a real track, as the CLI runs it.
+// The whole of Generate on real tracks, as the CLI runs it, without a
+// road and with a 10 m one (its least-curvature shoulder is most of the
+// difference), side by side.
 func BenchmarkGenerateRouteReal(b *testing.B) {
-	file := filepath.Join(sharedData(b, "gpx"), "korita-zbevnica.gpx")
-	tr, err := Load(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := terrain.DefaultParams()
-	for b.Loop() {
-		if _, err := Generate(context.Background(), p, tr, nil); err != nil {
+	for _, name := range []string{"korita-zbevnica", "mojstrovka"} {
+		tr, err := Load(filepath.Join(sharedData(b, "gpx"), name+".gpx"))
+		if err != nil {
 			b.Fatal(err)
+		}
+		for _, road := range []float64{0, 10} {
+			b.Run(fmt.Sprintf("%s/road-%g", name, road), func(b *testing.B) {
+				p := terrain.DefaultParams()
+				p.RoadWidth = road
+				for b.Loop() {
+					if _, err := Generate(context.Background(), p, tr, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
