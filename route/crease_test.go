@@ -271,53 +271,13 @@ func BenchmarkPercentile(b *testing.B) {
 
 // leastSecondDifference is the 1-D oracle for a straight road's shoulder:
 // v with its free values set to minimise the sum of squared second
-// differences, by Gaussian elimination on the normal equations.
+// differences (leastSquaresOracle).
 func leastSecondDifference(v []float64, free []bool) []float64 {
-	var idx []int
-	at := map[int]int{}
-	for i, f := range free {
-		if f {
-			at[i] = len(idx)
-			idx = append(idx, i)
-		}
-	}
-	n := len(idx)
-	a := make([][]float64, n)
-	for i := range a {
-		a[i] = make([]float64, n+1)
-	}
+	var terms []map[int]float64
 	for i := 1; i+1 < len(v); i++ {
-		coef := map[int]float64{}
-		fixed := 0.0
-		for j, c := range map[int]float64{i - 1: 1, i: -2, i + 1: 1} {
-			if k, ok := at[j]; ok {
-				coef[k] += c
-			} else {
-				fixed += c * v[j]
-			}
-		}
-		for k, ck := range coef {
-			for l, cl := range coef {
-				a[k][l] += ck * cl
-			}
-			a[k][n] -= ck * fixed
-		}
+		terms = append(terms, map[int]float64{i - 1: 1, i: -2, i + 1: 1})
 	}
-	for col := range n {
-		for r := range n {
-			if r != col && a[r][col] != 0 {
-				f := a[r][col] / a[col][col]
-				for c := col; c <= n; c++ {
-					a[r][c] -= f * a[col][c]
-				}
-			}
-		}
-	}
-	out := slices.Clone(v)
-	for k, i := range idx {
-		out[i] = a[k][n] / a[k][k]
-	}
-	return out
+	return leastSquaresOracle(v, free, terms)
 }
 
 // A level road across a tilted plane bends the ground over its shoulder

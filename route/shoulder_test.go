@@ -11,45 +11,69 @@ import (
 
 // leastCurvatureDense is the oracle for leastCurvature: the same energy,
 // the sum over the interior of the squared five-point Laplacian, written
-// out as a dense matrix over the free samples and minimised by Gaussian
-// elimination on its normal equations.
+// out term by term and minimised by leastSquaresOracle.
 func leastCurvatureDense(w, h int, class []uint8, f []float64) []float64 {
-	var free []int
-	index := make(map[int]int)
+	free := make([]bool, len(class))
 	for i, k := range class {
-		if k == fillFree {
-			index[i] = len(free)
-			free = append(free, i)
+		free[i] = k == fillFree
+	}
+	var terms []map[int]float64
+	for r := 1; r < h-1; r++ {
+		for c := 1; c < w-1; c++ {
+			i := r*w + c
+			terms = append(terms, map[int]float64{i: -4, i - 1: 1, i + 1: 1, i - w: 1, i + w: 1})
 		}
 	}
-	n := len(free)
+	return leastSquaresOracle(f, free, terms)
+}
+
+// leastSquaresOracle returns v with its free values set to minimise the
+// sum over terms of (Σ c·v[i])², each term a map from sample to
+// coefficient, by elimination on the dense normal equations: the slow,
+// plain oracle for the fills.
+func leastSquaresOracle(v []float64, free []bool, terms []map[int]float64) []float64 {
+	var idx []int
+	at := map[int]int{}
+	for i, f := range free {
+		if f {
+			at[i] = len(idx)
+			idx = append(idx, i)
+		}
+	}
+	n := len(idx)
 	a := make([][]float64, n)
 	for i := range a {
 		a[i] = make([]float64, n+1)
 	}
-	for r := 1; r < h-1; r++ {
-		for c := 1; c < w-1; c++ {
-			// This term's Laplacian: coefficients on the free samples, and
-			// the part the held ones give.
-			coef := map[int]float64{}
-			fixed := 0.0
-			for _, n := range [5][3]int{{0, 0, -4}, {0, -1, 1}, {0, 1, 1}, {-1, 0, 1}, {1, 0, 1}} {
-				j := (r+n[0])*w + c + n[1]
-				if k, ok := index[j]; ok {
-					coef[k] += float64(n[2])
-				} else {
-					fixed += float64(n[2]) * f[j]
-				}
-			}
-			for k, ck := range coef {
-				for l, cl := range coef {
-					a[k][l] += ck * cl
-				}
-				a[k][n] -= ck * fixed
+	for _, term := range terms {
+		coef := map[int]float64{}
+		fixed := 0.0
+		for j, c := range term {
+			if k, ok := at[j]; ok {
+				coef[k] += c
+			} else {
+				fixed += c * v[j]
 			}
 		}
+		for k, ck := range coef {
+			for l, cl := range coef {
+				a[k][l] += ck * cl
+			}
+			a[k][n] -= ck * fixed
+		}
 	}
-	for col := range n { // elimination with partial pivoting
+	out := slices.Clone(v)
+	for k, x := range solveAugmented(a) {
+		out[idx[k]] = x
+	}
+	return out
+}
+
+// solveAugmented solves the n×n system a (augmented with its right-hand
+// side as column n) by Gauss–Jordan elimination with partial pivoting.
+func solveAugmented(a [][]float64) []float64 {
+	n := len(a)
+	for col := range n {
 		p := col
 		for r := col + 1; r < n; r++ {
 			if math.Abs(a[r][col]) > math.Abs(a[p][col]) {
@@ -66,11 +90,11 @@ func leastCurvatureDense(w, h int, class []uint8, f []float64) []float64 {
 			}
 		}
 	}
-	out := slices.Clone(f)
-	for k, i := range free {
-		out[i] = a[k][n] / a[k][k]
+	x := make([]float64, n)
+	for k := range x {
+		x[k] = a[k][n] / a[k][k]
 	}
-	return out
+	return x
 }
 
 // fillProblem is a w×h field with a band of free samples around a wavy
