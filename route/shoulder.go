@@ -66,7 +66,7 @@ func leastCurvature(ctx context.Context, w, h int, class []uint8, f []float64, t
 		}
 	}
 	r := make([]float64, w*h) // the residual, on the free samples
-	q := make([]float64, w*h)
+	q := top.t                // the operator applied to p; free again before each V-cycle, which uses it
 	p := make([]float64, w*h) // the search direction, zero off the free samples
 	free = nil
 	if err := top.apply(ctx, f, r); err != nil {
@@ -163,9 +163,9 @@ type fillLevel struct {
 	isFree  []bool
 	free    []int32   // the free samples
 	terms   []int32   // the interior samples whose Laplacian reaches a free one
-	invDiag []float64 // one over the Hessian's diagonal (halved), on the free samples
+	invDiag []float32 // one over the Hessian's diagonal (halved), on the free samples
 	lap     []float64 // scratch: the Laplacian on the terms
-	x, b    []float64 // the V-cycle's solution and right-hand side
+	x, b    []float64 // the V-cycle's solution and, on coarser grids, right-hand side
 	t       []float64 // scratch: the operator applied
 	coarse  *fillLevel
 }
@@ -176,7 +176,7 @@ type fillLevel struct {
 // (with free border samples, which only a neighbour's Laplacian reaches,
 // the fill could bend them at will).
 func newFillLevel(w, h int, free []bool, scale float64) *fillLevel {
-	l := &fillLevel{w: w, h: h, scale: scale, isFree: make([]bool, w*h), invDiag: make([]float64, w*h)}
+	l := &fillLevel{w: w, h: h, scale: scale, isFree: make([]bool, w*h), invDiag: make([]float32, w*h)}
 	interior := func(r, c int) bool { return r >= 1 && c >= 1 && r <= h-2 && c <= w-2 }
 	inTerms := make([]bool, w*h)
 	for i, ok := range free {
@@ -195,7 +195,7 @@ func newFillLevel(w, h int, free []bool, scale float64) *fillLevel {
 				}
 			}
 		}
-		l.invDiag[i] = 1 / (scale * d)
+		l.invDiag[i] = float32(1 / (scale * d))
 	}
 	for i, in := range inTerms {
 		if in {
@@ -204,7 +204,6 @@ func newFillLevel(w, h int, free []bool, scale float64) *fillLevel {
 	}
 	l.lap = make([]float64, w*h)
 	l.x = make([]float64, w*h)
-	l.b = make([]float64, w*h)
 	l.t = make([]float64, w*h)
 	return l
 }
@@ -231,7 +230,9 @@ func (l *fillLevel) coarsen() *fillLevel {
 	}
 	// The Galerkin product of bilinear prolongation with the fine energy
 	// is a quarter of the same energy rediscretised on the coarse grid.
-	return newFillLevel(cw, ch, free, l.scale/4)
+	c := newFillLevel(cw, ch, free, l.scale/4)
+	c.b = make([]float64, cw*ch)
+	return c
 }
 
 // each calls fn on the free samples in chunks of fillChunk, across the
@@ -296,7 +297,7 @@ func (l *fillLevel) vcycle(ctx context.Context, b []float64) ([]float64, error) 
 		}
 		_, err := l.each(ctx, func(idx []int32) float64 {
 			for _, i := range idx {
-				x[i] += fillOmega * (b[i] - t[i]) * inv[i]
+				x[i] += fillOmega * (b[i] - t[i]) * float64(inv[i])
 			}
 			return 0
 		})
