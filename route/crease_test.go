@@ -403,3 +403,32 @@ func TestRoadOverSwitchbacksHasNoStep(t *testing.T) {
 		t.Errorf("track missed by %.2f m, allowed %.2f m", res.TrackMaxError*vs, allowed)
 	}
 }
+
+// smoothLine keeps a segment's ends and a straight line where they are,
+// and takes out GPS-scale jogs: a ±0.5-sample zigzag every sample along a
+// straight line shrinks to under a hundredth of that at σ = 4 samples.
+func TestSmoothLine(t *testing.T) {
+	var straight, zigzag []Sample
+	for i := range 200 {
+		x := float64(i) * 0.5
+		straight = append(straight, Sample{X: x, Y: 10 + 0.3*x})
+		zigzag = append(zigzag, Sample{X: x, Y: 50 + 0.5*float64(2*(i%2)-1)})
+	}
+	got := smoothLine(&Path{Segments: [][]Sample{straight, zigzag}}, 4)
+	for i, q := range got.Segments[0] {
+		if math.Abs(q.X-straight[i].X) > 1e-9 || math.Abs(q.Y-straight[i].Y) > 1e-9 {
+			t.Fatalf("straight line moved at %d: %v → %v", i, straight[i], q)
+		}
+	}
+	z := got.Segments[1]
+	if z[0] != zigzag[0] || z[len(z)-1] != zigzag[len(z)-1] {
+		t.Errorf("ends moved: %v, %v", z[0], z[len(z)-1])
+	}
+	worst := 0.0
+	for _, q := range z[40 : len(z)-40] { // beyond 3σ from the ends
+		worst = max(worst, math.Abs(q.Y-50))
+	}
+	if worst > 0.005 {
+		t.Errorf("zigzag of ±0.5 left at ±%.4f", worst)
+	}
+}
