@@ -116,6 +116,11 @@ const roadPasses = 4
 // reaches, in road half-widths (at least 4 samples, splineKernel).
 const roadLevelReach = 2.0
 
+// smoothCentreline is whether a road at least 2 samples wide is level
+// across its nearest point on the smoothed track (smoothLine); tests
+// compare with the raw track.
+var smoothCentreline = true
+
 // roadFillTolerance is how far the least-curvature fill's residual falls
 // (leastCurvature): further changes the crease ratio on the real tracks
 // in the fourth digit.
@@ -164,7 +169,7 @@ const roadFillTolerance = 1e-4
 func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, halfWidth, away float64) (reach float64, err error) {
 	road := max(halfWidth, roadMinHalf)
 	line := track.Resample(track.lineSpacing(max(0.5, halfWidth/4)))
-	if road >= 2 {
+	if road >= 2 && smoothCentreline {
 		line = smoothLine(line, road/2)
 	}
 	edges := trackEdges(line)
