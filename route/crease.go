@@ -45,33 +45,9 @@ func creaseRatio(ctx context.Context, m *terrain.Heightmap, track *Path, reach f
 	if m.Width < 3 || m.Height < 3 {
 		return 0, nil
 	}
-	near := make([]bool, len(m.Samples))
-	err := nearestEdges(ctx, m, bandEdges(track, reach), reach, func(row, col, _ int, _, _ float64) {
-		near[row*m.Width+col] = true
-	})
+	corridor, out, err := curvatureSplit(ctx, m, bandEdges(track, reach), reach)
 	if err != nil {
 		return 0, err
-	}
-	iw := m.Width - 2
-	all := make([]float64, iw*(m.Height-2))
-	err = parallel.Rows(ctx, m.Height-2, nil, 0, 0, func(r int) {
-		line := all[r*iw : (r+1)*iw]
-		for c := range line {
-			line[c] = curvature(m, c+1, r+1)
-		}
-	})
-	if err != nil {
-		return 0, err
-	}
-	// Split the interior into the corridor and the ground outside it.
-	var corridor []float64
-	out := all[:0]
-	for k, v := range all {
-		if near[(k/iw+1)*m.Width+k%iw+1] {
-			corridor = append(corridor, v)
-		} else {
-			out = append(out, v)
-		}
 	}
 	if len(corridor) == 0 {
 		return 0, nil
@@ -84,6 +60,41 @@ func creaseRatio(ctx context.Context, m *terrain.Heightmap, track *Path, reach f
 		return 0, nil
 	}
 	return percentile(corridor, creasePercentile) / ref, nil
+}
+
+// curvatureSplit returns the curvature of m's interior samples, split
+// into those within reach of edges (the corridor) and the rest.
+func curvatureSplit(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, reach float64) (corridor, out []float64, err error) {
+	if m.Width < 3 || m.Height < 3 {
+		return nil, nil, nil
+	}
+	near := make([]bool, len(m.Samples))
+	err = nearestEdges(ctx, m, edges, reach, func(row, col, _ int, _, _ float64) {
+		near[row*m.Width+col] = true
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	iw := m.Width - 2
+	all := make([]float64, iw*(m.Height-2))
+	err = parallel.Rows(ctx, m.Height-2, nil, 0, 0, func(r int) {
+		line := all[r*iw : (r+1)*iw]
+		for c := range line {
+			line[c] = curvature(m, c+1, r+1)
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out = all[:0]
+	for k, v := range all {
+		if near[(k/iw+1)*m.Width+k%iw+1] {
+			corridor = append(corridor, v)
+		} else {
+			out = append(out, v)
+		}
+	}
+	return corridor, out, nil
 }
 
 // percentile returns the element of rank ⌊q·(n−1)⌋ of v in increasing

@@ -226,7 +226,7 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 	for i, q := range pts {
 		want[i] = bilinear(m, q.X, q.Y)
 	}
-	level, _, err := roadLevel(ctx, newSplineKernel(roadLevelReach*road), pts, want, ds, w, h)
+	level, err := roadLevel(ctx, newSplineKernel(roadLevelReach*road), pts, want, ds, w, h)
 	if err != nil {
 		return 0, err
 	}
@@ -342,18 +342,9 @@ func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample,
 	for k := range widths {
 		widths[k] = floor
 	}
-	near := make([]bool, len(m.Samples))
-	err := nearestEdges(ctx, m, edges, away, func(row, col, _ int, _, _ float64) { near[row*m.Width+col] = true })
+	_, curv, err := curvatureSplit(ctx, m, edges, away)
 	if err != nil {
 		return nil, err
-	}
-	var curv []float64
-	for r := 1; r < m.Height-1; r++ {
-		for c := 1; c < m.Width-1; c++ {
-			if !near[r*m.Width+c] {
-				curv = append(curv, curvature(m, c, r))
-			}
-		}
 	}
 	if len(curv) == 0 {
 		return widths, nil
@@ -408,27 +399,26 @@ func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample,
 }
 
 // roadLevel returns the road's height as k's normalised convolution of
-// the centreline points pts (ds samples apart), and the smoothed density
-// of the centreline, zero beyond k's reach. The heights convolved are
-// corrected roadPasses times so that the road's height on the centreline
-// is want.
-func roadLevel(ctx context.Context, k splineKernel, pts []Sample, want []float64, ds float64, w, h int) (level, density []float64, err error) {
-	density = make([]float64, w*h)
+// the centreline points pts (ds samples apart), zero beyond k's reach.
+// The heights convolved are corrected roadPasses times so that the
+// road's height on the centreline is want.
+func roadLevel(ctx context.Context, k splineKernel, pts []Sample, want []float64, ds float64, w, h int) ([]float64, error) {
+	density := make([]float64, w*h)
 	for _, q := range pts {
 		splat(density, w, h, q.X, q.Y, ds)
 	}
 	if err := k.smooth(ctx, density, w, h); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	heights := slices.Clone(want)
-	level = make([]float64, w*h)
+	level := make([]float64, w*h)
 	for pass := 0; ; pass++ {
 		clear(level)
 		for i, q := range pts {
 			splat(level, w, h, q.X, q.Y, heights[i]*ds)
 		}
 		if err := k.smooth(ctx, level, w, h); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for i, d := range density {
 			if d > 0 {
@@ -436,7 +426,7 @@ func roadLevel(ctx context.Context, k splineKernel, pts []Sample, want []float64
 			}
 		}
 		if pass == roadPasses {
-			return level, density, nil
+			return level, nil
 		}
 		for i, q := range pts {
 			heights[i] += want[i] - bilinearField(level, w, h, q.X, q.Y)
