@@ -101,12 +101,7 @@ func leastCurvature(ctx context.Context, w, h int, class []uint8, f []float64, t
 		if err := top.apply(ctx, p, q); err != nil {
 			return it, err
 		}
-		pq, err := top.each(ctx, func(idx []int32) (s float64) {
-			for _, i := range idx {
-				s += p[i] * q[i]
-			}
-			return s
-		})
+		pq, err := top.dot(ctx, p, q)
 		if err != nil {
 			return it, err
 		}
@@ -132,12 +127,7 @@ func leastCurvature(ctx context.Context, w, h int, class []uint8, f []float64, t
 		if err != nil {
 			return it, err
 		}
-		next, err := top.each(ctx, func(idx []int32) (s float64) {
-			for _, i := range idx {
-				s += r[i] * z[i]
-			}
-			return s
-		})
+		next, err := top.dot(ctx, r, z)
 		if err != nil {
 			return it, err
 		}
@@ -239,6 +229,16 @@ func (l *fillLevel) coarsen() *fillLevel {
 // cores, and adds what it returns, chunk by chunk in order.
 func (l *fillLevel) each(ctx context.Context, fn func(idx []int32) float64) (float64, error) {
 	return chunked(ctx, l.free, fn)
+}
+
+// dot is the sum of a·b over the free samples.
+func (l *fillLevel) dot(ctx context.Context, a, b []float64) (float64, error) {
+	return l.each(ctx, func(idx []int32) (s float64) {
+		for _, i := range idx {
+			s += a[i] * b[i]
+		}
+		return s
+	})
 }
 
 // chunked calls fn on idx in chunks of fillChunk, across the cores, and
