@@ -391,3 +391,59 @@ func TestFollowCloserLeavesTheBumps(t *testing.T) {
 		t.Errorf("track missed by %.2f and %.2f m, allowed 2 m", missMisses, missBumps)
 	}
 }
+
+// follow never leaves the map's heights beyond the range it is given (the
+// relief rule's, with CheckTrack's tolerance), nor further from the track
+// than it found it: where every kernel width needs a wider range, the
+// map keeps the solve's. On a tilted plane spanning 25.6 m, a track with
+// a 30 m climb over 4 samples is followed within its 2 m allowance when
+// the range is free, the heights then spanning more; held to the plane's
+// range, the map is the plane. (The narrowest width's map was kept
+// whatever it gave: on blue_hills.gpx, a 2002 trail network whose
+// passes 25 m apart disagree by 50 m, each narrower kernel swung the
+// ground further, to heights spanning 8.2 km for a 42–186 m track.)
+func TestFollowKeepsTheRange(t *testing.T) {
+	const size, reach = 257, 8.0
+	var seg []Sample
+	tilt := func(x float64) float64 { return 0.1 * x }
+	for x := 20.0; x <= 236; x += 0.5 {
+		f := min(max((x-128)/4, 0), 1)
+		seg = append(seg, Sample{X: x, Y: 128, Ele: tilt(x) + 30*f*f*(3-2*f)})
+	}
+	track := &Path{Segments: [][]Sample{seg}, CellSize: 1, Length: 216}
+	fit := routeFit{amp: 1}
+	plane := func() *terrain.Heightmap {
+		m := terrain.NewHeightmap(size, size)
+		for r := range size {
+			for c := range size {
+				m.Set(c, r, float32(tilt(float64(c))))
+			}
+		}
+		return m
+	}
+	start := plane()
+	span, miss := spanMetres(start, fit), trackError(start, track, fit)
+
+	free := plane()
+	if err := follow(context.Background(), free, track, fit, reach, math.Inf(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("plane: span %.1f, miss %.2f; followed freely: span %.1f, miss %.2f", span, miss, spanMetres(free, fit), trackError(free, track, fit))
+	if e := trackError(free, track, fit); e > trackAllowance(spanMetres(free, fit)) {
+		t.Errorf("followed freely, the map misses the track by %.2f", e)
+	}
+	if spanMetres(free, fit) <= span*1.001 {
+		t.Fatalf("following took the heights to %.2f, no wider than the plane's %.2f: the bound below would not bite", spanMetres(free, fit), span)
+	}
+
+	held := plane()
+	if err := follow(context.Background(), held, track, fit, reach, span, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := spanMetres(held, fit); s > span*(1+1e-6) {
+		t.Errorf("held to %.2f, the heights span %.2f", span, s)
+	}
+	if !slices.Equal(held.Samples, start.Samples) {
+		t.Errorf("held to the plane's range, the map is not the plane (miss %.2f, the plane's %.2f)", trackError(held, track, fit), miss)
+	}
+}

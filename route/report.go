@@ -91,14 +91,20 @@ const (
 	TrackToleranceFloor = 5.0
 )
 
+// trackTolerance is how far, in metres, CheckTrack lets the map miss
+// the track, and exceed the relief rule's range, before it refuses it.
+func (p *Path) trackTolerance() float64 {
+	return max(TrackTolerance*(p.MaxEle-p.MinEle), TrackToleranceFloor)
+}
+
 // CheckTrack returns an error saying by how much, in metres, when the map
 // misses the track or exceeds the relief rule by more than the tolerance.
 func (r *Result) CheckTrack() error {
 	vs := r.Map.VerticalScale
-	tol := max(TrackTolerance*(r.Path.MaxEle-r.Path.MinEle), TrackToleranceFloor)
+	tol := r.Path.trackTolerance()
 	if miss := r.TrackMaxError * vs; !(miss <= tol) {
-		return fmt.Errorf("the map misses the track by up to %.1f m (mean %.2f m), more than the tolerance of %.1f m (%.0f %% of the track's %.0f–%.0f m, or %.0f m): passes over the same ground may disagree, or the track be too noisy to follow",
-			miss, r.TrackMeanError*vs, tol, 100*TrackTolerance, r.Path.MinEle, r.Path.MaxEle, TrackToleranceFloor)
+		return fmt.Errorf("the map misses the track by up to %.1f m (mean %.2f m), more than the tolerance of %.1f m (%.0f %% of the track's %.0f–%.0f m, or %.0f m): passes over the same ground may disagree, the track be too noisy to follow, or its detail finer than the map's %.1f m per sample (a larger -size holds finer detail)",
+			miss, r.TrackMeanError*vs, tol, 100*TrackTolerance, r.Path.MinEle, r.Path.MaxEle, TrackToleranceFloor, r.Map.CellSize)
 	}
 	if bound := r.Bounds.MaxRange; bound > 0 && !(vs <= bound+tol) {
 		return fmt.Errorf("the map's heights span %.0f m (%.0f to %.0f m), beyond the relief rule's %.0f m for a track of %.0f–%.0f m",

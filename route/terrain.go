@@ -185,7 +185,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	// The map follows the track between the points before the stage: what
 	// the stage does between them stays, only the points are met again.
 	track := path.Resample(path.lineSpacing(0.5))
-	if err := follow(ctx, m, track, fit, max(spacing/2, minFollowReach), bounds.MaxRange); err != nil {
+	if err := follow(ctx, m, track, fit, max(spacing/2, minFollowReach), bounds.MaxRange+track.trackTolerance(), func(m *terrain.Heightmap) { bounds.soften(m, fit.z0, fit.amp) }); err != nil {
 		return nil, err
 	}
 	if stage != nil {
