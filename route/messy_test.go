@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"cordillera/terrain"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/muktihari/fit/encoder"
+	"github.com/muktihari/fit/kit/hash/crc16"
 	"github.com/muktihari/fit/profile/filedef"
 	"github.com/muktihari/fit/profile/mesgdef"
 	"github.com/muktihari/fit/profile/typedef"
@@ -445,5 +448,46 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	}
 	if !slices.Equal(held.Samples, start.Samples) {
 		t.Errorf("held to the plane's range, the map is not the plane (miss %.2f, the plane's %.2f)", trackError(held, track, fit), miss)
+	}
+}
+
+// FIT checksums are the protocol's, over the header and the data: a file
+// with a 12-byte header (the FIT SDK's own Activity.fit, Garmin Edge 500
+// activities), which the decoder refused for a checksum over the data
+// alone, parses as the same file with a 14-byte header does; a damaged
+// byte in the data or the header is refused, saying so.
+func TestParseFITChecksums(t *testing.T) {
+	data := fitActivity(t, walk(50, 5, rolling))
+	if data[0] != 14 {
+		t.Fatalf("the encoder wrote a %d-byte header", data[0])
+	}
+	want, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crc := func(b []byte) []byte {
+		h := crc16.New(nil)
+		_, _ = h.Write(b)
+		return binary.LittleEndian.AppendUint16(nil, h.Sum16())
+	}
+	short := append([]byte{12}, data[1:12]...)
+	short = append(short, data[14:len(data)-2]...)
+	short = append(short, crc(short)...)
+	got, err := Parse(short)
+	if err != nil {
+		t.Fatalf("12-byte header: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("12-byte header: parsed differently")
+	}
+	damaged := slices.Clone(data)
+	damaged[len(damaged)/2] ^= 0x10
+	if _, err := Parse(damaged); err == nil || !strings.Contains(err.Error(), "checksum") || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("a damaged data byte: %v", err)
+	}
+	header := slices.Clone(data)
+	header[1] ^= 0x01
+	if _, err := Parse(header); err == nil || !strings.Contains(err.Error(), "header's checksum") {
+		t.Errorf("a damaged header byte: %v", err)
 	}
 }
