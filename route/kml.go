@@ -12,7 +12,7 @@ import (
 // ParseKML reads a KML file (Google Earth): every <LineString> becomes a
 // segment of its <coordinates> ("lon,lat[,alt]" tuples separated by
 // white space), and every <gx:Track> a segment of its <gx:coord> elements
-// ("lon lat alt"). Points, polygons and placemarks without a line are not
+// ("lon lat alt"; an empty one, a pause, ends the segment). Points, polygons and placemarks without a line are not
 // part of a route. Elements are matched by local name, whatever their
 // namespace prefix.
 func ParseKML(data []byte) (*Track, error) {
@@ -60,7 +60,15 @@ func ParseKML(data []byte) (*Track, error) {
 				if err := d.DecodeElement(&text, &el); err != nil {
 					return nil, fmt.Errorf("kml: gx:Track %d: %w", lines, err)
 				}
-				p, err := kmlPoint(strings.Fields(text))
+				f := strings.Fields(text)
+				if len(f) == 0 {
+					// No position for this time: OpenTracks writes
+					// <gx:coord/> where a recording paused or resumed.
+					t.appendSegment(seg)
+					seg = nil
+					continue
+				}
+				p, err := kmlPoint(f)
 				if err != nil {
 					return nil, fmt.Errorf("kml: gx:Track %d: gx:coord %q: %w", lines, text, err)
 				}

@@ -166,6 +166,23 @@ func TestParseKML(t *testing.T) {
 	}
 }
 
+// An empty <gx:coord/>, which OpenTracks writes where a recording paused
+// or resumed, ends the segment (it refused the whole file).
+func TestParseKMLPausedTrack(t *testing.T) {
+	const paused = `<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark><gx:MultiTrack><gx:Track>
+<when>1</when><when>2</when><when>3</when><when>4</when><when>5</when><when>6</when><when>7</when>
+<gx:coord/><gx:coord>14.01 46.01 310</gx:coord><gx:coord>14.011 46.01 311</gx:coord><gx:coord/>
+<gx:coord>14.02 46.01 320</gx:coord><gx:coord>14.021 46.01 321</gx:coord><gx:coord/>
+</gx:Track></gx:MultiTrack></Placemark></kml>`
+	tr, err := Parse([]byte(paused))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Segments) != 2 || len(tr.Segments[0]) != 2 || len(tr.Segments[1]) != 2 || tr.Segments[1][0].Ele != 320 {
+		t.Errorf("parsed %+v", tr.Segments)
+	}
+}
+
 // fitActivity encodes an activity of the points with the FIT library.
 func fitActivity(t testing.TB, pts []Point) []byte {
 	act := filedef.NewActivity()
