@@ -65,10 +65,6 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit rou
 			}
 		}
 	}
-	if fit.turb == nil {
-		fixConstraints(m, fit.cons)
-		return nil
-	}
 	return reconstrain(ctx, m, fit)
 }
 
@@ -101,6 +97,18 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit rou
 // nc-run-tcxparser.tcx; korita-zbevnica.gpx misses its allowance at the
 // wider kernel and keeps the narrow one.
 func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach, maxRange float64, soften func(*terrain.Heightmap)) error {
+	// The relief rule's squash of the solved map (routeTerrain) can move
+	// the samples beside its points; each width below ends by meeting
+	// them again, and so must the map follow starts from, which it may
+	// keep.
+	for _, c := range fit.cons {
+		if math.Abs(c.T-bilinear(m, c.X, c.Y))*fit.amp > 1e-4 {
+			if err := reconstrain(ctx, m, fit); err != nil {
+				return err
+			}
+			break
+		}
+	}
 	start := slices.Clone(m.Samples)
 	allowance := trackAllowance(spanMetres(m, fit))
 	maxRange = max(maxRange, spanMetres(m, fit))
@@ -119,7 +127,11 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 		// width meets the allowance within it unsquashed.
 		squashed := false
 		if spanMetres(m, fit) > maxRange && soften != nil {
+			// Squashing moves samples beside the solved points too.
 			soften(m)
+			if err := reconstrain(ctx, m, fit); err != nil {
+				return err
+			}
 			squashed = true
 		}
 		if spanMetres(m, fit) > maxRange {

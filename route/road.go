@@ -308,10 +308,6 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 			}
 		}
 	}
-	if fit.turb == nil {
-		fixConstraints(m, fit.cons)
-		return outer + 1, nil
-	}
 	return outer + 1, reconstrain(ctx, m, fit)
 }
 

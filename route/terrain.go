@@ -430,8 +430,13 @@ const referenceLevels = 7
 // correction of the lattice values (the same solve as the route's own, so
 // the correction is as smooth as the turbulence and fades away from the
 // track), rendered and added; fixConstraints then removes what float32
-// rounding left.
+// rounding left. Without a lattice (tests on plain maps), fixConstraints
+// alone meets the points.
 func reconstrain(ctx context.Context, m *terrain.Heightmap, fit routeFit) error {
+	if fit.turb == nil {
+		fixConstraints(m, fit.cons)
+		return nil
+	}
 	residual := make([]float64, len(fit.cons))
 	for i, c := range fit.cons {
 		residual[i] = c.T - bilinear(m, c.X, c.Y)
