@@ -32,44 +32,106 @@ func flatMap(n int) *terrain.Heightmap {
 	return m
 }
 
-// The field's bilinear sample gives the distance to the track between
-// texels to a small fraction of a texel: the line can be thinner than one.
-func TestRouteFieldDistance(t *testing.T) {
-	m := flatMap(129)
-	rv := straightRoute(t, m, 64)
-	decode := func(x, y int) (float64, float64) {
-		p := rv.Field.Pix[rv.Field.PixOffset(x, y):]
-		return (float64(p[0]) - 128) / 127 * fieldReach, (float64(p[1]) - 128) / 127 * fieldReach
+// fieldDistance is shaders/terrain.kage's routeDistance on the CPU: the
+// distance in texels from field position (qx, qy) to the route, from the
+// four texels around it. Where the four texels' nearest points of the
+// route lie within routeSpread texels of one another (one stretch of
+// the track), their vectors' bilinear blend is the position's own vector,
+// exact to a fraction of a texel between texels; where they lie further
+// apart (between two passes, inside a hairpin), the blend of vectors
+// pointing opposite ways is near zero, and the distance is the least of
+// the four texels' own: to the line through each nearest point across its
+// vector.
+func fieldDistance(rv *RouteView, qx, qy float64) float64 {
+	bx, by := math.Floor(qx), math.Floor(qy)
+	fx, fy := qx-bx, qy-by
+	var v, foot [4][2]float64
+	for k, c := range [4][2]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+		p := rv.Field.Pix[rv.Field.PixOffset(int(bx+c[0]), int(by+c[1])):]
+		v[k] = [2]float64{(float64(p[0]) - 128) / 127 * fieldReach, (float64(p[1]) - 128) / 127 * fieldReach}
+		foot[k] = [2]float64{c[0] + v[k][0], c[1] + v[k][1]}
 	}
-	worst := 0.0
-	for i := 0; i < 2000; i++ {
-		qx := 40*rv.scale + float64(i%97)*0.7*rv.scale
-		qy := 64*rv.scale + (float64(i%13)-6)*0.21
-		bx, by := math.Floor(qx), math.Floor(qy)
-		fx, fy := qx-bx, qy-by
-		var vx, vy float64
-		for _, c := range [4][3]float64{{0, 0, (1 - fx) * (1 - fy)}, {1, 0, fx * (1 - fy)}, {0, 1, (1 - fx) * fy}, {1, 1, fx * fy}} {
-			ax, ay := decode(int(bx+c[0]), int(by+c[1]))
-			vx += c[2] * ax
-			vy += c[2] * ay
+	spread, nearest := 0.0, math.Inf(1)
+	for k := range foot {
+		// The distance to the line through the foot across the vector,
+		// or to the foot where the texel lies on the track.
+		d := math.Hypot(foot[k][0]-fx, foot[k][1]-fy)
+		if l := math.Hypot(v[k][0], v[k][1]); l >= 0.5 {
+			d = math.Abs((fx-foot[k][0])*v[k][0]+(fy-foot[k][1])*v[k][1]) / l
 		}
-		got := math.Hypot(vx, vy)
-		// The true distance to the polyline's segments, by brute force.
-		want := math.Inf(1)
-		seg := rv.Path.Segments[0]
+		nearest = math.Min(nearest, d)
+		for j := k + 1; j < len(foot); j++ {
+			spread = math.Max(spread, math.Hypot(foot[k][0]-foot[j][0], foot[k][1]-foot[j][1]))
+		}
+	}
+	if spread > routeSpread {
+		return nearest
+	}
+	w := [4]float64{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}
+	var vx, vy float64
+	for k := range v {
+		vx += w[k] * v[k][0]
+		vy += w[k] * v[k][1]
+	}
+	return math.Hypot(vx, vy)
+}
+
+// routeSpread must match shaders/terrain.kage's routeSpread.
+const routeSpread = 2.0
+
+// trueFieldDistance is the distance in texels from (qx, qy) to the
+// route's segments, by brute force: the oracle.
+func trueFieldDistance(rv *RouteView, qx, qy float64) float64 {
+	want := math.Inf(1)
+	for _, seg := range rv.Path.Segments {
 		for k := 1; k < len(seg); k++ {
 			ax, ay := seg[k-1].X*rv.scale, seg[k-1].Y*rv.scale
 			dx, dy := seg[k].X*rv.scale-ax, seg[k].Y*rv.scale-ay
 			u := math.Min(math.Max(((qx-ax)*dx+(qy-ay)*dy)/(dx*dx+dy*dy), 0), 1)
 			want = math.Min(want, math.Hypot(ax+u*dx-qx, ay+u*dy-qy))
 		}
-		if want > fieldReach-1.5 {
-			continue
-		}
-		worst = math.Max(worst, math.Abs(got-want))
 	}
-	if worst > 0.15 {
-		t.Errorf("field distance off by up to %.3f texels, want < 0.15", worst)
+	return want
+}
+
+// The field gives the distance to the track between texels to a small
+// fraction of a texel (the line can be thinner than one), on one stretch
+// and between two passes a few texels apart, where the bilinear blend of
+// the vectors alone put a line halfway between them (a lapped run, a
+// trail network, the inside of a hairpin filled with the route's colour).
+func TestRouteFieldDistance(t *testing.T) {
+	m := flatMap(129)
+	for _, tc := range []struct {
+		name  string
+		rv    *RouteView
+		y, dy float64 // where to look, texels: y ± dy
+	}{
+		{"one stretch", straightRoute(t, m, 64), 64 * 4, 6 * 0.21},
+		{"two passes 1.75 samples apart", hairpinRoute(m, 1.75/2), 63 * 4, 4},
+	} {
+		// Within fieldReach − 1.5 texels of the track the distance must be
+		// right; further out, where the shader draws neither the line nor
+		// its outline (at most 0.5·(fieldReach − 1) texels wide), it must
+		// not fall within that.
+		worst, at, spurious := 0.0, [2]float64{}, 0
+		for i := 0; i < 2000; i++ {
+			qx := 40*tc.rv.scale + float64(i%97)*0.45*tc.rv.scale
+			qy := tc.y + (float64(i%13)-6)/6*tc.dy
+			want, got := trueFieldDistance(tc.rv, qx, qy), fieldDistance(tc.rv, qx, qy)
+			if want > fieldReach-1.5 {
+				if got < 0.5*(fieldReach-1) {
+					spurious++
+				}
+				continue
+			}
+			if e := math.Abs(got - want); e > worst {
+				worst, at = e, [2]float64{qx, qy}
+			}
+		}
+		if worst > 0.2 || spurious > 0 {
+			t.Errorf("%s: field distance off by up to %.3f texels at %.1f, want < 0.2; %d positions beyond the line drawn on it",
+				tc.name, worst, at, spurious)
+		}
 	}
 }
 
@@ -181,18 +243,18 @@ func TestRouteDrawnAndHiddenBehindHills(t *testing.T) {
 	}
 }
 
-// hairpinRoute runs east along z = 60, turns on a half circle of radius 3
-// samples and comes back west along z = 66.
-func hairpinRoute(m *terrain.Heightmap) *RouteView {
+// hairpinRoute runs east along z = 63 − r, turns on a half circle of
+// radius r samples and comes back west along z = 63 + r.
+func hairpinRoute(m *terrain.Heightmap, r float64) *RouteView {
 	var seg []route.Sample
 	for x := 20.0; x < 90; x += 0.5 {
-		seg = append(seg, route.Sample{X: x, Y: 60, Ele: 100})
+		seg = append(seg, route.Sample{X: x, Y: 63 - r, Ele: 100})
 	}
 	for a := -math.Pi / 2; a < math.Pi/2; a += 0.1 {
-		seg = append(seg, route.Sample{X: 90 + 3*math.Cos(a), Y: 63 + 3*math.Sin(a), Ele: 100})
+		seg = append(seg, route.Sample{X: 90 + r*math.Cos(a), Y: 63 + r*math.Sin(a), Ele: 100})
 	}
 	for x := 90.0; x >= 20; x -= 0.5 {
-		seg = append(seg, route.Sample{X: x, Y: 66, Ele: 100})
+		seg = append(seg, route.Sample{X: x, Y: 63 + r, Ele: 100})
 	}
 	return NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize, Length: 0}})
 }
@@ -203,7 +265,7 @@ func hairpinRoute(m *terrain.Heightmap) *RouteView {
 // leg.
 func TestFollowThroughHairpin(t *testing.T) {
 	m := flatMap(129)
-	rv := hairpinRoute(m)
+	rv := hairpinRoute(m, 3)
 	g := &Game{World: &World{Map: m, Route: rv}, Camera: NewCamera(), FollowSpeed: 10}
 	g.Follow = true
 	g.followRoute(0)
@@ -229,7 +291,7 @@ func TestFollowThroughHairpin(t *testing.T) {
 // The explorer's route length is the prepared track's, as generate prints it.
 func TestRouteLengthIsTheTracks(t *testing.T) {
 	m := flatMap(129)
-	rv := hairpinRoute(m)
+	rv := hairpinRoute(m, 3)
 	want := rv.Length() * 1.01 // as if the prepared track were 1 % longer than the resampled line
 	rv = NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: rv.Path.Segments, CellSize: m.CellSize, Length: want}})
 	if got := rv.Length(); math.Abs(got-want) > 1e-9 {
@@ -438,5 +500,50 @@ func TestRouteKeepsItsWidthAtAGrazingAngle(t *testing.T) {
 		if float32(n) > want+6 {
 			t.Errorf("%3.0f m away: the route covers %d pixels of its row, its width projects to %.1f", dist, n, want)
 		}
+	}
+}
+
+// Two passes of a track a few texels apart (a lapped run, a trail
+// network) are drawn as two lines with ground between them: seen from
+// above, the route's colour covers no more than the two lines drawn one at
+// a time do (it covered 22080 pixels against 10080 and 10080: the field's
+// vectors, pointing at one pass on one side of the midline and at the
+// other beyond it, blended to nothing on the midline and drew a third
+// line there).
+func TestTwoPassesDrawnApart(t *testing.T) {
+	needLoop(t)
+	m := flatMap(129)
+	m.CellSize = 8 // the line, 3 m wide, is 1.5 texels: the passes stand apart
+	pass := func(z float64) []route.Sample {
+		var seg []route.Sample
+		for x := 20.0; x <= 110; x += 0.5 {
+			seg = append(seg, route.Sample{X: x, Y: z, Ele: 100})
+		}
+		return seg
+	}
+	view := func(segs ...[]route.Sample) *RouteView {
+		return NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: segs, CellSize: m.CellSize}})
+	}
+	a, b := pass(64), pass(64+1.75) // 7 texels apart
+	g := newTestGame(t, NewWorld(m))
+	g.Camera.Pos, g.Camera.Yaw, g.Camera.Pitch = mgl32.Vec3{520, 60, 519}, 0, mgl32.DegToRad(-89.9)
+	magenta := func(rv *RouteView) int {
+		g.World.Route = rv
+		img := renderFrame(g, false)
+		n := 0
+		for i := 0; i < len(img.Pix); i += 4 {
+			if cr, cg, cb := int(img.Pix[i]), int(img.Pix[i+1]), int(img.Pix[i+2]); cr > cg+60 && cb > cg+60 {
+				n++
+			}
+		}
+		return n
+	}
+	one, other, both := magenta(view(a)), magenta(view(b)), magenta(view(a, b))
+	t.Logf("magenta pixels: one pass %d, the other %d, both %d", one, other, both)
+	if one < 500 || other < 500 {
+		t.Fatalf("the passes alone show %d and %d magenta pixels: not in view", one, other)
+	}
+	if float64(both) > 1.05*float64(one+other) {
+		t.Errorf("both passes cover %d pixels, %.2f times the two drawn one at a time", both, float64(both)/float64(one+other))
 	}
 }
