@@ -74,28 +74,28 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit rou
 // followWidths times reach, widest first; a width that misses is undone
 // and the next tried, down to reach itself. The allowance is the map's
 // relief before the follow step (a wider kernel's correction can raise
-// the relief, and with it the allowance). A width that takes the map's
-// range beyond maxRange (metres: the relief rule's with CheckTrack's
-// tolerance, or the solved map's own if that is wider) is squashed back
-// into it by soften (the relief rule's tanh beyond the track's own
-// heights, which it leaves alone; nil leaves such a width out), and such
-// a map is kept only where no width meets the allowance unsquashed. Where
-// none does, the map is the one closest to the track, the solved map
-// itself if no width came closer. Where passes of the track a few samples
-// apart disagree in elevation, meeting both moves the solved points
-// between them, the lattice correction that meets those again
-// (reconstrain) swings the ground around them further, and each
-// narrower kernel swings it more: on blue_hills.gpx, a 2002 trail network
-// whose passes 25 m apart disagree by 50 m, the narrowest width's map,
-// kept whatever it gave, spanned 8.2 km for a 42–186 m track. The wider
-// kernel bends the ground
-// across the track more gently where the track leaves room for it: on the
-// real tracks in
-// ../shared/data the crease ratio without a road fell from 3.4 to 2.6 on
-// sf-strava-run.gpx (which it still meets within 0.2 m of the 2 m
-// allowed), 3.5 to 2.1 on mojstrovka.gpx and 4.2 to 3.2 on
-// nc-run-tcxparser.tcx; korita-zbevnica.gpx misses its allowance at the
-// wider kernel and keeps the narrow one.
+// the relief, and with it the allowance). The wider kernel bends the
+// ground across the track more gently where the track leaves room for
+// it: on the real tracks in ../shared/data the crease ratio without a
+// road fell from 3.4 to 2.6 on sf-strava-run.gpx (which it still meets
+// within 0.2 m of the 2 m allowed), 3.5 to 2.1 on mojstrovka.gpx and 4.2
+// to 3.2 on nc-run-tcxparser.tcx; korita-zbevnica.gpx misses its
+// allowance at the wider kernel and keeps the narrow one.
+//
+// A width that takes the map's range beyond maxRange (metres: the relief
+// rule's with CheckTrack's tolerance, or the solved map's own if that is
+// wider) is squashed back into it by soften (the relief rule's tanh
+// beyond the track's own heights, which it leaves alone; nil leaves such
+// a width out), and such a map is kept only where no width meets the
+// allowance unsquashed. Where none does, the map is the one closest to
+// the track, the solved map itself if no width came closer. Where passes
+// of the track a few samples apart disagree in elevation, meeting both
+// moves the solved points between them, the lattice correction that
+// meets those again (reconstrain) swings the ground around them further,
+// and each narrower kernel swings it more: on blue_hills.gpx, a 2002
+// trail network whose passes 25 m apart disagree by 50 m, the narrowest
+// width's map, kept whatever it gave, spanned 8.2 km for a 42–186 m
+// track.
 func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach, maxRange float64, soften func(*terrain.Heightmap)) error {
 	// The relief rule's squash of the solved map (routeTerrain) can move
 	// the samples beside its points; each width below ends by meeting
