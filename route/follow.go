@@ -110,8 +110,9 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 		}
 	}
 	start := slices.Clone(m.Samples)
-	allowance := trackAllowance(spanMetres(m, fit))
-	maxRange = max(maxRange, spanMetres(m, fit))
+	span := spanMetres(m, fit)
+	allowance := trackAllowance(span)
+	maxRange = max(maxRange, span)
 	best, bestErr := start, trackError(m, track, fit)
 	for i, f := range followWidths {
 		if i > 0 {
@@ -126,15 +127,16 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 		// A map squashed into the range (soften) is kept only if no
 		// width meets the allowance within it unsquashed.
 		squashed := false
-		if spanMetres(m, fit) > maxRange && soften != nil {
+		span := spanMetres(m, fit)
+		if span > maxRange && soften != nil {
 			// Squashing moves samples beside the solved points too.
 			soften(m)
 			if err := reconstrain(ctx, m, fit); err != nil {
 				return err
 			}
-			squashed = true
+			squashed, span = true, spanMetres(m, fit)
 		}
-		if spanMetres(m, fit) > maxRange {
+		if span > maxRange {
 			continue
 		}
 		e := trackError(m, track, fit)
@@ -174,10 +176,7 @@ var followWidths = []float64{2, 1}
 // the map still misses the allowance at the narrowest, that kernel
 // takes up the whole residual.
 func followCloser(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach float64) error {
-	allowance := func() float64 {
-		lo, hi := m.Range()
-		return trackAllowance((float64(hi) - float64(lo)) * fit.amp)
-	}
+	allowance := func() float64 { return trackAllowance(spanMetres(m, fit)) }
 	for reach > minCloseReach {
 		a := allowance()
 		if trackError(m, track, fit) <= a {
