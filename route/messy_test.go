@@ -5,6 +5,7 @@ import (
 	"context"
 	"cordillera/terrain"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -295,8 +296,9 @@ func TestRandomWalkMissIsReported(t *testing.T) {
 	vs := res.Map.VerticalScale
 	err = res.CheckTrack()
 	t.Logf("random walk: heights %.0f–%.0f m (bound %.0f m), track max error %.1f m: %v", res.Base, res.Base+vs, res.Bounds.MaxRange, res.TrackMaxError*vs, err)
-	if err == nil || !strings.Contains(err.Error(), "the map misses the track by up to") {
-		t.Errorf("check: %v, want the miss reported", err)
+	if err == nil || !strings.Contains(err.Error(), "the map misses the track by up to") ||
+		!strings.Contains(err.Error(), fmt.Sprintf("the map's %.1f m per sample (a larger -size", res.Map.CellSize)) {
+		t.Errorf("check: %v, want the miss reported with the map's metres per sample", err)
 	}
 	if vs > res.Bounds.MaxRange*1.001 {
 		t.Errorf("heights span %.0f m, beyond the rule's %.0f m", vs, res.Bounds.MaxRange)
@@ -418,7 +420,9 @@ func TestFollowCloserLeavesTheBumps(t *testing.T) {
 // map keeps the solve's. On a tilted plane spanning 25.6 m, a track with
 // a 30 m climb over 4 samples is followed within its 2 m allowance when
 // the range is free, the heights then spanning more; held to the plane's
-// range, the map is the plane. (The narrowest width's map was kept
+// range, the map is the plane; squashed into it, the squashed map comes
+// closer than the plane; a solved point the map missed when follow began
+// is met at the end. (The narrowest width's map was kept
 // whatever it gave: on blue_hills.gpx, a 2002 trail network whose
 // passes 25 m apart disagree by 50 m, each narrower kernel swung the
 // ground further, to heights spanning 8.2 km for a 42–186 m track.)
@@ -465,6 +469,36 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	}
 	if !slices.Equal(held.Samples, start.Samples) {
 		t.Errorf("held to the plane's range, the map is not the plane (miss %.2f, the plane's %.2f)", trackError(held, track, fit), miss)
+	}
+
+	// With a squash into the range, the squashed map is kept where it
+	// comes closer to the track than the plane (none meets the allowance
+	// within the range).
+	squash := func(m *terrain.Heightmap) {
+		for i, v := range m.Samples {
+			m.Samples[i] = min(max(v, start.Samples[0]), float32(span))
+		}
+	}
+	squashed := plane()
+	if err := follow(context.Background(), squashed, track, fit, reach, span, squash); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("squashed into the plane's range: span %.1f, miss %.2f", spanMetres(squashed, fit), trackError(squashed, track, fit))
+	if s, e := spanMetres(squashed, fit), trackError(squashed, track, fit); s > span*(1+1e-6) || !(e < miss-1) {
+		t.Errorf("squashed into %.2f: the heights span %.2f, the track is missed by %.2f (the plane's %.2f)", span, s, e, miss)
+	}
+
+	// A solved point the map misses when follow starts (the relief rule's
+	// squash of the solved map moved the samples beside it) is met again,
+	// even where the map follow keeps is the one it started from.
+	pointFit := routeFit{amp: 1, cons: []Constraint{{X: 60.3, Y: 127.6, T: tilt(60.3) + 5}}}
+	pinned := plane()
+	if err := follow(context.Background(), pinned, track, pointFit, reach, span, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := pointFit.cons[0]
+	if e := math.Abs(bilinear(pinned, c.X, c.Y) - c.T); e > 1e-5 {
+		t.Errorf("the solved point is missed by %.3g", e)
 	}
 }
 
