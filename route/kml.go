@@ -12,9 +12,9 @@ import (
 // ParseKML reads a KML file (Google Earth): every <LineString> becomes a
 // segment of its <coordinates> ("lon,lat[,alt]" tuples separated by
 // white space), and every <gx:Track> a segment of its <gx:coord> elements
-// ("lon lat alt"; an empty one, a pause, ends the segment). Points, polygons and placemarks without a line are not
-// part of a route. Elements are matched by local name, whatever their
-// namespace prefix.
+// ("lon lat alt"; an empty one, a pause, ends the segment). Points,
+// polygons and placemarks without a line are not part of a route.
+// Elements are matched by local name, whatever their namespace prefix.
 func ParseKML(data []byte) (*Track, error) {
 	d := newXMLDecoder(data)
 	t := &Track{Format: KML}
