@@ -454,7 +454,7 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 	fmt.Fprintf(stdout, "route %s: %s, %d points, %.2f km → %d points solved every %.3g samples (%d merged where passes meet)\n",
 		opt.route, track.Format, track.Points(), res.Path.Length/1000, len(res.Points), res.Spacing, res.Merged)
 	fmt.Fprintf(stdout, "route terrain %d² seed %d levels %d %s relief %g: %.4g m per cell, heights %.5g–%.5g m\n",
-		p.Size, p.Seed, p.Levels, p.Interpolation, p.RouteRelief, m.CellSize, res.Base, res.Base+m.VerticalScale)
+		p.Size, p.Seed, p.RouteLevels(), p.Interpolation, p.RouteRelief, m.CellSize, res.Base, res.Base+m.VerticalScale)
 	for _, note := range res.Notes() {
 		fmt.Fprintln(stdout, note)
 	}

@@ -291,7 +291,7 @@ func TestGenerateRouteBadInput(t *testing.T) {
 		{[]string{"-route", track, "-o", out, "-octaves", "4"}, "-octaves cannot be combined with -route"},
 		{[]string{"-route", track, "-o", out, "-preset", "scenario-3"}, "algorithm hybrid cannot follow a route"},
 		{[]string{"-route", track, "-o", out, "-preset", "canyon"}, "effect canyon cannot be used with a route"},
-		{[]string{"-route", track, "-o", out, "-size", "33"}, "levels 7 needs a map of at least 65 samples"},
+		{[]string{"-route", track, "-o", out, "-size", "33", "-levels", "7"}, "levels 7 needs a map of at least 65 samples"},
 		{[]string{"-route", track, "-o", out, "-route-report", filepath.Join(dir, "r.txt")}, "want a .json file"},
 		{[]string{"-o", out, "-route-report", rep}, "-route-report needs -route TRACK"},
 		{[]string{"-o", out, "-levels", "5"}, "-levels shapes only a route terrain"},

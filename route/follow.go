@@ -235,14 +235,29 @@ const followPasses = 6
 // 15.6 m grid) both were moved 23 m, the map following neither.
 const lapRadius = 25.0
 
+// lapSamples is lapRadius in samples, at least 2: how close passes come
+// where harmoniseLaps reconciles them, whatever the solve's spacing.
+// Capped at the spacing (as mergeRadius is) it shrank with finer levels:
+// at 10 levels on a 1025² map, nc-run-tcxparser.tcx's laps 4–25 m apart
+// kept elevations up to 20 m apart, solved points a few samples apart
+// asked for slopes of 560 %, and the map missed the track by 3.2 m with
+// a crease ratio of 24.
+func (p *Path) lapSamples() float64 {
+	if p.CellSize <= 0 {
+		return 2
+	}
+	return max(lapRadius/p.CellSize, 2)
+}
+
 // mergeRadius is the distance, in samples, within which points of two
-// passes are one spot of the map: lapRadius, but no more than spacing
-// (the solve's) and at least 2 samples.
+// passes are one spot of the map (mergePasses): lapSamples, but no more
+// than spacing (the solve's), so that neighbours along one pass stay
+// apart.
 func (p *Path) mergeRadius(spacing float64) float64 {
 	if p.CellSize <= 0 {
 		return spacing
 	}
-	return min(spacing, max(lapRadius/p.CellSize, 2))
+	return min(spacing, p.lapSamples())
 }
 
 // harmoniseLaps reconciles passes of the track that disagree: laps of one

@@ -44,8 +44,8 @@ type reliefBounds struct {
 	trackMin, trackMax float64 // the track's elevations, metres
 }
 
-// newReliefBounds states the rule for path (prepared, metres) solved
-// every spacing samples, at relief times the default.
+// newReliefBounds states the rule for path (prepared, metres) read every
+// spacing samples (referenceSpacing), at relief times the default.
 func newReliefBounds(path *Path, spacing, relief float64) *reliefBounds {
 	// Steps shorter than half the spacing (where Resample cuts a corner or
 	// a segment ends) are left out: over a metre or two, GPS noise reads

@@ -177,17 +177,17 @@ func realTracks(t testing.TB) []string {
 	return append(gpx, other...)
 }
 
-// Every real track of ../shared/data, with 6, 7 and 8 levels and either
-// interpolation, meets every solved point: on the CLI's default map
-// (1025², 7 levels, quintic) and, for the other settings, on 513² maps,
-// whose solve has the same points per lattice cell.
+// Every real track of ../shared/data, with the default levels (10 at
+// 1025²), 6, 7 and 8 levels and either interpolation, meets every solved
+// point: on the CLI's default map (1025², levels by size, quintic) and,
+// for the other settings, on 513² maps.
 func TestRouteAccuracyRealTracks(t *testing.T) {
 	for _, file := range realTracks(t) {
 		tr, err := Load(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, levels := range shortOr([]int{6, 7, 8}, []int{7}) {
+		for _, levels := range shortOr([]int{0, 6, 7, 8}, []int{0}) {
 			for _, interp := range shortOr(terrain.Interpolations, terrain.Interpolations[1:]) {
 				p := terrain.DefaultParams()
 				def := p
@@ -381,6 +381,29 @@ func TestRoadIsLevelAcross(t *testing.T) {
 	}
 }
 
+// The road keeps the map within the relief rule: the lattice correction
+// that meets the points again after levelling can swing the ground as far
+// as the follow step's can, and is squashed back the same way.
+// korita-zbevnica.gpx at 513² with a 10 m road spanned 1091 m against the
+// rule's 1072 m (and CheckTrack's 16 m tolerance), and was refused.
+func TestRoadKeepsTheRelief(t *testing.T) {
+	tr, err := Load(filepath.Join(sharedData(t, "gpx"), "korita-zbevnica.gpx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := terrain.DefaultParams()
+	p.Size, p.RoadWidth = 513, 10
+	res, err := Generate(context.Background(), p, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRouteResult(t, "korita, 10 m road", res)
+	t.Logf("heights span %.0f m, rule %.0f m", res.Map.VerticalScale, res.Bounds.MaxRange)
+	if err := res.CheckTrack(); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestCheckRouteParams(t *testing.T) {
 	cases := []struct {
 		set  map[string]string
@@ -430,23 +453,26 @@ func benchRoute(b *testing.B, levels, points int) {
 
 // The whole of Generate on real tracks, as the CLI runs it, without a
 // road and with a 10 m one (its least-curvature shoulder is most of the
-// difference), side by side.
+// difference), at the default levels (10 at 1025²) and the paper's 7,
+// side by side.
 func BenchmarkGenerateRouteReal(b *testing.B) {
 	for _, name := range []string{"korita-zbevnica", "mojstrovka"} {
 		tr, err := Load(filepath.Join(sharedData(b, "gpx"), name+".gpx"))
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, road := range []float64{0, 10} {
-			b.Run(fmt.Sprintf("%s/road-%g", name, road), func(b *testing.B) {
-				p := terrain.DefaultParams()
-				p.RoadWidth = road
-				for b.Loop() {
-					if _, err := Generate(context.Background(), p, tr, nil); err != nil {
-						b.Fatal(err)
+		for _, levels := range []int{0, 7} {
+			for _, road := range []float64{0, 10} {
+				b.Run(fmt.Sprintf("%s/levels-%d/road-%g", name, levels, road), func(b *testing.B) {
+					p := terrain.DefaultParams()
+					p.Levels, p.RoadWidth = levels, road
+					for b.Loop() {
+						if _, err := Generate(context.Background(), p, tr, nil); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

@@ -14,7 +14,7 @@ func TestDefaultsAreThesisSection73(t *testing.T) {
 	want := Params{Algorithm: FBm, Basis: "perlin", Size: 1025, Seed: 17, FeatureSize: 90, Octaves: 8,
 		Lacunarity: 2, Hurst: 1, Offset: 0.5, Amplitude: 200, Corners: CornersRandom, CornerValue: 0,
 		Distortion: 0, Effect: NoEffect, Intensity: 50, CellSize: 1, Tileable: "false", BasisTransform: PlainBasis,
-		Levels: 7, Interpolation: Quintic, RouteMargin: 10, RouteMedian: 5, RouteRelief: 1, RouteKeepAll: "false", RoadWidth: 0}
+		Levels: 0, Interpolation: Quintic, RouteMargin: 10, RouteMedian: 5, RouteRelief: 1, RouteKeepAll: "false", RoadWidth: 0}
 	want.ErosionParams = p.ErosionParams // erosion defaults are tested in erosionparams_test.go
 	if p != want {
 		t.Fatalf("defaults\n got %+v\nwant %+v", p, want)
@@ -57,6 +57,9 @@ func TestSpecsCoverEveryField(t *testing.T) {
 			}
 		case IntParam:
 			alt = strconv.FormatInt(int64(s.Min), 10)
+			if alt == s.Default {
+				alt = strconv.FormatInt(int64(s.Max), 10)
+			}
 		default:
 			alt = fmtNum(s.Min)
 			if alt == s.Default {
@@ -287,6 +290,29 @@ func checkJSONErrors(t *testing.T, cases []struct{ in, want string }) {
 		err := p.UnmarshalJSON([]byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// Levels 0 leaves the route terrain's finest lattice cell two samples
+// wide on maps up to 2049² (AutoLevels beyond); a level set by hand is
+// kept.
+func TestRouteLevelsFollowTheSize(t *testing.T) {
+	for _, c := range []struct{ size, want int }{
+		{2, 1}, {3, 1}, {5, 2}, {33, 5}, {257, 8}, {513, 9}, {1025, 10}, {1000, 9}, {2049, 11}, {4097, 11}, {8193, 11},
+	} {
+		p := DefaultParams()
+		p.Size = c.size
+		got := p.RouteLevels()
+		if got != c.want {
+			t.Errorf("size %d: %d levels, want %d", c.size, got, c.want)
+		}
+		if finest := float64(c.size-1) / float64(int(1)<<(got-1)); c.size > 2 && c.size <= 2049 && (finest < 2 || finest >= 4) {
+			t.Errorf("size %d, %d levels: finest cell %.2f samples, want [2, 4)", c.size, got, finest)
+		}
+		p.Levels = 7
+		if got := p.RouteLevels(); got != 7 {
+			t.Errorf("size %d, -levels 7: %d levels", c.size, got)
 		}
 	}
 }
