@@ -126,17 +126,11 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 		}
 		// A map squashed into the range (soften) is kept only if no
 		// width meets the allowance within it unsquashed.
-		squashed := false
-		span := spanMetres(m, fit)
-		if span > maxRange && soften != nil {
-			// Squashing moves samples beside the solved points too.
-			soften(m)
-			if err := reconstrain(ctx, m, fit); err != nil {
-				return err
-			}
-			squashed, span = true, spanMetres(m, fit)
+		squashed, err := keepRange(ctx, m, fit, maxRange, soften)
+		if err != nil {
+			return err
 		}
-		if span > maxRange {
+		if spanMetres(m, fit) > maxRange {
 			continue
 		}
 		e := trackError(m, track, fit)
@@ -149,6 +143,17 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 	}
 	copy(m.Samples, best)
 	return nil
+}
+
+// keepRange squashes m back with soften where its heights span more than
+// maxRange metres, and meets the solved points again (squashing moves
+// the samples beside them too). It says whether it squashed.
+func keepRange(ctx context.Context, m *terrain.Heightmap, fit routeFit, maxRange float64, soften func(*terrain.Heightmap)) (bool, error) {
+	if soften == nil || spanMetres(m, fit) <= maxRange {
+		return false, nil
+	}
+	soften(m)
+	return true, reconstrain(ctx, m, fit)
 }
 
 // spanMetres is the range of m's heights in metres.
