@@ -64,7 +64,9 @@ func addParamFlags(fs *flag.FlagSet) *paramFlags {
 }
 
 // resolve returns the preset's parameters with the given flags applied.
-func (pf *paramFlags) resolve(cmd string) (terrain.Params, error) {
+// fit, when not nil, changes them before they are validated (an engine
+// target's size).
+func (pf *paramFlags) resolve(cmd string, fit func(*terrain.Params)) (terrain.Params, error) {
 	p, err := terrain.ResolvePreset(pf.preset)
 	if err != nil {
 		return p, fmt.Errorf("%s: -preset: %w", cmd, err)
@@ -73,6 +75,9 @@ func (pf *paramFlags) resolve(cmd string) (terrain.Params, error) {
 		if err := g.spec.Set(&p, g.value); err != nil {
 			return p, fmt.Errorf("%s: -%w", cmd, err)
 		}
+	}
+	if fit != nil {
+		fit(&p)
 	}
 	if err := p.Validate(); err != nil {
 		return p, fmt.Errorf("%s: -%w", cmd, err)
@@ -161,7 +166,11 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	if terrain.IsParamsFile(pf.preset) {
 		opt.presetFile = pf.preset
 	}
-	p, err := pf.resolve("generate")
+	var fit func(*terrain.Params) // a loaded map is fitted when it is saved
+	if opt.heightmap == "" {
+		fit = opt.export.fitTargetSize
+	}
+	p, err := pf.resolve("generate", fit)
 	opt.params = p
 	if err == nil {
 		err = pipeline.Check(p)

@@ -80,7 +80,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		if wf.height > 0 {
 			m.VerticalScale = wf.height
 		}
-		p, err := wf.params.resolve(cmd)
+		p, err := wf.params.resolve(cmd, nil)
 		if err != nil {
 			return nil, p, "", err
 		}
@@ -100,7 +100,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		w.Masks, w.Source = pw.Masks, m
 		return w, p, filepath.Base(wf.heightmap), nil
 	}
-	p, err := wf.params.resolve(cmd)
+	p, err := wf.params.resolve(cmd, nil)
 	if err != nil {
 		return nil, p, "", err
 	}

@@ -38,6 +38,8 @@ type exportOptions struct {
 	source *heightfile.Source
 	// report collects lines to print after the summary (engine numbers).
 	report *strings.Builder
+	// requested is the -size asked for when an engine target changed it.
+	requested int
 }
 
 // Engine targets and the map sizes they accept.
@@ -49,7 +51,9 @@ var (
 	targetExts = map[string][]string{
 		"unity":  {".r16", ".raw"},
 		"unreal": {".png", ".r16", ".raw"},
-		"godot":  {".exr", ".r16", ".png"},
+		// Terrain3D's documentation asks for EXR or r16: Godot reads a PNG
+		// as 8 bits a channel, terraces of 1/255 of the relief.
+		"godot": {".exr", ".r16"},
 	}
 )
 
@@ -102,28 +106,39 @@ func checkExport(opt *generateOptions) error {
 	if exts := targetExts[e.target]; !slices.Contains(exts, ext) {
 		return fmt.Errorf("generate: -target %s imports %s heightmaps; -o %s is %q", e.target, strings.Join(exts, ", "), opt.out, ext)
 	}
-	if opt.heightmap != "" || e.target == "godot" {
-		return nil // a loaded map is fitted when it is saved; Terrain3D takes any size
+	if e.requested != 0 {
+		n, msg := targetSize(e.target, e.requested)
+		if msg != "" {
+			fmt.Fprintln(e.report, msg)
+		}
+		if n != opt.params.Size {
+			fmt.Fprintf(e.report, "-target %s: %s makes %d² maps; the map is made at %d² and its last %d rows and columns are left out\n",
+				e.target, opt.params.Algorithm, opt.params.Size, opt.params.Size, opt.params.Size-n)
+		}
 	}
-	// Generate at the size the engine takes; subdivision generators, which
-	// need 2^k+1, generate the next such size and are cropped on saving.
-	n, msg := targetSize(e.target, opt.params.Size)
-	if msg != "" {
-		fmt.Fprintln(e.report, msg)
+	return nil
+}
+
+// fitTargetSize moves a generated map's size to the one the engine
+// target accepts, before the parameters are validated: subdivision
+// generators, which need 2^k+1, are made at the next such size and
+// cropped on saving (the crop is said). Terrain3D takes any size.
+func (e *exportOptions) fitTargetSize(p *terrain.Params) {
+	if e.target != "unity" && e.target != "unreal" {
+		return
 	}
-	p := opt.params
+	e.requested = p.Size
+	n, _ := targetSize(e.target, p.Size)
 	p.Size = n
 	if p.Validate() != nil {
 		p.Size = 2
 		for p.Size-1 < n-1 {
 			p.Size = 2*(p.Size-1) + 1
 		}
+		if p.Validate() != nil {
+			p.Size = n // let validation name the problem
+		}
 	}
-	if err := p.Validate(); err != nil {
-		return fmt.Errorf("generate: -target %s: size %d: %w", e.target, n, err)
-	}
-	opt.params = p
-	return nil
 }
 
 // targetSize returns the size the target accepts nearest to n, and a
@@ -173,6 +188,14 @@ func fitSize(m *terrain.Heightmap, n int) *terrain.Heightmap {
 		}
 		return out
 	}
+	return resample(m, n)
+}
+
+// resample returns m bilinearly resampled to n×n samples over its whole
+// area; the cell size grows or shrinks to keep the area's extent.
+func resample(m *terrain.Heightmap, n int) *terrain.Heightmap {
+	out := terrain.NewHeightmap(n, n)
+	out.VerticalScale = m.VerticalScale
 	sx, sy := float64(m.Width-1)/float64(n-1), float64(m.Height-1)/float64(n-1)
 	out.CellSize = m.CellSize * max(sx, sy)
 	for y := range n {
@@ -227,20 +250,34 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 	e := opt.export
 	m := w.Map
 	base, geo := worldBase(opt, w)
+	loadedUnreal := e.target == "unreal" && opt.heightmap != ""
 	if e.target == "unity" || e.target == "unreal" {
 		n, msg := targetSize(e.target, max(m.Width, m.Height))
 		if opt.heightmap != "" && msg != "" {
 			fmt.Fprintln(e.report, msg)
 		}
 		if m.Width != n || m.Height != n {
-			if m.Width < n || m.Height < n {
+			if m.Width < n || m.Height < n || loadedUnreal {
 				geo = nil // resampled: the old transform no longer fits
 			}
-			m = fitSize(m, n)
+			if loadedUnreal && (m.Width > n || m.Height > n) {
+				// A loaded map is the user's whole area: resample it rather
+				// than crop it to the size Unreal takes.
+				m = resample(m, n)
+				fmt.Fprintf(e.report, "-target unreal: the %s map is resampled to %d×%d (cell size %.6g m), its whole area kept\n",
+					filepath.Base(opt.heightmap), n, n, m.CellSize)
+			} else {
+				m = fitSize(m, n)
+			}
 		}
 	}
 	save := func(path string, m *terrain.Heightmap, geo *heightfile.GeoRef) error {
 		so := heightfile.SaveOptions{Base: base, Geo: geo}
+		if e.target == "unity" {
+			// Unity's Import Raw puts the file's first row at the terrain's
+			// z = 0, its south edge; our rows start in the north.
+			m = flipRows(m)
+		}
 		if e.target == "godot" {
 			so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
 		}
@@ -278,7 +315,7 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 		wrote = append(wrote, d.path)
 	}
 	if e.target != "" {
-		engineReport(e.report, e.target, opt.out, m, base)
+		engineReport(e.report, e.target, opt.out, m, base, max(e.tiles, 1))
 	}
 	return wrote, nil
 }
@@ -353,28 +390,67 @@ func saveTiles(out string, m *terrain.Heightmap, geo *heightfile.GeoRef, n int,
 	return nil
 }
 
-// engineReport prints the numbers to type into the engine's import.
-func engineReport(w io.Writer, target, out string, m *terrain.Heightmap, base float64) {
-	extent := float64(m.Width-1) * m.CellSize
-	length := float64(m.Height-1) * m.CellSize
+// flipRows returns m with its rows in the opposite order.
+func flipRows(m *terrain.Heightmap) *terrain.Heightmap {
+	out := terrain.NewHeightmap(m.Width, m.Height)
+	out.CellSize, out.VerticalScale = m.CellSize, m.VerticalScale
+	for y := range m.Height {
+		copy(out.Samples[y*m.Width:(y+1)*m.Width], m.Samples[(m.Height-1-y)*m.Width:])
+	}
+	return out
+}
+
+// engineReport prints the numbers to type into the engine's import, for
+// the whole map m cut into tiles×tiles files (1: one file). The numbers
+// follow each importer's own reading of the file:
+//   - Unity's Terrain Import Raw: 16-bit samples scaled to 0..Terrain
+//     Size Y, the first row at z = 0 (south; saveMap flips our north-first
+//     rows so Flip Vertically stays off).
+//   - Unreal's Landscape import: Z scale 100 spans 512 m over the 16-bit
+//     range, centred on the actor; tiles named _x{i}_y{j} are found from
+//     any one of them.
+//   - Terrain3D's importer: an r16 file's samples become
+//     r16_range.x + v/65535·(r16_range.y − r16_range.x) metres, and then
+//     every height is multiplied by import_scale and shifted by
+//     height_offset, so with r16_range in metres those stay 1 and 0 (giving
+//     both scaled the heights twice); an EXR's float channel is metres.
+func engineReport(w io.Writer, target, out string, m *terrain.Heightmap, base float64, tiles int) {
+	tw, th := (m.Width-1)/tiles+1, (m.Height-1)/tiles+1
+	file := filepath.Base(out)
+	if tiles > 1 {
+		file = filepath.Base(tilePath(out, 0, 0))
+		fmt.Fprintf(w, "%d×%d tiles of %d×%d samples, %s to %s (x from the west, y from the north):\n",
+			tiles, tiles, tw, th, file, filepath.Base(tilePath(out, tiles-1, tiles-1)))
+	}
+	extent := float64(tw-1) * m.CellSize
+	length := float64(th-1) * m.CellSize
 	vs := m.VerticalScale
 	switch target {
 	case "unity":
-		fmt.Fprintf(w, "Unity: Terrain Settings → Import Raw %s: Depth Bit 16, Width %d, Height %d, Byte Order Windows; "+
+		fmt.Fprintf(w, "Unity: Terrain Settings → Import Raw %s: Depth Bit 16, Width %d, Height %d, Byte Order Windows, Flip Vertically off (rows are written south first); "+
 			"Terrain Size X (width) %.6g, Z (length) %.6g, Y (height) %.6g (metres); lowest point at terrain Y %.6g\n",
-			filepath.Base(out), m.Width, m.Height, extent, length, vs, base)
+			file, tw, th, extent, length, vs, base)
+		if tiles > 1 {
+			fmt.Fprintf(w, "Unity: one terrain per tile, tile _x{i}_y{j} at position X = i × %.6g, Z = (%d − j) × %.6g\n", extent, tiles-1, length)
+		}
 	case "unreal":
-		fmt.Fprintf(w, "Unreal: Landscape → Import from File %s (%d×%d): Scale X %.6g, Y %.6g, Z %.6g; Location Z %.6g "+
+		what := "Import from File"
+		if tiles > 1 {
+			what = "Import from File, tiled (pick any one tile; Unreal reads the others by their _x{i}_y{j} names)"
+		}
+		fmt.Fprintf(w, "Unreal: Landscape → %s %s (%d×%d a file): Scale X %.6g, Y %.6g, Z %.6g; Location Z %.6g "+
 			"(cm: X and Y are the cell size, Z = %.6g m of relief × 100 / 512, Location Z puts the lowest point at %.6g m)\n",
-			filepath.Base(out), m.Width, m.Height, m.CellSize*100, m.CellSize*100, vs*100/512, (base+vs/2)*100, vs, base)
+			what, file, tw, th, m.CellSize*100, m.CellSize*100, vs*100/512, (base+vs/2)*100, vs, base)
 	case "godot":
 		if strings.EqualFold(filepath.Ext(out), ".exr") {
 			fmt.Fprintf(w, "Godot Terrain3D: Importer → height_file_name %s, import_scale 1, height_offset 0 (the EXR's R channel holds metres, %.6g–%.6g); "+
-				"Terrain3D vertex_spacing %.6g\n", filepath.Base(out), base, base+vs, m.CellSize)
+				"Terrain3D vertex_spacing %.6g\n", file, base, base+vs, m.CellSize)
 		} else {
-			fmt.Fprintf(w, "Godot Terrain3D: Importer → height_file_name %s, import_scale %.6g, height_offset %.6g "+
-				"(r16_range %.6g to %.6g, r16_size %d×%d for .r16); Terrain3D vertex_spacing %.6g\n",
-				filepath.Base(out), vs, base, base, base+vs, m.Width, m.Height, m.CellSize)
+			fmt.Fprintf(w, "Godot Terrain3D: Importer → height_file_name %s, r16_range %.6g to %.6g (metres), r16_size %d×%d, import_scale 1, height_offset 0; "+
+				"Terrain3D vertex_spacing %.6g\n", file, base, base+vs, tw, th, m.CellSize)
+		}
+		if tiles > 1 {
+			fmt.Fprintf(w, "Godot Terrain3D: import each tile _x{i}_y{j} at import_position (i × %.6g, j × %.6g)\n", extent, length)
 		}
 	}
 }

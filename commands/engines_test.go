@@ -1,0 +1,195 @@
+package commands
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"cordillera/terrain"
+	"cordillera/terrain/heightfile"
+)
+
+// readR16 reads a raw little-endian 16-bit square file.
+func readR16(t *testing.T, path string) (n int, v []uint16) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v = make([]uint16, len(b)/2)
+	for i := range v {
+		v[i] = binary.LittleEndian.Uint16(b[2*i:])
+	}
+	n = int(math.Sqrt(float64(len(v))))
+	return n, v
+}
+
+// number reads the float after a label in the engine report.
+func number(t *testing.T, report, pattern string) []float64 {
+	t.Helper()
+	m := regexp.MustCompile(pattern).FindStringSubmatch(report)
+	if m == nil {
+		t.Fatalf("the report lacks %q:\n%s", pattern, report)
+	}
+	var out []float64
+	for _, s := range m[1:] {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Terrain3D reads an r16 file as r16_range.x + v/65535·(r16_range.y −
+// r16_range.x) and then applies height·import_scale + height_offset (its
+// load_image and import_images). Following the printed numbers that way
+// must give the map's heights in metres, scaled once: the report used to
+// give both import_scale = relief and r16_range 0..relief, so Terrain3D
+// made every height 200 times too tall.
+func TestGodotR16ImportsAtTrueHeight(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "g.r16")
+	stdout, _, err := runCLI(t, "-size", "65", "-amplitude", "350", "-target", "godot", "-o", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := number(t, stdout, `r16_range ([-0-9.e+]+) to ([-0-9.e+]+)`)
+	scale := number(t, stdout, `import_scale ([-0-9.e+]+)`)[0]
+	offset := number(t, stdout, `height_offset ([-0-9.e+]+)`)[0]
+	p := terrain.DefaultParams()
+	p.Size, p.Amplitude = 65, 350
+	want, err := terrain.Generate(t.Context(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, v := readR16(t, out)
+	if n != 65 {
+		t.Fatalf("r16 of %d², want 65²", n)
+	}
+	worst := 0.0
+	for i, s := range v {
+		h := rng[0] + float64(s)/65535*(rng[1]-rng[0])
+		h = h*scale + offset
+		worst = max(worst, math.Abs(h-float64(want.Samples[i])*want.VerticalScale))
+	}
+	if worst > 350.0/65535 {
+		t.Errorf("Terrain3D following the report lands up to %.3g m from the map's heights (import_scale %g, range %v)", worst, scale, rng)
+	}
+}
+
+// Terrain3D's documentation asks for EXR or r16 heightmaps: Godot loads a
+// PNG at 8 bits, terraces of 1/255 of the relief.
+func TestGodotRefusesPNG(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "g.png")
+	_, _, err := runCLI(t, "-size", "65", "-target", "godot", "-o", out)
+	if err == nil || !strings.Contains(err.Error(), "imports .exr, .r16") {
+		t.Errorf("-target godot -o g.png: %v; want a refusal naming .exr and .r16", err)
+	}
+}
+
+// Unity's Import Raw puts the file's first row at the terrain's z = 0,
+// the south edge. With -target unity the rows are written south first, so
+// the terrain is not mirrored north to south; the plain r16 keeps the
+// image order (north first).
+func TestUnityRawIsNotMirrored(t *testing.T) {
+	dir := t.TempDir()
+	plain, unity := filepath.Join(dir, "plain.r16"), filepath.Join(dir, "unity.r16")
+	if _, _, err := runCLI(t, "-size", "65", "-o", plain); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runCLI(t, "-size", "65", "-target", "unity", "-o", unity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "Flip Vertically off") {
+		t.Errorf("the Unity instructions do not say how to set Flip Vertically:\n%s", stdout)
+	}
+	n, a := readR16(t, plain)
+	_, b := readR16(t, unity)
+	for y := range n {
+		for x := range n {
+			if a[y*n+x] != b[(n-1-y)*n+x] {
+				t.Fatalf("sample (%d, %d): the Unity file's row %d is not the map's row %d", x, y, n-1-y, y)
+			}
+		}
+	}
+}
+
+// A loaded map bigger than Unreal's size is resampled over its whole area,
+// not cropped to its north-west corner (a 647² DEM lost 40 % of its area).
+func TestUnrealKeepsALoadedMapsArea(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "dem.png")
+	m := terrain.NewHeightmap(647, 647)
+	m.VerticalScale = 300
+	for y := range 647 {
+		for x := range 647 {
+			m.Set(x, y, float32(x+y)/(2*646))
+		}
+	}
+	if err := heightfile.SaveHeightmap(in, m); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "ue.r16")
+	stdout, _, err := runCLI(t, "-heightmap", in, "-map-height", "300", "-target", "unreal", "-o", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "resampled to 505×505") {
+		t.Errorf("the report does not say the map was resampled:\n%s", stdout)
+	}
+	n, v := readR16(t, out)
+	if n != 505 {
+		t.Fatalf("wrote %d², want 505²", n)
+	}
+	// The far corner is the map's highest point: kept only if the whole
+	// area is.
+	if last := v[n*n-1]; last < 65500 {
+		t.Errorf("the south-east corner is %d of 65535; the map's corner (the top) was cropped away", last)
+	}
+}
+
+// A subdivision generator with an Unreal size is made at the next 2^k+1
+// and cropped, saying so (it was refused: 1009 is no 2^k+1).
+func TestUnrealSizeForSubdivision(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "d.r16")
+	stdout, _, err := runCLI(t, "-size", "1009", "-algorithm", "diamond-square", "-target", "unreal", "-o", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := readR16(t, out); n != 1009 {
+		t.Errorf("wrote %d², want 1009²", n)
+	}
+	if !strings.Contains(stdout, "made at 1025² and its last 16 rows and columns are left out") {
+		t.Errorf("the crop is not said:\n%s", stdout)
+	}
+}
+
+// Tiled engine exports name the tiles they wrote and give each tile's
+// size: the report named "ue.png" (no such file) at the untiled size.
+func TestTiledEngineReportNamesTheTiles(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "ue.png")
+	stdout, _, err := runCLI(t, "-size", "1009", "-tiles", "2", "-target", "unreal", "-o", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stdout, "ue.png") {
+		t.Errorf("the report names ue.png, which was not written:\n%s", stdout)
+	}
+	if !strings.Contains(stdout, "ue_x0_y0.png (505×505 a file)") {
+		t.Errorf("the report does not name a tile and its size:\n%s", stdout)
+	}
+	for _, name := range []string{"ue_x0_y0.png", "ue_x1_y1.png"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
