@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -190,6 +191,48 @@ func TestTiledEngineReportNamesTheTiles(t *testing.T) {
 	for _, name := range []string{"ue_x0_y0.png", "ue_x1_y1.png"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TIFF tiles of a generated map carry a local grid in metres, so that
+// GDAL mosaics them (gdalbuildvrt) into exactly the untiled map: it skipped
+// every tile as ungeoreferenced. Both ways of tiling are checked: tile by
+// tile (fBm) and cut from the whole map (diamond-square).
+func TestTIFFTilesMosaicInGDAL(t *testing.T) {
+	vrt := needGDAL(t, "gdalbuildvrt")
+	translate := needGDAL(t, "gdal_translate")
+	for _, alg := range []string{"fbm", "diamond-square"} {
+		dir := t.TempDir()
+		whole, tiled := filepath.Join(dir, "whole.tif"), filepath.Join(dir, "t.tif")
+		if _, _, err := runCLI(t, "-algorithm", alg, "-size", "65", "-o", whole); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := runCLI(t, "-algorithm", alg, "-size", "65", "-tiles", "2", "-o", tiled); err != nil {
+			t.Fatal(err)
+		}
+		tiles, _ := filepath.Glob(filepath.Join(dir, "t_x*_y*.tif"))
+		if len(tiles) != 4 {
+			t.Fatalf("%s: %d tiles, want 4", alg, len(tiles))
+		}
+		mosaic := filepath.Join(dir, "m.vrt")
+		if out, err := exec.Command(vrt, append([]string{mosaic}, tiles...)...).CombinedOutput(); err != nil || strings.Contains(string(out), "Skipping") {
+			t.Fatalf("%s: gdalbuildvrt: %v\n%s", alg, err, out)
+		}
+		raw := func(src string) []byte {
+			dst := filepath.Join(dir, filepath.Base(src)+".bin")
+			if out, err := exec.Command(translate, "-of", "ENVI", "-ot", "UInt16", src, dst).CombinedOutput(); err != nil {
+				t.Fatalf("gdal_translate %s: %v\n%s", src, err, out)
+			}
+			b, err := os.ReadFile(dst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		a, b := raw(whole), raw(mosaic)
+		if len(a) != 65*65*2 || string(a) != string(b) {
+			t.Errorf("%s: GDAL's mosaic of the tiles (%d bytes) differs from the untiled map (%d bytes)", alg, len(b), len(a))
 		}
 	}
 }

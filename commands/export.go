@@ -288,6 +288,9 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 		return nil
 	}
 	if e.tiles > 1 {
+		if geo == nil {
+			geo = localGeo(m.CellSize, 0, 0)
+		}
 		if err := saveTiles(opt.out, m, geo, e.tiles, save); err != nil {
 			return wrote, fmt.Errorf("generate: %w", err)
 		}
@@ -346,6 +349,15 @@ func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfil
 func tilePath(out string, i, j int) string {
 	ext := filepath.Ext(out)
 	return fmt.Sprintf("%s_x%d_y%d%s", strings.TrimSuffix(out, ext), i, j, ext)
+}
+
+// localGeo places a tile of a map that has no place on the Earth in a
+// local grid in metres: x east from the map's west edge, y north from its
+// north edge (so negative southwards), the tile's corner col, row samples
+// from the map's. GIS tools (gdalbuildvrt) then mosaic the tiles into the
+// whole map; without it they skipped every tile for lack of a transform.
+func localGeo(cell, col, row float64) *heightfile.GeoRef {
+	return &heightfile.GeoRef{OriginX: col * cell, OriginY: -row * cell, PixelX: cell, PixelY: cell}
 }
 
 // checkTileSize reports whether a w×h map splits into n×n tiles with
@@ -552,7 +564,8 @@ func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr i
 		}
 		path := tilePath(opt.out, i, j)
 		if err == nil {
-			err = addMap(g, path, m, heightfile.SaveOptions{}, opt.export)
+			geo := localGeo(m.CellSize, float64(i*(side-1)), float64(j*(side-1)))
+			err = addMap(g, path, m, heightfile.SaveOptions{Geo: geo}, opt.export)
 		}
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)
