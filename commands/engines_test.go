@@ -13,6 +13,9 @@ import (
 
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
+
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
 )
 
 // readR16 reads a raw little-endian 16-bit square file.
@@ -234,5 +237,76 @@ func TestTIFFTilesMosaicInGDAL(t *testing.T) {
 		if len(a) != 65*65*2 || string(a) != string(b) {
 			t.Errorf("%s: GDAL's mosaic of the tiles (%d bytes) differs from the untiled map (%d bytes)", alg, len(b), len(a))
 		}
+	}
+}
+
+// meshOf reads a glTF tile: its node's translation, and its vertices'
+// world positions and normals.
+func meshOf(t *testing.T, path string) (pos, nor [][3]float32, doc *gltf.Document) {
+	t.Helper()
+	doc, err := gltf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Meshes[0].Primitives[0]
+	pos, err = modeler.ReadPosition(doc, doc.Accessors[p.Attributes[gltf.POSITION]], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nor, err = modeler.ReadNormal(doc, doc.Accessors[p.Attributes[gltf.NORMAL]], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := doc.Nodes[0].Translation
+	for i := range pos {
+		for c := range 3 {
+			pos[i][c] += float32(tr[c])
+		}
+	}
+	return pos, nor, doc
+}
+
+// Mesh tiles imported together join: each sits at its own place in the
+// world (every tile sat at the origin), shared border vertices coincide,
+// and their normals are the same on both sides (they differed by up to
+// 36°, a shading seam), the whole map's. A mesh this small takes 16-bit
+// indices.
+func TestMeshTilesJoin(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "t.glb")
+	if _, _, err := runCLI(t, "-size", "65", "-cell-size", "3", "-tiles", "2", "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	type key struct{ x, z float32 }
+	seen := map[key][3]float32{}
+	normal := map[key][3]float32{}
+	shared := 0
+	for _, name := range []string{"t_x0_y0.glb", "t_x1_y0.glb", "t_x0_y1.glb", "t_x1_y1.glb"} {
+		pos, nor, doc := meshOf(t, filepath.Join(dir, name))
+		if ct := doc.Accessors[*doc.Meshes[0].Primitives[0].Indices].ComponentType; ct != gltf.ComponentUshort {
+			t.Errorf("%s: %d vertices with index component type %v; want 16-bit", name, len(pos), ct)
+		}
+		for i, p := range pos {
+			k := key{p[0], p[2]}
+			if q, ok := seen[k]; ok {
+				shared++
+				if q[1] != p[1] {
+					t.Fatalf("%s: the vertex at x %g, z %g has height %g here and %g in its neighbour", name, p[0], p[2], p[1], q[1])
+				}
+				n, m := nor[i], normal[k]
+				if d := math.Abs(float64(n[0]*m[0]+n[1]*m[1]+n[2]*m[2])) - 1; math.Abs(d) > 1e-6 {
+					t.Fatalf("%s: the normals at x %g, z %g differ between neighbours: %v against %v", name, p[0], p[2], n, m)
+				}
+			}
+			seen[k], normal[k] = p, nor[i]
+		}
+	}
+	// Four tiles of 33² over a 65² map: every vertex beyond the map's
+	// count is a border vertex seen again.
+	if want := 4*33*33 - 65*65; shared != want {
+		t.Errorf("%d border vertices shared between tiles; want %d: the tiles do not lie side by side", shared, want)
+	}
+	if len(seen) != 65*65 {
+		t.Errorf("the tiles cover %d distinct positions; want the map's 65²", len(seen))
 	}
 }

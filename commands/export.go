@@ -271,17 +271,30 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 			}
 		}
 	}
-	save := func(path string, m *terrain.Heightmap, geo *heightfile.GeoRef) error {
+	full := m
+	var whole []float32 // the whole map's normals, for mesh tiles
+	if e.tiles > 1 && isMesh(opt.out) {
+		whole = terrain.Normals(full)
+	}
+	save := func(path string, t *terrain.Heightmap, geo *heightfile.GeoRef, col, row int) error {
 		so := heightfile.SaveOptions{Base: base, Geo: geo}
+		tile := meshTile{origin: [3]float64{float64(col) * t.CellSize, 0, float64(row) * t.CellSize}}
+		if whole != nil {
+			tile.normals = make([]float32, 0, 3*t.Width*t.Height)
+			for y := range t.Height {
+				k := 3 * ((row+y)*full.Width + col)
+				tile.normals = append(tile.normals, whole[k:k+3*t.Width]...)
+			}
+		}
 		if e.target == "unity" {
 			// Unity's Import Raw puts the file's first row at the terrain's
 			// z = 0, its south edge; our rows start in the north.
-			m = flipRows(m)
+			t = flipRows(t)
 		}
 		if e.target == "godot" {
 			so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
 		}
-		if err := addMap(g, path, m, so, e); err != nil {
+		if err := addMap(g, path, t, so, e, tile); err != nil {
 			return err
 		}
 		wrote = append(wrote, path)
@@ -294,7 +307,7 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 		if err := saveTiles(opt.out, m, geo, e.tiles, save); err != nil {
 			return wrote, fmt.Errorf("generate: %w", err)
 		}
-	} else if err := save(opt.out, m, geo); err != nil {
+	} else if err := save(opt.out, m, geo, 0, 0); err != nil {
 		return wrote, fmt.Errorf("generate: %w", err)
 	}
 	conv := heightfile.NormalsOpenGL
@@ -323,9 +336,16 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 	return wrote, nil
 }
 
+// meshTile places a mesh tile in the world: its corner's offset and the
+// whole map's normals along it (nil: its own).
+type meshTile struct {
+	origin  [3]float64
+	normals []float32
+}
+
 // addMap adds m to the group g in the format path names: a glTF mesh
-// (shaped by the export options) or a heightmap file.
-func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions) error {
+// (shaped by the export options, placed as tile says) or a heightmap file.
+func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions, tile meshTile) error {
 	if !isMesh(path) {
 		encode, err := heightfile.Encoder(path, m, so)
 		if err != nil {
@@ -333,7 +353,8 @@ func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfil
 		}
 		return g.Add(path, encode)
 	}
-	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb")}
+	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb"),
+		Origin: tile.origin, Normals: tile.normals}
 	if e.bakeTexture {
 		var err error
 		if mo.Texture, err = materials.Bake(m, materials.DefaultRule); err != nil {
@@ -374,7 +395,7 @@ func checkTileSize(w, h, n int) error {
 // last column of tile i is the first of tile i+1, so neighbours meet
 // without a seam) and saves them one by one.
 func saveTiles(out string, m *terrain.Heightmap, geo *heightfile.GeoRef, n int,
-	save func(string, *terrain.Heightmap, *heightfile.GeoRef) error) error {
+	save func(path string, tile *terrain.Heightmap, geo *heightfile.GeoRef, col, row int) error) error {
 	if err := checkTileSize(m.Width, m.Height, n); err != nil {
 		return err
 	}
@@ -394,7 +415,7 @@ func saveTiles(out string, m *terrain.Heightmap, geo *heightfile.GeoRef, n int,
 				g.OriginY -= float64(j*(th-1)) * g.PixelY
 				tg = &g
 			}
-			if err := save(tilePath(out, i, j), t, tg); err != nil {
+			if err := save(tilePath(out, i, j), t, tg, i*(tw-1), j*(th-1)); err != nil {
 				return err
 			}
 		}
@@ -511,13 +532,13 @@ func progressBar(w io.Writer, stage string, delay time.Duration) (terrain.Progre
 
 // buildsByTiles reports whether generate -tiles makes the map one tile at
 // a time, never holding it whole: a fractal generator without erosion,
-// engine target or whole-map derived maps. Otherwise the whole map is made
-// and then cut: subdivision needs the whole map's coarser levels, erosion
-// moves material across tile borders, and normals and splat weights are
-// written for the whole map.
+// engine target, whole-map derived maps or meshes. Otherwise the whole map
+// is made and then cut: subdivision needs the whole map's coarser levels,
+// erosion moves material across tile borders, and normals (of a normal
+// map, or a mesh tile's border) and splat weights come from the whole map.
 func buildsByTiles(opt generateOptions) bool {
 	e := opt.export
-	return e.tiles > 1 && opt.heightmap == "" && opt.route == "" && e.target == "" &&
+	return e.tiles > 1 && opt.heightmap == "" && opt.route == "" && e.target == "" && !isMesh(opt.out) &&
 		e.normalMap == "" && e.splatMap == "" && opt.masks == "" &&
 		terrain.CanGenerateRegions(opt.params) && opt.params.Erosion == "none"
 }
@@ -565,7 +586,7 @@ func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr i
 		path := tilePath(opt.out, i, j)
 		if err == nil {
 			geo := localGeo(m.CellSize, float64(i*(side-1)), float64(j*(side-1)))
-			err = addMap(g, path, m, heightfile.SaveOptions{Geo: geo}, opt.export)
+			err = addMap(g, path, m, heightfile.SaveOptions{Geo: geo}, opt.export, meshTile{})
 		}
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)

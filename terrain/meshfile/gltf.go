@@ -33,6 +33,16 @@ type Options struct {
 	// Binary writes GLB (one file, binary buffer); otherwise glTF JSON with
 	// its buffers and image embedded as data URIs.
 	Binary bool
+	// Origin is where the map's first sample lies in the world (x east, y
+	// up, z south, in world units): the node's translation. A tile of a
+	// larger map puts its own corner here, so tiles imported together
+	// join.
+	Origin [3]float64
+	// Normals, when not nil, are the vertex normals to write (three per
+	// sample, row by row, as terrain.Normals gives them); nil computes
+	// them from m. A tile takes them from the whole map, so its border
+	// normals are its neighbours' and the join shades without a seam.
+	Normals []float32
 }
 
 // chunkCells is the chunk size the decimation chooses steps for: the
@@ -77,8 +87,14 @@ func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
 	if int64(m.Width)*int64(m.Height) > math.MaxUint32 {
 		return fmt.Errorf("gltf: %d×%d samples exceed 32-bit indices", m.Width, m.Height)
 	}
+	if opt.Normals != nil && len(opt.Normals) != 3*m.Width*m.Height {
+		return fmt.Errorf("gltf: %d normal components for a %d×%d map; want %d", len(opt.Normals), m.Width, m.Height, 3*m.Width*m.Height)
+	}
 	g := newGrid(m, opt.MaxError)
-	normals := terrain.Normals(m)
+	normals := opt.Normals
+	if normals == nil {
+		normals = terrain.Normals(m)
+	}
 
 	// Compact the used samples into vertices.
 	index := make([]uint32, m.Width*m.Height)
@@ -121,7 +137,18 @@ func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
 	if err != nil {
 		return fmt.Errorf("gltf: %w", err)
 	}
-	indices := modeler.WriteIndices(doc, tris)
+	// Meshes of fewer than 65 536 vertices take 16-bit indices: half the
+	// index buffer, and what every glTF consumer reads fastest.
+	var indices int
+	if len(pos) <= math.MaxUint16+1 {
+		short := make([]uint16, len(tris))
+		for i, v := range tris {
+			short[i] = uint16(v)
+		}
+		indices = modeler.WriteIndices(doc, short)
+	} else {
+		indices = modeler.WriteIndices(doc, tris)
+	}
 	mat := &gltf.Material{Name: "terrain", PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
 		MetallicFactor: gltf.Float(0), RoughnessFactor: gltf.Float(1)}}
 	if opt.Texture != nil {
@@ -141,7 +168,11 @@ func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
 	doc.Materials = append(doc.Materials, mat)
 	doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: "terrain", Primitives: []*gltf.Primitive{{
 		Attributes: attrs, Indices: gltf.Index(indices), Material: gltf.Index(0), Mode: gltf.PrimitiveTriangles}}})
-	doc.Nodes = append(doc.Nodes, &gltf.Node{Name: "terrain", Mesh: gltf.Index(0)})
+	node := &gltf.Node{Name: "terrain", Mesh: gltf.Index(0)}
+	if opt.Origin != [3]float64{} {
+		node.Translation = opt.Origin
+	}
+	doc.Nodes = append(doc.Nodes, node)
 	doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, 0)
 
 	enc := gltf.NewEncoder(w)
