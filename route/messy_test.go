@@ -481,7 +481,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	span, miss := spanMetres(start, fit), trackError(start, track, fit)
 
 	free := plane()
-	if err := follow(context.Background(), free, track, fit, reach, math.Inf(1), nil); err != nil {
+	if err := follow(context.Background(), free, track, fit, reach, math.Inf(1), math.Inf(-1), nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("plane: span %.1f, miss %.2f; followed freely: span %.1f, miss %.2f", span, miss, spanMetres(free, fit), trackError(free, track, fit))
@@ -493,7 +493,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	}
 
 	held := plane()
-	if err := follow(context.Background(), held, track, fit, reach, span, nil); err != nil {
+	if err := follow(context.Background(), held, track, fit, reach, span, math.Inf(-1), nil); err != nil {
 		t.Fatal(err)
 	}
 	if s := spanMetres(held, fit); s > span*(1+1e-6) {
@@ -512,7 +512,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 		}
 	}
 	squashed := plane()
-	if err := follow(context.Background(), squashed, track, fit, reach, span, squash); err != nil {
+	if err := follow(context.Background(), squashed, track, fit, reach, span, math.Inf(-1), squash); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("squashed into the plane's range: span %.1f, miss %.2f", spanMetres(squashed, fit), trackError(squashed, track, fit))
@@ -525,7 +525,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	// even where the map follow keeps is the one it started from.
 	pointFit := routeFit{amp: 1, cons: []Constraint{{X: 60.3, Y: 127.6, T: tilt(60.3) + 5}}}
 	pinned := plane()
-	if err := follow(context.Background(), pinned, track, pointFit, reach, span, nil); err != nil {
+	if err := follow(context.Background(), pinned, track, pointFit, reach, span, math.Inf(-1), nil); err != nil {
 		t.Fatal(err)
 	}
 	c := pointFit.cons[0]

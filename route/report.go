@@ -51,6 +51,7 @@ type Report struct {
 	TrackMinElevation float64 `json:"track_min_m"`
 	TrackMaxElevation float64 `json:"track_max_m"`
 	MaxRelief         float64 `json:"max_relief_m"`       // the rule's bound on the map's height range
+	Floor             float64 `json:"floor_m"`            // the rule's lowest height for the map (reliefBounds.floor)
 	MaxSlope          float64 `json:"max_slope"`          // the rule's bound on the 99th-percentile slope
 	Amplitude         float64 `json:"amplitude_m"`        // metres per unit of the turbulence
 	FittedAmplitude   float64 `json:"fitted_amplitude_m"` // before the rule
@@ -106,6 +107,10 @@ func (r *Result) CheckTrack() error {
 		return fmt.Errorf("the map misses the track by up to %.1f m (mean %.2f m), more than the tolerance of %.1f m (%.0f %% of the track's %.0f–%.0f m, or %.0f m): passes over the same ground may disagree, the track be too noisy to follow, or its detail finer than the map's %.1f m per sample (a larger -size holds finer detail)",
 			miss, r.TrackMeanError*vs, tol, 100*TrackTolerance, r.Path.MinEle, r.Path.MaxEle, TrackToleranceFloor, r.Map.CellSize)
 	}
+	if floor := r.Bounds.floor(); !(r.Base >= floor-tol) {
+		return fmt.Errorf("the map's ground reaches down to %.0f m, below the relief rule's floor of %.0f m for a track of %.0f–%.0f m",
+			r.Base, floor, r.Path.MinEle, r.Path.MaxEle)
+	}
 	if bound := r.Bounds.MaxRange; bound > 0 && !(vs <= bound+tol) {
 		return fmt.Errorf("the map's heights span %.0f m (%.0f to %.0f m), beyond the relief rule's %.0f m for a track of %.0f–%.0f m",
 			vs, r.Base, r.Base+vs, bound, r.Path.MinEle, r.Path.MaxEle)
@@ -132,7 +137,7 @@ func (r *Result) Report(ctx context.Context, seconds float64) (Report, error) {
 		Dropped:        nonNil(r.Path.Dropped), Repairs: nonNil(r.Path.Repairs), LapShift: r.LapShift,
 		NonFinite:         r.Path.NonFinite,
 		TrackMinElevation: r.Path.MinEle, TrackMaxElevation: r.Path.MaxEle,
-		MaxRelief: r.Bounds.MaxRange, MaxSlope: r.Bounds.MaxSlope,
+		MaxRelief: r.Bounds.MaxRange, Floor: r.Bounds.floor(), MaxSlope: r.Bounds.MaxSlope,
 		Amplitude: r.Amplitude, FittedAmplitude: r.FittedAmplitude, Falloff: r.Falloff,
 	}, nil
 }
