@@ -185,9 +185,15 @@ func (r *Result) Notes() []string {
 			f.Points, f.Length/1000, f.Distance/1000))
 	}
 	for _, rp := range r.Path.Repairs {
+		if rp.Kind == "median" {
+			notes = append(notes, fmt.Sprintf("the median filter (-route-median) changed %d elevation(s), by up to %+.1f m (%.2f km along the track); points on their neighbours' grades kept",
+				rp.Points, rp.Change, rp.At/1000))
+			continue
+		}
 		what := map[string]string{"start": "at the start (a settling barometer)", "end": "at the end", "spike": "a spike",
-			"step": "in a step (the altitude jumped between neighbouring fixes; spread over a ramp)"}[rp.Kind]
-		notes = append(notes, fmt.Sprintf("repaired %d elevation(s) %s: changed by up to %+.1f m", rp.Points, what, rp.Change))
+			"step":     "in a step (the altitude jumped between neighbouring fixes; spread over a ramp)",
+			"settling": "settling after a pause (the altitude converged on the track's)"}[rp.Kind]
+		notes = append(notes, fmt.Sprintf("repaired %d elevation(s) %s, %.2f km along the track: changed by up to %+.1f m", rp.Points, what, rp.At/1000, rp.Change))
 	}
 	if r.LapShift > 0.05 {
 		notes = append(notes, fmt.Sprintf("reconciled passes over the same ground: elevations moved by up to %.1f m", r.LapShift))
