@@ -385,7 +385,9 @@ func medianFilter(seg []Sample, window int) (points int, change float64, at int)
 // that height too. A summit between two climbs, a valley between two
 // descents, a bend from flat to steep lie on the grade of one side.
 func onGrade(seg []Sample, ele []float64, i int, change float64) bool {
-	step := func(a, b int) (rise, run float64) { return ele[b] - ele[a], max(dist(seg[a], seg[b]), duplicateDistance) }
+	step := func(a, b int) (rise, run float64) {
+		return ele[b] - ele[a], max(dist(seg[a], seg[b]), duplicateDistance)
+	}
 	along := func(a, b, c, d int) bool { // does step c→d climb as step a→b?
 		rise, run := step(a, b)
 		r, n := step(c, d)
