@@ -537,8 +537,8 @@ func TestFollowKeepsTheRange(t *testing.T) {
 // FIT checksums are the protocol's, over the header and the data: a file
 // with a 12-byte header (the FIT SDK's own Activity.fit, Garmin Edge 500
 // activities), which the decoder refused for a checksum over the data
-// alone, parses as the same file with a 14-byte header does; a damaged
-// byte in the data or the header is refused, saying so.
+// alone, parses as the same file with a 14-byte header does; a wrong
+// checksum is read with a warning that names it.
 func TestParseFITChecksums(t *testing.T) {
 	data := fitActivity(t, walk(50, 5, rolling))
 	if data[0] != 14 {
@@ -563,14 +563,27 @@ func TestParseFITChecksums(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("12-byte header: parsed differently")
 	}
+	// A wrong checksum over fine data (GPSBabel reads such files) is read,
+	// with a warning naming the checksum.
+	badSum := slices.Clone(data)
+	badSum[len(badSum)-1] ^= 0x5a
+	got, err = Parse(badSum)
+	if err != nil {
+		t.Fatalf("a wrong checksum over fine data: %v", err)
+	}
+	if !reflect.DeepEqual(got.Segments, want.Segments) || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "checksum 0x") || !strings.Contains(got.Warnings[0], "damaged") {
+		t.Errorf("a wrong checksum over fine data: warnings %q, same points %v", got.Warnings, reflect.DeepEqual(got.Segments, want.Segments))
+	}
+	// A damaged byte: read with the warning where it still decodes,
+	// refused naming the checksum where it does not.
 	damaged := slices.Clone(data)
 	damaged[len(damaged)/2] ^= 0x10
-	if _, err := Parse(damaged); err == nil || !strings.Contains(err.Error(), "checksum") || !strings.Contains(err.Error(), "damaged") {
+	if got, err := Parse(damaged); (err == nil && (len(got.Warnings) == 0 || !strings.Contains(got.Warnings[0], "checksum"))) || (err != nil && !strings.Contains(err.Error(), "checksum")) {
 		t.Errorf("a damaged data byte: %v", err)
 	}
 	header := slices.Clone(data)
 	header[1] ^= 0x01
-	if _, err := Parse(header); err == nil || !strings.Contains(err.Error(), "header's checksum") {
+	if got, err := Parse(header); (err == nil && (len(got.Warnings) == 0 || !strings.Contains(got.Warnings[0], "header's checksum"))) || (err != nil && !strings.Contains(err.Error(), "header's checksum")) {
 		t.Errorf("a damaged header byte: %v", err)
 	}
 }

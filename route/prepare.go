@@ -38,10 +38,11 @@ type Path struct {
 	// CentreLat and CentreLon (degrees) are the position of the map's
 	// centre sample.
 	CentreLat, CentreLon float64
-	Duplicates           int // repeated positions removed
-	Splits               int // jumps at which a segment was split
-	NoElevation          int // points dropped because their segment had no elevation at all
-	NonFinite            int // elevations that were NaN or infinite in the file, treated as missing
+	Duplicates           int      // repeated positions removed
+	Splits               int      // jumps at which a segment was split
+	NoElevation          int      // points dropped because their segment had no elevation at all
+	NonFinite            int      // elevations that were NaN or infinite in the file, treated as missing
+	Warnings             []string // the Track's, what was wrong with the file read all the same
 
 	// Dropped are the fragments left out as far from the main body of the
 	// track (dropFragments); Repairs the elevation outliers replaced
@@ -120,7 +121,7 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	if err := t.Check(); err != nil {
 		return nil, err
 	}
-	path := &Path{NonFinite: t.NonFinite}
+	path := &Path{NonFinite: t.NonFinite, Warnings: t.Warnings}
 	segs := path.project(t)
 	segs = path.removeDuplicates(segs)
 	segs = path.splitJumps(segs)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Report is the JSON report of a route terrain: one entry per solved
@@ -46,6 +47,7 @@ type Report struct {
 	Repairs   []Repair   `json:"repairs"`
 	LapShift  float64    `json:"lap_shift_m"`
 	NonFinite int        `json:"non_finite_elevations"` // NaN or infinite, treated as missing
+	Warnings  []string   `json:"warnings"`              // what was wrong with the file read all the same
 
 	// The relief rule (relief.go) and what the map made of it, in metres.
 	TrackMinElevation float64 `json:"track_min_m"`
@@ -135,7 +137,7 @@ func (r *Result) Report(ctx context.Context, seconds float64) (Report, error) {
 		Agreement:      Agreement(r.MeanError, r.elevationRange()),
 		TrackAgreement: Agreement(r.TrackMeanError, r.elevationRange()),
 		Dropped:        nonNil(r.Path.Dropped), Repairs: nonNil(r.Path.Repairs), LapShift: r.LapShift,
-		NonFinite:         r.Path.NonFinite,
+		NonFinite: r.Path.NonFinite, Warnings: nonNil(r.Path.Warnings),
 		TrackMinElevation: r.Path.MinEle, TrackMaxElevation: r.Path.MaxEle,
 		MaxRelief: r.Bounds.MaxRange, Floor: r.Bounds.floor(), MaxSlope: r.Bounds.MaxSlope,
 		Amplitude: r.Amplitude, FittedAmplitude: r.FittedAmplitude, Falloff: r.Falloff,
@@ -176,7 +178,7 @@ func nonNil[T any](s []T) []T {
 // fragments dropped, the elevations repaired, the laps reconciled, and
 // the relief rule where it lowered the fitted relief.
 func (r *Result) Notes() []string {
-	var notes []string
+	notes := slices.Clone(r.Path.Warnings)
 	if n := r.Path.NonFinite; n > 0 {
 		notes = append(notes, fmt.Sprintf("%d elevation(s) were NaN or infinite: treated as missing and filled in along the track", n))
 	}
