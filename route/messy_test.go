@@ -356,8 +356,12 @@ func TestSteepClimbFollowed(t *testing.T) {
 	}
 	tr := &Track{Format: "synthetic", Segments: [][]Point{walk(1400, 10, climb)}}
 	res := generateMessy(t, "steep climb", tr, sevenLevels)
-	if len(res.Path.Repairs) != 0 {
-		t.Fatalf("the climb was taken for an error: %v", res.Path.Repairs)
+	for _, r := range res.Path.Repairs {
+		// The median filter's own changes are reported too; on the climb
+		// they are rounding, not a repair.
+		if r.Kind != "median" || math.Abs(r.Change) > 0.1 {
+			t.Fatalf("the climb was taken for an error: %v", res.Path.Repairs)
+		}
 	}
 }
 
