@@ -333,8 +333,10 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	if stages := erosion.Stages(opt.params); len(stages) > 0 {
 		fmt.Fprintf(stdout, "erosion %s: %v\n", strings.Join(stages, " → "), w.Budget)
 	}
-	fmt.Fprintf(stdout, "generated in %v; heights %.4g–%.4g (normalised %.4f–%.4f × %.6g); wrote %s\n",
-		elapsed.Round(time.Millisecond),
+	// The time a user waited includes writing, which for large maps and
+	// meshes can be most of it.
+	fmt.Fprintf(stdout, "generated in %v (the map %v, writing %v); heights %.4g–%.4g (normalised %.4f–%.4f × %.6g); wrote %s\n",
+		time.Since(start).Round(time.Millisecond), elapsed.Round(time.Millisecond), (time.Since(start) - elapsed).Round(time.Millisecond),
 		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, wrote)
 	fmt.Fprint(stdout, opt.export.report.String())
 	return nil

@@ -96,22 +96,28 @@ func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
 		normals = terrain.Normals(m)
 	}
 
-	// Compact the used samples into vertices.
-	index := make([]uint32, m.Width*m.Height)
-	var pos, nor [][3]float32
-	var uv [][2]float32
+	// Compact the used samples into vertices, numbered in the order the
+	// triangles first use them. Every slice is allocated once at its final
+	// size: growing them by append copied the mesh over and over, most of
+	// the time spent writing a large map.
+	nTris := 0
+	for j := range g.rows {
+		for i := range g.cols {
+			c0, r0, c1, r1, s := g.chunk(i, j)
+			nTris += 2 * ((c1 - c0 + s - 1) / s) * ((r1 - r0 + s - 1) / s)
+		}
+	}
+	index := make([]uint32, m.Width*m.Height) // 1-based vertex numbers, 0 unused
+	var nv uint32
 	vertex := func(col, row int) uint32 {
 		k := row*m.Width + col
 		if index[k] == 0 {
-			pos = append(pos, [3]float32{float32(float64(col) * m.CellSize), g.height(col, row), float32(float64(row) * m.CellSize)})
-			n := normals[3*k : 3*k+3]
-			nor = append(nor, [3]float32{n[0], n[1], n[2]})
-			uv = append(uv, [2]float32{float32(col) / float32(m.Width-1), float32(row) / float32(m.Height-1)})
-			index[k] = uint32(len(pos)) // 1-based, 0 means unused
+			nv++
+			index[k] = nv
 		}
 		return index[k] - 1
 	}
-	var tris []uint32
+	tris := make([]uint32, 0, 3*nTris)
 	for j := range g.rows {
 		for i := range g.cols {
 			c0, r0, c1, r1, s := g.chunk(i, j)
@@ -126,6 +132,18 @@ func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
 			// Samples on the chunk's borders finer than this chunk's step
 			// belong to its finer neighbours' triangles.
 		}
+	}
+	pos := make([][3]float32, nv)
+	nor := make([][3]float32, nv)
+	uv := make([][2]float32, nv)
+	for k, id := range index {
+		if id == 0 {
+			continue
+		}
+		col, row := k%m.Width, k/m.Width
+		pos[id-1] = [3]float32{float32(float64(col) * m.CellSize), g.height(col, row), float32(float64(row) * m.CellSize)}
+		nor[id-1] = [3]float32{normals[3*k], normals[3*k+1], normals[3*k+2]}
+		uv[id-1] = [2]float32{float32(col) / float32(m.Width-1), float32(row) / float32(m.Height-1)}
 	}
 
 	doc := gltf.NewDocument()
