@@ -65,6 +65,24 @@ func (g *GeoRef) cellSize(rows int) (float64, string) {
 	return mean, note
 }
 
+// The cell sizes a map may have, in metres. Beyond them the map's
+// coordinates overflow or vanish in the 32-bit floats of meshes and
+// shaders (a cell of 1e300 m gives infinite vertices), and no terrain
+// is sampled that coarsely or that finely.
+const (
+	minCellSize = 1e-3
+	maxCellSize = 1e7
+)
+
+// checkCellSize refuses a cell size of v metres outside the bounds above;
+// what says where the size came from.
+func checkCellSize(format, what string, v float64) error {
+	if !(v >= minCellSize && v <= maxCellSize) {
+		return fmt.Errorf("%s: cell size %g m (%s); want a finite size from %g to %g m", format, v, what, minCellSize, maxCellSize)
+	}
+	return nil
+}
+
 // GeoTIFF keys (GeoTIFF 1.1, section 7) Cordillera reads and writes.
 const (
 	keyModelType      = 1024 // 1 projected, 2 geographic
