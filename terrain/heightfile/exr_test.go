@@ -79,6 +79,16 @@ func TestEXRRefusals(t *testing.T) {
 			t.Errorf("%s: source %v, error %v; want an exr: error", name, src != nil, err)
 		}
 	}
+	// A cell size that would make infinite vertices further on.
+	huge := randomHeightmap(4, 4, 1)
+	huge.CellSize = 1e300
+	var hb bytes.Buffer
+	if err := EncodeEXR(&hb, huge, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodeEXR(bytes.NewReader(hb.Bytes()), int64(hb.Len())); err == nil || !strings.Contains(err.Error(), "exr: cell size 1e+300 m (cordilleraCellSize)") {
+		t.Errorf("cell size 1e300: %v", err)
+	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.exr")
 	os.WriteFile(bad, []byte("v/1\x01 not an exr"), 0o644)

@@ -29,7 +29,11 @@ import (
 // their neighbours. Otherwise unsigned samples are fractions of their
 // range like a PNG's (v/65535 for 16 bits). GeoTIFF pixel scale and tie
 // point give the cell size in metres, degrees converted at the map's
-// middle latitude.
+// middle latitude and a projected CRS's feet (or other unit) by its
+// ProjLinearUnitsGeoKey; a map beyond a pole, or a cell size outside
+// minCellSize..maxCellSize, is an error. Only the tags read here are
+// read, each within a bound, and every strip or tile is decoded a row at
+// a time after its claimed size is checked against the bytes stored.
 func DecodeTIFF(r io.ReaderAt, size int64) (*Source, error) {
 	d := &tiffDecoder{r: r, size: size}
 	if err := d.readIFD(); err != nil {
