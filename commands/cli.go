@@ -260,6 +260,13 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	if err := atomicfile.CheckOutputs(opt.outputs(), opt.inputs()); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
+	// Files are renamed into place one by one at the end, so two runs into
+	// one -o (the tiles of a map, say) would mix their files.
+	unlock, err := atomicfile.Lock(opt.out)
+	if err != nil {
+		return fmt.Errorf("generate: -o %w", err)
+	}
+	defer unlock()
 	ctx, stop := signalContext()
 	defer stop()
 	if opt.route != "" {
