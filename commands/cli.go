@@ -36,6 +36,7 @@ var (
 type paramFlags struct {
 	preset string
 	given  []paramSetting
+	swept  string // the parameter a sweep varies, whose values resolve does not see
 }
 
 type paramSetting struct {
@@ -77,7 +78,28 @@ func (pf *paramFlags) resolve(cmd string) (terrain.Params, error) {
 	if err := p.Validate(); err != nil {
 		return p, fmt.Errorf("%s: -%w", cmd, err)
 	}
+	if pf.swept != "erosion" { // a sweep of the stages may bring the one a flag shapes
+		if err := checkStageFlags(cmd, p, pf.given); err != nil {
+			return p, err
+		}
+	}
 	return p, nil
+}
+
+// checkStageFlags refuses an erosion stage's flags (-hydraulic-*,
+// -thermal-*, -fluvial-*) when -erosion (or the preset) does not run that
+// stage: they would be silently unused.
+func checkStageFlags(cmd string, p terrain.Params, given []paramSetting) error {
+	for _, g := range given {
+		stage, _, found := strings.Cut(g.spec.Name, "-")
+		if !found || !slices.Contains(terrain.ErosionStages, stage) {
+			continue
+		}
+		if ok, why := g.spec.AppliesTo(p); !ok {
+			return fmt.Errorf("%s: -%s is not used: %s (erosion now: %s)", cmd, g.spec.Name, why, p.Erosion)
+		}
+	}
+	return nil
 }
 
 // parseFlags parses a command's flags: a bad flag gets its error and a
