@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -120,10 +121,8 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	for ext, t := range contentTypes {
-		if strings.HasSuffix(name, ext) {
-			h.Set("Content-Type", t)
-		}
+	if t, ok := contentTypes[path.Ext(name)]; ok {
+		h.Set("Content-Type", t)
 	}
 	if name == web.WasmFile && p.wasmGzip != nil {
 		h.Add("Vary", "Accept-Encoding")
