@@ -36,6 +36,7 @@ var (
 type paramFlags struct {
 	preset string
 	given  []paramSetting
+	swept  string // the parameter a sweep varies, whose values resolve does not see
 }
 
 type paramSetting struct {
@@ -82,7 +83,28 @@ func (pf *paramFlags) resolve(cmd string, fit func(*terrain.Params)) (terrain.Pa
 	if err := p.Validate(); err != nil {
 		return p, fmt.Errorf("%s: -%w", cmd, err)
 	}
+	if pf.swept != "erosion" { // a sweep of the stages may bring the one a flag shapes
+		if err := checkStageFlags(cmd, p, pf.given); err != nil {
+			return p, err
+		}
+	}
 	return p, nil
+}
+
+// checkStageFlags refuses an erosion stage's flags (-hydraulic-*,
+// -thermal-*, -fluvial-*) when -erosion (or the preset) does not run that
+// stage: they would be silently unused.
+func checkStageFlags(cmd string, p terrain.Params, given []paramSetting) error {
+	for _, g := range given {
+		stage, _, found := strings.Cut(g.spec.Name, "-")
+		if !found || !slices.Contains(terrain.ErosionStages, stage) {
+			continue
+		}
+		if ok, why := g.spec.AppliesTo(p); !ok {
+			return fmt.Errorf("%s: -%s is not used: %s (erosion now: %s)", cmd, g.spec.Name, why, p.Erosion)
+		}
+	}
+	return nil
 }
 
 // parseFlags parses a command's flags: a bad flag gets its error and a
@@ -269,6 +291,13 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	if err := atomicfile.CheckOutputs(opt.outputs(), opt.inputs()); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
+	// Files are renamed into place one by one at the end, so two runs into
+	// one -o (the tiles of a map, say) would mix their files.
+	unlock, err := atomicfile.Lock(opt.out)
+	if err != nil {
+		return fmt.Errorf("generate: -o %w", err)
+	}
+	defer unlock()
 	ctx, stop := signalContext()
 	defer stop()
 	if opt.route != "" {

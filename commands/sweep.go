@@ -133,6 +133,7 @@ func parseSweepFlags(args []string, stderr io.Writer) (sweepOptions, error) {
 		return opt, fmt.Errorf("sweep: -exaggeration %g: want between 0.1 and 20", opt.exaggeration)
 	}
 
+	pf.swept = spec.Name
 	p, err := pf.resolve("sweep", nil)
 	if err != nil {
 		return opt, err
