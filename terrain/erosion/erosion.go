@@ -78,7 +78,7 @@ func Run(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Option
 		case terrain.HydraulicErosion:
 			b, err = hydraulic(ctx, m, p, sub, false)
 		case terrain.ThermalErosion:
-			b, err = thermal(ctx, m, p, sub)
+			b, err = thermal(ctx, m, p, sub, false)
 		case terrain.FluvialErosion:
 			b, err = fluvial(ctx, m, p, sub, nil)
 		}

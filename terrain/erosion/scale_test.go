@@ -179,3 +179,41 @@ func TestFluvialSteepnessOnEveryAxis(t *testing.T) {
 		}
 	}
 }
+
+// The fast thermal sweep equals the straightforward one bit for bit, on
+// a steep map that is not square and on maps one to three samples wide,
+// where every sample is on an edge.
+func TestThermalMatchesReference(t *testing.T) {
+	in, p := testMap(t, 129, "thermal", "thermal-iterations", "30", "thermal-talus", "25", "thermal-rate", "0.9")
+	in.VerticalScale, in.CellSize = 300, 2.5
+	cases := []*terrain.Heightmap{in}
+	for _, w := range []int{1, 2, 3} {
+		m := terrain.NewHeightmap(w, 40)
+		m.VerticalScale = 50
+		for i := range m.Samples {
+			m.Samples[i] = in.Samples[i*7%len(in.Samples)]
+		}
+		cases = append(cases, m)
+	}
+	tall := clone(in)
+	tall.Width, tall.Height = 97, 100
+	tall.Samples = tall.Samples[:97*100]
+	cases = append(cases, tall)
+	for _, m := range cases {
+		fast, ref := clone(m), clone(m)
+		bf, err := Thermal(context.Background(), fast, p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		br, err := ThermalReference(context.Background(), ref, p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := sameBits(fast.Samples, ref.Samples); i >= 0 {
+			t.Errorf("%d×%d: sample %d: fast %v, reference %v", m.Width, m.Height, i, fast.Samples[i], ref.Samples[i])
+		}
+		if bf != br || bf.Eroded <= 0 {
+			t.Errorf("%d×%d: budgets fast %v, reference %v", m.Width, m.Height, bf, br)
+		}
+	}
+}
