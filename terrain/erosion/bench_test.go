@@ -35,3 +35,6 @@ func BenchmarkThermalReference1025(b *testing.B) {
 	benchmark(b, 1025, "thermal", ThermalReference)
 }
 func BenchmarkFluvial1025(b *testing.B) { benchmark(b, 1025, "fluvial", Fluvial) }
+func BenchmarkFluvialReference1025(b *testing.B) {
+	benchmark(b, 1025, "fluvial", FluvialReference)
+}

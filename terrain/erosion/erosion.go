@@ -80,7 +80,7 @@ func Run(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Option
 		case terrain.ThermalErosion:
 			b, err = thermal(ctx, m, p, sub, false)
 		case terrain.FluvialErosion:
-			b, err = fluvial(ctx, m, p, sub, nil)
+			b, err = fluvial(ctx, m, p, sub, nil, false)
 		}
 		total = total.Add(b)
 		if err != nil {

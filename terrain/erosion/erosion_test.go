@@ -230,7 +230,7 @@ func steadyNetwork(t *testing.T, size int, overrides ...string) (*grid, *network
 	for i := range uplift {
 		uplift[i] = p.FluvialUplift
 	}
-	if _, err := fluvial(context.Background(), m, p, Options{}, uplift); err != nil {
+	if _, err := fluvial(context.Background(), m, p, Options{}, uplift, false); err != nil {
 		t.Fatal(err)
 	}
 	g := newGrid(m)

@@ -217,3 +217,40 @@ func TestThermalMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// The parallel fluvial step equals the one-goroutine stack walk bit for
+// bit in its heights, with the steps' sums added in another order (the
+// budget within 1e-12), on a non-square map with pits that later steps
+// must fill, for n = 1 and n ≠ 1.
+func TestFluvialMatchesReference(t *testing.T) {
+	for _, over := range [][]string{
+		{"fluvial-steps", "12"},
+		{"fluvial-steps", "8", "fluvial-m", "0.4", "fluvial-n", "2", "fluvial-wander", "0"},
+	} {
+		m, p := testMap(t, 129, "fluvial", over...)
+		m.Width, m.Height, m.CellSize = 121, 129, 2.5
+		m.Samples = m.Samples[:121*129]
+		for i := range m.Samples { // pits everywhere
+			x, y := float64(i%m.Width), float64(i/m.Width)
+			m.Samples[i] += 0.05 * float32(math.Sin(x/2)*math.Sin(y/2))
+		}
+		fast, ref := clone(m), clone(m)
+		bf, err := Fluvial(context.Background(), fast, p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		br, err := FluvialReference(context.Background(), ref, p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := sameBits(fast.Samples, ref.Samples); i >= 0 {
+			t.Errorf("%v: sample %d: parallel %v, reference %v", over, i, fast.Samples[i], ref.Samples[i])
+		}
+		for _, pair := range [][2]float64{{bf.Eroded, br.Eroded}, {bf.Deposited, br.Deposited}, {bf.CarriedOff, br.CarriedOff}} {
+			if !(math.Abs(pair[0]-pair[1]) <= 1e-12*br.Eroded) || br.Eroded <= 0 {
+				t.Errorf("%v: budgets parallel %v, reference %v", over, bf, br)
+				break
+			}
+		}
+	}
+}
