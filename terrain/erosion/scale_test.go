@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"cordillera/terrain"
 )
@@ -251,6 +253,55 @@ func TestFluvialMatchesReference(t *testing.T) {
 				t.Errorf("%v: budgets parallel %v, reference %v", over, bf, br)
 				break
 			}
+		}
+	}
+}
+
+// Parameters each inside their range cannot together ask for hours of
+// work: 100 droplets per cell living 500 steps with a 16-cell brush is
+// refused on a 1025² map, before any work, with the parameters and the
+// estimate named; on a 129² map the same run's estimate matches the
+// 4 min 18 s it was measured to take, and it runs.
+func TestHydraulicWorkBounded(t *testing.T) {
+	bomb := func(size int) terrain.Params {
+		p := terrain.DefaultParams()
+		p.Size, p.Erosion = size, "fluvial,hydraulic"
+		p.HydraulicDroplets, p.HydraulicLifetime, p.HydraulicRadius = 100, 500, 16
+		return p
+	}
+	p := bomb(1025)
+	err := Check(p)
+	if err == nil {
+		t.Fatal("100 droplets per cell × 500 steps × radius 16 on a 1025² map was accepted")
+	}
+	for _, want := range []string{"hydraulic-droplets 100", "hydraulic-lifetime 500", "hydraulic-radius 16", "1025²", "4.2 hours", "more than 10 minutes"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	m := terrain.NewHeightmap(1025, 1025)
+	m.Samples[5000] = 1
+	before := slices.Clone(m.Samples)
+	if _, err := Run(context.Background(), m, p, Options{}); err == nil || sameBits(before, m.Samples) >= 0 {
+		t.Errorf("Run: error %v; the map must be refused untouched", err)
+	}
+	if c := HydraulicCost(bomb(129)); c < 3*time.Minute || c > 6*time.Minute {
+		t.Errorf("the 129² run is estimated at %v, measured 4 min 18 s", c)
+	}
+	if err := Check(bomb(129)); err != nil {
+		t.Errorf("the 129² run, about 4 minutes, was refused: %v", err)
+	}
+	for _, size := range []int{1025, 8193} {
+		q := terrain.DefaultParams()
+		q.Size, q.Erosion = size, "hydraulic"
+		if err := Check(q); err != nil {
+			t.Errorf("the defaults at %d² were refused: %v", size, err)
+		}
+		if q.HydraulicDroplets = 100; size == 8193 && Check(q) == nil {
+			t.Errorf("100 droplets per cell at %d² were accepted", size)
+		}
+		if q.Erosion = "thermal"; Check(q) != nil {
+			t.Errorf("hydraulic parameters were checked for a thermal stage")
 		}
 	}
 }
