@@ -37,3 +37,17 @@ func benchmark(b *testing.B, size int, stage string, run func(context.Context, *
 		}
 	}
 }
+
+func BenchmarkHydraulic1025(b *testing.B) { benchmark(b, 1025, "hydraulic", Hydraulic) }
+func BenchmarkHydraulic1025Reference(b *testing.B) {
+	benchmark(b, 1025, "hydraulic", HydraulicReference)
+}
+func BenchmarkHydraulic257(b *testing.B) { benchmark(b, 257, "hydraulic", Hydraulic) }
+func BenchmarkThermal1025(b *testing.B)  { benchmark(b, 1025, "thermal", Thermal) }
+func BenchmarkThermalReference1025(b *testing.B) {
+	benchmark(b, 1025, "thermal", ThermalReference)
+}
+func BenchmarkFluvial1025(b *testing.B) { benchmark(b, 1025, "fluvial", Fluvial) }
+func BenchmarkFluvialReference1025(b *testing.B) {
+	benchmark(b, 1025, "fluvial", FluvialReference)
+}
