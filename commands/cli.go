@@ -331,11 +331,15 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 		if opt.mapHeight > 0 {
 			src.VerticalScale = opt.mapHeight
 		}
+		ep := opt.params
+		ep.Size = max(src.Width, src.Height)
+		warnCost(stderr, ep)
 		w, err = pipeline.Erode(ctx, src, opt.params, popt)
 		if err != nil {
 			return fmt.Errorf("generate: -heightmap %s: %w", opt.heightmap, err)
 		}
 	} else {
+		warnCost(stderr, opt.params)
 		w, err = pipeline.Generate(ctx, opt.params, popt)
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)
@@ -369,6 +373,19 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, wrote)
 	fmt.Fprint(stdout, opt.export.report.String())
 	return nil
+}
+
+// warnCost says before it starts that a hydraulic stage will take long:
+// its parameters, each within its range, multiply (a few minutes at 129²
+// is hours at 1025²; erosion.Check refuses above ten minutes).
+func warnCost(stderr io.Writer, p terrain.Params) {
+	if !slices.Contains(erosion.Stages(p), "hydraulic") {
+		return
+	}
+	if est := erosion.HydraulicCost(p); est > 30*time.Second {
+		fmt.Fprintf(stderr, "generate: hydraulic erosion of %d² samples will take up to about %v of CPU (%g droplets per cell × lifetime %d × radius %d); Ctrl-C stops it\n",
+			p.Size, est.Round(time.Second), p.HydraulicDroplets, p.HydraulicLifetime, p.HydraulicRadius)
+	}
 }
 
 // signalContext returns a context cancelled by SIGINT (Ctrl-C), SIGTERM or

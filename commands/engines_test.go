@@ -310,3 +310,23 @@ func TestMeshTilesJoin(t *testing.T) {
 		t.Errorf("the tiles cover %d distinct positions; want the map's 65²", len(seen))
 	}
 }
+
+// A hydraulic stage whose parameters multiply to minutes says so before it
+// starts (the 129² example ran 4 min 18 s without a word); a quick one
+// says nothing.
+func TestWarnsOfALongHydraulicStage(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size, p.Erosion = 129, "hydraulic"
+	p.HydraulicDroplets, p.HydraulicLifetime, p.HydraulicRadius = 100, 500, 16
+	var buf strings.Builder
+	warnCost(&buf, p)
+	if !strings.Contains(buf.String(), "will take up to about 4m") {
+		t.Errorf("no estimate for a 4-minute stage: %q", buf.String())
+	}
+	buf.Reset()
+	p.HydraulicDroplets, p.HydraulicLifetime, p.HydraulicRadius = 1, 30, 3
+	warnCost(&buf, p)
+	if buf.Len() != 0 {
+		t.Errorf("a quick stage warned: %q", buf.String())
+	}
+}
