@@ -7,6 +7,10 @@
 # virtual X server.
 set -euo pipefail
 cd "$(dirname "$0")"
+# Every go test below: a test that reads the real tracks and DEMs of
+# ../shared/data fails when they are missing instead of skipping
+# (internal/testenv).
+export CORDILLERA_REQUIRE_DATA=1
 . scripts/ensure-go.sh
 . scripts/ensure-display.sh xvfb
 . scripts/ensure-consumers.sh
@@ -29,16 +33,14 @@ fi
 "$(command -v staticcheck || echo "$(go env GOPATH)/bin/staticcheck")" ./...
 
 echo "== go test"
-# CORDILLERA_REQUIRE_DATA=1: a test that reads the real tracks and DEMs of
-# ../shared/data fails when they are missing instead of skipping.
 # e2e runs once, below, under the virtual display (its browser tests need no
 # X server but take minutes; running them twice would only cost time).
-CORDILLERA_REQUIRE_DATA=1 go test -count=1 -timeout 30m $(go list ./... | grep -v '/e2e$')
+go test -count=1 -timeout 30m $(go list ./... | grep -v '/e2e$')
 go test -count=1 github.com/ebitengine/debugui # the patched copy in internal/debugui is a module of its own
 
 echo "== go test -race (packages with goroutines)"
-CORDILLERA_REQUIRE_DATA=1 go test -count=1 -timeout 30m -race -short ./terrain/... ./game/... ./route/...
+go test -count=1 -timeout 30m -race -short ./terrain/... ./game/... ./route/...
 
 echo "== pixel tests under Xvfb"
 # CORDILLERA_REQUIRE_DISPLAY=1: a display test that finds no display fails here instead of skipping.
-CORDILLERA_REQUIRE_DISPLAY=1 CORDILLERA_REQUIRE_DATA=1 xvfb-run -a -s "-screen 0 1280x800x24" go test -count=1 -timeout 40m ./game/... ./shaders/... ./e2e/...
+CORDILLERA_REQUIRE_DISPLAY=1 xvfb-run -a -s "-screen 0 1280x800x24" go test -count=1 -timeout 40m ./game/... ./shaders/... ./e2e/...
