@@ -11,46 +11,61 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"cordillera/commands"
 )
 
 func main() {
-	args := os.Args[1:]
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches one command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "explore"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	switch {
+	case len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help"):
+		// The command list, not the explorer's flags: a newcomer asking for
+		// help wants to know what the program can do first.
+		cmd, args = "help", args[1:]
+	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
 		cmd, args = args[0], args[1:]
+	}
+	if cmd == "help" && len(args) > 0 {
+		// "help generate" is "generate -help".
+		cmd, args = args[0], []string{"-help"}
 	}
 	var err error
 	switch cmd {
 	case "generate":
-		err = commands.Generate(args, os.Stdout, os.Stderr)
+		err = commands.Generate(args, stdout, stderr)
 	case "presets":
-		err = commands.Presets(os.Stdout)
+		err = commands.Presets(stdout)
 	case "sweep":
-		err = commands.Sweep(args, os.Stdout, os.Stderr)
+		err = commands.Sweep(args, stdout, stderr)
 	case "plot":
-		err = commands.Plot(args, os.Stdout, os.Stderr)
+		err = commands.Plot(args, stdout, stderr)
 	case "explore":
-		err = commands.Explore(args, os.Stdout, os.Stderr)
+		err = commands.Explore(args, stdout, stderr)
 	case "render":
-		err = commands.Render(args, os.Stdout, os.Stderr)
+		err = commands.Render(args, stdout, stderr)
 	case "web":
-		err = commands.Web(args, os.Stdout, os.Stderr)
-	case "help", "-h", "--help":
-		commands.Usage(os.Stdout)
+		err = commands.Web(args, stdout, stderr)
+	case "help":
+		commands.Usage(stdout)
 	default:
-		commands.Usage(os.Stderr)
+		commands.Usage(stderr)
 		err = fmt.Errorf("unknown command %q", cmd)
 	}
 	if err == commands.ErrHelp {
-		return
+		return 0
 	}
 	if err != nil {
 		if err != commands.ErrUsage {
-			fmt.Fprintln(os.Stderr, "cordillera:", err)
+			fmt.Fprintln(stderr, "cordillera:", err)
 		}
-		os.Exit(2)
+		return 2
 	}
+	return 0
 }

@@ -8,5 +8,8 @@ cd "$(dirname "$0")"
 . scripts/ensure-go.sh
 . scripts/ensure-display.sh
 mkdir -p bin
+# A first build compiles Ebitengine and the rest from a cold cache, which
+# takes minutes on a small machine: say so rather than sit silent.
+echo "run.sh: building bin/cordillera (the first build takes a few minutes; later ones seconds)" >&2
 go build -o bin/cordillera .
 exec bin/cordillera "$@"

@@ -33,9 +33,9 @@ fi
 "$(command -v staticcheck || echo "$(go env GOPATH)/bin/staticcheck")" ./...
 
 echo "== go test"
-# e2e runs once, below, under the virtual display (its browser tests need no
-# X server but take minutes; running them twice would only cost time).
-go test -count=1 -timeout 30m $(go list ./... | grep -v '/e2e$')
+# game, shaders and e2e run once, below, under the virtual display: their
+# tests without a window would only run again there.
+go test -count=1 -timeout 30m $(go list ./... | grep -v -E '/(e2e|game|shaders)$')
 go test -count=1 github.com/ebitengine/debugui # the patched copy in internal/debugui is a module of its own
 
 echo "== go test -race (packages with goroutines)"

@@ -7,10 +7,11 @@ import (
 	"image/draw"
 	"image/png"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	xdraw "golang.org/x/image/draw"
+
+	"cordillera/internal/inputfile"
 )
 
 // LoadMaterials builds an atlas from a folder of the user's own materials,
@@ -57,9 +58,15 @@ func LoadMaterials(dir string) (*image.RGBA, int, error) {
 	return BuildAtlas(tex, det), found, nil
 }
 
-// loadUser reads a PNG and resamples it to TextureSize², opaque.
+// MaxMaterialFile is the largest material image read, in bytes: an
+// 8192² photograph as a PNG takes well under it.
+const MaxMaterialFile = 256 << 20
+
+// loadUser reads a PNG and resamples it to TextureSize², opaque. It opens
+// only a regular file within MaxMaterialFile (inputfile.Open): a FIFO
+// named sand.png would otherwise block the import for ever.
 func loadUser(path string) (*image.RGBA, error) {
-	f, err := os.Open(path)
+	f, _, err := inputfile.Open(path, MaxMaterialFile, "a material image (PNG)")
 	if err != nil {
 		return nil, err
 	}

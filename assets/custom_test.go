@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"cordillera/internal/testenv"
 )
 
 func writePNG(t *testing.T, path string, img image.Image) {
@@ -53,5 +56,44 @@ func TestLoadMaterialsErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(bad, "snow.png"), []byte("not a png"), 0o644)
 	if _, _, err := LoadMaterials(bad); err == nil || !strings.Contains(err.Error(), "snow.png: not a PNG") {
 		t.Errorf("bad file: %v", err)
+	}
+}
+
+// A material file is opened only when it is a regular file within the
+// size cap: a FIFO named sand.png used to block the import for ever, and a
+// sparse file of a terabyte would be read. Both are refused, named.
+func TestLoadMaterialsRefusesSpecialAndHugeFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "sand.png")
+	if err := testenv.Mkfifo(fifo); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := LoadMaterials(dir)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("a FIFO sand.png: error %v; want one naming it a named pipe", err)
+		}
+	case <-time.After(30 * time.Second): // a guard against the hang, not a measure
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil { // let the blocked open go
+			w.Close()
+		}
+		<-done
+		t.Fatal("LoadMaterials blocked on a FIFO named sand.png")
+	}
+	os.Remove(fifo)
+	huge := filepath.Join(dir, "rock.png")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, MaxMaterialFile+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadMaterials(dir); err == nil || !strings.Contains(err.Error(), "too large") || !strings.Contains(err.Error(), huge) {
+		t.Errorf("a sparse rock.png past the cap: error %v; want it refused as too large", err)
 	}
 }

@@ -36,6 +36,7 @@ var (
 type paramFlags struct {
 	preset string
 	given  []paramSetting
+	swept  string // the parameter a sweep varies, whose values resolve does not see
 }
 
 type paramSetting struct {
@@ -64,7 +65,9 @@ func addParamFlags(fs *flag.FlagSet) *paramFlags {
 }
 
 // resolve returns the preset's parameters with the given flags applied.
-func (pf *paramFlags) resolve(cmd string) (terrain.Params, error) {
+// fit, when not nil, changes them before they are validated (an engine
+// target's size).
+func (pf *paramFlags) resolve(cmd string, fit func(*terrain.Params)) (terrain.Params, error) {
 	p, err := terrain.ResolvePreset(pf.preset)
 	if err != nil {
 		return p, fmt.Errorf("%s: -preset: %w", cmd, err)
@@ -74,10 +77,34 @@ func (pf *paramFlags) resolve(cmd string) (terrain.Params, error) {
 			return p, fmt.Errorf("%s: -%w", cmd, err)
 		}
 	}
+	if fit != nil {
+		fit(&p)
+	}
 	if err := p.Validate(); err != nil {
 		return p, fmt.Errorf("%s: -%w", cmd, err)
 	}
+	if pf.swept != "erosion" { // a sweep of the stages may bring the one a flag shapes
+		if err := checkStageFlags(cmd, p, pf.given); err != nil {
+			return p, err
+		}
+	}
 	return p, nil
+}
+
+// checkStageFlags refuses an erosion stage's flags (-hydraulic-*,
+// -thermal-*, -fluvial-*) when -erosion (or the preset) does not run that
+// stage: they would be silently unused.
+func checkStageFlags(cmd string, p terrain.Params, given []paramSetting) error {
+	for _, g := range given {
+		stage, _, found := strings.Cut(g.spec.Name, "-")
+		if !found || !slices.Contains(terrain.ErosionStages, stage) {
+			continue
+		}
+		if ok, why := g.spec.AppliesTo(p); !ok {
+			return fmt.Errorf("%s: -%s is not used: %s (erosion now: %s)", cmd, g.spec.Name, why, p.Erosion)
+		}
+	}
+	return nil
 }
 
 // parseFlags parses a command's flags: a bad flag gets its error and a
@@ -161,7 +188,11 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	if terrain.IsParamsFile(pf.preset) {
 		opt.presetFile = pf.preset
 	}
-	p, err := pf.resolve("generate")
+	var fit func(*terrain.Params) // a loaded map is fitted when it is saved
+	if opt.heightmap == "" {
+		fit = opt.export.fitTargetSize
+	}
+	p, err := pf.resolve("generate", fit)
 	opt.params = p
 	if err == nil {
 		err = pipeline.Check(p)
@@ -260,6 +291,13 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	if err := atomicfile.CheckOutputs(opt.outputs(), opt.inputs()); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
+	// Files are renamed into place one by one at the end, so two runs into
+	// one -o (the tiles of a map, say) would mix their files.
+	unlock, err := atomicfile.Lock(opt.out)
+	if err != nil {
+		return fmt.Errorf("generate: -o %w", err)
+	}
+	defer unlock()
 	ctx, stop := signalContext()
 	defer stop()
 	if opt.route != "" {
@@ -324,8 +362,10 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	if stages := erosion.Stages(opt.params); len(stages) > 0 {
 		fmt.Fprintf(stdout, "erosion %s: %v\n", strings.Join(stages, " → "), w.Budget)
 	}
-	fmt.Fprintf(stdout, "generated in %v; heights %.4g–%.4g (normalised %.4f–%.4f × %.6g); wrote %s\n",
-		elapsed.Round(time.Millisecond),
+	// The time a user waited includes writing, which for large maps and
+	// meshes can be most of it.
+	fmt.Fprintf(stdout, "generated in %v (the map %v, writing %v); heights %.4g–%.4g (normalised %.4f–%.4f × %.6g); wrote %s\n",
+		time.Since(start).Round(time.Millisecond), elapsed.Round(time.Millisecond), (time.Since(start) - elapsed).Round(time.Millisecond),
 		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, wrote)
 	fmt.Fprint(stdout, opt.export.report.String())
 	return nil

@@ -80,7 +80,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		if wf.height > 0 {
 			m.VerticalScale = wf.height
 		}
-		p, err := wf.params.resolve(cmd)
+		p, err := wf.params.resolve(cmd, nil)
 		if err != nil {
 			return nil, p, "", err
 		}
@@ -100,7 +100,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		w.Masks, w.Source = pw.Masks, m
 		return w, p, filepath.Base(wf.heightmap), nil
 	}
-	p, err := wf.params.resolve(cmd)
+	p, err := wf.params.resolve(cmd, nil)
 	if err != nil {
 		return nil, p, "", err
 	}
@@ -152,6 +152,16 @@ func (wf *worldFlags) checkOutput(cmd, out string) error {
 	return nil
 }
 
+// needDisplay refuses, before a window is asked for, a command that opens one
+// where Linux has no display, and says how to get one: Ebitengine's own
+// error names a framebuffer device and nothing else.
+func needDisplay(cmd, more string) error {
+	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return fmt.Errorf("%s: no display (DISPLAY is not set): run it on a desktop, or under a virtual one: xvfb-run -a cordillera %s ... (apt-get install xvfb)%s", cmd, cmd, more)
+	}
+	return nil
+}
+
 // Explore opens the 3D explorer.
 func Explore(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
@@ -160,8 +170,8 @@ func Explore(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, stderr, "cordillera [explore] [-preset NAME] [-heightmap FILE] [flags]"); err != nil {
 		return err
 	}
-	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		return errors.New("explore: no display (DISPLAY is not set): run it on a desktop, or under xvfb-run; 'cordillera render' and 'cordillera generate' work headless")
+	if err := needDisplay("explore", "; 'cordillera generate' works headless"); err != nil {
+		return err
 	}
 	w, p, name, err := wf.load("explore", stdout)
 	if err != nil {
@@ -247,6 +257,9 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	}
 	if *mask != "" && w.Masks == nil {
 		return errors.New("render: -mask needs erosion: add -erosion hydraulic, thermal or fluvial")
+	}
+	if err := needDisplay("render", ""); err != nil {
+		return err
 	}
 	m := w.Map
 	img, err := game.RenderGame(w, pose, *width, *height, func(g *game.Game) {

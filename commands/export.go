@@ -38,6 +38,8 @@ type exportOptions struct {
 	source *heightfile.Source
 	// report collects lines to print after the summary (engine numbers).
 	report *strings.Builder
+	// requested is the -size asked for when an engine target changed it.
+	requested int
 }
 
 // Engine targets and the map sizes they accept.
@@ -49,7 +51,9 @@ var (
 	targetExts = map[string][]string{
 		"unity":  {".r16", ".raw"},
 		"unreal": {".png", ".r16", ".raw"},
-		"godot":  {".exr", ".r16", ".png"},
+		// Terrain3D's documentation asks for EXR or r16: Godot reads a PNG
+		// as 8 bits a channel, terraces of 1/255 of the relief.
+		"godot": {".exr", ".r16"},
 	}
 )
 
@@ -102,28 +106,39 @@ func checkExport(opt *generateOptions) error {
 	if exts := targetExts[e.target]; !slices.Contains(exts, ext) {
 		return fmt.Errorf("generate: -target %s imports %s heightmaps; -o %s is %q", e.target, strings.Join(exts, ", "), opt.out, ext)
 	}
-	if opt.heightmap != "" || e.target == "godot" {
-		return nil // a loaded map is fitted when it is saved; Terrain3D takes any size
+	if e.requested != 0 {
+		n, msg := targetSize(e.target, e.requested)
+		if msg != "" {
+			fmt.Fprintln(e.report, msg)
+		}
+		if n != opt.params.Size {
+			fmt.Fprintf(e.report, "-target %s: %s makes %d² maps; the map is made at %d² and its last %d rows and columns are left out\n",
+				e.target, opt.params.Algorithm, opt.params.Size, opt.params.Size, opt.params.Size-n)
+		}
 	}
-	// Generate at the size the engine takes; subdivision generators, which
-	// need 2^k+1, generate the next such size and are cropped on saving.
-	n, msg := targetSize(e.target, opt.params.Size)
-	if msg != "" {
-		fmt.Fprintln(e.report, msg)
+	return nil
+}
+
+// fitTargetSize moves a generated map's size to the one the engine
+// target accepts, before the parameters are validated: subdivision
+// generators, which need 2^k+1, are made at the next such size and
+// cropped on saving (the crop is said). Terrain3D takes any size.
+func (e *exportOptions) fitTargetSize(p *terrain.Params) {
+	if e.target != "unity" && e.target != "unreal" {
+		return
 	}
-	p := opt.params
+	e.requested = p.Size
+	n, _ := targetSize(e.target, p.Size)
 	p.Size = n
 	if p.Validate() != nil {
 		p.Size = 2
 		for p.Size-1 < n-1 {
 			p.Size = 2*(p.Size-1) + 1
 		}
+		if p.Validate() != nil {
+			p.Size = n // let validation name the problem
+		}
 	}
-	if err := p.Validate(); err != nil {
-		return fmt.Errorf("generate: -target %s: size %d: %w", e.target, n, err)
-	}
-	opt.params = p
-	return nil
 }
 
 // targetSize returns the size the target accepts nearest to n, and a
@@ -173,6 +188,14 @@ func fitSize(m *terrain.Heightmap, n int) *terrain.Heightmap {
 		}
 		return out
 	}
+	return resample(m, n)
+}
+
+// resample returns m bilinearly resampled to n×n samples over its whole
+// area; the cell size grows or shrinks to keep the area's extent.
+func resample(m *terrain.Heightmap, n int) *terrain.Heightmap {
+	out := terrain.NewHeightmap(n, n)
+	out.VerticalScale = m.VerticalScale
 	sx, sy := float64(m.Width-1)/float64(n-1), float64(m.Height-1)/float64(n-1)
 	out.CellSize = m.CellSize * max(sx, sy)
 	for y := range n {
@@ -227,34 +250,64 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 	e := opt.export
 	m := w.Map
 	base, geo := worldBase(opt, w)
+	loadedUnreal := e.target == "unreal" && opt.heightmap != ""
 	if e.target == "unity" || e.target == "unreal" {
 		n, msg := targetSize(e.target, max(m.Width, m.Height))
 		if opt.heightmap != "" && msg != "" {
 			fmt.Fprintln(e.report, msg)
 		}
 		if m.Width != n || m.Height != n {
-			if m.Width < n || m.Height < n {
+			if m.Width < n || m.Height < n || loadedUnreal {
 				geo = nil // resampled: the old transform no longer fits
 			}
-			m = fitSize(m, n)
+			if loadedUnreal && (m.Width > n || m.Height > n) {
+				// A loaded map is the user's whole area: resample it rather
+				// than crop it to the size Unreal takes.
+				m = resample(m, n)
+				fmt.Fprintf(e.report, "-target unreal: the %s map is resampled to %d×%d (cell size %.6g m), its whole area kept\n",
+					filepath.Base(opt.heightmap), n, n, m.CellSize)
+			} else {
+				m = fitSize(m, n)
+			}
 		}
 	}
-	save := func(path string, m *terrain.Heightmap, geo *heightfile.GeoRef) error {
+	full := m
+	var whole []float32 // the whole map's normals, for mesh tiles
+	if e.tiles > 1 && isMesh(opt.out) {
+		whole = terrain.Normals(full)
+	}
+	save := func(path string, t *terrain.Heightmap, geo *heightfile.GeoRef, col, row int) error {
 		so := heightfile.SaveOptions{Base: base, Geo: geo}
+		tile := meshTile{origin: [3]float64{float64(col) * t.CellSize, 0, float64(row) * t.CellSize}}
+		if whole != nil {
+			tile.normals = make([]float32, 0, 3*t.Width*t.Height)
+			for y := range t.Height {
+				k := 3 * ((row+y)*full.Width + col)
+				tile.normals = append(tile.normals, whole[k:k+3*t.Width]...)
+			}
+		}
+		if e.target == "unity" {
+			// Unity's Import Raw puts the file's first row at the terrain's
+			// z = 0, its south edge; our rows start in the north.
+			t = flipRows(t)
+		}
 		if e.target == "godot" {
 			so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
 		}
-		if err := addMap(g, path, m, so, e); err != nil {
+		if err := addMap(g, path, t, so, e, tile); err != nil {
 			return err
 		}
 		wrote = append(wrote, path)
 		return nil
 	}
 	if e.tiles > 1 {
+		if geo == nil {
+			geo = localGeo(m.CellSize, 0, 0)
+		}
 		if err := saveTiles(opt.out, m, geo, e.tiles, save); err != nil {
 			return wrote, fmt.Errorf("generate: %w", err)
 		}
-	} else if err := save(opt.out, m, geo); err != nil {
+	} else if err := save(opt.out, m, geo, 0, 0); err != nil {
 		return wrote, fmt.Errorf("generate: %w", err)
 	}
 	conv := heightfile.NormalsOpenGL
@@ -278,14 +331,21 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 		wrote = append(wrote, d.path)
 	}
 	if e.target != "" {
-		engineReport(e.report, e.target, opt.out, m, base)
+		engineReport(e.report, e.target, opt.out, m, base, max(e.tiles, 1))
 	}
 	return wrote, nil
 }
 
+// meshTile places a mesh tile in the world: its corner's offset and the
+// whole map's normals along it (nil: its own).
+type meshTile struct {
+	origin  [3]float64
+	normals []float32
+}
+
 // addMap adds m to the group g in the format path names: a glTF mesh
-// (shaped by the export options) or a heightmap file.
-func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions) error {
+// (shaped by the export options, placed as tile says) or a heightmap file.
+func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions, tile meshTile) error {
 	if !isMesh(path) {
 		encode, err := heightfile.Encoder(path, m, so)
 		if err != nil {
@@ -293,7 +353,8 @@ func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfil
 		}
 		return g.Add(path, encode)
 	}
-	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb")}
+	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb"),
+		Origin: tile.origin, Normals: tile.normals}
 	if e.bakeTexture {
 		var err error
 		if mo.Texture, err = materials.Bake(m, materials.DefaultRule); err != nil {
@@ -311,6 +372,15 @@ func tilePath(out string, i, j int) string {
 	return fmt.Sprintf("%s_x%d_y%d%s", strings.TrimSuffix(out, ext), i, j, ext)
 }
 
+// localGeo places a tile of a map that has no place on the Earth in a
+// local grid in metres: x east from the map's west edge, y north from its
+// north edge (so negative southwards), the tile's corner col, row samples
+// from the map's. GIS tools (gdalbuildvrt) then mosaic the tiles into the
+// whole map; without it they skipped every tile for lack of a transform.
+func localGeo(cell, col, row float64) *heightfile.GeoRef {
+	return &heightfile.GeoRef{OriginX: col * cell, OriginY: -row * cell, PixelX: cell, PixelY: cell}
+}
+
 // checkTileSize reports whether a w×h map splits into n×n tiles with
 // shared borders.
 func checkTileSize(w, h, n int) error {
@@ -325,7 +395,7 @@ func checkTileSize(w, h, n int) error {
 // last column of tile i is the first of tile i+1, so neighbours meet
 // without a seam) and saves them one by one.
 func saveTiles(out string, m *terrain.Heightmap, geo *heightfile.GeoRef, n int,
-	save func(string, *terrain.Heightmap, *heightfile.GeoRef) error) error {
+	save func(path string, tile *terrain.Heightmap, geo *heightfile.GeoRef, col, row int) error) error {
 	if err := checkTileSize(m.Width, m.Height, n); err != nil {
 		return err
 	}
@@ -345,7 +415,7 @@ func saveTiles(out string, m *terrain.Heightmap, geo *heightfile.GeoRef, n int,
 				g.OriginY -= float64(j*(th-1)) * g.PixelY
 				tg = &g
 			}
-			if err := save(tilePath(out, i, j), t, tg); err != nil {
+			if err := save(tilePath(out, i, j), t, tg, i*(tw-1), j*(th-1)); err != nil {
 				return err
 			}
 		}
@@ -353,28 +423,67 @@ func saveTiles(out string, m *terrain.Heightmap, geo *heightfile.GeoRef, n int,
 	return nil
 }
 
-// engineReport prints the numbers to type into the engine's import.
-func engineReport(w io.Writer, target, out string, m *terrain.Heightmap, base float64) {
-	extent := float64(m.Width-1) * m.CellSize
-	length := float64(m.Height-1) * m.CellSize
+// flipRows returns m with its rows in the opposite order.
+func flipRows(m *terrain.Heightmap) *terrain.Heightmap {
+	out := terrain.NewHeightmap(m.Width, m.Height)
+	out.CellSize, out.VerticalScale = m.CellSize, m.VerticalScale
+	for y := range m.Height {
+		copy(out.Samples[y*m.Width:(y+1)*m.Width], m.Samples[(m.Height-1-y)*m.Width:])
+	}
+	return out
+}
+
+// engineReport prints the numbers to type into the engine's import, for
+// the whole map m cut into tiles×tiles files (1: one file). The numbers
+// follow each importer's own reading of the file:
+//   - Unity's Terrain Import Raw: 16-bit samples scaled to 0..Terrain
+//     Size Y, the first row at z = 0 (south; saveMap flips our north-first
+//     rows so Flip Vertically stays off).
+//   - Unreal's Landscape import: Z scale 100 spans 512 m over the 16-bit
+//     range, centred on the actor; tiles named _x{i}_y{j} are found from
+//     any one of them.
+//   - Terrain3D's importer: an r16 file's samples become
+//     r16_range.x + v/65535·(r16_range.y − r16_range.x) metres, and then
+//     every height is multiplied by import_scale and shifted by
+//     height_offset, so with r16_range in metres those stay 1 and 0 (giving
+//     both scaled the heights twice); an EXR's float channel is metres.
+func engineReport(w io.Writer, target, out string, m *terrain.Heightmap, base float64, tiles int) {
+	tw, th := (m.Width-1)/tiles+1, (m.Height-1)/tiles+1
+	file := filepath.Base(out)
+	if tiles > 1 {
+		file = filepath.Base(tilePath(out, 0, 0))
+		fmt.Fprintf(w, "%d×%d tiles of %d×%d samples, %s to %s (x from the west, y from the north):\n",
+			tiles, tiles, tw, th, file, filepath.Base(tilePath(out, tiles-1, tiles-1)))
+	}
+	extent := float64(tw-1) * m.CellSize
+	length := float64(th-1) * m.CellSize
 	vs := m.VerticalScale
 	switch target {
 	case "unity":
-		fmt.Fprintf(w, "Unity: Terrain Settings → Import Raw %s: Depth Bit 16, Width %d, Height %d, Byte Order Windows; "+
+		fmt.Fprintf(w, "Unity: Terrain Settings → Import Raw %s: Depth Bit 16, Width %d, Height %d, Byte Order Windows, Flip Vertically off (rows are written south first); "+
 			"Terrain Size X (width) %.6g, Z (length) %.6g, Y (height) %.6g (metres); lowest point at terrain Y %.6g\n",
-			filepath.Base(out), m.Width, m.Height, extent, length, vs, base)
+			file, tw, th, extent, length, vs, base)
+		if tiles > 1 {
+			fmt.Fprintf(w, "Unity: one terrain per tile, tile _x{i}_y{j} at position X = i × %.6g, Z = (%d − j) × %.6g\n", extent, tiles-1, length)
+		}
 	case "unreal":
-		fmt.Fprintf(w, "Unreal: Landscape → Import from File %s (%d×%d): Scale X %.6g, Y %.6g, Z %.6g; Location Z %.6g "+
+		what := "Import from File"
+		if tiles > 1 {
+			what = "Import from File, tiled (pick any one tile; Unreal reads the others by their _x{i}_y{j} names)"
+		}
+		fmt.Fprintf(w, "Unreal: Landscape → %s %s (%d×%d a file): Scale X %.6g, Y %.6g, Z %.6g; Location Z %.6g "+
 			"(cm: X and Y are the cell size, Z = %.6g m of relief × 100 / 512, Location Z puts the lowest point at %.6g m)\n",
-			filepath.Base(out), m.Width, m.Height, m.CellSize*100, m.CellSize*100, vs*100/512, (base+vs/2)*100, vs, base)
+			what, file, tw, th, m.CellSize*100, m.CellSize*100, vs*100/512, (base+vs/2)*100, vs, base)
 	case "godot":
 		if strings.EqualFold(filepath.Ext(out), ".exr") {
 			fmt.Fprintf(w, "Godot Terrain3D: Importer → height_file_name %s, import_scale 1, height_offset 0 (the EXR's R channel holds metres, %.6g–%.6g); "+
-				"Terrain3D vertex_spacing %.6g\n", filepath.Base(out), base, base+vs, m.CellSize)
+				"Terrain3D vertex_spacing %.6g\n", file, base, base+vs, m.CellSize)
 		} else {
-			fmt.Fprintf(w, "Godot Terrain3D: Importer → height_file_name %s, import_scale %.6g, height_offset %.6g "+
-				"(r16_range %.6g to %.6g, r16_size %d×%d for .r16); Terrain3D vertex_spacing %.6g\n",
-				filepath.Base(out), vs, base, base, base+vs, m.Width, m.Height, m.CellSize)
+			fmt.Fprintf(w, "Godot Terrain3D: Importer → height_file_name %s, r16_range %.6g to %.6g (metres), r16_size %d×%d, import_scale 1, height_offset 0; "+
+				"Terrain3D vertex_spacing %.6g\n", file, base, base+vs, tw, th, m.CellSize)
+		}
+		if tiles > 1 {
+			fmt.Fprintf(w, "Godot Terrain3D: import each tile _x{i}_y{j} at import_position (i × %.6g, j × %.6g)\n", extent, length)
 		}
 	}
 }
@@ -423,13 +532,13 @@ func progressBar(w io.Writer, stage string, delay time.Duration) (terrain.Progre
 
 // buildsByTiles reports whether generate -tiles makes the map one tile at
 // a time, never holding it whole: a fractal generator without erosion,
-// engine target or whole-map derived maps. Otherwise the whole map is made
-// and then cut: subdivision needs the whole map's coarser levels, erosion
-// moves material across tile borders, and normals and splat weights are
-// written for the whole map.
+// engine target, whole-map derived maps or meshes. Otherwise the whole map
+// is made and then cut: subdivision needs the whole map's coarser levels,
+// erosion moves material across tile borders, and normals (of a normal
+// map, or a mesh tile's border) and splat weights come from the whole map.
 func buildsByTiles(opt generateOptions) bool {
 	e := opt.export
-	return e.tiles > 1 && opt.heightmap == "" && opt.route == "" && e.target == "" &&
+	return e.tiles > 1 && opt.heightmap == "" && opt.route == "" && e.target == "" && !isMesh(opt.out) &&
 		e.normalMap == "" && e.splatMap == "" && opt.masks == "" &&
 		terrain.CanGenerateRegions(opt.params) && opt.params.Erosion == "none"
 }
@@ -476,7 +585,8 @@ func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr i
 		}
 		path := tilePath(opt.out, i, j)
 		if err == nil {
-			err = addMap(g, path, m, heightfile.SaveOptions{}, opt.export)
+			geo := localGeo(m.CellSize, float64(i*(side-1)), float64(j*(side-1)))
+			err = addMap(g, path, m, heightfile.SaveOptions{Geo: geo}, opt.export, meshTile{})
 		}
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)

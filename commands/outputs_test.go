@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -242,5 +243,19 @@ func TestSignalsCancelWriting(t *testing.T) {
 		if names := dirNames(t, dir); len(names) != 0 {
 			t.Errorf("%v: folder holds %q, want nothing", sig, names)
 		}
+	}
+}
+
+// render without a display says how to get one, after checking its
+// flags and inputs; Ebitengine's own error named only /dev/fb0.
+func TestRenderWithoutDisplaySaysHow(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux needs DISPLAY")
+	}
+	err := Render([]string{"-size", "33", "-o", filepath.Join(t.TempDir(), "shot.png")}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "xvfb-run -a cordillera render") {
+		t.Errorf("render without a display: %v; want the xvfb-run hint", err)
 	}
 }

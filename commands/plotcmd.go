@@ -163,7 +163,7 @@ func Plot(args []string, stdout, stderr io.Writer) error {
 	if err := opt.world.checkOutput("plot", opt.out); err != nil {
 		return err
 	}
-	params, err := opt.world.params.resolve("plot")
+	params, err := opt.world.params.resolve("plot", nil)
 	if err != nil {
 		return err
 	}

@@ -133,7 +133,8 @@ func parseSweepFlags(args []string, stderr io.Writer) (sweepOptions, error) {
 		return opt, fmt.Errorf("sweep: -exaggeration %g: want between 0.1 and 20", opt.exaggeration)
 	}
 
-	p, err := pf.resolve("sweep")
+	pf.swept = spec.Name
+	p, err := pf.resolve("sweep", nil)
 	if err != nil {
 		return opt, err
 	}

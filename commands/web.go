@@ -3,7 +3,6 @@ package commands
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -11,13 +10,14 @@ import (
 	"io"
 	"io/fs"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"cordillera/internal/atomicfile"
+	"cordillera/internal/inputfile"
 	"cordillera/web"
 )
 
@@ -32,160 +32,225 @@ import (
 // explorerPackage is the WebAssembly program's import path.
 const explorerPackage = "cordillera/web/explorer"
 
+// manifestFile marks a folder 'cordillera web -o' wrote and lists the
+// files it wrote there: a folder holding it may be refreshed, any other
+// that is not empty is refused (unless -force). A dotfile, so that the
+// server never sends it and a folder listing hides it.
+const manifestFile = ".cordillera-web"
+
+// manifestHeader is the manifest's first line.
+const manifestHeader = "cordillera web page: these files are rewritten by 'cordillera web -o'"
+
 // Web writes the explorer as a web page into a folder, serves it, or both.
 func Web(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := signalContext()
+	defer stop()
+	return runWeb(ctx, args, stdout, stderr)
+}
+
+// runWeb is Web until ctx ends: serving stops then.
+func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
-	out := fs.String("o", "", "write the page into this folder: index.html, cordillera.js, cordillera.wasm, cordillera.wasm.js (the same, loadable from file://) and the toolchain's wasm_exec.js")
-	serve := fs.String("serve", "", "serve the page at this address, e.g. :8080 (with -o from that folder, else from a temporary one)")
+	out := fs.String("o", "", "write the page into this folder: index.html, cordillera.js, cordillera.wasm, cordillera.wasm.js (the same, loadable from file://) and the toolchain's wasm_exec.js; a folder not made by 'cordillera web' must be new or empty (or -force)")
+	serve := fs.String("serve", "", "serve the page at this address: :8080 or 8080 listens on 127.0.0.1 only; name a host (0.0.0.0:8080) to listen beyond this computer")
+	force := fs.Bool("force", false, "with -o: write the page's files into a folder that holds other files, replacing those of the same names")
 	if err := parseFlags(fs, args, stderr, "cordillera web -o DIR | -serve ADDR  (needs the Go toolchain; run inside Cordillera's source tree)"); err != nil {
 		return err
 	}
 	if *out == "" && *serve == "" {
 		return errors.New("web: give -o DIR to write the page, -serve ADDR (e.g. :8080) to serve it, or both")
 	}
+	if *force && *out == "" {
+		return errors.New("web: -force is for -o DIR")
+	}
 	var ln net.Listener
 	if *serve != "" { // before the minute-long build: a taken port fails at once
 		var err error
-		if ln, err = net.Listen("tcp", *serve); err != nil {
+		if ln, err = listenLocal(*serve); err != nil {
 			return fmt.Errorf("web: -serve %s: %w", *serve, err)
 		}
 		defer ln.Close()
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	dir := *out
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "cordillera-web-")
-		if err != nil {
-			return fmt.Errorf("web: %w", err)
+	if *out != "" {
+		if err := checkPageFolder(*out, *force); err != nil {
+			return err
 		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
 	}
-	if err := WritePage(ctx, dir, stdout, stderr); err != nil {
+	page, err := BuildPage(ctx, stdout, stderr)
+	if err != nil {
 		return err
+	}
+	if *out != "" {
+		if err := WritePage(ctx, *out, page); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s: %s, %s (%.1f MB, %.1f MB gzipped) and %s (%.1f MB, for opening index.html from the folder)\n",
+			*out, strings.Join(page.names[:len(page.names)-2], ", "), web.WasmFile, float64(len(page.files[web.WasmFile]))/1e6,
+			float64(len(page.wasmGzip))/1e6, web.WasmScriptFile, float64(len(page.files[web.WasmScriptFile]))/1e6)
 	}
 	if ln == nil {
 		return nil
 	}
-	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C stops)\n", dir, browsable(ln.Addr()))
-	srv := &http.Server{Handler: PageHandler(dir)}
-	go func() {
-		<-ctx.Done()
-		srv.Close()
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	what := "the page"
+	if *out != "" {
+		what = "the page written to " + *out
+	}
+	fmt.Fprintf(stdout, "serving %s at %s (Ctrl-C stops)\n", what, servingAt(ln.Addr()))
+	if err := servePage(ctx, ln, page, pageLimits); err != nil {
 		return fmt.Errorf("web: -serve %s: %w", *serve, err)
 	}
 	return nil
 }
 
-// browsable is an address to type into a browser: localhost for a
-// listener on every interface.
-func browsable(a net.Addr) string {
-	host, port, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
-		host = "localhost"
-	}
-	return net.JoinHostPort(host, port)
+// Page is the page's files, in memory: what 'cordillera web' writes, and
+// all that it serves.
+type Page struct {
+	names    []string          // in the order written; the .wasm and its script last
+	files    map[string][]byte // by name
+	wasmGzip []byte            // the .wasm gzipped, sent to browsers that accept gzip
+	made     time.Time         // when it was built: the files' Last-Modified
 }
 
-// PageHandler serves the page's folder, the .wasm as application/wasm
-// (which WebAssembly.instantiateStreaming insists on) and nothing cached,
-// so a rebuilt page shows at the next reload.
-func PageHandler(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			w.Header().Set("Content-Type", "application/wasm")
-		}
-		w.Header().Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
-	})
+// buildExplorer compiles the explorer for the browser into the file out;
+// a variable so that the tests can stand a small file in for the
+// minute-long build.
+var buildExplorer = func(ctx context.Context, goTool, root, out string, stderr io.Writer) error {
+	cmd := exec.CommandContext(ctx, goTool, "build", "-trimpath", "-ldflags=-s -w", "-o", out, explorerPackage)
+	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	return cmd.Run()
 }
 
-// WritePage builds the explorer for the browser and writes the page into
-// dir, creating it if need be. Either every file is written or none:
-// whatever was in dir stays as it was when something fails.
-func WritePage(ctx context.Context, dir string, stdout, stderr io.Writer) error {
+// BuildPage builds the explorer for the browser and gathers the page's
+// files around it.
+func BuildPage(ctx context.Context, stdout, stderr io.Writer) (*Page, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		return errors.New("web: the page's WebAssembly is built from Cordillera's source with the Go toolchain, and go is not on PATH: install Go 1.26 (https://go.dev/dl/)")
+		return nil, errors.New("web: the page's WebAssembly is built from Cordillera's source with the Go toolchain, and go is not on PATH: install Go 1.26 (https://go.dev/dl/)")
 	}
 	root, err := moduleRoot(ctx, goTool)
 	if err != nil {
-		return err
-	}
-	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
-		return fmt.Errorf("web: -o %s: is a file; want a folder", dir)
+		return nil, err
 	}
 	goroot, err := goEnv(ctx, goTool, root, "GOROOT")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	loader, err := wasmExecJS(goroot)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	build, err := os.MkdirTemp("", "cordillera-wasm-")
 	if err != nil {
-		return fmt.Errorf("web: %w", err)
+		return nil, fmt.Errorf("web: %w", err)
 	}
 	defer os.RemoveAll(build)
 	wasmPath := filepath.Join(build, web.WasmFile)
 	fmt.Fprintf(stdout, "building %s for the browser (GOOS=js GOARCH=wasm)…\n", explorerPackage)
-	cmd := exec.CommandContext(ctx, goTool, "build", "-trimpath", "-ldflags=-s -w", "-o", wasmPath, explorerPackage)
-	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	cmd.Stdout, cmd.Stderr = stderr, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("web: building %s: %w", explorerPackage, err)
+	if err := buildExplorer(ctx, goTool, root, wasmPath, stderr); err != nil {
+		return nil, fmt.Errorf("web: building %s: %w", explorerPackage, err)
 	}
 	wasm, err := os.ReadFile(wasmPath)
 	if err != nil {
-		return fmt.Errorf("web: %w", err)
+		return nil, fmt.Errorf("web: %w", err)
 	}
+	p := &Page{files: map[string][]byte{}, made: time.Now()}
+	add := func(name string, data []byte) {
+		p.names = append(p.names, name)
+		p.files[name] = data
+	}
+	entries, err := fs.ReadDir(web.Page, ".")
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	for _, e := range entries {
+		data, err := fs.ReadFile(web.Page, e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("web: %w", err)
+		}
+		add(e.Name(), data)
+	}
+	add("wasm_exec.js", loader)
+	if p.wasmGzip, err = web.GzipWasm(wasm); err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	add(web.WasmFile, wasm)
+	add(web.WasmScriptFile, web.GzipWasmScript(p.wasmGzip))
+	return p, nil
+}
+
+// checkPageFolder refuses to write the page into dir when dir is a file,
+// or a folder holding files that 'cordillera web' did not put there
+// (unless force): the page would replace a user's own index.html.
+func checkPageFolder(dir string, force bool) error {
+	info, err := os.Stat(dir)
+	switch {
+	case os.IsNotExist(err):
+		return nil
+	case err != nil:
+		return fmt.Errorf("web: -o %w", err)
+	case !info.IsDir():
+		return fmt.Errorf("web: -o %s: is a file; want a folder", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("web: -o %w", err)
+	}
+	if len(entries) == 0 || force || ownPageFolder(dir) {
+		return nil
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return fmt.Errorf("web: -o %s: the folder holds files 'cordillera web' did not write (%s); give a new or empty folder, or add -force to write the page's files into it, replacing any of the same names",
+		dir, joinFew(names))
+}
+
+// ownPageFolder reports whether dir holds the manifest 'cordillera web -o'
+// leaves: a regular file (not a link) that starts with manifestHeader.
+func ownPageFolder(dir string) bool {
+	path := filepath.Join(dir, manifestFile)
+	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	data, err := inputfile.ReadAll(path, 64<<10, "the page's manifest")
+	return err == nil && strings.HasPrefix(string(data), manifestHeader+"\n")
+}
+
+// joinFew lists a few names for a message.
+func joinFew(names []string) string {
+	const most = 4
+	if len(names) > most {
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
+	}
+	return strings.Join(names, ", ")
+}
+
+// WritePage writes the page's files and its manifest into dir, creating it
+// if need be. Either every file is written or none: whatever was in dir
+// stays as it was when something fails.
+func WritePage(ctx context.Context, dir string, p *Page) error {
 	g := atomicfile.NewGroup(ctx)
 	defer g.Abort()
 	if err := g.MkdirAll(dir); err != nil { // removed again if anything fails
 		return fmt.Errorf("web: -o %s: %w", dir, err)
 	}
+	manifest := []byte(manifestHeader + "\n" + strings.Join(p.names, "\n") + "\n")
 	add := func(name string, data []byte) error {
 		return g.Add(filepath.Join(dir, name), func(w io.Writer) error { _, err := w.Write(data); return err })
 	}
-	page, err := fs.ReadDir(web.Page, ".")
-	if err != nil {
-		return fmt.Errorf("web: %w", err)
-	}
-	for _, e := range page {
-		data, err := fs.ReadFile(web.Page, e.Name())
-		if err != nil {
-			return fmt.Errorf("web: %w", err)
-		}
-		if err := add(e.Name(), data); err != nil {
+	for _, name := range p.names {
+		if err := add(name, p.files[name]); err != nil {
 			return fmt.Errorf("web: %w", err)
 		}
 	}
-	if err := add("wasm_exec.js", loader); err != nil {
-		return fmt.Errorf("web: %w", err)
-	}
-	if err := add(web.WasmFile, wasm); err != nil {
-		return fmt.Errorf("web: %w", err)
-	}
-	script, err := web.WasmScript(wasm)
-	if err != nil {
-		return fmt.Errorf("web: %w", err)
-	}
-	if err := add(web.WasmScriptFile, script); err != nil {
+	if err := add(manifestFile, manifest); err != nil {
 		return fmt.Errorf("web: %w", err)
 	}
 	if err := g.Commit(); err != nil {
 		return fmt.Errorf("web: %w", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: index.html, cordillera.js, wasm_exec.js, %s (%.1f MB, %.1f MB gzipped) and %s (%.1f MB, for opening index.html from the folder)\n",
-		dir, web.WasmFile, float64(len(wasm))/1e6, float64(gzipSize(wasm))/1e6, web.WasmScriptFile, float64(len(script))/1e6)
 	return nil
 }
 
@@ -250,16 +315,3 @@ func wasmExecJS(goroot string) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("web: the Go toolchain at %s has no wasm_exec.js (looked at %s)", goroot, strings.Join(tried, " and "))
 }
-
-// gzipSize is how many bytes data takes gzipped, as a web server sends it.
-func gzipSize(data []byte) int {
-	var n countWriter
-	zw := gzip.NewWriter(&n)
-	zw.Write(data)
-	zw.Close()
-	return int(n)
-}
-
-type countWriter int
-
-func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

@@ -30,7 +30,9 @@ import (
 
 func TestMain(m *testing.M) {
 	if !testenv.HasDisplay() {
-		os.Exit(m.Run()) // hostRunning stays false: the display tests skip (or fail, see internal/testenv)
+		code := m.Run() // hostRunning stays false: the display tests skip (or fail, see internal/testenv)
+		removeScratch()
+		os.Exit(code)
 	}
 	hostRunning = true
 	code := 0
@@ -48,7 +50,16 @@ func TestMain(m *testing.M) {
 	if buildDir != "" {
 		_ = os.RemoveAll(buildDir)
 	}
+	removeScratch()
 	os.Exit(code)
+}
+
+// removeScratch removes the shared build folder; Chromium may still be
+// writing a profile inside a test's own folder, never in this one.
+func removeScratch() {
+	if scratch != "" {
+		_ = os.RemoveAll(scratch)
+	}
 }
 
 // TestE2EHoldWMovesCamera holds W for a second of game time: the flying

@@ -24,14 +24,9 @@ import (
 func TestE2ESweep3D(t *testing.T) {
 	testenv.NeedDisplay(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "cordillera")
+	bin := plainBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
-	build.Dir = repoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building: %v\n%s", err, out)
-	}
 	sheet := func(args ...string) image.Image {
 		out := filepath.Join(dir, strings.Join(args, "")+".png")
 		cmd := exec.CommandContext(ctx, bin, append([]string{"sweep", "-figure", "fig7.5", "-cols", "3", "-o", out}, args...)...)

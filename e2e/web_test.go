@@ -49,27 +49,13 @@ var (
 func webPage(t *testing.T) string {
 	t.Helper()
 	webOnce.Do(func() {
-		// No TestMain hook removes the folder after the run: the next run
-		// removes those older than a day (a run that is still going keeps its own).
-		if old, err := filepath.Glob(filepath.Join(os.TempDir(), "cordillera-web-e2e-*")); err == nil {
-			for _, d := range old {
-				if info, err := os.Stat(d); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
-					_ = os.RemoveAll(d)
-				}
-			}
-		}
-		dir, err := os.MkdirTemp("", "cordillera-web-e2e-")
+		// TestMain removes the scratch folder after the run.
+		dir, err := scratchDir()
 		if err != nil {
 			webErr = err
 			return
 		}
-		bin := filepath.Join(dir, "cordillera")
-		build := exec.Command("go", "build", "-o", bin, ".")
-		build.Dir = ".."
-		if out, err := build.CombinedOutput(); err != nil {
-			webErr = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
+		bin := plainBinary(t)
 		webSite = filepath.Join(dir, "site")
 		cmd := exec.Command(bin, "web", "-o", webSite)
 		cmd.Dir = ".."

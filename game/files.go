@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"io/fs"
 	"path"
@@ -135,12 +136,14 @@ func readFile(name string, r io.Reader, size int64) (FileKind, []byte, error) {
 // opened is a file read and parsed in the background, for the UI
 // goroutine to apply.
 type opened struct {
-	name   string
-	kind   FileKind
-	data   []byte // a heightmap's content, decoded by the regeneration worker
-	params terrain.Params
-	track  *route.Track
-	err    error
+	name      string
+	kind      FileKind
+	data      []byte // a heightmap's content, decoded by the regeneration worker
+	params    terrain.Params
+	track     *route.Track
+	materials *image.RGBA // a materials folder's atlas (importMaterials), of nMaterial images
+	nMaterial int
+	err       error
 }
 
 // fileLoader reads and parses the files the explorer opens off the UI
@@ -154,12 +157,17 @@ type fileLoader struct {
 // startOpen reads and parses a file on a new goroutine; open returns its
 // content, its size and a function to close it.
 func (g *Game) startOpen(name string, open func() (io.ReadCloser, int64, error)) {
+	g.inBackground(func() opened { return openFile(name, open) })
+}
+
+// inBackground runs work on a new goroutine; pollFiles applies its result.
+func (g *Game) inBackground(work func() opened) {
 	if g.files.done == nil {
 		g.files.done = make(chan opened, maxDropFiles)
 	}
 	g.files.pending++
 	go func() {
-		g.files.done <- openFile(name, open)
+		g.files.done <- work()
 	}()
 }
 
@@ -223,6 +231,11 @@ func (g *Game) applyOpened(o opened) {
 		return
 	}
 	name := o.name
+	if o.materials != nil {
+		g.render.setAtlas(o.materials)
+		g.say(fmt.Sprintf("imported %d material images from %s", o.nMaterial, name))
+		return
+	}
 	switch o.kind {
 	case ParamsJSON:
 		g.Params = o.params
@@ -348,14 +361,15 @@ func joinNames(names []string) string {
 }
 
 // importMaterials replaces the built-in materials with a folder of PNGs.
+// The files are read and the atlas built off the UI goroutine, through
+// the input checks (a FIFO named sand.png would block the window for
+// ever, eight large PNGs take seconds); pollFiles puts the atlas in place.
 func (g *Game) importMaterials(dir string) {
-	atlas, n, err := assets.LoadMaterials(dir)
-	if err != nil {
-		g.fail(err)
-		return
-	}
-	g.render.setAtlas(atlas)
-	g.say(fmt.Sprintf("imported %d material images from %s", n, dir))
+	g.say("reading materials from " + dir)
+	g.inBackground(func() opened {
+		atlas, n, err := assets.LoadMaterials(dir)
+		return opened{name: dir, materials: atlas, nMaterial: n, err: err}
+	})
 }
 
 // errNoMap is a loader that produced nothing.

@@ -10,6 +10,7 @@ import (
 	"syscall/js"
 
 	"cordillera/terrain/heightfile"
+	"cordillera/web"
 )
 
 // loadData opens a file's content, already in memory (the web version's
@@ -39,8 +40,8 @@ func openPath(path string) func() (io.ReadCloser, int64, error) {
 // folder: browsers refuse fetch() of file:// URLs.
 var errTypedPathFromFolder = errors.New("a page opened from a folder cannot read typed paths (the browser forbids it): drop the file on the page or use Open file… at the top right")
 
-// fetchBesidePage fetches path relative to the page's address, refusing a
-// file larger than any kind's cap before reading it whole. It blocks the
+// fetchBesidePage fetches path relative to the page's address, from the
+// page's own server only (web.CheckTypedPath), refusing a file larger than any kind's cap before reading it whole. It blocks the
 // calling goroutine, not the page: the browser's promises resolve on the
 // event loop while Go waits on a channel.
 func fetchBesidePage(path string) (data []byte, err error) {
@@ -53,7 +54,16 @@ func fetchBesidePage(path string) (data []byte, err error) {
 	if location.Get("protocol").String() == "file:" {
 		return nil, fmt.Errorf("%s: %w", path, errTypedPathFromFolder)
 	}
-	url := js.Global().Get("URL").New(path, location.Get("href")).Get("href").String()
+	// Only the page's own server: a typed (or pasted) URL of another
+	// origin would have the page fetch from wherever it pointed.
+	if err := web.CheckTypedPath(path); err != nil {
+		return nil, err
+	}
+	page := location.Get("href").String()
+	url := js.Global().Get("URL").New(path, page).Get("href").String()
+	if !web.SameOrigin(url, page) {
+		return nil, fmt.Errorf("%s: resolves to %s, not on the page's server; drop the file on the page or use Open file…", path, url)
+	}
 	resp, err := await(js.Global().Call("fetch", url))
 	if err != nil {
 		return nil, fmt.Errorf("%s: fetching %s: %v", path, url, err)

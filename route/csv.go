@@ -21,7 +21,24 @@ var (
 // csvColumns locates the columns ParseCSV reads.
 type csvColumns struct {
 	comma         rune
-	lat, lon, ele int // ele is -1 when the file has no elevation column
+	lat, lon, ele int  // ele is -1 when the file has no elevation column
+	hashHeader    bool // the header line starts with '#'
+}
+
+// positioned reports whether rec has a latitude and a longitude cell,
+// both non-empty.
+func (c csvColumns) positioned(rec []string) bool {
+	return len(rec) > max(c.lat, c.lon) && strings.TrimSpace(rec[c.lat]) != "" && strings.TrimSpace(rec[c.lon]) != ""
+}
+
+// blankRow reports whether every field of rec is empty.
+func blankRow(rec []string) bool {
+	for _, f := range rec {
+		if strings.TrimSpace(f) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseCSV reads a table whose first line names its columns: latitude
@@ -29,8 +46,11 @@ type csvColumns struct {
 // (ele, elevation, alt, altitude), in any case and order, separated by
 // commas, semicolons or tabs (whichever the header uses most). Other
 // columns are ignored; an empty elevation cell means no elevation; with
-// semicolons or tabs a decimal comma is accepted. The whole file is one
-// segment.
+// semicolons or tabs a decimal comma is accepted. Lines starting with
+// '#' are comments, unless one of them names the columns before any
+// other line does (OpenTracks writes "#time,latitude,…"). Blank rows
+// and rows without a position (no latitude or longitude: a pause, a
+// marker) are skipped. The whole file is one segment.
 func ParseCSV(data []byte) (*Track, error) {
 	cols, err := csvHeader(data)
 	if err != nil {
@@ -43,8 +63,10 @@ func ParseCSV(data []byte) (*Track, error) {
 	r.TrimLeadingSpace = true
 	r.ReuseRecord = true
 	r.Comment = '#'
-	if _, err := r.Read(); err != nil { // the header, already understood
-		return nil, fmt.Errorf("csv: %w", err)
+	if !cols.hashHeader { // a '#' header is skipped as a comment
+		if _, err := r.Read(); err != nil { // the header, already understood
+			return nil, fmt.Errorf("csv: %w", err)
+		}
 	}
 	t := &Track{Format: CSV}
 	var seg []Point
@@ -57,7 +79,7 @@ func ParseCSV(data []byte) (*Track, error) {
 		if err != nil {
 			return nil, fmt.Errorf("csv: %w", err)
 		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		if blankRow(rec) || !cols.positioned(rec) {
 			continue
 		}
 		p, err := cols.point(rec)
@@ -71,21 +93,35 @@ func ParseCSV(data []byte) (*Track, error) {
 }
 
 // csvHeader finds the delimiter and the latitude, longitude and elevation
-// columns from the first non-comment line.
+// columns from the first non-comment line, or from a comment line before
+// it that names them.
 func csvHeader(data []byte) (csvColumns, error) {
 	var header string
 	for rest := data; len(rest) > 0; {
 		line, tail, _ := bytes.Cut(rest, []byte("\n"))
 		rest = tail
 		s := strings.TrimSpace(string(line))
-		if s != "" && !strings.HasPrefix(s, "#") {
-			header = s
-			break
+		if s == "" {
+			continue
 		}
+		if strings.HasPrefix(s, "#") {
+			if cols, err := csvColumnsOf(strings.TrimSpace(s[1:])); err == nil {
+				cols.hashHeader = true
+				return cols, nil
+			}
+			continue
+		}
+		header = s
+		break
 	}
 	if header == "" {
 		return csvColumns{}, errors.New("no header line")
 	}
+	return csvColumnsOf(header)
+}
+
+// csvColumnsOf reads a header line.
+func csvColumnsOf(header string) (csvColumns, error) {
 	comma, best := ',', -1
 	for _, c := range []rune{',', ';', '\t'} {
 		if n := strings.Count(header, string(c)); n > best {

@@ -24,7 +24,10 @@ func isFIT(data []byte) bool {
 // one segment, with enhanced_altitude (or altitude) as the elevation.
 // Chained FIT files are read one after another, each a segment. Records
 // without a position (indoor, before the first fix) are skipped. The
-// checksums are checked here (fitChecksums), not by the decoder.
+// checksums are checked here (fitChecksums), not by the decoder: a file
+// whose checksum does not match but whose messages decode is read, with
+// a warning naming the checksum (Track.Warnings), as GPSBabel reads it;
+// one that does not decode is refused, naming the checksum as well.
 func ParseFIT(data []byte) (t *Track, err error) {
 	defer func() {
 		// The decoder is third-party; hostile input must not panic the program.
@@ -32,15 +35,16 @@ func ParseFIT(data []byte) (t *Track, err error) {
 			t, err = nil, fmt.Errorf("fit: malformed file (%v)", r)
 		}
 	}()
-	if err := fitChecksums(data); err != nil {
-		return nil, err
-	}
+	damaged := fitChecksums(data)
 	dec := decoder.New(bytes.NewReader(data), decoder.WithIgnoreChecksum())
-	t = &Track{Format: FIT}
+	t = &Track{Format: FIT, Warnings: damaged}
 	records := 0
 	for dec.Next() {
 		f, err := dec.Decode()
 		if err != nil {
+			if len(damaged) > 0 {
+				return nil, fmt.Errorf("fit: %w (%s)", err, damaged[0])
+			}
 			return nil, fmt.Errorf("fit: %w", err)
 		}
 		var seg []Point
@@ -86,34 +90,36 @@ func fitPoint(m *proto.Message) (Point, bool) {
 // agrees only after a 14-byte header with its CRC (the CRC of a block
 // ending in its own CRC is 0), and refused the FIT SDK's own Activity.fit
 // (a 12-byte header) and a Garmin Edge 500 and Edge 810's activities; a
-// file whose CRC covers the data alone is taken as well. A file that
-// ends early is left to the decoder to report.
-func fitChecksums(data []byte) error {
+// file whose CRC covers the data alone is taken as well. It returns one
+// warning per checksum that does not match. A file that ends early is
+// left to the decoder to report.
+func fitChecksums(data []byte) []string {
 	h := crc16.New(nil)
 	sum := func(b []byte) uint16 {
 		h.Reset()
 		_, _ = h.Write(b)
 		return h.Sum16()
 	}
+	var warnings []string
 	for k, rest := 1, data; isFIT(rest); k++ {
 		hs := int(rest[0])
 		size := int(binary.LittleEndian.Uint32(rest[4:8]))
 		if len(rest) < hs {
-			return nil // the decoder reports a header cut short
+			return warnings // the decoder reports a header cut short
 		}
 		if hs == 14 {
 			if want := binary.LittleEndian.Uint16(rest[12:14]); want != 0 && sum(rest[:12]) != want {
-				return fmt.Errorf("fit: file %d: the header's checksum %#04x does not match the header (%#04x): the file is damaged", k, want, sum(rest[:12]))
+				warnings = append(warnings, fmt.Sprintf("fit: file %d: the header's checksum %#04x does not match the header (%#04x): the file may be damaged; read as it decodes", k, want, sum(rest[:12])))
 			}
 		}
 		if size < 0 || len(rest)-hs-2 < size {
-			return nil
+			return warnings
 		}
 		want := binary.LittleEndian.Uint16(rest[hs+size:])
 		if whole := sum(rest[:hs+size]); want != whole && want != sum(rest[hs:hs+size]) {
-			return fmt.Errorf("fit: file %d: the checksum %#04x does not match its %d bytes (%#04x): the file is damaged", k, want, hs+size, whole)
+			warnings = append(warnings, fmt.Sprintf("fit: file %d: the checksum %#04x does not match its %d bytes (%#04x): the file may be damaged; read as it decodes", k, want, hs+size, whole))
 		}
 		rest = rest[hs+size+2:]
 	}
-	return nil
+	return warnings
 }

@@ -96,7 +96,7 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit rou
 // trail network whose passes 25 m apart disagree by 50 m, the narrowest
 // width's map, kept whatever it gave, spanned 8.2 km for a 42–186 m
 // track.
-func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach, maxRange float64, soften func(*terrain.Heightmap)) error {
+func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach, maxRange, floor float64, soften func(*terrain.Heightmap)) error {
 	// The relief rule's squash of the solved map (routeTerrain) can move
 	// the samples beside its points; each width below ends by meeting
 	// them again, and so must the map follow starts from, which it may
@@ -126,7 +126,7 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 		}
 		// A map squashed into the range (soften) is kept only if no
 		// width meets the allowance within it unsquashed.
-		squashed, err := keepRange(ctx, m, fit, maxRange, soften)
+		squashed, err := keepRange(ctx, m, fit, maxRange, floor, soften)
 		if err != nil {
 			return err
 		}
@@ -146,10 +146,12 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 }
 
 // keepRange squashes m back with soften where its heights span more than
-// maxRange metres, and meets the solved points again (squashing moves
-// the samples beside them too). It says whether it squashed.
-func keepRange(ctx context.Context, m *terrain.Heightmap, fit routeFit, maxRange float64, soften func(*terrain.Heightmap)) (bool, error) {
-	if soften == nil || spanMetres(m, fit) <= maxRange {
+// maxRange metres or reach below floor metres (reliefBounds.floor), and
+// meets the solved points again (squashing moves the samples beside them
+// too). It says whether it squashed.
+func keepRange(ctx context.Context, m *terrain.Heightmap, fit routeFit, maxRange, floor float64, soften func(*terrain.Heightmap)) (bool, error) {
+	lo, _ := m.Range()
+	if soften == nil || (spanMetres(m, fit) <= maxRange && fit.z0+fit.amp*float64(lo) >= floor) {
 		return false, nil
 	}
 	soften(m)

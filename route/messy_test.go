@@ -356,8 +356,12 @@ func TestSteepClimbFollowed(t *testing.T) {
 	}
 	tr := &Track{Format: "synthetic", Segments: [][]Point{walk(1400, 10, climb)}}
 	res := generateMessy(t, "steep climb", tr, sevenLevels)
-	if len(res.Path.Repairs) != 0 {
-		t.Fatalf("the climb was taken for an error: %v", res.Path.Repairs)
+	for _, r := range res.Path.Repairs {
+		// The median filter's own changes are reported too; on the climb
+		// they are rounding, not a repair.
+		if r.Kind != "median" || math.Abs(r.Change) > 0.1 {
+			t.Fatalf("the climb was taken for an error: %v", res.Path.Repairs)
+		}
 	}
 }
 
@@ -481,7 +485,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	span, miss := spanMetres(start, fit), trackError(start, track, fit)
 
 	free := plane()
-	if err := follow(context.Background(), free, track, fit, reach, math.Inf(1), nil); err != nil {
+	if err := follow(context.Background(), free, track, fit, reach, math.Inf(1), math.Inf(-1), nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("plane: span %.1f, miss %.2f; followed freely: span %.1f, miss %.2f", span, miss, spanMetres(free, fit), trackError(free, track, fit))
@@ -493,7 +497,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	}
 
 	held := plane()
-	if err := follow(context.Background(), held, track, fit, reach, span, nil); err != nil {
+	if err := follow(context.Background(), held, track, fit, reach, span, math.Inf(-1), nil); err != nil {
 		t.Fatal(err)
 	}
 	if s := spanMetres(held, fit); s > span*(1+1e-6) {
@@ -512,7 +516,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 		}
 	}
 	squashed := plane()
-	if err := follow(context.Background(), squashed, track, fit, reach, span, squash); err != nil {
+	if err := follow(context.Background(), squashed, track, fit, reach, span, math.Inf(-1), squash); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("squashed into the plane's range: span %.1f, miss %.2f", spanMetres(squashed, fit), trackError(squashed, track, fit))
@@ -525,7 +529,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	// even where the map follow keeps is the one it started from.
 	pointFit := routeFit{amp: 1, cons: []Constraint{{X: 60.3, Y: 127.6, T: tilt(60.3) + 5}}}
 	pinned := plane()
-	if err := follow(context.Background(), pinned, track, pointFit, reach, span, nil); err != nil {
+	if err := follow(context.Background(), pinned, track, pointFit, reach, span, math.Inf(-1), nil); err != nil {
 		t.Fatal(err)
 	}
 	c := pointFit.cons[0]
@@ -537,8 +541,8 @@ func TestFollowKeepsTheRange(t *testing.T) {
 // FIT checksums are the protocol's, over the header and the data: a file
 // with a 12-byte header (the FIT SDK's own Activity.fit, Garmin Edge 500
 // activities), which the decoder refused for a checksum over the data
-// alone, parses as the same file with a 14-byte header does; a damaged
-// byte in the data or the header is refused, saying so.
+// alone, parses as the same file with a 14-byte header does; a wrong
+// checksum is read with a warning that names it.
 func TestParseFITChecksums(t *testing.T) {
 	data := fitActivity(t, walk(50, 5, rolling))
 	if data[0] != 14 {
@@ -563,14 +567,27 @@ func TestParseFITChecksums(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("12-byte header: parsed differently")
 	}
+	// A wrong checksum over fine data (GPSBabel reads such files) is read,
+	// with a warning naming the checksum.
+	badSum := slices.Clone(data)
+	badSum[len(badSum)-1] ^= 0x5a
+	got, err = Parse(badSum)
+	if err != nil {
+		t.Fatalf("a wrong checksum over fine data: %v", err)
+	}
+	if !reflect.DeepEqual(got.Segments, want.Segments) || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "checksum 0x") || !strings.Contains(got.Warnings[0], "damaged") {
+		t.Errorf("a wrong checksum over fine data: warnings %q, same points %v", got.Warnings, reflect.DeepEqual(got.Segments, want.Segments))
+	}
+	// A damaged byte: read with the warning where it still decodes,
+	// refused naming the checksum where it does not.
 	damaged := slices.Clone(data)
 	damaged[len(damaged)/2] ^= 0x10
-	if _, err := Parse(damaged); err == nil || !strings.Contains(err.Error(), "checksum") || !strings.Contains(err.Error(), "damaged") {
+	if got, err := Parse(damaged); (err == nil && (len(got.Warnings) == 0 || !strings.Contains(got.Warnings[0], "checksum"))) || (err != nil && !strings.Contains(err.Error(), "checksum")) {
 		t.Errorf("a damaged data byte: %v", err)
 	}
 	header := slices.Clone(data)
 	header[1] ^= 0x01
-	if _, err := Parse(header); err == nil || !strings.Contains(err.Error(), "header's checksum") {
+	if got, err := Parse(header); (err == nil && (len(got.Warnings) == 0 || !strings.Contains(got.Warnings[0], "header's checksum"))) || (err != nil && !strings.Contains(err.Error(), "header's checksum")) {
 		t.Errorf("a damaged header byte: %v", err)
 	}
 }

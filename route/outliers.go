@@ -17,9 +17,13 @@ type Fragment struct {
 // Repair is a run of elevation outliers replaced by the elevations around
 // them (repairElevations), or a step spread over a ramp (repairSteps).
 type Repair struct {
-	Kind   string  `json:"kind"` // "start" (a barometer settling), "end", "spike" or "step"
+	// Kind is "start" (a barometer settling), "end", "spike", "step",
+	// "settling" (after a pause) or "median" (the median filter's changes
+	// to one segment).
+	Kind   string  `json:"kind"`
 	Points int     `json:"points"`
 	Change float64 `json:"change_m"` // the largest change, repaired − recorded, metres
+	At     float64 `json:"at_m"`     // metres along the track (gaps not counted) to the largest change
 }
 
 // Fragments: pieces (segments after the split at jumps) whose bounding
@@ -218,7 +222,9 @@ func (p *Path) repairElevations(segs [][]Sample) {
 	}
 	limit := max(outlierFloor, outlierSigmas*sigma, 1.5*grade*outlierWindow)
 	outlier := func(k, i int) bool { return math.Abs(resid[k][i]) > limit+grade*offset[k][i] }
+	along := 0.0 // metres along the track to the segment's start
 	for k, seg := range segs {
+		cum := cumulative(seg)
 		for i := 0; i < len(seg); {
 			if !outlier(k, i) {
 				i++
@@ -247,12 +253,13 @@ func (p *Path) repairElevations(segs [][]Sample) {
 			r := Repair{Kind: kind, Points: j - i}
 			for q := i; q < j; q++ {
 				if c := seg[q].Ele - rec[q-i]; math.Abs(c) > math.Abs(r.Change) {
-					r.Change = c
+					r.Change, r.At = c, along+cum[q]
 				}
 			}
 			p.Repairs = append(p.Repairs, r)
 			i = j
 		}
+		along += cum[len(cum)-1]
 	}
 }
 

@@ -38,10 +38,11 @@ type Path struct {
 	// CentreLat and CentreLon (degrees) are the position of the map's
 	// centre sample.
 	CentreLat, CentreLon float64
-	Duplicates           int // repeated positions removed
-	Splits               int // jumps at which a segment was split
-	NoElevation          int // points dropped because their segment had no elevation at all
-	NonFinite            int // elevations that were NaN or infinite in the file, treated as missing
+	Duplicates           int      // repeated positions removed
+	Splits               int      // jumps at which a segment was split
+	NoElevation          int      // points dropped because their segment had no elevation at all
+	NonFinite            int      // elevations that were NaN or infinite in the file, treated as missing
+	Warnings             []string // the Track's, what was wrong with the file read all the same
 
 	// Dropped are the fragments left out as far from the main body of the
 	// track (dropFragments); Repairs the elevation outliers replaced
@@ -120,7 +121,7 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	if err := t.Check(); err != nil {
 		return nil, err
 	}
-	path := &Path{NonFinite: t.NonFinite}
+	path := &Path{NonFinite: t.NonFinite, Warnings: t.Warnings}
 	segs := path.project(t)
 	segs = path.removeDuplicates(segs)
 	segs = path.splitJumps(segs)
@@ -133,8 +134,12 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 		path.repairElevations(segs)
 		path.repairSteps(segs)
 	}
+	along := 0.0 // metres along the track to the segment's start
 	for _, seg := range segs {
-		medianFilter(seg, opt.MedianWindow)
+		if n, change, at := medianFilter(seg, opt.MedianWindow); n > 0 {
+			path.Repairs = append(path.Repairs, Repair{Kind: "median", Points: n, Change: change, At: along + cumulative(seg)[at]})
+		}
+		along += cumulative(seg)[len(seg)-1]
 	}
 	if err := path.fit(segs, opt); err != nil {
 		return nil, err
@@ -325,16 +330,24 @@ func (p *Path) fillElevation(segs [][]Sample) [][]Sample {
 }
 
 // medianFilter replaces every elevation by the median of the window points
-// centred on it (Tukey's running median). Near the ends the window shrinks
-// to stay centred, and the end points follow Tukey's end-point rule,
+// centred on it (Tukey's running median), unless the change would be
+// more than outlierFloor metres and the point lies on its neighbours'
+// grades (onGrade): a summit between two climbs, or a camp on a sparse
+// route whose neighbours are kilometres away, is the track, not noise,
+// and a blind median cut the top two camps of a sparse summit route and
+// 1850 m off its map. Changes within outlierFloor are a GPS's altitude
+// noise, which the median smooths whatever the grades (on a dense track
+// noise is as steep as its neighbours' noise). Near the ends the window shrinks to stay
+// centred, and the end points follow Tukey's end-point rule,
 // y₀ = median(x₀, y₁, 3y₁ − 2y₂): a straight climb passes unchanged and a
 // spike on the first point goes too. A median removes a spike shorter than
 // half the window entirely and keeps steps sharp, where a mean would smear
-// both.
-func medianFilter(seg []Sample, window int) {
+// both. It returns what it changed: the points, and the largest change
+// (filtered − recorded, metres) and the index of its point.
+func medianFilter(seg []Sample, window int) (points int, change float64, at int) {
 	n := len(seg)
 	if window < 2 || n < 3 {
-		return
+		return 0, 0, 0
 	}
 	half := window / 2
 	ele := make([]float64, n)
@@ -345,11 +358,44 @@ func medianFilter(seg []Sample, window int) {
 	for i := 1; i < n-1; i++ {
 		h := min(half, i, n-1-i)
 		buf = append(buf[:0], ele[i-h:i+h+1]...)
-		seg[i].Ele = median(buf)
+		if m := median(buf); m != ele[i] && (math.Abs(m-ele[i]) <= outlierFloor || !onGrade(seg, ele, i, math.Abs(m-ele[i]))) {
+			seg[i].Ele = m
+		}
 	}
 	end := func(x, y1, y2 float64) float64 { return median([]float64{x, y1, 3*y1 - 2*y2}) }
 	seg[0].Ele = end(ele[0], seg[1].Ele, seg[2].Ele)
 	seg[n-1].Ele = end(ele[n-1], seg[n-2].Ele, seg[n-3].Ele)
+	for i := range seg {
+		if c := seg[i].Ele - ele[i]; c != 0 {
+			points++
+			if math.Abs(c) > math.Abs(change) {
+				change, at = c, i
+			}
+		}
+	}
+	return points, change, at
+}
+
+// onGrade reports whether point i of seg (elevations ele, positions in
+// metres) lies on its neighbours' grades: the step into it climbs as the
+// step before that one does, or the step out of it as the step after,
+// within half of the larger of change metres (the change a filter would
+// make to it) and that neighbouring step's rise over the same run. A
+// spike is on neither: its step in and its step out both break from the
+// steps around them by the spike's height, where the filter's change is
+// that height too. A summit between two climbs, a valley between two
+// descents, a bend from flat to steep lie on the grade of one side.
+func onGrade(seg []Sample, ele []float64, i int, change float64) bool {
+	step := func(a, b int) (rise, run float64) {
+		return ele[b] - ele[a], max(dist(seg[a], seg[b]), duplicateDistance)
+	}
+	along := func(a, b, c, d int) bool { // does step c→d climb as step a→b?
+		rise, run := step(a, b)
+		r, n := step(c, d)
+		want := rise / run * n
+		return math.Abs(r-want) <= max(change, math.Abs(want))/2
+	}
+	return (i >= 2 && along(i-2, i-1, i-1, i)) || (i+2 < len(seg) && along(i+1, i+2, i, i+1))
 }
 
 func median(v []float64) float64 {

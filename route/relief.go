@@ -130,19 +130,60 @@ func (b *reliefBounds) weights(s *spectrum, z0, fitted float64) (a, beta float64
 // but removes the finest of seven levels (0.4⁶ ≈ 0.004).
 var falloffs = []float64{1, 0.85, 0.7, 0.55, 0.4}
 
-// soften keeps the map's height range within MaxRange where lowering the
-// amplitude could not: far from the track the interpolant of a long or
-// steep track runs on past its ends. Heights within a quarter of the
-// spare range (MaxRange less the track's range) of the track's range stay
-// as they are; beyond, they approach half the spare range with a tanh,
-// whose slope is 1 at the knee, so no crease shows. The track's own
-// heights are not touched. m holds T, metres = z0 + amp·T.
+// The floor: the map's lowest height is at least the track's lowest
+// elevation less the relief rule's spare range either side,
+//
+//	floor = trackMin − (MaxRange − range)/2 = trackMin − (relief·(1.5·range + 50 m) − range/2)
+//
+// with range = trackMax − trackMin: trackMin − (range + 50 m) at the
+// default relief, the depth at which soften's tanh always ended. Ground around
+// a track as far below its lowest point as the rule lets the map span
+// beyond its range on either side. The range rule alone left the floor
+// free: a map within its range could put all its spare relief below the
+// track (a 170–438 m walk on ground down to −263 m). Under a track that
+// is above sea level (its lowest point at 0 m or more) the floor is also
+// at least 0 m: no ground below the sea beside a land track. A track
+// below sea level (a polder, the Dead Sea) keeps its heights and the
+// same depth below them.
+func (b *reliefBounds) floor() float64 {
+	f := b.trackMin - b.spare()
+	if b.trackMin >= 0 {
+		f = max(f, 0)
+	}
+	return f
+}
+
+// spare is the relief rule's range beyond the track's own, either side.
+func (b *reliefBounds) spare() float64 {
+	return (b.MaxRange - (b.trackMax - b.trackMin)) / 2
+}
+
+// breaks reports whether a map whose heights run from lo to hi metres
+// breaks the rule's range or its floor, so that soften must squash it.
+func (b *reliefBounds) breaks(lo, hi float64) bool {
+	return hi-lo > b.MaxRange || lo < b.floor()
+}
+
+// knees are the heights, in metres, within which soften leaves the map as
+// it is: the track's own range, a quarter of the spare range above it, and
+// half the depth to the floor below it.
+func (b *reliefBounds) knees() (lo, hi float64) {
+	return b.trackMin - (b.trackMin-b.floor())/2, b.trackMax + b.spare()/2
+}
+
+// soften keeps the map's height range within MaxRange, and its lowest
+// height above the floor, where lowering the amplitude could not: far
+// from the track the interpolant of a long or steep track runs on past
+// its ends. Heights between the knees stay as they are; above, they
+// approach half the spare range (MaxRange less the track's range) above
+// the track, below, the floor, with a tanh whose slope is 1 at the knee,
+// so no crease shows. The track's own heights are not touched. m holds
+// T, metres = z0 + amp·T.
 func (b *reliefBounds) soften(m *terrain.Heightmap, z0, amp float64) {
-	spare := (b.MaxRange - (b.trackMax - b.trackMin)) / 2 // either side
-	if !(spare > 0) {
+	if !(b.spare() > 0) {
 		return
 	}
-	lo, hi := b.trackMin-spare/2, b.trackMax+spare/2
+	lo, hi := b.knees()
 	for i, v := range m.Samples {
 		h := z0 + amp*float64(v)
 		if lo <= h && h <= hi {
@@ -154,16 +195,20 @@ func (b *reliefBounds) soften(m *terrain.Heightmap, z0, amp float64) {
 
 // squash is soften's transfer of one height h in metres.
 func (b *reliefBounds) squash(h float64) float64 {
-	spare := (b.MaxRange - (b.trackMax - b.trackMin)) / 2
+	spare := b.spare()
 	if !(spare > 0) {
 		return h
 	}
-	lo, hi := b.trackMin-spare/2, b.trackMax+spare/2
-	w := spare / 2
+	lo, hi := b.knees()
 	switch {
 	case h > hi:
+		w := spare / 2
 		return hi + w*math.Tanh((h-hi)/w)
 	case h < lo:
+		w := lo - b.floor()
+		if w <= 0 { // a track at sea level: the ground stops at it
+			return lo
+		}
 		return lo - w*math.Tanh((lo-h)/w)
 	}
 	return h

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Report is the JSON report of a route terrain: one entry per solved
@@ -46,11 +47,13 @@ type Report struct {
 	Repairs   []Repair   `json:"repairs"`
 	LapShift  float64    `json:"lap_shift_m"`
 	NonFinite int        `json:"non_finite_elevations"` // NaN or infinite, treated as missing
+	Warnings  []string   `json:"warnings"`              // what was wrong with the file read all the same
 
 	// The relief rule (relief.go) and what the map made of it, in metres.
 	TrackMinElevation float64 `json:"track_min_m"`
 	TrackMaxElevation float64 `json:"track_max_m"`
 	MaxRelief         float64 `json:"max_relief_m"`       // the rule's bound on the map's height range
+	Floor             float64 `json:"floor_m"`            // the rule's lowest height for the map (reliefBounds.floor)
 	MaxSlope          float64 `json:"max_slope"`          // the rule's bound on the 99th-percentile slope
 	Amplitude         float64 `json:"amplitude_m"`        // metres per unit of the turbulence
 	FittedAmplitude   float64 `json:"fitted_amplitude_m"` // before the rule
@@ -106,6 +109,10 @@ func (r *Result) CheckTrack() error {
 		return fmt.Errorf("the map misses the track by up to %.1f m (mean %.2f m), more than the tolerance of %.1f m (%.0f %% of the track's %.0f–%.0f m, or %.0f m): passes over the same ground may disagree, the track be too noisy to follow, or its detail finer than the map's %.1f m per sample (a larger -size holds finer detail)",
 			miss, r.TrackMeanError*vs, tol, 100*TrackTolerance, r.Path.MinEle, r.Path.MaxEle, TrackToleranceFloor, r.Map.CellSize)
 	}
+	if floor := r.Bounds.floor(); !(r.Base >= floor-tol) {
+		return fmt.Errorf("the map's ground reaches down to %.0f m, below the relief rule's floor of %.0f m for a track of %.0f–%.0f m",
+			r.Base, floor, r.Path.MinEle, r.Path.MaxEle)
+	}
 	if bound := r.Bounds.MaxRange; bound > 0 && !(vs <= bound+tol) {
 		return fmt.Errorf("the map's heights span %.0f m (%.0f to %.0f m), beyond the relief rule's %.0f m for a track of %.0f–%.0f m",
 			vs, r.Base, r.Base+vs, bound, r.Path.MinEle, r.Path.MaxEle)
@@ -130,9 +137,9 @@ func (r *Result) Report(ctx context.Context, seconds float64) (Report, error) {
 		Agreement:      Agreement(r.MeanError, r.elevationRange()),
 		TrackAgreement: Agreement(r.TrackMeanError, r.elevationRange()),
 		Dropped:        nonNil(r.Path.Dropped), Repairs: nonNil(r.Path.Repairs), LapShift: r.LapShift,
-		NonFinite:         r.Path.NonFinite,
+		NonFinite: r.Path.NonFinite, Warnings: nonNil(r.Path.Warnings),
 		TrackMinElevation: r.Path.MinEle, TrackMaxElevation: r.Path.MaxEle,
-		MaxRelief: r.Bounds.MaxRange, MaxSlope: r.Bounds.MaxSlope,
+		MaxRelief: r.Bounds.MaxRange, Floor: r.Bounds.floor(), MaxSlope: r.Bounds.MaxSlope,
 		Amplitude: r.Amplitude, FittedAmplitude: r.FittedAmplitude, Falloff: r.Falloff,
 	}, nil
 }
@@ -171,7 +178,7 @@ func nonNil[T any](s []T) []T {
 // fragments dropped, the elevations repaired, the laps reconciled, and
 // the relief rule where it lowered the fitted relief.
 func (r *Result) Notes() []string {
-	var notes []string
+	notes := slices.Clone(r.Path.Warnings)
 	if n := r.Path.NonFinite; n > 0 {
 		notes = append(notes, fmt.Sprintf("%d elevation(s) were NaN or infinite: treated as missing and filled in along the track", n))
 	}
@@ -180,9 +187,15 @@ func (r *Result) Notes() []string {
 			f.Points, f.Length/1000, f.Distance/1000))
 	}
 	for _, rp := range r.Path.Repairs {
+		if rp.Kind == "median" {
+			notes = append(notes, fmt.Sprintf("the median filter (-route-median) changed %d elevation(s), by up to %+.1f m (%.2f km along the track); points on their neighbours' grades kept",
+				rp.Points, rp.Change, rp.At/1000))
+			continue
+		}
 		what := map[string]string{"start": "at the start (a settling barometer)", "end": "at the end", "spike": "a spike",
-			"step": "in a step (the altitude jumped between neighbouring fixes; spread over a ramp)"}[rp.Kind]
-		notes = append(notes, fmt.Sprintf("repaired %d elevation(s) %s: changed by up to %+.1f m", rp.Points, what, rp.Change))
+			"step":     "in a step (the altitude jumped between neighbouring fixes; spread over a ramp)",
+			"settling": "settling after a pause (the altitude converged on the track's)"}[rp.Kind]
+		notes = append(notes, fmt.Sprintf("repaired %d elevation(s) %s, %.2f km along the track: changed by up to %+.1f m", rp.Points, what, rp.At/1000, rp.Change))
 	}
 	if r.LapShift > 0.05 {
 		notes = append(notes, fmt.Sprintf("reconciled passes over the same ground: elevations moved by up to %.1f m", r.LapShift))

@@ -46,6 +46,11 @@ type Track struct {
 	// NonFinite counts the elevations that were NaN or infinite: they are
 	// treated as missing (filled in along the track) and reported.
 	NonFinite int
+
+	// Warnings say what was wrong with a file that was read all the same
+	// (a FIT checksum that does not match, duplicate geometry read once,
+	// several recordings of which one was taken); Result.Notes shows them.
+	Warnings []string
 }
 
 // Format names a route file format.

@@ -79,6 +79,7 @@ func TestParseFormats(t *testing.T) {
 		{"csv", "lat,lon,ele\n46,14,100\n46.001,14,101\n", CSV, []int{2}, 2},
 		{"csv semicolons, decimal commas, names in other words", "Time;Latitude;Longitude;Altitude (m)\n1;46,5;14,25;100,5\n2;46,6;14,3;\n", CSV, []int{2}, 1},
 		{"csv tabs, lng, elevation first, comment", "# exported\nElevation\tLng\tLAT\n100\t14\t46\n101\t14\t46.001\n", CSV, []int{2}, 2},
+		{"csv with a '#' header line (OpenTracks), a comment, blank and position-less rows", "#time,trackpoint_type,latitude,longitude,altitude\n# resumed\n1,TRACKPOINT,46,14,100\n\n,,,,\n2,SEGMENT_START_MANUAL,,,\n3,TRACKPOINT,46.001,14,101\n4,MARKER\n", CSV, []int{2}, 2},
 		{"csv without an elevation column, quoted names, BOM", "\xef\xbb\xbf\"lat\",\"long\"\n46,14\n46.1,14\n", CSV, []int{2}, 0},
 	}
 	for _, c := range cases {

@@ -28,6 +28,7 @@ const (
 func (p *Path) repairSteps(segs [][]Sample) {
 	grade := steepGrade(segs)
 	ramp := max(grade, stepGrade/4)
+	along := 0.0 // metres along the track to the segment's start
 	for _, seg := range segs {
 		cum := cumulative(seg)
 		steep := func(i int) float64 { // the sign of a steep increment i−1 → i, else 0
@@ -60,7 +61,7 @@ func (p *Path) repairSteps(segs [][]Sample) {
 			}
 			mid := (cum[a] + cum[b]) / 2
 			half := max(math.Abs(step)/ramp, cum[b]-cum[a]) / 2
-			change := 0.0
+			change, at := 0.0, 0.0
 			base := seg[a].Ele // before the loop moves it
 			for q := range seg {
 				s := cum[q] - mid
@@ -76,11 +77,12 @@ func (p *Path) repairSteps(segs [][]Sample) {
 				c := step * ((s+half)/(2*half) - done)
 				seg[q].Ele += c
 				if math.Abs(c) > math.Abs(change) {
-					change = c
+					change, at = c, along+cum[q]
 				}
 			}
-			p.Repairs = append(p.Repairs, Repair{Kind: "step", Points: b - a + 1, Change: change})
+			p.Repairs = append(p.Repairs, Repair{Kind: "step", Points: b - a + 1, Change: change, At: at})
 		}
+		along += cum[len(cum)-1]
 	}
 }
 

@@ -189,7 +189,8 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	track := path.Resample(path.lineSpacing(0.5))
 	soften := func(m *terrain.Heightmap) { bounds.soften(m, fit.z0, fit.amp) }
 	maxRange := bounds.MaxRange + track.trackTolerance()
-	if err := follow(ctx, m, track, fit, max(spacing/2, minFollowReach), maxRange, soften); err != nil {
+	floor := bounds.floor()
+	if err := follow(ctx, m, track, fit, max(spacing/2, minFollowReach), maxRange, floor, soften); err != nil {
 		return nil, err
 	}
 	if stage != nil {
@@ -219,9 +220,21 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 		// leaving the track's heights, and so the road, alone
 		// (korita-zbevnica.gpx at 513² with a 10 m road spanned 1091 m
 		// against the rule's 1072 m, and was refused).
-		if _, err := keepRange(ctx, m, fit, max(maxRange, span), soften); err != nil {
+		if _, err := keepRange(ctx, m, fit, max(maxRange, span), floor, soften); err != nil {
 			return nil, err
 		}
+	}
+	// The stage and the road may dig below the floor, and the lattice
+	// correction that meets the points again after a squash may dip a
+	// little below it beside a track that lies on it (a coastal track at
+	// 0 m): squashed once more, what is still below is raised onto it.
+	// Only ground below the track's lowest point moves.
+	if _, err := keepRange(ctx, m, fit, math.Inf(1), floor, soften); err != nil {
+		return nil, err
+	}
+	floorT := float32((floor - fit.z0) / fit.amp)
+	for i, v := range m.Samples {
+		m.Samples[i] = max(v, floorT)
 	}
 
 	// Normalise T onto [0, 1]; the targets follow.
@@ -405,9 +418,9 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 		m.Samples[i] = float32(float64(v)/fit.amp + float64(m.Samples[i]))
 	}
 	// The weights keep the range on their grid of points; soften again
-	// only where the full map exceeds it, as softening the softened
+	// only where the full map exceeds it or its floor, as softening the softened
 	// interpolant's tails again would flatten the random parts there.
-	if lo, hi := m.Range(); bounds != nil && fit.amp*float64(hi-lo) > bounds.MaxRange {
+	if lo, hi := m.Range(); bounds != nil && bounds.breaks(fit.z0+fit.amp*float64(lo), fit.z0+fit.amp*float64(hi)) {
 		bounds.soften(m, fit.z0, fit.amp)
 	}
 	for n := range turb.values {

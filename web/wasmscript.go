@@ -19,12 +19,10 @@ const WasmScriptFile = WasmFile + ".js"
 // deletes it.
 const wasmScriptGlobal = "cordilleraWasmGzipBase64"
 
-// WasmScript is the JavaScript of WasmScriptFile: the .wasm gzipped (the
-// browser's DecompressionStream("gzip") inflates it, so the page carries
-// no decoder of its own) and in standard base64, the densest encoding a
-// JavaScript string literal holds in a UTF-8 file (every byte above 0x7f
-// would take two). 36.5 MB of .wasm become about 16 MB of script.
-func WasmScript(wasm []byte) ([]byte, error) {
+// GzipWasm compresses the .wasm once, at the best level: the script below
+// carries it so, and 'cordillera web -serve' sends it so to a browser that
+// accepts gzip (36.5 MB of .wasm become about 12 MB).
+func GzipWasm(wasm []byte) ([]byte, error) {
 	var gz bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	if err != nil {
@@ -36,17 +34,35 @@ func WasmScript(wasm []byte) ([]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
+	return gz.Bytes(), nil
+}
+
+// WasmScript is the JavaScript of WasmScriptFile: the .wasm gzipped (the
+// browser's DecompressionStream("gzip") inflates it, so the page carries
+// no decoder of its own) and in standard base64, the densest encoding a
+// JavaScript string literal holds in a UTF-8 file (every byte above 0x7f
+// would take two). 36.5 MB of .wasm become about 16 MB of script.
+func WasmScript(wasm []byte) ([]byte, error) {
+	gz, err := GzipWasm(wasm)
+	if err != nil {
+		return nil, err
+	}
+	return GzipWasmScript(gz), nil
+}
+
+// GzipWasmScript is WasmScript of a .wasm already gzipped (GzipWasm).
+func GzipWasmScript(gz []byte) []byte {
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "// Cordillera's explorer (%s) for a page opened from a folder: gzip, then base64.\n", WasmFile)
 	fmt.Fprintf(&out, "globalThis.%s = \"", wasmScriptGlobal)
 	// Only a capacity hint (the string and its closing `";\n`): any size
 	// gives the same script, so a mutant of this sum is equivalent.
-	out.Grow(base64.StdEncoding.EncodedLen(gz.Len()) + 3)
+	out.Grow(base64.StdEncoding.EncodedLen(len(gz)) + 3)
 	enc := base64.NewEncoder(base64.StdEncoding, &out)
-	enc.Write(gz.Bytes())
+	enc.Write(gz)
 	enc.Close()
 	out.WriteString("\";\n")
-	return out.Bytes(), nil
+	return out.Bytes()
 }
 
 // ReadWasmScript is WasmScript's inverse, for the tests: the .wasm a

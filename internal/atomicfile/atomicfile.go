@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"sync"
 	"time"
 
@@ -98,8 +99,10 @@ func (g *Group) Add(path string, write func(io.Writer) error) (err error) {
 		dir = "."
 	}
 	sweepOnce(dir)
-	// A leading dot hides the file from directory listings while it is written.
-	tmp, err := os.CreateTemp(dir, "."+base+tmpInfix+"*")
+	// A leading dot hides the file from directory listings while it is
+	// written; the marker and this process's ID tell the sweep of a later
+	// run that it is ours and whether its writer is still alive.
+	tmp, err := os.CreateTemp(dir, "."+base+tmpMarker+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) { // name the folder, not the temporary
@@ -284,14 +287,19 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
-// tmpInfix marks the temporaries: ".NAME.tmp-123456789".
-const tmpInfix = ".tmp-"
+// tmpMarker marks our temporaries: ".NAME.tmp-cordillera-PID-RANDOM",
+// PID being the writer's process. Nobody names a file so by hand, and the
+// PID lets a later run tell a crashed run's temporary from a live one's.
+const tmpMarker = ".tmp-cordillera-"
 
-// StaleAfter is the age past which a temporary of ours is left over from a
-// run that was killed: the next write into its folder removes it.
+// tmpName matches a temporary of ours; its group is the writer's PID.
+var tmpName = regexp.MustCompile(`^\..+\.tmp-cordillera-([0-9]+)-[0-9]+$`)
+
+// StaleAfter is the age past which a temporary of ours whose PID belongs
+// to a live process is still taken as left over: the PID has been reused
+// since the run that wrote it ended (a live run touches its temporary as
+// it writes and renames it within minutes).
 const StaleAfter = 24 * time.Hour
-
-var tmpName = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
 
 // swept holds the folders this process has swept for stale temporaries:
 // one sweep per folder is enough, and the explorer, which saves its state
@@ -310,8 +318,10 @@ func sweepOnce(dir string) {
 	}
 }
 
-// removeStale removes temporaries of our naming pattern in dir last
-// modified before cutoff. It is best effort: what cannot be read or
+// removeStale removes the regular files in dir named as our temporaries
+// (tmpName) that a run no longer alive left behind: their writer's process
+// is gone, or they were last modified before cutoff. Nothing else is
+// touched, whatever its age. It is best effort: what cannot be read or
 // removed stays.
 func removeStale(dir string, cutoff time.Time) {
 	entries, err := os.ReadDir(dir)
@@ -319,10 +329,19 @@ func removeStale(dir string, cutoff time.Time) {
 		return
 	}
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !tmpName.MatchString(e.Name()) {
+		m := tmpName.FindStringSubmatch(e.Name())
+		if m == nil || !e.Type().IsRegular() {
 			continue
 		}
-		if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+		pid, err := strconv.Atoi(m[1])
+		if err != nil || pid == os.Getpid() { // this run's own, perhaps being written now
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if !processAlive(pid) || info.ModTime().Before(cutoff) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}

@@ -3,10 +3,13 @@ package atomicfile
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -252,18 +255,37 @@ func TestWriteContextStopsMidWrite(t *testing.T) {
 	}
 }
 
-// A temporary of ours older than a day is left from a killed run: the next
-// write into its folder removes it; fresh ones and other files stay.
-func TestWriteRemovesStaleTemporaries(t *testing.T) {
+// The sweep removes only the temporaries our own writer made: a name no
+// one types by hand, carrying the PID of the run that made it. A crashed
+// run's temporary goes at the next write into its folder once that process
+// is gone, however fresh; a live run's stays, unless it is older than
+// StaleAfter (its PID since taken by another process). A user's own
+// ".thesis.tmp-20251124", two days old, and names of the old pattern stay.
+func TestSweepRemovesOnlyOurTemporaries(t *testing.T) {
+	dead := exec.Command(os.Args[0], "-test.run=^$")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID, livePID := dead.Process.Pid, os.Getppid()
 	dir := t.TempDir()
-	old := time.Now().Add(-25 * time.Hour)
-	for _, name := range []string{".map.png.tmp-123", ".other.tmp-9", "keep.tmp-1", ".fresh.r16.tmp-77"} {
-		path := filepath.Join(dir, name)
+	twoDays := time.Now().Add(-48 * time.Hour)
+	for _, f := range []struct {
+		name string
+		old  bool
+	}{
+		{".thesis.tmp-20251124", true},                                     // the user's
+		{".map.png.tmp-123", true},                                         // no marker
+		{fmt.Sprintf("keep.tmp-cordillera-%d-1", deadPID), false},          // no leading dot
+		{fmt.Sprintf(".crashed.r16.tmp-cordillera-%d-42", deadPID), false}, // its run is gone
+		{fmt.Sprintf(".live.exr.tmp-cordillera-%d-7", livePID), false},     // its run is alive
+		{fmt.Sprintf(".reused.tif.tmp-cordillera-%d-8", livePID), true},    // a PID reused since
+	} {
+		path := filepath.Join(dir, f.name)
 		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if name != ".fresh.r16.tmp-77" {
-			if err := os.Chtimes(path, old, old); err != nil {
+		if f.old {
+			if err := os.Chtimes(path, twoDays, twoDays); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -271,8 +293,26 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	if err := Write(filepath.Join(dir, "map.png"), writeString("new")); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{".fresh.r16.tmp-77", "keep.tmp-1", "map.png"}
+	want := []string{".live.exr.tmp-cordillera-" + strconv.Itoa(livePID) + "-7", ".map.png.tmp-123", ".thesis.tmp-20251124",
+		"keep.tmp-cordillera-" + strconv.Itoa(deadPID) + "-1", "map.png"}
 	if names := dirNames(t, dir); !slices.Equal(names, want) {
 		t.Errorf("directory holds %q, want %q", names, want)
+	}
+}
+
+// A temporary being written carries the marker the sweep looks for.
+func TestTemporaryCarriesMarker(t *testing.T) {
+	dir := t.TempDir()
+	var seen []string
+	err := Write(filepath.Join(dir, "map.png"), func(io.Writer) error {
+		seen = dirNames(t, dir)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := fmt.Sprintf(".map.png.tmp-cordillera-%d-", os.Getpid())
+	if len(seen) != 1 || !strings.HasPrefix(seen[0], prefix) || !tmpName.MatchString(seen[0]) {
+		t.Errorf("while writing the folder holds %q; want one temporary named %s…", seen, prefix)
 	}
 }

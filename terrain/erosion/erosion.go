@@ -17,7 +17,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"time"
 
 	"cordillera/internal/parallel"
 	"cordillera/terrain"
@@ -78,9 +80,9 @@ func Run(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Option
 		case terrain.HydraulicErosion:
 			b, err = hydraulic(ctx, m, p, sub, false)
 		case terrain.ThermalErosion:
-			b, err = thermal(ctx, m, p, sub)
+			b, err = thermal(ctx, m, p, sub, false)
 		case terrain.FluvialErosion:
-			b, err = fluvial(ctx, m, p, sub, nil)
+			b, err = fluvial(ctx, m, p, sub, nil, false)
 		}
 		total = total.Add(b)
 		if err != nil {
@@ -106,22 +108,58 @@ func Stages(p terrain.Params) []string {
 	return strings.Split(p.Erosion, ",")
 }
 
-// maxDroplets bounds one hydraulic run: a billion droplets take about half
-// an hour on two cores, which no one means to ask for.
-const maxDroplets = 1e9
+// The cost of a droplet step, measured on this project's machines with
+// Hydraulic at GOMAXPROCS 1 (docs/erosion.md): a fixed part (the
+// gradient, the move, the deposit) and a part per cell of the brush it
+// erodes with.
+const (
+	dropletStepCost  = 50 * time.Nanosecond
+	brushCellCostPS  = 300 // picoseconds per brush cell and step
+	maxHydraulicWork = 10 * time.Minute
+)
 
-// Check reports parameter combinations the ranges of the parameter table
-// cannot express: a droplet density that on a map of p.Size² cells would
-// mean more droplets than any run should take.
-func Check(p terrain.Params) error {
-	if strings.Contains(p.Erosion, terrain.HydraulicErosion) {
-		n := p.HydraulicDroplets * float64(p.Size) * float64(p.Size)
-		if n > maxDroplets {
-			return fmt.Errorf("hydraulic-droplets: %g per cell on a %d² map is %.3g droplets, more than %.0g: lower the density or the size",
-				p.HydraulicDroplets, p.Size, n, float64(maxDroplets))
+// HydraulicCost estimates the CPU time of a hydraulic stage with p on a
+// map of p.Size² samples: droplets × lifetime steps × (the step's fixed
+// cost + its brush's cells). Droplets that leave the map or stop early cost
+// less; it is an upper bound.
+func HydraulicCost(p terrain.Params) time.Duration {
+	droplets := p.HydraulicDroplets * float64(p.Size) * float64(p.Size)
+	r := max(p.HydraulicRadius, 1)
+	brush := 0
+	for dy := -(r - 1); dy <= r-1; dy++ {
+		for dx := -(r - 1); dx <= r-1; dx++ {
+			if brushRaw(r, dx, dy) > 0 {
+				brush++
+			}
 		}
 	}
+	step := float64(dropletStepCost) + float64(brush*brushCellCostPS)/1000
+	return time.Duration(min(droplets*float64(p.HydraulicLifetime)*step, math.MaxInt64/2))
+}
+
+// Check reports parameter combinations the ranges of the parameter table
+// cannot express: a hydraulic stage whose droplets, lifetime and brush
+// together, on a map of p.Size² samples, would take more than ten minutes
+// of one core's work (each is within its range, but their product can
+// reach hours).
+func Check(p terrain.Params) error {
+	if !slices.Contains(Stages(p), terrain.HydraulicErosion) {
+		return nil
+	}
+	if c := HydraulicCost(p); c > maxHydraulicWork {
+		return fmt.Errorf("hydraulic-droplets %g × hydraulic-lifetime %d steps × hydraulic-radius %d on a %d² map: about %s of CPU time, more than %s: lower the density, the lifetime, the radius or the size",
+			p.HydraulicDroplets, p.HydraulicLifetime, p.HydraulicRadius, p.Size, formatCost(c), formatCost(maxHydraulicWork))
+	}
 	return nil
+}
+
+// formatCost writes an estimate as precisely as it can claim: minutes,
+// or hours past two.
+func formatCost(d time.Duration) string {
+	if d > 2*time.Hour {
+		return fmt.Sprintf("%.1f hours", d.Hours())
+	}
+	return fmt.Sprintf("%.0f minutes", d.Minutes())
 }
 
 // check validates the parameters and the map of a run.

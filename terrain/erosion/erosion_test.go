@@ -230,7 +230,7 @@ func steadyNetwork(t *testing.T, size int, overrides ...string) (*grid, *network
 	for i := range uplift {
 		uplift[i] = p.FluvialUplift
 	}
-	if _, err := fluvial(context.Background(), m, p, Options{}, uplift); err != nil {
+	if _, err := fluvial(context.Background(), m, p, Options{}, uplift, false); err != nil {
 		t.Fatal(err)
 	}
 	g := newGrid(m)
@@ -271,8 +271,8 @@ func TestFluvialSlopeArea(t *testing.T) {
 		nn, _ := stringFloat(c.n)
 		got, want := fitLine(la, ls), -mm/nn
 		t.Logf("m %s n %s: slope–area exponent %.4f over %d channel samples (want %.4f)", c.m, c.n, got, len(la), want)
-		if math.Abs(got-want) > 0.05 {
-			t.Errorf("m %s n %s: log S against log A has slope %.4f, want %.4f ± 0.05", c.m, c.n, got, want)
+		if len(la) < 50 || !(math.Abs(got-want) <= 0.05) { // NaN, from a fit with no points, fails too
+			t.Errorf("m %s n %s: log S against log A has slope %.4f over %d samples, want %.4f ± 0.05 over at least 50", c.m, c.n, got, len(la), want)
 		}
 	}
 }
@@ -303,8 +303,8 @@ func TestFluvialAreaExponent(t *testing.T) {
 	}
 	beta := -fitLine(la, lp)
 	t.Logf("drainage-area exponent β = %.4f (real rivers ≈ 0.43)", beta)
-	if beta < 0.3 || beta > 0.6 {
-		t.Errorf("β = %.4f, want within [0.3, 0.6]", beta)
+	if len(la) < 5 || !(beta >= 0.3 && beta <= 0.6) { // NaN, from a fit with no points, fails too
+		t.Errorf("β = %.4f over %d areas, want within [0.3, 0.6] over at least 5", beta, len(la))
 	}
 }
 

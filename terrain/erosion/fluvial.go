@@ -57,7 +57,17 @@ import (
 // Fluvial erodes m by stream power with uplift, as described above.
 func Fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
 	return single(ctx, m, p, opt, func(ctx context.Context, opt Options) (Budget, error) {
-		return fluvial(ctx, m, p, opt, nil)
+		return fluvial(ctx, m, p, opt, nil, false)
+	})
+}
+
+// FluvialReference is Fluvial done the straightforward way, on one
+// goroutine: each step orders the whole map receivers first (the stack),
+// sums the drainage areas down it and solves up it. It is the oracle the
+// parallel step is tested against; the heights are identical bit for bit.
+func FluvialReference(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
+	return single(ctx, m, p, opt, func(ctx context.Context, opt Options) (Budget, error) {
+		return fluvial(ctx, m, p, opt, nil, true)
 	})
 }
 
@@ -74,7 +84,7 @@ const steadyFraction = 2e-3
 
 // fluvial runs the stage; uplift, if not nil, replaces the uplift field
 // (m/yr per sample), as the tests do to check the steady state.
-func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options, uplift []float64) (Budget, error) {
+func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options, uplift []float64, reference bool) (Budget, error) {
 	g := newGrid(m)
 	w := g.w
 	z := g.z
@@ -95,7 +105,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		return Budget{}, err
 	}
 
-	dt, k, mExp, nExp := p.FluvialDt, p.FluvialK, p.FluvialM, p.FluvialN
+	dt := p.FluvialDt
 	dtU := make([]float64, len(z))
 	for i := range z {
 		u := p.FluvialUplift
@@ -107,20 +117,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		}
 		dtU[i] = float64(dt * u)
 	}
-	// Below the channel head's area the ground is hillslope: it erodes as
-	// the head does, so its slope never exceeds the head's. Without this,
-	// a sample that drains only itself would stand at S = (U/K)^(1/n)
-	// times A^(−m/n) of one cell: a needle on every ridge.
-	head := max(p.FluvialHead, 1)
-	powTab := make([]float64, min(len(z)+1, powTableSize))
-	for a := range powTab {
-		powTab[a] = math.Pow(max(float64(a), head), mExp)
-	}
-	c0 := k * dt * math.Pow(g.cellArea(), mExp) // K·Δt·A^m = c0·cells^m
-	invAxial, invDiagonal := 1/g.cell, 1/(g.cell*math.Sqrt2)
-	if nExp != 1 {
-		invAxial, invDiagonal = math.Pow(invAxial, nExp), math.Pow(invDiagonal, nExp)
-	}
+	sp := newStreamPower(g, net, p, dtU, base)
 
 	var eroded float64 // metres over one cell
 	steps := p.FluvialSteps
@@ -129,63 +126,30 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		if err != nil {
 			return Budget{}, err
 		}
-		if pits == 0 {
-			net.buildStack()
-		} else {
+		if pits > 0 {
 			r, err := net.fill(ctx, z, nil)
 			if err != nil {
 				return Budget{}, err
 			}
 			raised += r
-			if _, err := net.route(ctx, z); err != nil {
+			if _, err := net.receivers(ctx, z); err != nil {
 				return Budget{}, err
 			}
 		}
-		net.accumulate()
-		if err := ctx.Err(); err != nil {
+		var change, top, er float64
+		if reference {
+			change, top, er, err = sp.stepReference(ctx)
+		} else {
+			change, top, er, err = sp.step(ctx)
+		}
+		if err != nil {
 			return Budget{}, err
 		}
-		var change float64 // Σ|Δh|
-		top := base
-		for k, s := range net.stack {
-			if k&0xffff == 0 && ctx.Err() != nil { // a step at 4097² takes long enough to be worth a look
-				return Budget{}, ctx.Err()
-			}
-			i := int(s)
-			r := int(net.rec[i])
-			zr, inv := base, invAxial // an edge sample drains off the map, to the base level a cell away
-			if r != i {
-				zr, inv = z[r], invDiagonal
-				if d := r - i; d == 1 || d == -1 || d == w || d == -w {
-					inv = invAxial
-				}
-			}
-			a := net.area[i]
-			var am float64
-			if int(a) < len(powTab) {
-				am = powTab[a]
-			} else {
-				am = math.Pow(max(float64(a), head), mExp)
-			}
-			f := float64(c0*am) * inv
-			old := z[i]
-			up := old + dtU[i]
-			var next float64
-			if nExp == 1 {
-				next = (up + float64(f*zr)) / (1 + f)
-			} else {
-				next = zr + newtonDrop(up-zr, f, nExp)
-			}
-			z[i] = next
-			change += math.Abs(next - old)
-			top = max(top, next)
-
-			eroded += up - next
-		}
+		eroded += er
 		if opt.Progress != nil {
 			opt.Progress(float64(step+1) / float64(steps))
 		}
-		steady := change <= steadyFraction*(top-base)*float64(len(z))
+		steady := change <= steadyFraction*(max(top, base)-base)*float64(len(z))
 		if opt.Pass != nil && !steady && step+1 < steps {
 			storeRescaled(g, m, lo, hi)
 			opt.Pass(terrain.FluvialErosion, step+1, steps)

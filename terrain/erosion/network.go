@@ -39,7 +39,7 @@ type network struct {
 
 func newNetwork(g *grid) *network {
 	n := &network{w: g.w, h: g.h,
-		rec: make([]int32, len(g.z)), stack: make([]int32, 0, len(g.z)), area: make([]int32, len(g.z)),
+		rec: make([]int32, len(g.z)), area: make([]int32, len(g.z)),
 		pits: make([]int, (g.h+parallel.RowBlock-1)/parallel.RowBlock)}
 	for k, nb := range neighbours8 {
 		n.offset[k] = nb.dy*g.w + nb.dx
@@ -215,6 +215,9 @@ func (n *network) wanderingRow(z []float64, y int, row []int32) (pits int) {
 func (n *network) buildStack() {
 	w, h := n.w, n.h
 	rec := n.rec
+	if cap(n.stack) < len(rec) { // made on first use: the parallel fluvial step needs no stack
+		n.stack = make([]int32, 0, len(rec))
+	}
 	n.stack = n.stack[:0]
 	todo := n.todo[:0]
 	for i := len(rec) - 1; i >= 0; i-- {

@@ -2,7 +2,6 @@ package erosion
 
 import (
 	"context"
-	"math"
 
 	"cordillera/internal/parallel"
 	"cordillera/terrain"
@@ -28,7 +27,7 @@ import (
 // Thermal erodes m with p's talus angle, sweeps and rate, on all cores.
 func Thermal(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
 	return single(ctx, m, p, opt, func(ctx context.Context, opt Options) (Budget, error) {
-		return thermal(ctx, m, p, opt)
+		return thermal(ctx, m, p, opt, false)
 	})
 }
 
@@ -36,50 +35,30 @@ func Thermal(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 // has fewer sweeps).
 const thermalPasses = 16
 
-func thermal(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
+// ThermalReference is Thermal done the straightforward way, one
+// neighbour at a time with bounds checks: the oracle the fast sweep is
+// tested against; its result is identical bit for bit.
+func ThermalReference(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
+	return single(ctx, m, p, opt, func(ctx context.Context, opt Options) (Budget, error) {
+		return thermal(ctx, m, p, opt, true)
+	})
+}
+
+func thermal(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options, reference bool) (Budget, error) {
 	g := newGrid(m)
-	w, h := g.w, g.h
+	h := g.h
 	next := make([]float64, len(g.z))
 	rowMoved := make([]float64, h)
-	talus := math.Tan(p.ThermalTalus * math.Pi / 180)
-	axial, diagonal := talus*g.cell, talus*g.cell*math.Sqrt2 // talus drops to a side and a diagonal neighbour
-	k := p.ThermalRate / 16
+	th := newThermalSweep(g, p)
 	iters := p.ThermalIterations
 	passes := min(thermalPasses, iters)
 	var moved float64 // metres over one cell
+	sweep := th.sweep
+	if reference {
+		sweep = th.sweepReference
+	}
 	for it := 0; it < iters; it++ {
-		z := g.z
-		err := parallel.Blocks(ctx, h, func(y0, y1 int) {
-			for y := y0; y < y1; y++ {
-				var out float64
-				for x := 0; x < w; x++ {
-					i := y*w + x
-					zi := z[i]
-					var change float64
-					for _, nb := range neighbours8 {
-						nx, ny := x+nb.dx, y+nb.dy
-						if nx < 0 || ny < 0 || nx >= w || ny >= h {
-							continue
-						}
-						drop := axial
-						if nb.diagonal {
-							drop = diagonal
-						}
-						d := zi - z[ny*w+nx]
-						if d > drop {
-							f := float64(k * (d - drop))
-							change -= f
-							out += f
-						} else if -d > drop {
-							change += float64(k * (-d - drop))
-						}
-					}
-					next[i] = zi + change
-				}
-				rowMoved[y] = out
-			}
-		})
-		if err != nil {
+		if err := sweep(ctx, g.z, next, rowMoved); err != nil {
 			return Budget{}, err
 		}
 		g.z, next = next, g.z
@@ -100,6 +79,55 @@ func thermal(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	}
 	moved *= g.cellArea()
 	return Budget{Eroded: moved, Deposited: moved}, nil
+}
+
+// sweep is one Jacobi sweep, the same arithmetic in the same order as
+// sweepReference: the edges of the map go through the reference's
+// bounds-checked loop, and the inner samples through an unrolled one that
+// reads its three rows without bounds checks.
+func (th *thermalSweep) sweep(ctx context.Context, z, next, rowMoved []float64) error {
+	w, h := th.w, th.h
+	k, ax, dg := th.k, th.axial, th.diagonal
+	return parallel.Blocks(ctx, h, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			if y == 0 || y == h-1 || w < 3 {
+				rowMoved[y] = th.cellsReference(z, next, y, 0, w, 0)
+				continue
+			}
+			out := th.cellsReference(z, next, y, 0, 1, 0)
+			up, mid, down := z[(y-1)*w:y*w], z[y*w:(y+1)*w], z[(y+1)*w:(y+2)*w]
+			nrow := next[y*w : (y+1)*w]
+			_, _, _ = up[w-1], down[w-1], nrow[w-1]
+			for x := 1; x < w-1; x++ {
+				zi := mid[x]
+				var c float64
+				c, out = exchange(c, out, zi-up[x-1], dg, k)
+				c, out = exchange(c, out, zi-up[x], ax, k)
+				c, out = exchange(c, out, zi-up[x+1], dg, k)
+				c, out = exchange(c, out, zi-mid[x-1], ax, k)
+				c, out = exchange(c, out, zi-mid[x+1], ax, k)
+				c, out = exchange(c, out, zi-down[x-1], dg, k)
+				c, out = exchange(c, out, zi-down[x], ax, k)
+				c, out = exchange(c, out, zi-down[x+1], dg, k)
+				nrow[x] = zi + c
+			}
+			rowMoved[y] = th.cellsReference(z, next, y, w-1, w, out)
+		}
+	})
+}
+
+// exchange adds to a sample's change, and to what its row sends out, the
+// flux to one neighbour d metres lower (negative: higher) whose talus
+// drop is drop.
+func exchange(change, out, d, drop, k float64) (float64, float64) {
+	if d > drop {
+		f := float64(k * (d - drop))
+		return change - f, out + f
+	}
+	if -d > drop {
+		return change + float64(k*(-d-drop)), out
+	}
+	return change, out
 }
 
 // neighbour is an offset to one of the 8 neighbours of a sample.

@@ -5,7 +5,6 @@ import (
 	"compress/zlib"
 	"cordillera/terrain"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -25,13 +24,11 @@ const (
 // base go into two double attributes (cordilleraCellSize, cordilleraBase).
 //
 // The writer is our own, checked against OpenEXR's library (exrheader,
-// exrmultiview in the tests): github.com/mrjoshuak/go-openexr v1.0.3 stores
-// ZIP blocks even when they come out larger than the raw pixels, which
-// OpenEXR rejects ("Unexpected data block length") and noisy float
-// heights often cause, and OpenEXR decodes its ZIP blocks to other values
-// than were written. Here each block of 16 scanlines is ZIP-compressed
-// (OpenEXR's byte split and delta predictor, then zlib) and stored raw
-// where that does not make it smaller, as the format asks.
+// exrmultiview in the tests). Each block of 16 scanlines is
+// ZIP-compressed (OpenEXR's byte split and delta predictor, then zlib)
+// and stored raw where that does not make it smaller, as the format asks:
+// OpenEXR rejects a block stored larger than its pixels ("Unexpected data
+// block length"), which noisy float heights often make.
 func EncodeEXR(w io.Writer, m *terrain.Heightmap, base float64) error {
 	return encodeEXR(w, m, base, "Y")
 }
@@ -151,7 +148,7 @@ func (h *exrHeader) attr(name, typ string, value []byte) {
 func le32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
 
 // exrSource turns decoded heights into a Source: finite heights in metres,
-// normalised, with the cell size when the file gave a valid one.
+// normalised, with the cell size unless it is NaN (none given).
 func exrSource(data []float32, w, h int, cellSize float64) (*Source, error) {
 	m := terrain.NewHeightmap(w, h)
 	for i, v := range data {
@@ -161,42 +158,8 @@ func exrSource(data []float32, w, h int, cellSize float64) (*Source, error) {
 		m.Samples[i] = v
 	}
 	src := newMetricSource(m)
-	if cellSize > 0 && !math.IsInf(cellSize, 0) {
+	if !math.IsNaN(cellSize) {
 		m.CellSize, src.HasCellSize = cellSize, true
 	}
 	return src, nil
-}
-
-// seekBuffer is an in-memory io.WriteSeeker.
-type seekBuffer struct {
-	data []byte
-	pos  int
-}
-
-func (b *seekBuffer) Write(p []byte) (int, error) {
-	if need := b.pos + len(p); need > len(b.data) {
-		b.data = append(b.data, make([]byte, need-len(b.data))...)
-	}
-	copy(b.data[b.pos:], p)
-	b.pos += len(p)
-	return len(p), nil
-}
-
-func (b *seekBuffer) Seek(offset int64, whence int) (int64, error) {
-	var abs int64
-	switch whence {
-	case io.SeekStart:
-		abs = offset
-	case io.SeekCurrent:
-		abs = int64(b.pos) + offset
-	case io.SeekEnd:
-		abs = int64(len(b.data)) + offset
-	default:
-		return 0, errors.New("exr: bad whence")
-	}
-	if abs < 0 {
-		return 0, errors.New("exr: negative seek")
-	}
-	b.pos = int(abs)
-	return abs, nil
 }

@@ -11,11 +11,63 @@ import (
 	"math"
 )
 
-// OpenEXR compression codes (OpenEXR file layout, "compression").
+// OpenEXR compression codes (ImfCompression.h); exrZIP is defined with
+// the writer, exrPXR24 with its decoder.
 const (
 	exrNone = 0
 	exrRLE  = 1
-	exrZIPS = 2 // exrZIP (3) is defined with the writer
+	exrZIPS = 2
+	exrPIZ  = 4
+)
+
+// exrCompressionName is the name OpenEXR gives a compression code.
+func exrCompressionName(code int) string {
+	names := []string{"no", "RLE", "ZIPS", "ZIP", "PIZ", "PXR24", "B44", "B44A", "DWAA", "DWAB", "HTJ2K256", "HTJ2K32"}
+	if code >= 0 && code < len(names) {
+		return names[code]
+	}
+	return fmt.Sprintf("unknown (code %d)", code)
+}
+
+// exrChunkLines is how many scanlines one chunk of a scanline file holds
+// for each compression DecodeEXR reads, 0 for the others.
+func exrChunkLines(compression int) int {
+	switch compression {
+	case exrNone, exrRLE, exrZIPS:
+		return 1
+	case exrZIP, exrPXR24:
+		return 16
+	case exrPIZ:
+		return 32
+	}
+	return 0
+}
+
+// exrMaxRatio bounds how many times larger than its stored bytes a chunk
+// of each compression can decode to: zlib's deflate at most about 1032
+// (PXR24 widens 3 stored bytes to 4), RLE 64 (two bytes make a run of
+// 128), PIZ about 460 (a 1-bit Huffman code and an 8-bit count repeat a
+// 16-bit value 255 times). The slack covers the fixed headers of small
+// chunks.
+func exrMaxRatio(compression int) (ratio, slack int64) {
+	switch compression {
+	case exrNone:
+		return 1, 0
+	case exrRLE:
+		return 64, 4096
+	}
+	return 1400, 4096
+}
+
+// Bounds on what a header may ask for before a byte of pixels is read.
+const (
+	// maxEXRChannels bounds the channel list; a render's AOVs run to a few
+	// dozen.
+	maxEXRChannels = 1024
+	// maxEXRChunkBytes bounds one chunk decoded: 32 lines of 16385
+	// samples of 32 float channels, or a tile of 4096² samples of 2. A
+	// chunk is decoded whole, into two buffers of this size at most.
+	maxEXRChunkBytes = 64 << 20
 )
 
 // exrChannel is one entry of an OpenEXR channel list.
@@ -26,154 +78,289 @@ type exrChannel struct {
 	bytesPerPx int
 }
 
-// DecodeEXR reads a single-part scanline OpenEXR image of size bytes as a
-// heightmap in world units: the channel Y, or R, or the only channel, of
-// any pixel type (UINT, HALF, FLOAT). The heights are normalised onto
-// [0, 1] with Base the lowest and VerticalScale the span; the cell size is
-// the file's cordilleraCellSize attribute when present (HasCellSize), else
-// 1. Uncompressed, RLE, ZIPS, ZIP and PXR24 blocks are decoded here, including
-// blocks stored raw because compression did not pay, which
-// github.com/mrjoshuak/go-openexr mistakes for corrupt; the other
-// compressions (PIZ, B44, B44A, DWAA, DWAB) go through that library, which
-// the browser build lacks (exr_library_js.go). Tiled, deep and multi-part files,
-// subsampled channels and NaN or infinite heights are errors.
+// exrImage is what DecodeEXR learnt from the header.
+type exrImage struct {
+	r           io.ReaderAt
+	size        int64
+	compression int
+	x0, y0      int64 // the data window's first sample
+	width       int
+	height      int
+	channels    []exrChannel
+	pixelBytes  int // one pixel's bytes, all channels
+	pick        int // the channel read
+	pickOffset  int // the picked channel's offset in a line of width 1
+	tiled       bool
+	tileW       int // the chunk's width and height: a tile's, or the
+	tileH       int // image width and a block of scanlines
+	across      int // chunks across and down
+	down        int
+	piz         pizTables
+}
+
+// DecodeEXR reads a single-part OpenEXR image of size bytes, scanline or
+// tiled (its full-resolution level), as a heightmap in world units: the
+// channel Y, or R, or the only channel, of any pixel type (UINT, HALF,
+// FLOAT). The heights are normalised onto [0, 1] with Base the lowest and
+// VerticalScale the span; the cell size is the file's cordilleraCellSize
+// attribute when present (HasCellSize), else 1.
+//
+// Uncompressed, RLE, ZIPS, ZIP, PIZ and PXR24 chunks are decoded here, in
+// pure Go, to the values OpenEXR's own library decodes (the tests compare
+// against files its tools write); B44, B44A, DWAA, DWAB and HTJ2K are
+// refused with a way out, since a decoder that returns wrong heights
+// quietly is worse than none. Deep and multi-part files, subsampled
+// channels and NaN or infinite heights are errors. Every size the header
+// gives is checked against the file's length and the bounds above before
+// anything is allocated for it.
 func DecodeEXR(r io.ReaderAt, size int64) (*Source, error) {
+	img, data, cellSize, err := decodeEXRSamples(r, size)
+	if err != nil {
+		return nil, err
+	}
+	return exrSource(data, img.width, img.height, cellSize)
+}
+
+// decodeEXRSamples decodes the height channel of an EXR as DecodeEXR does,
+// and returns its samples as the file holds them, with the cell size (NaN
+// for none).
+func decodeEXRSamples(r io.ReaderAt, size int64) (img *exrImage, data []float32, cellSize float64, err error) {
 	br := bufio.NewReader(io.NewSectionReader(r, 0, size))
 	var head [8]byte
 	if _, err := io.ReadFull(br, head[:]); err != nil {
-		return nil, errors.New("exr: file too short for an OpenEXR header")
+		return nil, nil, 0, errors.New("exr: file too short for an OpenEXR header")
 	}
 	if !bytes.Equal(head[:4], []byte{0x76, 0x2f, 0x31, 0x01}) {
-		return nil, errors.New("exr: not an OpenEXR file (bad magic number)")
+		return nil, nil, 0, errors.New("exr: not an OpenEXR file (bad magic number)")
 	}
 	flags := binary.LittleEndian.Uint32(head[4:])
 	if flags&0xff != 2 {
-		return nil, fmt.Errorf("exr: file format version %d; want 2", flags&0xff)
+		return nil, nil, 0, fmt.Errorf("exr: file format version %d; want 2", flags&0xff)
 	}
-	if flags&(0x200|0x800|0x1000) != 0 {
-		return nil, errors.New("exr: tiled, deep or multi-part file; want a single-part scanline image")
+	switch {
+	case flags&0x1000 != 0:
+		return nil, nil, 0, errors.New("exr: multi-part file; want a single-part image (exrmultipart -separate splits it)")
+	case flags&0x800 != 0:
+		return nil, nil, 0, errors.New("exr: deep data; want a flat image")
+	case flags&^uint32(0xff|0x200|0x400) != 0:
+		return nil, nil, 0, fmt.Errorf("exr: unknown version flags %#x", flags&^0xff)
 	}
 	attrs, read, err := readEXRHeader(br, size)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
-	compression := -1
+	img = &exrImage{r: r, size: size, compression: -1, tiled: flags&0x200 != 0}
 	if v := attrs["compression"]; len(v) == 1 {
-		compression = int(v[0])
+		img.compression = int(v[0])
 	}
-	if compression < 0 {
-		return nil, errors.New("exr: header lacks the compression attribute")
+	if img.compression < 0 {
+		return nil, nil, 0, errors.New("exr: header lacks the compression attribute")
+	}
+	if exrChunkLines(img.compression) == 0 {
+		return nil, nil, 0, fmt.Errorf("exr: %s compression is not read (it would not decode to the heights OpenEXR reads); "+
+			"re-save the map with ZIP compression, for example exrmultiview -z zip left in.exr right in.exr out.exr, or from the program that made it",
+			exrCompressionName(img.compression))
 	}
 	dw := attrs["dataWindow"]
 	if len(dw) != 16 {
-		return nil, errors.New("exr: header lacks the dataWindow attribute")
+		return nil, nil, 0, errors.New("exr: header lacks the dataWindow attribute")
 	}
-	x0, y0 := int32(binary.LittleEndian.Uint32(dw)), int32(binary.LittleEndian.Uint32(dw[4:]))
-	x1, y1 := int32(binary.LittleEndian.Uint32(dw[8:])), int32(binary.LittleEndian.Uint32(dw[12:]))
-	if x0 != 0 || y0 != 0 {
-		return nil, fmt.Errorf("exr: data window starts at (%d,%d); want (0,0)", x0, y0)
-	}
-	w, h := int64(x1)+1, int64(y1)+1
+	x0, y0 := int64(int32(binary.LittleEndian.Uint32(dw))), int64(int32(binary.LittleEndian.Uint32(dw[4:])))
+	x1, y1 := int64(int32(binary.LittleEndian.Uint32(dw[8:]))), int64(int32(binary.LittleEndian.Uint32(dw[12:])))
+	w, h := x1-x0+1, y1-y0+1
 	if err := checkFileSize("exr", int(min(max(w, 0), MaxFileSide+1)), int(min(max(h, 0), MaxFileSide+1))); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
-	width, height := int(w), int(h)
-	channels, err := parseEXRChannels(attrs["channels"])
-	if err != nil {
-		return nil, err
+	img.x0, img.y0, img.width, img.height = x0, y0, int(w), int(h)
+	if img.channels, err = parseEXRChannels(attrs["channels"]); err != nil {
+		return nil, nil, 0, err
 	}
-	// Refuse before allocating what the file cannot hold: no OpenEXR
-	// compression shrinks pixels more than about 1000-fold (zlib's limit).
-	pixelBytes := 0
-	for _, c := range channels {
-		pixelBytes += c.bytesPerPx
+	if img.pick, err = pickEXRChannel(img.channels); err != nil {
+		return nil, nil, 0, err
 	}
-	ratio := int64(1100)
-	if compression == exrNone {
-		ratio = 1
+	for i, c := range img.channels {
+		if i == img.pick {
+			img.pickOffset = img.pixelBytes
+		}
+		img.pixelBytes += c.bytesPerPx
 	}
-	if need := int64(width) * int64(height) * int64(pixelBytes); need > (size-read)*ratio {
-		return nil, fmt.Errorf("exr: %d bytes of pixel data cannot hold a %d×%d image", size-read, width, height)
+	if err := img.layout(attrs["tiles"]); err != nil {
+		return nil, nil, 0, err
 	}
-	if compression > exrZIP && compression != exrPXR24 {
-		return decodeEXRLibrary(r, size, compression)
+	// Refuse before allocating what the file cannot hold.
+	chunks := img.across * img.down
+	if int64(chunks)*8 > size-read {
+		return nil, nil, 0, fmt.Errorf("exr: the %d-byte file cannot hold the offsets of %d chunks", size, chunks)
 	}
-	pick, err := pickEXRChannel(channels)
-	if err != nil {
-		return nil, err
+	ratio, slack := exrMaxRatio(img.compression)
+	if need := int64(img.width) * int64(img.height) * int64(img.pixelBytes); need > (size-read)*ratio+slack {
+		return nil, nil, 0, fmt.Errorf("exr: %d bytes of %s-compressed pixel data cannot hold a %d×%d image of %d channels",
+			size-read, exrCompressionName(img.compression), img.width, img.height, len(img.channels))
 	}
-	lines := 1
-	switch compression {
-	case exrZIP:
-		lines = exrZIPLines
-	case exrPXR24:
-		lines = exrPXR24Lines
+	if chunk := int64(img.tileW) * int64(img.tileH) * int64(img.pixelBytes); chunk > maxEXRChunkBytes {
+		what := fmt.Sprintf("a block of %d scanlines", img.tileH)
+		if img.tiled {
+			what = fmt.Sprintf("a %d×%d tile", img.tileW, img.tileH)
+		}
+		return nil, nil, 0, fmt.Errorf("exr: %s of %d channels holds %d MB, more than the %d MB read at once; "+
+			"re-save the map with fewer channels or smaller tiles", what, len(img.channels), chunk>>20, maxEXRChunkBytes>>20)
 	}
-	blocks := (height + lines - 1) / lines
-	if int64(blocks)*8 > size-read {
-		return nil, fmt.Errorf("exr: the %d-byte file cannot hold the offsets of %d blocks", size, blocks)
-	}
-	table := make([]byte, 8*blocks)
+	table := make([]byte, 8*chunks)
 	if _, err := io.ReadFull(br, table); err != nil {
-		return nil, errors.New("exr: truncated offset table")
+		return nil, nil, 0, errors.New("exr: truncated offset table")
 	}
-	// Each line holds every channel's samples, channel after channel.
-	lineBytes, offsetInLine := 0, 0
-	for i, c := range channels {
-		if i == pick {
-			offsetInLine = lineBytes
-		}
-		lineBytes += width * c.bytesPerPx
-	}
-	data := make([]float32, width*height)
-	done := make([]bool, blocks)
-	chunkHead := make([]byte, 8)
-	for b := range blocks {
-		off := int64(binary.LittleEndian.Uint64(table[8*b:]))
-		if off < 0 || off > size-8 {
-			return nil, fmt.Errorf("exr: block %d at offset %d lies outside the %d-byte file", b, off, size)
-		}
-		if _, err := r.ReadAt(chunkHead, off); err != nil {
-			return nil, errors.New("exr: truncated block header")
-		}
-		y := int64(int32(binary.LittleEndian.Uint32(chunkHead)))
-		n := int64(binary.LittleEndian.Uint32(chunkHead[4:]))
-		if y < 0 || y >= h || y%int64(lines) != 0 || done[y/int64(lines)] {
-			return nil, fmt.Errorf("exr: block %d starts at line %d, not the start of a missing block of %d lines", b, y, lines)
-		}
-		if n > size-off-8 {
-			return nil, fmt.Errorf("exr: block %d claims %d bytes; only %d remain in the file", b, n, size-off-8)
-		}
-		k := int(y) / lines
-		done[k] = true
-		rows := min(lines, height-int(y))
-		packed := make([]byte, n)
-		if _, err := r.ReadAt(packed, off+8); err != nil && !(errors.Is(err, io.EOF) && off+8+n == size) {
-			return nil, fmt.Errorf("exr: %w", err)
-		}
-		var pix []byte
-		if compression == exrPXR24 && len(packed) != rows*lineBytes { // a block that would not shrink is stored raw
-			pix, err = unPXR24(packed, channels, width, rows)
-		} else {
-			pix, err = exrUnpack(packed, rows*lineBytes, compression)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("exr: block %d: %w", b, err)
-		}
-		c := channels[pick]
-		for row := range rows {
-			line := pix[row*lineBytes+offsetInLine:]
-			out := data[(int(y)+row)*width:]
-			for x := range width {
-				out[x] = exrSample(line[x*c.bytesPerPx:], c.pixelType)
-			}
+	data = make([]float32, img.width*img.height)
+	done := make([]bool, chunks)
+	for i := range chunks {
+		if err := img.readChunk(i, int64(binary.LittleEndian.Uint64(table[8*i:])), data, done); err != nil {
+			return nil, nil, 0, err
 		}
 	}
-	cellSize := math.NaN()
+	cellSize = math.NaN()
 	if v := attrs[exrCellSize]; len(v) == 8 {
 		cellSize = math.Float64frombits(binary.LittleEndian.Uint64(v))
+		if err := checkCellSize("exr", exrCellSize, cellSize); err != nil {
+			return nil, nil, 0, err
+		}
 	}
-	return exrSource(data, width, height, cellSize)
+	return img, data, cellSize, nil
+}
+
+// layout sets the chunks' size and count: tiles of the tiledesc attribute
+// tiles (only the full-resolution level is read, whose tiles come first in
+// the offset table at every level mode), or blocks of scanlines.
+func (img *exrImage) layout(tiles []byte) error {
+	if !img.tiled {
+		img.tileW, img.tileH = img.width, min(exrChunkLines(img.compression), img.height)
+		img.across, img.down = 1, (img.height+img.tileH-1)/img.tileH
+		return nil
+	}
+	if len(tiles) != 9 {
+		return errors.New("exr: tiled file lacks the tiles attribute")
+	}
+	tw, th := int64(binary.LittleEndian.Uint32(tiles)), int64(binary.LittleEndian.Uint32(tiles[4:]))
+	if mode := tiles[8] & 0xf; mode > 2 {
+		return fmt.Errorf("exr: tile level mode %d; want one level, mipmap or ripmap", mode)
+	}
+	if tw < 1 || th < 1 || tw > math.MaxInt32 || th > math.MaxInt32 {
+		return fmt.Errorf("exr: tiles of %d×%d", tw, th)
+	}
+	// A tile larger than the image holds only the image's samples.
+	img.tileW, img.tileH = int(min(tw, int64(img.width))), int(min(th, int64(img.height)))
+	img.across = int((int64(img.width) + tw - 1) / tw)
+	img.down = int((int64(img.height) + th - 1) / th)
+	return nil
+}
+
+// readChunk reads chunk i, at offset off, into data: checks that the chunk
+// lies in the file, is one of the full-resolution level's and was not read
+// before, then decodes it and keeps the picked channel's samples.
+func (img *exrImage) readChunk(i int, off int64, data []float32, done []bool) error {
+	headLen := int64(8)
+	if img.tiled {
+		headLen = 20
+	}
+	if off < 0 || off > img.size-headLen {
+		return fmt.Errorf("exr: chunk %d at offset %d lies outside the %d-byte file", i, off, img.size)
+	}
+	head := make([]byte, headLen)
+	if _, err := img.r.ReadAt(head, off); err != nil && !(errors.Is(err, io.EOF) && off+headLen == img.size) {
+		return fmt.Errorf("exr: chunk %d: %w", i, err)
+	}
+	var k, x, y, cw, rows int
+	if img.tiled {
+		tx, ty := int64(int32(binary.LittleEndian.Uint32(head))), int64(int32(binary.LittleEndian.Uint32(head[4:])))
+		lx, ly := int32(binary.LittleEndian.Uint32(head[8:])), int32(binary.LittleEndian.Uint32(head[12:]))
+		if lx != 0 || ly != 0 || tx < 0 || ty < 0 || tx >= int64(img.across) || ty >= int64(img.down) {
+			return fmt.Errorf("exr: chunk %d is tile (%d,%d) of level (%d,%d), not one of the %d×%d tiles of the full image",
+				i, tx, ty, lx, ly, img.across, img.down)
+		}
+		k = int(ty)*img.across + int(tx)
+		x, y = int(tx)*img.tileW, int(ty)*img.tileH
+	} else {
+		ly := int64(int32(binary.LittleEndian.Uint32(head))) - img.y0
+		if ly < 0 || ly >= int64(img.height) || ly%int64(img.tileH) != 0 {
+			return fmt.Errorf("exr: chunk %d starts at line %d, not the first line of a block of %d", i, ly+img.y0, img.tileH)
+		}
+		k, y = int(ly)/img.tileH, int(ly)
+	}
+	if done[k] {
+		return fmt.Errorf("exr: chunk %d repeats an earlier chunk's pixels", i)
+	}
+	done[k] = true
+	cw, rows = min(img.tileW, img.width-x), min(img.tileH, img.height-y)
+	n := int64(binary.LittleEndian.Uint32(head[headLen-4:]))
+	if n > img.size-off-headLen {
+		return fmt.Errorf("exr: chunk %d claims %d bytes; only %d remain in the file", i, n, img.size-off-headLen)
+	}
+	want := int64(cw) * int64(rows) * int64(img.pixelBytes)
+	if ratio, slack := exrMaxRatio(img.compression); want > n*ratio+slack {
+		return fmt.Errorf("exr: chunk %d: %d bytes cannot hold the %d bytes of its pixels", i, n, want)
+	}
+	packed := make([]byte, n)
+	if _, err := img.r.ReadAt(packed, off+headLen); err != nil && !(errors.Is(err, io.EOF) && off+headLen+n == img.size) {
+		return fmt.Errorf("exr: chunk %d: %w", i, err)
+	}
+	pix, err := img.unpack(packed, int(want), cw, rows)
+	if err != nil {
+		return fmt.Errorf("exr: chunk %d (%s): %w", i, exrCompressionName(img.compression), err)
+	}
+	lineBytes := cw * img.pixelBytes
+	c := img.channels[img.pick]
+	for row := range rows {
+		line := pix[row*lineBytes+cw*img.pickOffset:]
+		out := data[(y+row)*img.width+x:]
+		for j := range cw {
+			out[j] = exrSample(line[j*c.bytesPerPx:], c.pixelType)
+		}
+	}
+	return nil
+}
+
+// unpack returns a chunk's n pixel bytes as an uncompressed chunk holds
+// them: line after line, within a line each channel's cw samples in turn,
+// little-endian. A chunk stored in exactly n bytes is raw, whatever the
+// compression, as OpenEXR stores chunks that would not shrink.
+func (img *exrImage) unpack(packed []byte, n, cw, rows int) ([]byte, error) {
+	if len(packed) == n {
+		return packed, nil
+	}
+	switch img.compression {
+	case exrNone:
+		return nil, fmt.Errorf("%d bytes, want %d", len(packed), n)
+	case exrPXR24:
+		return unPXR24(packed, img.channels, cw, rows)
+	case exrPIZ:
+		return img.piz.unPIZ(packed, img.channels, cw, rows)
+	}
+	tmp := make([]byte, n)
+	if img.compression == exrRLE {
+		if err := unRLE(tmp, packed); err != nil {
+			return nil, err
+		}
+	} else { // ZIPS, ZIP
+		zr, err := zlib.NewReader(bytes.NewReader(packed))
+		if err != nil {
+			return nil, fmt.Errorf("bad ZIP data: %w", err)
+		}
+		if _, err := io.ReadFull(zr, tmp); err != nil {
+			return nil, fmt.Errorf("ZIP data holds fewer than the %d bytes of its pixels", n)
+		}
+	}
+	// Undo the predictor, then interleave the two halves again.
+	for i := 1; i < n; i++ {
+		tmp[i] = tmp[i-1] + tmp[i] - 128
+	}
+	out := make([]byte, n)
+	half := (n + 1) / 2
+	for i := range out {
+		if i%2 == 0 {
+			out[i] = tmp[i/2]
+		} else {
+			out[i] = tmp[half+i/2]
+		}
+	}
+	return out, nil
 }
 
 // maxEXRAttribute bounds one header attribute's value; real headers hold
@@ -226,6 +413,9 @@ func readEXRHeader(br *bufio.Reader, size int64) (map[string][]byte, int64, erro
 func parseEXRChannels(v []byte) ([]exrChannel, error) {
 	var out []exrChannel
 	for len(v) > 0 && v[0] != 0 {
+		if len(out) == maxEXRChannels {
+			return nil, fmt.Errorf("exr: more than %d channels", maxEXRChannels)
+		}
 		i := bytes.IndexByte(v, 0)
 		if i < 0 || len(v) < i+1+16 {
 			return nil, errors.New("exr: malformed channel list")
@@ -267,53 +457,11 @@ func pickEXRChannel(cs []exrChannel) (int, error) {
 	if len(cs) == 1 {
 		return 0, nil
 	}
-	names := make([]string, len(cs))
-	for i, c := range cs {
-		names[i] = c.name
+	names := make([]string, min(len(cs), 8))
+	for i := range names {
+		names[i] = cs[i].name
 	}
-	return 0, fmt.Errorf("exr: channels %v; want Y, R or a single channel", names)
-}
-
-// exrUnpack returns a block's n pixel bytes. A block of exactly n bytes is
-// stored raw, whatever the compression (OpenEXR stores blocks that would
-// not shrink as they are); a larger one is decompressed all the same,
-// since go-openexr writes such blocks, though OpenEXR itself refuses them.
-func exrUnpack(packed []byte, n int, compression int) ([]byte, error) {
-	if len(packed) == n || compression == exrNone {
-		if len(packed) != n {
-			return nil, fmt.Errorf("%d bytes, want %d", len(packed), n)
-		}
-		return packed, nil
-	}
-	tmp := make([]byte, n)
-	switch compression {
-	case exrRLE:
-		if err := unRLE(tmp, packed); err != nil {
-			return nil, err
-		}
-	default: // ZIPS, ZIP
-		zr, err := zlib.NewReader(bytes.NewReader(packed))
-		if err != nil {
-			return nil, fmt.Errorf("bad ZIP data: %w", err)
-		}
-		if _, err := io.ReadFull(zr, tmp); err != nil {
-			return nil, fmt.Errorf("ZIP data holds fewer than the %d bytes of its lines", n)
-		}
-	}
-	// Undo the predictor, then interleave the two halves again.
-	for i := 1; i < n; i++ {
-		tmp[i] = tmp[i-1] + tmp[i] - 128
-	}
-	out := make([]byte, n)
-	half := (n + 1) / 2
-	for i := range out {
-		if i%2 == 0 {
-			out[i] = tmp[i/2]
-		} else {
-			out[i] = tmp[half+i/2]
-		}
-	}
-	return out, nil
+	return 0, fmt.Errorf("exr: %d channels %v; want Y, R or a single channel", len(cs), names)
 }
 
 // unRLE decodes OpenEXR's run-length encoding into dst, which it must fill:
@@ -342,7 +490,7 @@ func unRLE(dst, src []byte) error {
 		src = src[1:]
 	}
 	if o != len(dst) {
-		return fmt.Errorf("RLE data holds %d of the %d bytes of its lines", o, len(dst))
+		return fmt.Errorf("RLE data holds %d of the %d bytes of its pixels", o, len(dst))
 	}
 	return nil
 }

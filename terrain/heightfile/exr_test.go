@@ -1,14 +1,18 @@
 package heightfile
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
-
-	"github.com/mrjoshuak/go-openexr/exr"
 )
 
 func TestEXRRoundTrip(t *testing.T) {
@@ -75,6 +79,16 @@ func TestEXRRefusals(t *testing.T) {
 			t.Errorf("%s: source %v, error %v; want an exr: error", name, src != nil, err)
 		}
 	}
+	// A cell size that would make infinite vertices further on.
+	huge := randomHeightmap(4, 4, 1)
+	huge.CellSize = 1e300
+	var hb bytes.Buffer
+	if err := EncodeEXR(&hb, huge, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodeEXR(bytes.NewReader(hb.Bytes()), int64(hb.Len())); err == nil || !strings.Contains(err.Error(), "exr: cell size 1e+300 m (cordilleraCellSize)") {
+		t.Errorf("cell size 1e300: %v", err)
+	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.exr")
 	os.WriteFile(bad, []byte("v/1\x01 not an exr"), 0o644)
@@ -105,126 +119,275 @@ func FuzzDecodeEXR(f *testing.F) {
 }
 
 // Files written by OpenEXR's own library read back: exrstdattr rewrites our
-// file through it; exrmaketiled makes a tiled one, which is refused by name.
+// file through it, exrmaketiled makes a tiled one (64×64 tiles, ZIP).
 func TestEXRWrittenByOpenEXR(t *testing.T) {
 	stdattr := needTool(t, "exrstdattr", "openexr")
 	maketiled := needTool(t, "exrmaketiled", "openexr")
 	dir := t.TempDir()
 	ours, theirs, tiled := filepath.Join(dir, "a.exr"), filepath.Join(dir, "b.exr"), filepath.Join(dir, "t.exr")
-	m := randomHeightmap(70, 50, 8)
+	m := randomHeightmap(70, 150, 8)
 	m.VerticalScale = 3000
 	if err := Save(ours, m, SaveOptions{Base: -20}); err != nil {
 		t.Fatal(err)
 	}
 	runTool(t, stdattr, "-owner", "cordillera test", ours, theirs)
-	src, err := Load(theirs)
+	runTool(t, maketiled, ours, tiled)
+	for _, path := range []string{theirs, tiled} {
+		src, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range m.Samples {
+			want := -20 + float64(h)*3000
+			if got := src.Base + float64(src.Map.Samples[i])*src.Map.VerticalScale; math.Abs(got-want) > 1e-3 {
+				t.Fatalf("%s: sample %d: %v m, want %v", filepath.Base(path), i, got, want)
+			}
+		}
+	}
+}
+
+// decodeEXRFile decodes an EXR's height channel and returns its samples
+// as the file holds them, before they are normalised.
+func decodeEXRFile(t *testing.T, path string) ([]float32, error) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, h := range m.Samples {
-		want := -20 + float64(h)*3000
-		if got := src.Base + float64(src.Map.Samples[i])*src.Map.VerticalScale; math.Abs(got-want) > 1e-3 {
-			t.Fatalf("sample %d: %v m, want %v", i, got, want)
-		}
-	}
-	runTool(t, maketiled, ours, tiled)
-	if _, err := Load(tiled); err == nil || !strings.Contains(err.Error(), "tiled") || !strings.HasPrefix(err.Error(), tiled) {
-		t.Errorf("tiled EXR: %v; want a refusal naming the file and the tiling", err)
-	}
+	_, samples, _, err := decodeEXRSamples(bytes.NewReader(data), int64(len(data)))
+	return samples, err
 }
 
-// Files from github.com/mrjoshuak/go-openexr read back through DecodeEXR
-// in every pixel type (our blocks for none; the library for its own PIZ).
-// Its ZIP and RLE are not OpenEXR's (see below), so our files are checked
-// against OpenEXR's own library instead (TestEXRCompressionsByOpenEXR).
-func TestEXRAgainstGoOpenEXR(t *testing.T) {
-	w, h := 40, 37
-	smooth := make([]float32, w*h)
-	for i := range smooth {
-		smooth[i] = 100 + float32(i%w)*2.5 + float32(i/w)
-	}
-	for _, tt := range []struct {
-		comp    exr.Compression
-		pixel   exr.PixelType
-		channel string
-	}{
-		// Not RLE: go-openexr v1.0.3 swaps RLE's run and literal counts
-		// (OpenEXR's ImfRle.cpp: negative = literal bytes), so its RLE files
-		// are not OpenEXR's; TestEXRCompressionsByOpenEXR reads real ones.
-		// Nor ZIP: OpenEXR's own library (exrmultiview) decodes go-openexr's
-		// ZIP blocks to other values than were written (NaN), as DecodeEXR
-		// does, while it reads our writer's ZIP files back exactly.
-		{exr.CompressionNone, exr.PixelTypeFloat, "R"}, {exr.CompressionNone, exr.PixelTypeHalf, "height"},
-		{exr.CompressionNone, exr.PixelTypeUint, "Y"}, {exr.CompressionPIZ, exr.PixelTypeFloat, "Y"},
-	} {
-		hd := exr.NewScanlineHeader(w, h)
-		cl := exr.NewChannelList()
-		cl.Add(exr.NewChannel(tt.channel, tt.pixel))
-		hd.SetChannels(cl)
-		hd.SetCompression(tt.comp)
-		fb := exr.NewFrameBuffer()
-		fb.Set(tt.channel, exr.NewSliceFromFloat32(smooth, w, h))
-		var buf seekBuffer
-		sw, err := exr.NewScanlineWriter(&buf, hd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sw.SetFrameBuffer(fb)
-		if err := sw.WritePixels(0, h-1); err != nil {
-			t.Fatal(err)
-		}
-		if err := sw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		src, err := DecodeEXR(bytes.NewReader(buf.data), int64(len(buf.data)))
-		if err != nil {
-			t.Fatalf("%v %v: %v", tt.comp, tt.pixel, err)
-		}
-		for i, want := range smooth {
-			got := src.Base + float64(src.Map.Samples[i])*src.Map.VerticalScale
-			tol := 1e-3
-			if tt.pixel == exr.PixelTypeHalf {
-				tol = float64(want) / 1024 // 11 significant bits
-			}
-			if tt.pixel == exr.PixelTypeUint {
-				want = float32(math.Trunc(float64(want)))
-			}
-			if math.Abs(got-float64(want)) > tol {
-				t.Fatalf("%v %v sample %d: %v, want %v", tt.comp, tt.pixel, i, got, want)
-			}
-		}
-	}
-}
-
-// OpenEXR's own library rewrites our file in every scanline compression
-// (exrmultiview, two views: channels Y and right.Y) and DecodeEXR reads the
-// heights back: none, RLE and ZIP by our code, PXR24 (24-bit floats,
-// lossy) through go-openexr. Not PIZ: go-openexr v1.0.3 reads its own PIZ
-// files but calls OpenEXR's corrupt.
+// Every compression DecodeEXR reads, in every pixel type, scanline and
+// tiled, written by OpenEXR's own library (exrmultiview: two views, so
+// the height channel Y sits among channels of the other types;
+// exrmaketiled: tiles of 16×8, and 32×32 with mipmap levels), decodes to
+// what OpenEXR's library itself decodes (exrmaketiled -z none rewrites
+// each file uncompressed) and, for the lossless ones, to the samples
+// written. 70 lines of 45 samples: partial blocks of 16 and 32 lines and
+// partial tiles; rows 0–31 smooth, the rest noise. go-openexr v1.0.3,
+// which read PIZ before, returned noise for HALF and UINT PIZ.
 func TestEXRCompressionsByOpenEXR(t *testing.T) {
-	tool := needTool(t, "exrmultiview", "openexr")
+	multiview := needTool(t, "exrmultiview", "openexr")
+	maketiled := needTool(t, "exrmaketiled", "openexr")
 	dir := t.TempDir()
-	ours := filepath.Join(dir, "a.exr")
-	m := randomHeightmap(45, 38, 12)
-	m.VerticalScale = 1000
-	if err := Save(ours, m, SaveOptions{Base: 50}); err != nil {
+	w, h := 45, 70
+	for _, pixel := range []struct {
+		name string
+		typ  int
+	}{{"uint", 0}, {"half", 1}, {"float", 2}} {
+		heights := testHeights(w, h, pixel.typ, uint64(pixel.typ))
+		chans := []testChannel{
+			{"A", (pixel.typ + 1) % 3, testHeights(w, h, (pixel.typ+1)%3, 9)},
+			{"B", (pixel.typ + 2) % 3, testHeights(w, h, (pixel.typ+2)%3, 10)},
+			{"Y", pixel.typ, heights},
+		}
+		ref := filepath.Join(dir, pixel.name+".exr")
+		if err := os.WriteFile(ref, writeTestEXR(t, w, h, chans, exrNone), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, z := range []string{"none", "rle", "zip", "piz", "pxr24"} {
+			scan := filepath.Join(dir, pixel.name+"-"+z+".exr")
+			tiles := filepath.Join(dir, pixel.name+"-"+z+"-tiled.exr")
+			mip := filepath.Join(dir, pixel.name+"-"+z+"-mip.exr")
+			runTool(t, multiview, "-z", z, "left", ref, "right", ref, scan)
+			runTool(t, maketiled, "-z", z, "-t", "16", "8", ref, tiles)
+			runTool(t, maketiled, "-z", z, "-m", "-t", "32", "32", ref, mip)
+			for _, path := range []string{scan, tiles, mip} {
+				name := filepath.Base(path)
+				got, err := decodeEXRFile(t, path)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				plain := path + ".none.exr"
+				runTool(t, maketiled, "-z", "none", path, plain)
+				theirs, err := decodeEXRFile(t, plain)
+				if err != nil {
+					t.Fatalf("%s rewritten uncompressed: %v", name, err)
+				}
+				for i := range got {
+					if got[i] != theirs[i] {
+						t.Fatalf("%s: sample (%d,%d) = %v m; OpenEXR reads %v", name, i%w, i/w, got[i], theirs[i])
+					}
+					want := heights[i]
+					tol := 0.0
+					if z == "pxr24" && pixel.typ == 2 {
+						tol = math.Abs(float64(want)) / (1 << 15) // 24-bit floats
+					}
+					if d := float64(got[i] - want); math.Abs(d) > tol {
+						t.Fatalf("%s: sample (%d,%d) = %v m, want %v", name, i%w, i/w, got[i], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ZIPS (one line a block) is not among the compressions OpenEXR's tools
+// write, so our file is the ZIPS one: OpenEXR reads it (exrmaketiled -z
+// none) to the samples written, and so does DecodeEXR.
+func TestEXRZIPSReadLikeOpenEXR(t *testing.T) {
+	maketiled := needTool(t, "exrmaketiled", "openexr")
+	dir := t.TempDir()
+	w, h := 33, 20
+	heights := testHeights(w, h, 2, 4)
+	chans := []testChannel{{"G", 1, testHeights(w, h, 1, 5)}, {"R", 2, heights}}
+	path, plain := filepath.Join(dir, "zips.exr"), filepath.Join(dir, "plain.exr")
+	if err := os.WriteFile(path, writeTestEXR(t, w, h, chans, exrZIPS), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range []struct {
-		z   string
-		tol float64 // metres
-	}{{"none", 1e-3}, {"rle", 1e-3}, {"zip", 1e-3}, {"pxr24", 1050.0 / (1 << 15)}} {
-		out := filepath.Join(dir, tt.z+".exr")
-		runTool(t, tool, "-z", tt.z, "left", ours, "right", ours, out)
-		src, err := Load(out)
+	runTool(t, maketiled, "-z", "none", path, plain)
+	for _, p := range []string{path, plain} {
+		got, err := decodeEXRFile(t, p)
 		if err != nil {
-			t.Fatalf("%s: %v", tt.z, err)
+			t.Fatal(err)
 		}
-		for i, h := range m.Samples {
-			want := 50 + float64(h)*1000
-			if got := src.Base + float64(src.Map.Samples[i])*src.Map.VerticalScale; math.Abs(got-want) > tt.tol {
-				t.Fatalf("%s: sample %d = %v m, want %v ± %v", tt.z, i, got, want, tt.tol)
+		for i, v := range heights {
+			if got[i] != v {
+				t.Fatalf("%s: sample %d = %v, want %v", filepath.Base(p), i, got[i], v)
 			}
 		}
+	}
+}
+
+// The compressions not read are refused, naming the file, the
+// compression and a way out; go-openexr v1.0.3 read B44 as a flat map.
+func TestEXRRefusedCompressions(t *testing.T) {
+	multiview := needTool(t, "exrmultiview", "openexr")
+	dir := t.TempDir()
+	ours := filepath.Join(dir, "a.exr")
+	m := randomHeightmap(40, 40, 2)
+	m.VerticalScale = 900
+	if err := Save(ours, m, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for z, name := range map[string]string{"b44": "B44", "b44a": "B44A", "dwaa": "DWAA", "dwab": "DWAB"} {
+		path := filepath.Join(dir, z+".exr")
+		runTool(t, multiview, "-z", z, "left", ours, "right", ours, path)
+		_, err := Load(path)
+		if err == nil || !strings.HasPrefix(err.Error(), path+": exr: "+name+" compression is not read") ||
+			!strings.Contains(err.Error(), "re-save the map with ZIP compression") {
+			t.Errorf("%s: %v; want a refusal naming the file, %s and ZIP", z, err, name)
+		}
+	}
+}
+
+// A small file cannot make the decoder allocate what its header claims:
+// a 16385×16 ZIP image of 256 FLOAT channels (268 MB a block) in a file of
+// 300 KB, and the same with a data window of 16385² is refused at once.
+// The old decoder allocated each block whole (4.1 GB for a 2.1 MB file of
+// more channels).
+func TestEXRChannelBomb(t *testing.T) {
+	var list []byte
+	for i := range 256 {
+		list = append(list, fmt.Sprintf("c%03d", i)...)
+		list = append(list, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0)
+	}
+	list = append(list, []byte("Y\x00\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00")...)
+	var hd exrHeader
+	hd.attr("channels", "chlist", list)
+	hd.attr("compression", "compression", []byte{exrZIP})
+	hd.attr("dataWindow", "box2i", append(append(le32(0), le32(0)...), append(le32(16384), le32(15)...)...))
+	file := append([]byte{0x76, 0x2f, 0x31, 0x01, 2, 0, 0, 0}, hd.b...)
+	file = append(file, 0)
+	file = binary.LittleEndian.AppendUint64(file, uint64(len(file)+8))
+	body := make([]byte, 300<<10)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range body {
+		body[i] = byte(rng.Uint32())
+	}
+	file = append(append(file, le32(0)...), le32(uint32(len(body)))...)
+	file = append(file, body...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	src, err := DecodeEXR(bytes.NewReader(file), int64(len(file)))
+	runtime.ReadMemStats(&after)
+	if err == nil || src != nil || !strings.Contains(err.Error(), "257 channels") {
+		t.Errorf("channel bomb: %v; want a refusal naming the channels", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+		t.Errorf("channel bomb: allocated %d MB before refusing", got>>20)
+	}
+}
+
+// Malformed PIZ chunks are errors, never a panic: the bytes of a real
+// PIZ file's chunks (each of the first 400, then every fifth) set to 0,
+// 255 and their complement in turn, and the file cut short.
+// go-openexr's PIZ decoder panicked in its own goroutines, where no
+// recover could catch it.
+func TestEXRPIZCorruption(t *testing.T) {
+	multiview := needTool(t, "exrmultiview", "openexr")
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "ref.exr")
+	w, h := 13, 34 // two chunks, the second of 2 lines
+	chans := []testChannel{{"A", 1, testHeights(w, h, 1, 1)}, {"Y", 0, testHeights(w, h, 0, 2)}}
+	if err := os.WriteFile(ref, writeTestEXR(t, w, h, chans, exrNone), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "piz.exr")
+	runTool(t, multiview, "-z", "piz", "left", ref, "right", ref, path)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, headEnd, err := readEXRHeader(bufio.NewReader(bytes.NewReader(good[8:])), int64(len(good)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := int(headEnd); i < len(good); i++ {
+		if i > int(headEnd)+400 && i%5 != 0 {
+			continue // past the offsets, the first chunk's tables and codes, a sample
+		}
+		for _, v := range []byte{0, 0xff, ^good[i]} {
+			bad := append([]byte(nil), good...)
+			bad[i] = v
+			if src, err := DecodeEXR(bytes.NewReader(bad), int64(len(bad))); err == nil {
+				if err := src.Map.Validate(); err != nil {
+					t.Fatalf("byte %d = %#x: %v", i, v, err)
+				}
+			}
+		}
+	}
+	for n := len(good) - 1; n > len(good)-100; n-- {
+		if _, err := DecodeEXR(bytes.NewReader(good[:n]), int64(n)); err == nil {
+			t.Fatalf("cut to %d of %d bytes: no error", n, len(good))
+		}
+	}
+}
+
+// Hand-made Huffman data the decoder must refuse: a run-length code
+// before any value, more values than the chunk holds, codes past the
+// data, and a table that claims more symbols than it lists.
+func TestHufMalformed(t *testing.T) {
+	// Two symbols, 5 (a literal) and 6 (the run-length code, iM), each
+	// with a 1-bit code.
+	table := func(nBits uint32, data ...byte) []byte {
+		b := append(le32(5), le32(6)...)
+		b = append(b, le32(0)...)
+		b = append(b, le32(nBits)...)
+		b = append(b, le32(0)...)
+		b = append(b, 1<<2|0, 1<<4) // lengths 1 and 1 in 6 bits each
+		return append(b, data...)
+	}
+	for name, tt := range map[string]struct {
+		data []byte
+		n    int
+	}{
+		"run first":      {table(9, 0x80, 0x80), 4},
+		"too many":       {table(8, 0x00), 4},
+		"bits past data": {table(64, 0x00), 2},
+		"short header":   {[]byte{1, 2, 3}, 1},
+		"symbols beyond": {append(append(le32(0), le32(70000)...), make([]byte, 12)...), 1},
+	} {
+		out := make([]uint16, tt.n)
+		if err := new(pizTables).hufUncompress(tt.data, out); err == nil {
+			t.Errorf("%s: no error (out %v)", name, out)
+		}
+	}
+	// And the same table decodes a well-formed stream: 5 5, then a run of
+	// two more.
+	out := make([]uint16, 4)
+	if err := new(pizTables).hufUncompress(table(11, 0b0010_0000, 0b0100_0000), out); err != nil || !slices.Equal(out, []uint16{5, 5, 5, 5}) {
+		t.Errorf("well-formed: %v %v", out, err)
 	}
 }

@@ -23,6 +23,10 @@ type GeoRef struct {
 	// Azimuthal, when set, is the user-defined projection the model
 	// coordinates (metres) are in; Geographic and EPSG are then unused.
 	Azimuthal *Azimuthal
+	// LinearUnit is the EPSG code of a projected CRS's model unit when
+	// that is not the metre (9002 foot, 9003 US survey foot); 0 for
+	// metres.
+	LinearUnit int
 }
 
 // Azimuthal is an azimuthal equidistant projection on a sphere: the plane
@@ -42,6 +46,9 @@ const earthRadius = 6371008.8
 // converted at the raster's middle latitude.
 func (g *GeoRef) CellMetres(rows int) (cx, cy float64) {
 	cx, cy = math.Abs(g.PixelX), math.Abs(g.PixelY)
+	if u, ok := linearUnits[uint64(g.LinearUnit)]; ok && !g.Geographic {
+		cx, cy = cx*u.metres, cy*u.metres
+	}
 	if g.Geographic {
 		rad := math.Pi / 180
 		lat := g.OriginY - g.PixelY*float64(rows)/2
@@ -49,6 +56,26 @@ func (g *GeoRef) CellMetres(rows int) (cx, cy float64) {
 		cy *= earthRadius * rad
 	}
 	return cx, cy
+}
+
+// checkLatitudes refuses a geographic raster of the given number of rows
+// whose north or south edge lies beyond a pole: its cells would have a
+// negative or meaningless east-west size. Half a cell beyond is allowed,
+// since a global grid of samples at the poles (PixelIsPoint) has its
+// edges there.
+func (g *GeoRef) checkLatitudes(rows int) error {
+	if !g.Geographic {
+		return nil
+	}
+	for _, e := range []struct {
+		edge string
+		lat  float64
+	}{{"north", g.OriginY}, {"south", g.OriginY - g.PixelY*float64(rows)}} {
+		if !(math.Abs(e.lat) <= 90+math.Abs(g.PixelY)/2) {
+			return fmt.Errorf("tiff: the map's %s edge lies at latitude %g°, beyond ±90°", e.edge, e.lat)
+		}
+	}
+	return nil
 }
 
 // cellSize returns the one cell size a Heightmap can have, the mean of the
@@ -63,6 +90,50 @@ func (g *GeoRef) cellSize(rows int) (float64, string) {
 			"so it is stretched %+.1f %% east-west", cx, cy, mean, 100*(mean/cx-1))
 	}
 	return mean, note
+}
+
+// The cell sizes a map may have, in metres. Beyond them the map's
+// coordinates overflow or vanish in the 32-bit floats of meshes and
+// shaders (a cell of 1e300 m gives infinite vertices), and no terrain
+// is sampled that coarsely or that finely.
+const (
+	minCellSize = 1e-3
+	maxCellSize = 1e7
+)
+
+// checkCellSize refuses a cell size of v metres outside the bounds above;
+// what says where the size came from.
+func checkCellSize(format, what string, v float64) error {
+	if !(v >= minCellSize && v <= maxCellSize) {
+		return fmt.Errorf("%s: cell size %g m (%s); want a finite size from %g to %g m", format, v, what, minCellSize, maxCellSize)
+	}
+	return nil
+}
+
+// linearUnits are the lengths in metres of the EPSG linear units a
+// projected GeoTIFF names in ProjLinearUnitsGeoKey (EPSG dataset, unit of
+// measure codes).
+var linearUnits = map[uint64]struct {
+	name   string
+	metres float64
+}{
+	9001: {"metre", 1},
+	9002: {"foot", 0.3048},
+	9003: {"US survey foot", 1200.0 / 3937},
+	9005: {"Clarke's foot", 0.3047972654},
+	9014: {"fathom", 1.8288},
+	9030: {"nautical mile", 1852},
+	9035: {"German legal metre", 1.0000135965},
+	9036: {"kilometre", 1000},
+	9037: {"Clarke's yard", 0.9143917962},
+	9039: {"Clarke's link", 0.201166195164},
+	9040: {"British yard (Sears 1922)", 0.914398414616029},
+	9041: {"British foot (Sears 1922)", 0.304799471538676},
+	9042: {"British chain (Sears 1922)", 20.1166194976},
+	9084: {"Indian yard", 0.914398530744440},
+	9094: {"Gold Coast foot", 0.304799710181508},
+	9096: {"yard", 0.9144},
+	9098: {"German legal metre (truncated)", 1.0000135965},
 }
 
 // GeoTIFF keys (GeoTIFF 1.1, section 7) Cordillera reads and writes.
@@ -134,6 +205,9 @@ func (g *GeoRef) geoKeyDirectory() ([]uint16, []float64) {
 	default:
 		keys = []key{{keyRasterType, rasterPixelIsArea}}
 	}
+	if _, ok := linearUnits[uint64(g.LinearUnit)]; ok && !g.Geographic && g.Azimuthal == nil {
+		keys = append(keys, key{keyProjLinearUnits, uint16(g.LinearUnit)})
+	}
 	dir := []uint16{1, 1, 0, uint16(len(keys))}
 	for _, k := range keys {
 		switch k.id {
@@ -204,6 +278,17 @@ func geoRefFromTags(scale, tie, transform []float64, keys map[uint16]uint64) (*G
 		g.EPSG = int(keys[keyGeographicType])
 	case keys[keyModelType] == modelProjected:
 		g.EPSG = int(keys[keyProjectedType])
+	}
+	if !g.Geographic {
+		if code, ok := keys[keyProjLinearUnits]; ok {
+			if _, known := linearUnits[code]; !known {
+				return nil, fmt.Errorf("tiff: the map's linear unit (ProjLinearUnitsGeoKey %d) is not known here; "+
+					"reproject it to metres, for example gdalwarp -t_srs EPSG:3857 in.tif out.tif", code)
+			}
+			if code != linearMetre {
+				g.LinearUnit = int(code)
+			}
+		}
 	}
 	if g.EPSG == 32767 { // user-defined
 		g.EPSG = 0

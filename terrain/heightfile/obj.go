@@ -13,10 +13,12 @@ import (
 //
 //   - v x y z: x = col·CellSize, y = h·VerticalScale, z = row·CellSize
 //     (y up, like the thesis's (x, h, y)).
-//   - vt u v: u = col/(Width−1), v = row/(Height−1), the thesis's texture
-//     coordinates (listing 5.1, line 21). v grows with the row, so v = 0 is
-//     row 0, the top row of the PNG; OBJ viewers put v = 0 at the bottom of
-//     a texture, so an image of the map drapes flipped in v.
+//   - vt u v: u = col/(Width−1), v = 1 − row/(Height−1). OBJ puts v = 0 at
+//     the bottom of a texture, so the map's top row (row 0, the top of its
+//     PNG) is v = 1 and an image of the map drapes the right way up. The
+//     thesis's listing 5.1 (line 21) has v = row/(Height−1), OpenGL's
+//     reading with the image loaded top row first; in OBJ viewers that
+//     draped every texture flipped north to south.
 //   - vn: the vertex normals of terrain.Normals.
 //   - f a/a/a c/c/c b/b/b and f b/b/b c/c/c d/d/d: the two triangles of each
 //     cell, a = (col, row), b = a+1, c = a+Width, d = c+1, 1-based and
@@ -40,7 +42,7 @@ func EncodeOBJ(w io.Writer, m *terrain.Heightmap) error {
 	xText := formatEach(m.Width, func(col int) float64 { return float64(col) * m.CellSize })
 	zText := formatEach(m.Height, func(row int) float64 { return float64(row) * m.CellSize })
 	uText := formatEach(m.Width, func(col int) float64 { return float64(col) / float64(m.Width-1) })
-	vText := formatEach(m.Height, func(row int) float64 { return float64(row) / float64(m.Height-1) })
+	vText := formatEach(m.Height, func(row int) float64 { return 1 - float64(row)/float64(m.Height-1) })
 
 	// Each line is built in bufio's free space (AvailableBuffer), so Write
 	// need not copy it.

@@ -123,14 +123,18 @@ func TestEncodeOBJShapeAndValues(t *testing.T) {
 					t.Fatalf("vn %d = %v, want terrain.Normals' %v", i+1, mesh.normals[i], normals[3*i:3*i+3])
 				}
 			}
-			if u, v := float64(col)/5, float64(row)/3; math.Abs(mesh.texcoords[i][0]-u) > 1e-7 || math.Abs(mesh.texcoords[i][1]-v) > 1e-7 {
+			if u, v := float64(col)/5, 1-float64(row)/3; math.Abs(mesh.texcoords[i][0]-u) > 1e-7 || math.Abs(mesh.texcoords[i][1]-v) > 1e-7 {
 				t.Fatalf("vt %d = %v, want (%v, %v)", i+1, mesh.texcoords[i], u, v)
 			}
 		}
 	}
-	// Corners of the texture: row 0 is v = 0, the last row v = 1.
-	if got := mesh.texcoords[n-1]; got != [2]float64{1, 1} {
-		t.Errorf("last vt = %v, want (1, 1)", got)
+	// Corners of the texture: OBJ's v = 0 is the bottom of the image, so
+	// row 0 (the image's top) is v = 1 and the last row v = 0.
+	if got := mesh.texcoords[n-1]; got != [2]float64{1, 0} {
+		t.Errorf("last vt = %v, want (1, 0): the texture would drape flipped north to south", got)
+	}
+	if got := mesh.texcoords[0]; got != [2]float64{0, 1} {
+		t.Errorf("first vt = %v, want (0, 1)", got)
 	}
 
 	// Faces: indices in range, and the cells' triangles in the listing's

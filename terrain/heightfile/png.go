@@ -38,17 +38,8 @@ func EncodePNG16(w io.Writer, m *terrain.Heightmap) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("png: %w", err)
 	}
-	img := image.NewGray16(image.Rect(0, 0, m.Width, m.Height))
-	for i, h := range m.Samples {
-		v := quantize16(h)
-		img.Pix[2*i] = byte(v >> 8) // PNG and image.Gray16 are big-endian
-		img.Pix[2*i+1] = byte(v)
-	}
-	if err := png.Encode(w, img); err != nil {
-		if !strings.HasPrefix(err.Error(), "png:") {
-			err = fmt.Errorf("png: %w", err) // a write error, passed through bare
-		}
-		return err
+	if err := writePNG16(w, m, nil); err != nil {
+		return fmt.Errorf("png: %w", err)
 	}
 	return nil
 }

@@ -1,7 +1,7 @@
 package heightfile
 
 import (
-	"bytes"
+	"bufio"
 	"compress/zlib"
 	"cordillera/terrain"
 	"encoding/binary"
@@ -29,7 +29,11 @@ import (
 // their neighbours. Otherwise unsigned samples are fractions of their
 // range like a PNG's (v/65535 for 16 bits). GeoTIFF pixel scale and tie
 // point give the cell size in metres, degrees converted at the map's
-// middle latitude.
+// middle latitude and a projected CRS's feet (or other unit) by its
+// ProjLinearUnitsGeoKey; a map beyond a pole, or a cell size outside
+// minCellSize..maxCellSize, is an error. Only the tags read here are
+// read, each within a bound, and every strip or tile is decoded a row at
+// a time after its claimed size is checked against the bytes stored.
 func DecodeTIFF(r io.ReaderAt, size int64) (*Source, error) {
 	d := &tiffDecoder{r: r, size: size}
 	if err := d.readIFD(); err != nil {
@@ -112,6 +116,13 @@ func (d *tiffDecoder) readIFD() error {
 	for i := range n {
 		e := entries[12*i:]
 		tag, typ, count := d.order.Uint16(e), d.order.Uint16(e[2:]), int64(d.order.Uint32(e[4:]))
+		most, known := tiffTagCounts[tag]
+		if !known {
+			continue // tags this reader does not use are never read
+		}
+		if count > most {
+			return fmt.Errorf("tiff: tag %d has %d values; at most %d make sense", tag, count, most)
+		}
 		f, err := d.field(typ, count, e[8:12])
 		if err != nil {
 			return fmt.Errorf("tiff: tag %d: %w", tag, err)
@@ -119,6 +130,26 @@ func (d *tiffDecoder) readIFD() error {
 		d.tags[tag] = f
 	}
 	return nil
+}
+
+// maxTIFFChunks bounds the strips or tiles of an image: a strip a line
+// of 16385 lines in 16 planes, or tiles of 64² over MaxFileSamples.
+const maxTIFFChunks = 1 << 18
+
+// tiffTagCounts lists the tags DecodeTIFF reads, each with the most values
+// it may hold; every other tag is skipped unread, whatever it claims, so
+// that a small (or sparse) file cannot make the reader allocate for tags
+// it does not use.
+var tiffTagCounts = map[uint16]int64{
+	tagImageWidth: 1, tagImageLength: 1, tagCompression: 1, tagSamplesPerPixel: 1,
+	tagRowsPerStrip: 1, tagPlanarConfig: 1, tagPredictor: 1, tagTileWidth: 1, tagTileLength: 1,
+	tagBitsPerSample: 16, tagSampleFormat: 16, // one per sample
+	tagStripOffsets: maxTIFFChunks, tagStripByteCounts: maxTIFFChunks,
+	tagTileOffsets: maxTIFFChunks, tagTileByteCounts: maxTIFFChunks,
+	tagModelPixelScale: 3, tagModelTiepoint: 6 * 1024, tagModelTransform: 16,
+	tagGeoKeyDirectory: 4 * 1024,
+	tagGDALMetadata:    1 << 22, // XML text; statistics of many bands stay far below
+	tagGDALNoData:      256,
 }
 
 // typeSizes is the size in bytes of each TIFF field type, 0 if unknown.
@@ -130,7 +161,7 @@ func (d *tiffDecoder) field(typ uint16, count int64, inline []byte) (tiffField, 
 	}
 	n := count * typeSizes[typ]
 	if count < 0 || n > d.size {
-		return tiffField{}, fmt.Errorf("%d values do not fit in the file", count)
+		return tiffField{}, fmt.Errorf("%d values of %d bytes do not fit in the %d-byte file", count, typeSizes[typ], d.size)
 	}
 	data := inline
 	if n > 4 {
@@ -227,14 +258,19 @@ func (d *tiffDecoder) image() ([]float64, error) {
 	}
 
 	// Chunk layout: tiles, or strips as tiles the width of the image.
+	_, tiled := d.tags[tagTileWidth]
 	chunkW, chunkH := d.width, d.uint(tagRowsPerStrip, d.height)
 	offsets, counts := d.tags[tagStripOffsets].ints, d.tags[tagStripByteCounts].ints
-	if _, tiled := d.tags[tagTileWidth]; tiled {
+	if tiled {
 		chunkW, chunkH = d.uint(tagTileWidth, 0), d.uint(tagTileLength, 0)
 		offsets, counts = d.tags[tagTileOffsets].ints, d.tags[tagTileByteCounts].ints
 		if chunkW <= 0 || chunkH <= 0 || chunkW > MaxFileSide || chunkH > MaxFileSide {
-			return nil, fmt.Errorf("tiff: tiles of %d×%d", chunkW, chunkH)
+			return nil, fmt.Errorf("tiff: tiles of %d×%d; want sides from 1 to %d", chunkW, chunkH, MaxFileSide)
 		}
+	}
+	declared := fmt.Sprintf("%d×%d tiles", chunkW, chunkH)
+	if !tiled {
+		declared = fmt.Sprintf("strips of %d lines", chunkH)
 	}
 	chunkH = max(1, min(chunkH, d.height))
 	across, down := (d.width+chunkW-1)/chunkW, (d.height+chunkH-1)/chunkH
@@ -249,8 +285,11 @@ func (d *tiffDecoder) image() ([]float64, error) {
 	}
 	bytesPer := d.bits / 8
 	rowBytes := chunkW * perPixel * bytesPer
-	// Refuse before allocating what the data cannot hold: no codec here
-	// expands more than 4096-fold (LZW's longest code string).
+	// Chunks are decoded a row at a time, and only the rows that hold
+	// image lines, so a tile larger than the image costs one row of it.
+	// Refuse before reading what the stored bytes cannot hold: no codec
+	// here expands more than 4096-fold (LZW's longest code string; Deflate
+	// 1032, PackBits 64).
 	stored, ratio := uint64(0), uint64(4096)
 	if d.compression == compressNone {
 		ratio = 1
@@ -258,110 +297,96 @@ func (d *tiffDecoder) image() ([]float64, error) {
 	for _, c := range counts[:need] {
 		stored += min(c, uint64(d.size))
 	}
-	if needed := uint64(d.height) * uint64(d.width) * uint64(perPixel*bytesPer); stored*ratio < needed {
-		return nil, fmt.Errorf("tiff: %d bytes of image data cannot hold a %d×%d image", stored, d.width, d.height)
+	if decoded := uint64(d.height) * uint64(across) * uint64(rowBytes); stored*ratio < decoded {
+		return nil, fmt.Errorf("tiff: %d bytes of image data cannot hold the %d bytes of a %d×%d image in %s",
+			stored, decoded, d.width, d.height, declared)
 	}
 	out := make([]float64, d.width*d.height)
-	buf := make([]byte, rowBytes*chunkH)
+	row := make([]byte, rowBytes)
+	scratch := make([]byte, rowBytes)
 	for cy := range down {
 		for cx := range across {
 			k := cy*across + cx
-			rows := chunkH
-			if _, tiled := d.tags[tagTileWidth]; !tiled {
-				rows = min(chunkH, d.height-cy*chunkH) // the last strip may be short
-			}
-			chunk := buf[:rowBytes*rows]
-			if err := d.readChunk(chunk, int64(offsets[k]), int64(counts[k])); err != nil {
+			r, done, err := d.chunkReader(int64(offsets[k]), int64(counts[k]))
+			if err != nil {
 				return nil, fmt.Errorf("%w (chunk %d of %d)", err, k+1, need)
 			}
-			d.unpredict(chunk, rowBytes, perPixel)
-			for y := range rows {
-				py := cy*chunkH + y
-				if py >= d.height {
-					break
-				}
-				for x := range chunkW {
-					px := cx*chunkW + x
-					if px >= d.width {
-						break
+			for y := range min(chunkH, d.height-cy*chunkH) {
+				if _, err := io.ReadFull(r, row); err != nil {
+					done()
+					if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+						return nil, fmt.Errorf("tiff: chunk %d of %d holds fewer than its %d lines of %d bytes", k+1, need, chunkH, rowBytes)
 					}
-					out[py*d.width+px] = d.sample(chunk[y*rowBytes+x*perPixel*bytesPer:])
+					return nil, fmt.Errorf("tiff: bad compressed data in chunk %d of %d: %w", k+1, need, err)
+				}
+				d.unpredict(row, perPixel, scratch)
+				py := cy*chunkH + y
+				for x := range min(chunkW, d.width-cx*chunkW) {
+					out[py*d.width+cx*chunkW+x] = d.sample(row[x*perPixel*bytesPer:])
 				}
 			}
+			done()
 		}
 	}
 	return out, nil
 }
 
-// readChunk reads and decompresses one strip or tile into dst, which it
-// must fill exactly.
-func (d *tiffDecoder) readChunk(dst []byte, off, n int64) error {
-	raw, err := d.readAt(n, off)
-	if err != nil {
-		return err
+// chunkReader returns a reader of the decompressed bytes of the strip or
+// tile of n bytes at offset off, and the function that releases it.
+func (d *tiffDecoder) chunkReader(off, n int64) (io.Reader, func(), error) {
+	if off < 0 || n < 0 || off > d.size || n > d.size-off {
+		return nil, nil, fmt.Errorf("tiff: %d bytes at offset %d lie beyond the end of the %d-byte file", n, off, d.size)
 	}
-	var r io.Reader
+	br := bufio.NewReaderSize(io.NewSectionReader(d.r, off, n), int(min(max(n, 16), 64<<10)))
 	switch d.compression {
-	case compressNone:
-		r = bytes.NewReader(raw)
 	case compressLZW:
-		lr := lzw.NewReader(bytes.NewReader(raw), lzw.MSB, 8)
-		defer lr.Close()
-		r = lr
+		lr := lzw.NewReader(br, lzw.MSB, 8)
+		return lr, func() { lr.Close() }, nil
 	case compressDeflate, compressDeflate2:
-		zr, err := zlib.NewReader(bytes.NewReader(raw))
+		zr, err := zlib.NewReader(br)
 		if err != nil {
-			return fmt.Errorf("tiff: bad Deflate data: %w", err)
+			return nil, nil, fmt.Errorf("tiff: bad Deflate data: %w", err)
 		}
-		defer zr.Close()
-		r = zr
+		return zr, func() { zr.Close() }, nil
 	case compressPackBits:
-		r = &packBitsReader{src: raw}
+		return &packBitsReader{src: br}, func() {}, nil
 	}
-	if _, err := io.ReadFull(r, dst); err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("tiff: compressed data holds fewer than the %d bytes a chunk needs", len(dst))
-		}
-		return fmt.Errorf("tiff: bad compressed data: %w", err)
-	}
-	return nil
+	return br, func() {}, nil
 }
 
-// unpredict undoes the predictor, row by row: horizontal differencing of
+// unpredict undoes the predictor on one row: horizontal differencing of
 // integers (2), or of the bytes of floats split into planes, most
-// significant first (3, as libtiff writes it).
-func (d *tiffDecoder) unpredict(chunk []byte, rowBytes, perPixel int) {
+// significant first (3, as libtiff writes it). scratch is as long as row.
+func (d *tiffDecoder) unpredict(row []byte, perPixel int, scratch []byte) {
 	bytesPer := d.bits / 8
-	for start := 0; start+rowBytes <= len(chunk); start += rowBytes {
-		row := chunk[start : start+rowBytes]
-		switch d.predictor {
-		case predictHorizonal:
-			stride := perPixel * bytesPer
-			for i := stride; i+bytesPer <= len(row); i += bytesPer {
-				switch bytesPer {
-				case 1:
-					row[i] += row[i-stride]
-				case 2:
-					d.order.PutUint16(row[i:], d.order.Uint16(row[i:])+d.order.Uint16(row[i-stride:]))
-				case 4:
-					d.order.PutUint32(row[i:], d.order.Uint32(row[i:])+d.order.Uint32(row[i-stride:]))
-				}
+	switch d.predictor {
+	case predictHorizonal:
+		stride := perPixel * bytesPer
+		for i := stride; i+bytesPer <= len(row); i += bytesPer {
+			switch bytesPer {
+			case 1:
+				row[i] += row[i-stride]
+			case 2:
+				d.order.PutUint16(row[i:], d.order.Uint16(row[i:])+d.order.Uint16(row[i-stride:]))
+			case 4:
+				d.order.PutUint32(row[i:], d.order.Uint32(row[i:])+d.order.Uint32(row[i-stride:]))
 			}
-		case predictFloat:
-			for i := perPixel; i < len(row); i++ {
-				row[i] += row[i-perPixel]
-			}
-			tmp := append([]byte(nil), row...)
-			wc := len(row) / bytesPer
-			for k := range wc {
-				for b := range bytesPer {
-					// Store the value in the file's byte order for sample().
-					pos := b
-					if d.order == binary.LittleEndian {
-						pos = bytesPer - 1 - b
-					}
-					row[k*bytesPer+pos] = tmp[b*wc+k]
+		}
+	case predictFloat:
+		for i := perPixel; i < len(row); i++ {
+			row[i] += row[i-perPixel]
+		}
+		tmp := scratch[:len(row)]
+		copy(tmp, row)
+		wc := len(row) / bytesPer
+		for k := range wc {
+			for b := range bytesPer {
+				// Store the value in the file's byte order for sample().
+				pos := b
+				if d.order == binary.LittleEndian {
+					pos = bytesPer - 1 - b
 				}
+				row[k*bytesPer+pos] = tmp[b*wc+k]
 			}
 		}
 	}
@@ -397,8 +422,16 @@ var gdalItem = regexp.MustCompile(`<Item name="([A-Za-z_]+)"[^>]*>([^<]*)</Item>
 func (d *tiffDecoder) source(img []float64) (*Source, error) {
 	meta := map[string]float64{}
 	for _, m := range gdalItem.FindAllStringSubmatch(d.tags[tagGDALMetadata].text, -1) {
-		if v, err := strconv.ParseFloat(strings.TrimSpace(m[2]), 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
-			meta[m[1]] = v
+		v, err := strconv.ParseFloat(strings.TrimSpace(m[2]), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			continue // an item that is no number, such as a name
+		}
+		switch name := m[1]; {
+		case name != "SCALE" && name != "OFFSET" && name != "CELL_SIZE":
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return nil, fmt.Errorf("tiff: GDAL metadata %s is %s; want a finite number", name, strings.TrimSpace(m[2]))
+		default:
+			meta[name] = v
 		}
 	}
 	geo, err := geoRefFromTags(d.tags[tagModelPixelScale].doubles, d.tags[tagModelTiepoint].doubles,
@@ -461,13 +494,24 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 	src.Geo = geo
 	switch {
 	case geo != nil:
+		if err := geo.checkLatitudes(d.height); err != nil {
+			return nil, err
+		}
 		cs, note := geo.cellSize(d.height)
+		if err := checkCellSize("tiff", "from the georeferencing", cs); err != nil {
+			return nil, err
+		}
 		m.CellSize, src.HasCellSize = cs, true
 		if note != "" {
 			notes = append(notes, note)
 		}
-	case meta["CELL_SIZE"] > 0:
-		m.CellSize, src.HasCellSize = meta["CELL_SIZE"], true
+	default:
+		if cs, ok := meta["CELL_SIZE"]; ok {
+			if err := checkCellSize("tiff", "GDAL metadata CELL_SIZE", cs); err != nil {
+				return nil, err
+			}
+			m.CellSize, src.HasCellSize = cs, true
+		}
 	}
 	src.Note = strings.Join(notes, "; ")
 	return src, nil
@@ -537,37 +581,52 @@ func fillNoData(m *terrain.Heightmap, valid []bool) {
 
 // packBitsReader decodes PackBits (TIFF 6.0 section 9) run-length data.
 type packBitsReader struct {
-	src []byte
-	run []byte
+	src  io.ByteReader
+	lit  int  // literal bytes left to copy
+	run  int  // repeats of b left
+	b    byte // the byte a run repeats
+	done bool
 }
 
 func (p *packBitsReader) Read(b []byte) (int, error) {
 	n := 0
 	for n < len(b) {
-		if len(p.run) > 0 {
-			c := copy(b[n:], p.run)
-			p.run = p.run[c:]
-			n += c
+		switch {
+		case p.run > 0:
+			b[n] = p.b
+			p.run--
+			n++
 			continue
-		}
-		if len(p.src) == 0 {
+		case p.lit > 0:
+			c, err := p.src.ReadByte()
+			if err != nil {
+				p.lit = 0 // a literal cut short ends the data
+				continue
+			}
+			b[n] = c
+			p.lit--
+			n++
+			continue
+		case p.done:
 			if n == 0 {
 				return 0, io.EOF
 			}
 			return n, nil
 		}
-		h := int8(p.src[0])
-		p.src = p.src[1:]
-		switch {
+		c, err := p.src.ReadByte()
+		if err != nil {
+			p.done = true
+			continue
+		}
+		switch h := int8(c); {
 		case h >= 0:
-			k := min(int(h)+1, len(p.src))
-			p.run, p.src = p.src[:k], p.src[k:]
+			p.lit = int(h) + 1
 		case h != -128:
-			if len(p.src) == 0 {
+			v, err := p.src.ReadByte()
+			if err != nil {
 				return n, io.ErrUnexpectedEOF
 			}
-			p.run = bytes.Repeat(p.src[:1], 1-int(h))
-			p.src = p.src[1:]
+			p.b, p.run = v, 1-int(h)
 		}
 	}
 	return n, nil

@@ -223,3 +223,33 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("refused saves left %s", entries[0].Name())
 	}
 }
+
+// The stitched mesh of a generated world stays within -mesh-error: the
+// border vertices moved onto a coarser neighbour's edge used to add that
+// neighbour's error to the finer chunk's (2.14 m at -mesh-error 2).
+func TestStitchedMeshWithinError(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size, p.Seed = 1025, 42
+	m, err := terrain.Generate(t.Context(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const maxErr = 2
+	var buf bytes.Buffer
+	if err := Encode(&buf, m, Options{Binary: true, MaxError: maxErr}); err != nil {
+		t.Fatal(err)
+	}
+	pos, tris, _ := decode(t, buf.Bytes())
+	got := make([]float64, m.Width*m.Height)
+	for k := 0; k < len(tris); k += 3 {
+		rasterize(pos[tris[k]], pos[tris[k+1]], pos[tris[k+2]], m.CellSize, m.Width, got)
+	}
+	worst := 0.0
+	for i, g := range got {
+		worst = max(worst, math.Abs(g-float64(m.Samples[i])*m.VerticalScale))
+	}
+	t.Logf("mesh error %v m: %d triangles, worst %.4g m", maxErr, len(tris)/3, worst)
+	if worst > maxErr+1e-3 {
+		t.Errorf("-mesh-error %v: the mesh strays %.4g m from the map", maxErr, worst)
+	}
+}
