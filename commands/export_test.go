@@ -165,8 +165,9 @@ func testDEM() *terrain.Heightmap {
 
 // Subdivision maps cannot be made tile by tile: they are made whole and
 // cut, and put together the tiles are the map made whole, sharing their
-// borders. A generated map has no place on the Earth, so its tiles carry
-// no georeference (TestTilesOfNonSquareMap checks a DEM's tiles' origins).
+// borders; each GeoTIFF tile carries its own origin, its north-west
+// corner in the map's local grid (metres east of the west edge, north of
+// the north edge).
 func TestTilesOfWholeMap(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"-algorithm", "diamond-square", "-size", "65"}
@@ -184,10 +185,11 @@ func TestTilesOfWholeMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, row := range checkTiles(t, filepath.Join(dir, "d.tif"), whole, 2) {
-		for _, tile := range row {
-			if tile.Geo != nil {
-				t.Errorf("a generated map's tile is placed at %+v; it has no place", *tile.Geo)
+	for j, row := range checkTiles(t, filepath.Join(dir, "d.tif"), whole, 2) {
+		for i, tile := range row {
+			want := heightfile.GeoRef{OriginX: float64(32 * i), OriginY: -float64(32 * j), PixelX: 1, PixelY: 1}
+			if tile.Geo == nil || *tile.Geo != want {
+				t.Errorf("tile (%d,%d) is placed at %+v; want its corner at %+v", i, j, tile.Geo, want)
 			}
 		}
 	}
