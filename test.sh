@@ -7,6 +7,10 @@
 # virtual X server.
 set -euo pipefail
 cd "$(dirname "$0")"
+# Every go test below: a test that reads the real tracks and DEMs of
+# ../shared/data fails when they are missing instead of skipping
+# (internal/testenv).
+export CORDILLERA_REQUIRE_DATA=1
 . scripts/ensure-go.sh
 . scripts/ensure-display.sh xvfb
 . scripts/ensure-consumers.sh

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -253,10 +254,7 @@ func TestGenerateRoute(t *testing.T) {
 }
 
 func TestGenerateRouteRealTrack(t *testing.T) {
-	track := filepath.Join("..", "..", "shared", "data", "gpx", "korita-zbevnica.gpx")
-	if _, err := os.Stat(track); err != nil {
-		t.Skipf("%s is absent (real tracks live outside the repository): %v", track, err)
-	}
+	track := testenv.SharedData(t, "gpx", "korita-zbevnica.gpx")
 	out := filepath.Join(t.TempDir(), "k.r16")
 	stdout, _, err := runCLI(t, "-route", track, "-o", out)
 	if err != nil {

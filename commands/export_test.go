@@ -164,29 +164,33 @@ func testDEM() *terrain.Heightmap {
 }
 
 // Subdivision maps cannot be made tile by tile: they are made whole and
-// cut, and still share their borders; GeoTIFF tiles carry their own origin.
+// cut, and put together the tiles are the map made whole, sharing their
+// borders; each GeoTIFF tile carries its own origin, its north-west
+// corner in the map's local grid (metres east of the west edge, north of
+// the north edge).
 func TestTilesOfWholeMap(t *testing.T) {
 	dir := t.TempDir()
-	stdout, _, err := runCLI(t, "-algorithm", "diamond-square", "-size", "65", "-tiles", "2", "-o", filepath.Join(dir, "d.tif"))
+	args := []string{"-algorithm", "diamond-square", "-size", "65"}
+	stdout, _, err := runCLI(t, append(args, "-tiles", "2", "-o", filepath.Join(dir, "d.tif"))...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(stdout, "tile by tile") {
 		t.Errorf("diamond-square built tile by tile: %q", stdout)
 	}
-	a, err := heightfile.Load(filepath.Join(dir, "d_x0_y0.tif"))
+	if _, _, err := runCLI(t, append(args, "-o", filepath.Join(dir, "whole.tif"))...); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := heightfile.Load(filepath.Join(dir, "whole.tif"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := heightfile.Load(filepath.Join(dir, "d_x1_y0.tif"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for y := range 33 {
-		ha := a.Base + float64(a.Map.At(32, y))*a.Map.VerticalScale
-		hb := b.Base + float64(b.Map.At(0, y))*b.Map.VerticalScale
-		if math.Abs(ha-hb) > 1e-3 {
-			t.Fatalf("row %d: the western tile ends at %v m, the eastern starts at %v m", y, ha, hb)
+	for j, row := range checkTiles(t, filepath.Join(dir, "d.tif"), whole, 2) {
+		for i, tile := range row {
+			want := heightfile.GeoRef{OriginX: float64(32 * i), OriginY: -float64(32 * j), PixelX: 1, PixelY: 1}
+			if tile.Geo == nil || *tile.Geo != want {
+				t.Errorf("tile (%d,%d) is placed at %+v; want its corner at %+v", i, j, tile.Geo, want)
+			}
 		}
 	}
 }

@@ -429,7 +429,7 @@ func TestE2ELoadHeightmap(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			img, err := readGray16(filepath.Join(repoRoot(), tc.path))
 			if tc.optional && errors.Is(err, fs.ErrNotExist) {
-				t.Skipf("%s is absent (optional data outside the repository)", tc.path)
+				testenv.NoData(t, tc.path)
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -1,9 +1,7 @@
 package game
 
 import (
-	"errors"
 	"image"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"cordillera/internal/testenv"
 	"cordillera/route"
 	"cordillera/terrain"
 )
@@ -172,10 +171,8 @@ func TestDetectRouteFiles(t *testing.T) {
 		}
 	}
 	// The real tracks beside the repository, when they are there.
-	for _, dir := range []string{"../../shared/data/gpx", "../../shared/data/routes"} {
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-			t.Skipf("%s is absent (real tracks live outside the repository); checked the samples only", dir)
-		}
+	for _, sub := range []string{"gpx", "routes"} {
+		dir := testenv.SharedData(t, sub) // skips, having checked the samples, when absent
 		files, err := filepath.Glob(filepath.Join(dir, "*"))
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cordillera/internal/testenv"
 )
 
 const gpx10 = `<?xml version="1.0" encoding="UTF-8"?>
@@ -230,14 +232,11 @@ func TestLoadDetectsFromContent(t *testing.T) {
 	}
 }
 
-// sharedData returns ../shared/data seen from the repository root, or
-// skips the test in a clone without it.
+// sharedData returns ../shared/data/sub beside the repository, or skips
+// the test in a clone without it (fails it when CORDILLERA_REQUIRE_DATA=1).
 func sharedData(t testing.TB, sub string) string {
-	dir := filepath.Join("..", "..", "shared", "data", sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no %s (real tracks live outside the repository)", dir)
-	}
-	return dir
+	t.Helper()
+	return testenv.SharedData(t, sub)
 }
 
 // Every real track of ../shared/data parses with the counts and

@@ -22,6 +22,7 @@ func Open(path string, limit int64, what string) (*os.File, int64, error) {
 	if err := check(path, info, limit, what); err != nil {
 		return nil, 0, err
 	}
+	betweenStatAndOpen(path)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, err
@@ -37,6 +38,10 @@ func Open(path string, limit int64, what string) (*os.File, int64, error) {
 	}
 	return f, info.Size(), nil
 }
+
+// betweenStatAndOpen runs between Open's check of path and its opening:
+// a test replaces the file there, staging the race the second check is for.
+var betweenStatAndOpen = func(string) {}
 
 // ReadAll reads a regular file of at most limit bytes whole. A file that
 // grows past the limit while it is read is refused too.

@@ -1,6 +1,8 @@
 package testenv
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -37,6 +39,39 @@ func TestNeedDisplay(t *testing.T) {
 		if f.skipped != tc.skip || f.failed != tc.fail {
 			t.Errorf("DISPLAY=%q %s=%q: skipped %v failed %v, want %v %v", tc.display, RequireDisplayEnv, tc.require,
 				f.skipped, f.failed, tc.skip, tc.fail)
+		}
+	}
+}
+
+// A test that needs the shared data gets its path when it is there; when
+// it is absent the test skips, or fails when the switch requires the data.
+func TestSharedData(t *testing.T) {
+	dir, ok := SharedDataDir()
+	if dir == "" || filepath.Base(dir) != "data" || filepath.Base(filepath.Dir(dir)) != "shared" {
+		t.Fatalf("shared data folder %q; want .../shared/data beside the repository", dir)
+	}
+	root, found := repoRoot()
+	if !found || filepath.Dir(filepath.Dir(dir)) != filepath.Dir(root) {
+		t.Errorf("%s is not beside the repository %s", dir, root)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Error(err)
+	}
+	for _, tc := range []struct {
+		require    string
+		skip, fail bool
+	}{{"", true, false}, {"0", true, false}, {"1", false, true}} {
+		t.Setenv(RequireDataEnv, tc.require)
+		f := &fakeT{}
+		SharedData(f, "no-such-folder-here")
+		if f.skipped != tc.skip || f.failed != tc.fail {
+			t.Errorf("absent data, %s=%q: skipped %v failed %v, want %v %v", RequireDataEnv, tc.require, f.skipped, f.failed, tc.skip, tc.fail)
+		}
+		if ok {
+			f := &fakeT{}
+			if got := SharedData(f, ""); got != dir || f.skipped || f.failed {
+				t.Errorf("present data, %s=%q: %q, skipped %v failed %v; want %q", RequireDataEnv, tc.require, got, f.skipped, f.failed, dir)
+			}
 		}
 	}
 }
