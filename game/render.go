@@ -87,11 +87,14 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	su["InvViewProj"] = inv[:]
 	su["ScreenSize"] = []float32{float32(w), float32(h)}
 	su["SunDir"] = sun[:]
+	su["CameraPos"] = cam.Pos[:]
 	sl := lightOf(v)
-	sl.setSky(su)
+	// The fog lies on the map's lowest ground and thins out over half its
+	// height range.
+	fogBase, fogHeight := horizonLevel(v, m), float32(0.5*m.VerticalScale)
+	sl.setSky(su, v.FogDensity, fogBase, fogHeight)
 	su["SunColor"] = vec3(sl.disc)
 	su["FogColor"] = vec3(v.FogColor)
-	su["FogDensity"] = v.FogDensity
 	su["Gamma"] = v.Gamma
 	r.skyOpts.Uniforms = su
 	dst.DrawRectShader(w, h, r.sky, &r.skyOpts)
@@ -100,9 +103,9 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu := r.uniforms
 	tu["CameraPos"] = cam.Pos[:]
 	tu["SunDir"] = sun[:]
-	sl.setSky(tu)
+	sl.setSky(tu, v.FogDensity, fogBase, fogHeight)
 	tu["SunColor"] = vec3(sl.sun)
-	tu["Aerial"] = aerialDensity
+	tu["SkyColor"] = vec3(sl.zenith)
 	waterY, water := waterLevel(v, m)
 	tu["UseWater"] = boolf(water)
 	tu["WaterLevel"] = waterY
@@ -127,7 +130,6 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu["FlatShading"] = boolf(v.FlatShading)
 	tu["Wireframe"] = boolf(v.Wireframe)
 	tu["FogColor"] = vec3(v.FogColor)
-	tu["FogDensity"] = v.FogDensity
 	tu["Gamma"] = v.Gamma
 	route := world.Route
 	r.terrainOpts.Images[1] = nil
