@@ -395,13 +395,29 @@ func (r ref) ruleWeights(p, n mgl32.Vec3, height float64) ([4]float64, [4]rgbf, 
 	cosLo := math.Cos(float64(r.v.SnowSlope) * math.Pi / 180)
 	snow *= smoothstep64(cosLo, cosHi, ny)
 	forest := smoothstep64(0.44, 0.64, noise) * (1 - smoothstep64(snowLine-0.2, snowLine-0.08, height))
-	grass := rgbf{1, 1, 0.92}.mix(rgbf{0.55, 0.68, 0.52}, forest).mul(rgbf{1, 1, 1}.mix(rgbf{1.08, 1.04, 0.85}, smoothstep64(snowLine-0.3, snowLine, height)))
+	alpine := smoothstep64(snowLine-0.3, snowLine-0.05, height)
 	vary := 1 + 0.24*(n2-0.5)
-	grass = grass.scale(vary)
-	rockTint := rgbf{0.92, 0.95, 1.0}.mix(rgbf{1.06, 1.0, 0.92}, n1).scale(vary)
-	wSnow, wRock := snow, rock*(1-snow)
+	grass := shaderAlbedo(0).mix(shaderAlbedo(2), alpine).mix(shaderAlbedo(1), forest).scale(vary)
+	nyn := ny + 0.1*(noise-0.5)
+	scree := (1 - smoothstep64(0.80, 0.87, nyn)) * (1 - rock)
+	rockAlbedo := shaderAlbedo(4).mix(shaderAlbedo(3), scree/math.Max(rock+scree, 1e-6)).mul(rgbf{0.97, 0.98, 1.0}.mix(rgbf{1.03, 1.0, 0.97}, n1)).scale(vary)
+	wSnow, wRock := snow, math.Min(rock+scree, 1)*(1-snow)
 	w := [4]float64{0, math.Max(1-wSnow-wRock, 0), wRock, wSnow}
-	return w, [4]rgbf{{1, 1, 1}, grass, rockTint, {0.90, 0.95, 1.05}}, sure
+	tint := func(a rgbf, m int) rgbf {
+		mean := texColour(m)
+		var t rgbf
+		for c := range t {
+			t[c] = math.Pow(a[c], 1/r.gamma) / math.Max(mean[c], 1.0/255)
+		}
+		return t
+	}
+	return w, [4]rgbf{tint(shaderAlbedo(6), 0), tint(grass, 1), tint(rockAlbedo, 2), tint(shaderAlbedo(5), 3)}, sure
+}
+
+// shaderAlbedo is the shader's albedo(k).
+func shaderAlbedo(k int) rgbf {
+	return [8]rgbf{{0.060, 0.105, 0.038}, {0.030, 0.046, 0.024}, {0.105, 0.118, 0.060}, {0.240, 0.232, 0.215},
+		{0.150, 0.150, 0.146}, {0.780, 0.810, 0.860}, {0.300, 0.270, 0.220}, {0.210, 0.205, 0.195}}[k]
 }
 
 // strongestTwo keeps the two largest weights, renormalised, as the shader
