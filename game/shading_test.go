@@ -592,7 +592,9 @@ func TestGroundReachesTheHorizon(t *testing.T) {
 		if ground < 0 || ground > testH-50 || far.Empty() {
 			t.Fatalf("water %v: the view shows too little ground (from row %d)", water, ground)
 		}
-		if n, total := differing(full, sky, image.Rect(0, ground, testW, testH), 2); n != total {
+		// (A pixel of sea that mirrors the sky may match it: one in
+		// fifty thousand is let through.)
+		if n, total := differing(full, sky, image.Rect(0, ground, testW, testH), 2); total-n > total/50000 {
 			t.Errorf("water %v: %d of %d pixels below the horizon show the sky", water, total-n, total)
 		}
 		if n, total := differing(full, sky, far, 6); n > 0 {
