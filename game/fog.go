@@ -6,10 +6,13 @@ import (
 	"github.com/ebitengine/debugui"
 )
 
-// Fog as a person sets it: a visibility distance in metres rather than the
-// shader's exp² density. The visibility is where the fog leaves 5 % of an
-// object's contrast (the meteorological optical range's threshold): with
-// exp² fog, exp(-(ρV)²) = 0.05, so ρ = √(ln 20) / V.
+// Fog as a person sets it: a visibility distance in metres. The viewer
+// keeps it as an exp² density ρ (exp(-(ρV)²) = 0.05 at the visibility V,
+// the meteorological optical range's threshold of 5 % of an object's
+// contrast, so ρ = √(ln 20) / V); the atmosphere (sky.go) turns it into a
+// layer of grey scatterers whose extinction on the map's lowest ground
+// leaves that 5 % at V and thins out over the map's height range, so the
+// density shows looking down from high up as well as along the valleys.
 
 // fogContrastLeft is the contrast left at the visibility distance.
 const fogContrastLeft = 0.05

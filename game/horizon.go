@@ -30,12 +30,12 @@ import (
 const horizonRings = 8
 
 // horizonReach is how far the plane reaches from the map's centre: twelve
-// map widths, and at least far enough for the aerial perspective to hide
-// its end. (Ebiten clips nothing at the far plane, so it may reach beyond
-// it.)
+// map widths, and at least four times as far as the land beyond the map,
+// where even a ray from high up has crossed enough air to hide its end.
+// (Ebiten clips nothing at the far plane, so it may reach beyond it.)
 func horizonReach(m *terrain.Heightmap) float64 {
 	w, d := m.Extent()
-	return math.Max(12*math.Max(w, d), 2.5*aerialVisibility)
+	return math.Max(12*math.Max(w, d), 4*beyondReach)
 }
 
 // horizon is the projected ground beyond the map of one frame.
@@ -65,6 +65,7 @@ func (hz *horizon) update(key horizonKey, cam *Camera, normals []float32, edges 
 	hz.reset()
 	hz.edges = append(hz.edges[:0], edges...)
 	p := newProjector(key.vp, key.w, key.h, key.near)
+	p.curveAround(cam.Pos)
 	hz.build(&p, cam, key.m, normals, key.level, key.out)
 	hz.built = key
 }

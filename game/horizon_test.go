@@ -55,6 +55,7 @@ func TestHorizonKeptMatchesFresh(t *testing.T) {
 		kept.update(key, c, s.world.Normals, nil)
 		var fresh horizon
 		p := newProjector(vp, s.w, 240, c.Near)
+		p.curveAround(c.Pos)
 		fresh.build(&p, c, s.world.Map, s.world.Normals, s.level, s.world.Outside)
 		if len(fresh.ground.indices) == 0 {
 			t.Fatalf("step %d: no ground in view", i)

@@ -223,3 +223,21 @@ func lightSource(m *terrain.Heightmap) *terrain.Heightmap {
 	}
 	return m.Every(k)
 }
+
+// defaultSnowLatitude is the latitude, in degrees, whose climate snow
+// line worlds without one of their own get: the Alps' (Mont Blanc lies at
+// 45.8° N), about 2800 m.
+const defaultSnowLatitude = 46
+
+// metricSnowLine is the snow line, as a share of m's height range, of a
+// world whose heights are metres above the sea (a generated world's, a
+// loaded heightmap's): the climate's snow line at defaultSnowLatitude. A
+// few hundred metres of hills get none; a 4 km range is white above
+// 2800 m.
+func metricSnowLine(m *terrain.Heightmap) float32 {
+	share := climateSnowLine(defaultSnowLatitude) / m.VerticalScale
+	if math.IsNaN(share) || !(m.VerticalScale > 0) {
+		return maxSnowLine
+	}
+	return float32(math.Min(math.Max(share, 0), maxSnowLine))
+}

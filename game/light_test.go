@@ -146,7 +146,10 @@ func TestNoSnowOnSteepSlopes(t *testing.T) {
 	needLoop(t)
 	const size = 129
 	m := terrain.NewHeightmap(size, size)
-	m.VerticalScale = 100
+	// Ten metres a cell and a kilometre of relief: the snow's softness is
+	// in metres, a few tens of metres across.
+	const cell = 10
+	m.VerticalScale, m.CellSize = 100*cell, cell
 	// High ground (all above the snow line): a gentle slope of 15° for
 	// x < 64, then a face steeper than the limit.
 	steep := 0.0
@@ -163,14 +166,15 @@ func TestNoSnowOnSteepSlopes(t *testing.T) {
 	g := newTestGame(t, NewWorld(m))
 	g.View.Lighting, g.View.Shadows, g.View.Occlusion = false, false, false
 	g.View.SnowSlope = 50
+	g.View.SnowLine = 0.62
 	g.View.DetailMaps = false
-	topDown(g, 64, 200, 64)
+	topDown(g, 64*cell, 200*cell, 64*cell)
 	img := renderFrame(g, false)
 	snowy := func(x0, x1 float32) (n, total int) {
 		for x := x0; x < x1; x++ {
 			for z := float32(10); z < size-10; z += 2 {
-				y := float32(m.GroundHeight(float64(x), float64(z)))
-				r, gr, b := pixelAt(g, img, mgl32.Vec3{x, y, z})
+				y := float32(m.GroundHeight(float64(x*cell), float64(z*cell)))
+				r, gr, b := pixelAt(g, img, mgl32.Vec3{x * cell, y, z * cell})
 				if min(r, gr, b) > 170 && b >= r {
 					n++
 				}

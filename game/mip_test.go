@@ -68,9 +68,9 @@ func plainView(t *testing.T, g *Game) {
 	v.DetailMaps, v.Shadows, v.Occlusion, v.Lighting = false, false, false, false
 	v.Antialias, v.BreakTiling, v.Triplanar = false, false, false
 	v.FogDensity = 0
-	saved := aerialDensity
-	aerialDensity = 0
-	t.Cleanup(func() { aerialDensity = saved })
+	saved := airDensity
+	airDensity = 0
+	t.Cleanup(func() { airDensity = saved })
 }
 
 // groundUV is where the ray of pixel centre (px, py) meets the ground

@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -11,20 +12,30 @@ import (
 
 // The land beyond the map. For the noise generators the same noise goes
 // on outside the map's square (terrain.NewOutside), made with the world
-// off the frame loop and drawn coarse around the map, fading into the
-// level ground that reaches the horizon (horizon.go). Worlds whose map is
+// off the frame loop and drawn coarse around the map. Worlds whose map is
 // not the noise's own — subdivision, loaded files, routes, erosion, which
 // changes the map but not the noise, so the two would no longer meet —
-// keep the skirts falling to the plane.
+// get land synthesised from the map itself (mirroredOutside). Either
+// reaches beyondReach from the map, fading into the level ground that
+// reaches on to the horizon (horizon.go), where the atmosphere has long
+// hidden it.
+
+// beyondReach is how far, in world units taken as metres, the land beyond
+// reaches from the map at least: far enough that from a summit or a plane
+// its far end lies in the haze (the atmosphere leaves a few per cent of
+// the ground's contrast over 100 km of low air) and mountains, not a
+// plain, meet the sky.
+const beyondReach = 120000
 
 // AddOutside gives w, made from p by the generator alone, the land beyond
 // its map when p's generator continues; it leaves w as it is otherwise
-// or when ctx is done.
+// or when ctx is done (the view then synthesises the land beyond from
+// the map: outsideOf).
 func AddOutside(ctx context.Context, w *World, p terrain.Params) {
 	if w == nil || w.Map == nil || w.Route != nil || w.Source != nil || p.Algorithm.IsSubdivision() || len(erosion.Stages(p)) > 0 {
 		return
 	}
-	if o, err := terrain.NewOutside(ctx, p, w.Map); err == nil {
+	if o, err := terrain.NewOutsideReaching(ctx, p, w.Map, beyondReach); err == nil {
 		w.Outside = o
 		// The minimap's view of the map with that land around it, at
 		// the minimap's resolution: 8–14 ms at 1025² (BenchmarkOverview1025).
@@ -35,12 +46,103 @@ func AddOutside(ctx context.Context, w *World, p terrain.Params) {
 }
 
 // outsideOf is the land beyond the map the view draws: none when the
-// viewer turned it off or the world has none.
+// viewer turned it off; for a world without the noise's own, the land
+// synthesised from its map, made once (a few milliseconds: the coarse
+// grid has some 30 000 vertices) and kept with the world.
 func outsideOf(v *Viewer, w *World) *terrain.Outside {
 	if !v.Continue {
 		return nil
 	}
+	if w.Outside == nil && w.Map != nil {
+		w.Outside = mirroredOutside(w.Map)
+	}
 	return w.Outside
+}
+
+// mirroredOutside is land beyond m made of m itself, for maps that are no
+// noise function. Mirroring the map at its edges continues it with no
+// step in height at any edge and keeps its heights' distribution and
+// spectrum, its valleys' widths and its ridges' spacing, the character a
+// terrain artist reads. A mirror repeats, so from half a map width out a
+// second mirrored copy, transposed and shifted by half a period, is
+// blended in by a smooth noise with the variance-preserving blend (Heitz
+// and Neyret 2018, as the shader hides the textures' repeat): neither
+// the mirror's symmetry nor a tile grid shows, and the relief keeps its
+// amplitude where the two are halved. Nil when m is too small.
+func mirroredOutside(m *terrain.Heightmap) *terrain.Outside {
+	w, h := m.Width, m.Height
+	if w < 3 || h < 3 || len(m.Samples) != w*h {
+		return nil
+	}
+	var mean float64
+	for _, v := range m.Samples {
+		mean += float64(v)
+	}
+	mean /= float64(len(m.Samples))
+	side := float64(max(w, h) - 1)
+	shiftC, shiftR := (w-1)/2, (h-1)/2
+	height := func(col, row int) float64 {
+		a := float64(m.Samples[mirror(row, h)*w+mirror(col, w)])
+		// How far beyond the map, in map widths: the second copy
+		// comes in from half a map width out.
+		dx := max(-col, col-(w-1), 0)
+		dz := max(-row, row-(h-1), 0)
+		out := smoothstep64(0.5, 1.5, float64(max(dx, dz))/side)
+		if out == 0 {
+			return a
+		}
+		// The second copy: the map transposed (rows for columns) where
+		// it is square, shifted by half a period.
+		var b float64
+		if w == h {
+			b = float64(m.Samples[mirror(col+shiftC, w)*w+mirror(row+shiftR, h)])
+		} else {
+			b = float64(m.Samples[mirror(row+shiftR, h)*w+mirror(col+shiftC, w)])
+		}
+		t := out * beyondNoise(float64(col)/side, float64(row)/side)
+		return mean + ((1-t)*(a-mean)+t*(b-mean))/math.Sqrt((1-t)*(1-t)+t*t)
+	}
+	o, err := terrain.NewOutsideOf(context.Background(), m, beyondReach, height)
+	if err != nil {
+		return nil
+	}
+	return o
+}
+
+// mirror folds sample k onto a map of n samples mirrored at its edges:
+// … 2 1 0 1 2 … n−2 n−1 n−2 …
+func mirror(k, n int) int {
+	p := 2 * (n - 1)
+	k %= p
+	if k < 0 {
+		k += p
+	}
+	if k > n-1 {
+		k = p - k
+	}
+	return k
+}
+
+// beyondNoise is smooth value noise (0–1, about one feature per map
+// width at (u, v) in map widths) that weighs the two copies of the map
+// beyond it.
+func beyondNoise(u, v float64) float64 {
+	i, j := math.Floor(u), math.Floor(v)
+	fu, fv := u-i, v-j
+	fu, fv = fu*fu*(3-2*fu), fv*fv*(3-2*fv)
+	hash := func(a, b float64) float64 {
+		x := math.Sin(a*127.1+b*311.7) * 43758.5453
+		return x - math.Floor(x)
+	}
+	top := hash(i, j) + (hash(i+1, j)-hash(i, j))*fu
+	bottom := hash(i, j+1) + (hash(i+1, j+1)-hash(i, j+1))*fu
+	return top + (bottom-top)*fv
+}
+
+// smoothstep64 is GLSL's smoothstep.
+func smoothstep64(e0, e1, x float64) float64 {
+	t := min(max((x-e0)/(e1-e0), 0), 1)
+	return t * t * (3 - 2*t)
 }
 
 // outsideSurface is the outside's surface at one plane level, kept while
@@ -178,6 +280,7 @@ func (d *drawCall) fan(p *projector, o0, o1 surfaceVertex, at func(k int) surfac
 // 3 top, 4 near) the world point v lies outside of.
 func (p *projector) outcode(v mgl32.Vec3) uint8 {
 	m := &p.vp
+	v = p.bend(v)
 	x := m[0]*v[0] + m[4]*v[1] + m[8]*v[2] + m[12]
 	y := m[1]*v[0] + m[5]*v[1] + m[9]*v[2] + m[13]
 	w := m[3]*v[0] + m[7]*v[1] + m[11]*v[2] + m[15]

@@ -9,11 +9,13 @@ import (
 )
 
 // The light of the land beyond the map. The map's light map holds one
-// texel per map sample; the land beyond reaches three map widths out on
-// every side, too far for that. Its light is computed on a coarse square
-// grid over the outside grid's whole reach, outsideLightSide texels
-// across (about 19 map samples a texel at 1025², the size of the
-// outside's own cells near the map): heights from the map where the grid
+// texel per map sample; the land beyond reaches to the horizon, too far
+// for that. Its light is computed on a coarse square grid over the
+// land's nearer part, lightReach map widths out on every side,
+// outsideLightSide texels across (about 19 map samples a texel at 1025²,
+// the size of the outside's own cells near the map); farther out, where
+// a texel would be kilometres wide and the haze has softened every
+// shadow, the land is lit unshaded: heights from the map where the grid
 // lies on it and from the faded land beyond elsewhere, so that the map's
 // mountains shade the land beyond and the land beyond shades itself. The
 // same horizon sweeps as the map's (terrain/light) give the sun's and the
@@ -33,19 +35,25 @@ type OutsideLight struct {
 	Side          int
 }
 
-// outsideLightGrid returns the coarse grid over o's reach and its heights
+// lightReach is how many map widths beyond each edge the coarse light
+// reaches.
+const lightReach = 3.0
+
+// outsideLightGrid returns the coarse grid over o's nearer reach (at most
+// lightReach map widths beyond the map) and its heights
 // (a heightmap of side texels whose cell size is the grid's spacing, its
 // heights world heights: vertical scale 1), m's own where the grid lies
 // on m's square.
 func outsideLightGrid(m *terrain.Heightmap, o *terrain.Outside, level float32, side int) (OutsideLight, *terrain.Heightmap) {
 	cs := o.CellSize
-	x0, x1 := float64(o.Cols[0])*cs, float64(o.Cols[len(o.Cols)-1])*cs
-	z0, z1 := float64(o.Rows[0])*cs, float64(o.Rows[len(o.Rows)-1])*cs
+	ew, ed := m.Extent()
+	r := lightReach * max(ew, ed)
+	x0, x1 := max(float64(o.Cols[0])*cs, -r), min(float64(o.Cols[len(o.Cols)-1])*cs, ew+r)
+	z0, z1 := max(float64(o.Rows[0])*cs, -r), min(float64(o.Rows[len(o.Rows)-1])*cs, ed+r)
 	texel := max(x1-x0, z1-z0) / float64(side-1)
 	g := OutsideLight{X0: x0, Z0: z0, Texel: texel, Side: side}
 	hm := terrain.NewHeightmap(side, side)
 	hm.CellSize, hm.VerticalScale = texel, 1
-	ew, ed := m.Extent()
 	for j := 0; j < side; j++ {
 		z := z0 + float64(j)*texel
 		for i := 0; i < side; i++ {

@@ -36,13 +36,16 @@ func TestOutsideLightGrid(t *testing.T) {
 	const level, side = -3, 97
 	g, hm := outsideLightGrid(m, o, level, side)
 	cs := o.CellSize
-	if g.X0 != float64(o.Cols[0])*cs || g.Z0 != float64(o.Rows[0])*cs || g.Side != side {
-		t.Fatalf("grid %+v; want its first texel on the outside's first lines (%v, %v)", g, float64(o.Cols[0])*cs, float64(o.Rows[0])*cs)
-	}
-	if end := g.X0 + float64(side-1)*g.Texel; math.Abs(end-float64(o.Cols[len(o.Cols)-1])*cs) > 1e-6*end {
-		t.Errorf("the grid ends at x %v; the outside at %v", end, float64(o.Cols[len(o.Cols)-1])*cs)
-	}
 	ew, ed := m.Extent()
+	r := lightReach * max(ew, ed)
+	x0, z0 := max(float64(o.Cols[0])*cs, -r), max(float64(o.Rows[0])*cs, -r)
+	if g.X0 != x0 || g.Z0 != z0 || g.Side != side {
+		t.Fatalf("grid %+v; want its first texel on the outside's first lines or %v map widths out (%v, %v)", g, lightReach, x0, z0)
+	}
+	x1 := min(float64(o.Cols[len(o.Cols)-1])*cs, ew+r)
+	if end := g.X0 + float64(side-1)*g.Texel; math.Abs(end-x1) > 1e-6*end {
+		t.Errorf("the grid ends at x %v; want %v", end, x1)
+	}
 	on, off := 0, 0
 	for j := 0; j < side; j++ {
 		for i := 0; i < side; i++ {

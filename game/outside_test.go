@@ -111,6 +111,7 @@ func TestOutsideMeetsTheTerrainEdge(t *testing.T) {
 	hz.update(horizonKey{vp, w, h, c.Near, m, 0, world.Outside}, c, world.Normals, edges)
 	// The south edge's vertices, projected as the terrain projects them.
 	p2 := newProjector(vp, w, h, c.Near)
+	p2.curveAround(c.Pos)
 	onEdge, shared := 0, 0
 	seen := map[[2]float32]bool{}
 	for _, d := range []*drawCall{&hz.ground, &hz.skirt} {

@@ -85,8 +85,8 @@ func (g *Game) UsePreset(name string) {
 }
 
 // fitSnowLine puts the snow line where the world asks for it: on a route
-// map where the climate puts it (RouteView.SnowLine), elsewhere the
-// preset look's; but a snow line the user has moved since it was last
+// map where the climate puts it (RouteView.SnowLine), elsewhere at the
+// Alps' snow line in metres (metricSnowLine); but a snow line the user has moved since it was last
 // set this way stays where they put it.
 func (g *Game) fitSnowLine() {
 	want := PresetViewer("").SnowLine
@@ -95,6 +95,8 @@ func (g *Game) fitSnowLine() {
 	}
 	if g.World != nil && g.World.Route != nil {
 		want = g.World.Route.SnowLine
+	} else if g.World != nil && g.World.Map != nil {
+		want = metricSnowLine(g.World.Map)
 	}
 	if !g.snowFitted || g.View.SnowLine == g.snowFit {
 		g.View.SnowLine = want

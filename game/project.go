@@ -29,6 +29,11 @@ import (
 type surfaceVertex struct {
 	pos, normal mgl32.Vec3
 	spacing     float32 // world distance to the neighbouring vertices
+	// A vertex made by clipping at the near plane is drawn lowered by
+	// drop (the curvature's drops at its ends, interpolated) where
+	// dropped is set, so that it lies on the near plane as drawn.
+	drop    float32
+	dropped bool
 }
 
 // projector maps world space to screen pixels.
@@ -38,6 +43,36 @@ type projector struct {
 	near       float32    // smallest clip w drawn: the near plane distance
 	halfW, hfH float32
 	keepBack   bool // draw the triangles that face away too (tests compare with it)
+	// The Earth's curvature (curveAround): points drop by curve times
+	// their squared horizontal distance from eye.
+	eye   mgl32.Vec3
+	curve float32
+}
+
+// earthCurve is 1/(2R) for the Earth's radius R in metres: a point d away
+// lies d²/(2R) below the eye's tangent plane (8 cm at 1 km, 785 m at
+// 100 km).
+const earthCurve = 1 / (2 * 6.371e6)
+
+// curveAround bends the world for an eye at eye: the ground falls away
+// with the Earth's curvature, so that far land sinks below a curved
+// horizon instead of a level plane meeting the sky in a ruler-straight
+// line, and mountains, not the plane, form the skyline. The bend moves
+// only the screen position; the shaders see the true world position.
+func (p *projector) curveAround(eye mgl32.Vec3) {
+	p.eye, p.curve = eye, earthCurve
+}
+
+// bend is world point v as drawn: lowered by the curvature.
+func (p *projector) bend(v mgl32.Vec3) mgl32.Vec3 {
+	v[1] -= p.drop(v)
+	return v
+}
+
+// drop is how far the curvature lowers world point v.
+func (p *projector) drop(v mgl32.Vec3) float32 {
+	dx, dz := v[0]-p.eye[0], v[2]-p.eye[2]
+	return p.curve * (dx*dx + dz*dz)
 }
 
 func newProjector(vp mgl32.Mat4, w, h int, near float32) projector {
@@ -47,6 +82,7 @@ func newProjector(vp mgl32.Mat4, w, h int, near float32) projector {
 // clipW returns the clip-space w of a world point: its depth along the view.
 func (p *projector) clipW(v mgl32.Vec3) float32 {
 	m := &p.vp
+	v = p.bend(v)
 	return m[3]*v[0] + m[7]*v[1] + m[11]*v[2] + m[15]
 }
 
@@ -54,9 +90,13 @@ func (p *projector) clipW(v mgl32.Vec3) float32 {
 func (p *projector) vertex(s surfaceVertex) ebiten.Vertex {
 	m := &p.vp
 	v := s.pos
-	cx := m[0]*v[0] + m[4]*v[1] + m[8]*v[2] + m[12]
-	cy := m[1]*v[0] + m[5]*v[1] + m[9]*v[2] + m[13]
-	cw := m[3]*v[0] + m[7]*v[1] + m[11]*v[2] + m[15]
+	b := p.bend(v)
+	if s.dropped {
+		b[1] = v[1] - s.drop
+	}
+	cx := m[0]*b[0] + m[4]*b[1] + m[8]*b[2] + m[12]
+	cy := m[1]*b[0] + m[5]*b[1] + m[9]*b[2] + m[13]
+	cw := m[3]*b[0] + m[7]*b[1] + m[11]*b[2] + m[15]
 	inv := 1 / cw
 	return ebiten.Vertex{
 		DstX:    (cx*inv + 1) * p.halfW,
@@ -289,10 +329,13 @@ func (d *drawCall) clipTriangle(p *projector, v [3]surfaceVertex, w [3]float32) 
 				f, b = j, i
 			}
 			t := (w[f] - p.near) / (w[f] - w[b])
+			df, db := p.drop(v[f].pos), p.drop(v[b].pos)
 			poly[n] = surfaceVertex{
 				pos:     v[f].pos.Add(v[b].pos.Sub(v[f].pos).Mul(t)),
 				normal:  v[f].normal.Add(v[b].normal.Sub(v[f].normal).Mul(t)),
 				spacing: v[f].spacing,
+				drop:    df + (db-df)*t,
+				dropped: true,
 			}
 			n++
 		}
@@ -425,6 +468,7 @@ func (f *frame) build(cam *Camera, w, h int, m *terrain.Heightmap, lod *mesh.LOD
 	}
 	f.chunks = lod.Select(view, f.chunks)
 	p := newProjector(vp, w, h, cam.Near)
+	p.curveAround(cam.Pos)
 	p.keepBack = keepBack
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(f.chunks)))
 	if len(f.batches) < workers {

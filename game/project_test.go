@@ -237,6 +237,7 @@ func frameTriangles(f *frame) []projectedTriangle {
 // (facing away) or have no area dropped.
 func referenceTriangles(f *frame, c *Camera, w, h int, m *terrain.Heightmap, normals []float32, detailDist float32) []projectedTriangle {
 	p := newProjector(viewProjection(c, w, h), w, h, c.Near)
+	p.curveAround(c.Pos) // the Earth's curve, as the frame draws it
 	cs := float32(m.CellSize)
 	// Facing away is culled only with the eye over the drawn surface.
 	cull := float64(c.Pos[1]) > meshHeight(m, float64(c.Pos[0]), float64(c.Pos[2]))

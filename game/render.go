@@ -19,6 +19,7 @@ type renderer struct {
 	sky         *ebiten.Shader
 	aa          *ebiten.Shader // the edge anti-aliasing pass (antialias.go)
 	atlas       *ebiten.Image
+	means       []float32 // the colour textures' means (materialMeans), the MaterialMeans uniform
 	terrainOpts ebiten.DrawTrianglesShaderOptions
 	skyOpts     ebiten.DrawRectShaderOptions
 	uniforms    map[string]any
@@ -63,7 +64,23 @@ func newRenderer() (*renderer, error) {
 		return nil, fmt.Errorf("materials: %w", err)
 	}
 	return &renderer{variants: map[shaders.Variant]*ebiten.Shader{{}: ts}, sky: ss, aa: aa, atlas: ebiten.NewImageFromImage(atlas),
-		uniforms: map[string]any{}, skyUniforms: map[string]any{}}, nil
+		means: materialMeans(atlas), uniforms: map[string]any{}, skyUniforms: map[string]any{}}, nil
+}
+
+// materialMeans are the means of the atlas's colour textures, display-
+// referred, as a column-major mat4 (column m material m's, alpha 0): each
+// texture's 1×1 mip level, the box average of the texture in linear light.
+// The materials by rules tint each texture so that its mean is a
+// calibrated albedo.
+func materialMeans(atlas *image.RGBA) []float32 {
+	out := make([]float32, 16)
+	last := assets.MipLevels - 1
+	for _, m := range assets.Materials {
+		r := assets.MipRect(m, false, last)
+		c := atlas.RGBAAt(r.Min.X, r.Min.Y)
+		out[4*int(m)], out[4*int(m)+1], out[4*int(m)+2] = float32(c.R)/255, float32(c.G)/255, float32(c.B)/255
+	}
+	return out
 }
 
 func vec3(v [3]float32) []float32 { return []float32{v[0], v[1], v[2]} }
@@ -87,11 +104,14 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	su["InvViewProj"] = inv[:]
 	su["ScreenSize"] = []float32{float32(w), float32(h)}
 	su["SunDir"] = sun[:]
+	su["CameraPos"] = cam.Pos[:]
 	sl := lightOf(v)
-	sl.setSky(su)
+	// The fog lies on the map's lowest ground and thins out over half its
+	// height range.
+	fogBase, fogHeight := horizonLevel(v, m), float32(0.5*m.VerticalScale)
+	sl.setSky(su, v.FogDensity, fogBase, fogHeight)
 	su["SunColor"] = vec3(sl.disc)
 	su["FogColor"] = vec3(v.FogColor)
-	su["FogDensity"] = v.FogDensity
 	su["Gamma"] = v.Gamma
 	r.skyOpts.Uniforms = su
 	dst.DrawRectShader(w, h, r.sky, &r.skyOpts)
@@ -100,9 +120,9 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu := r.uniforms
 	tu["CameraPos"] = cam.Pos[:]
 	tu["SunDir"] = sun[:]
-	sl.setSky(tu)
+	sl.setSky(tu, v.FogDensity, fogBase, fogHeight)
 	tu["SunColor"] = vec3(sl.sun)
-	tu["Aerial"] = aerialDensity
+	tu["SkyColor"] = vec3(sl.zenith)
 	waterY, water := waterLevel(v, m)
 	tu["UseWater"] = boolf(water)
 	tu["WaterLevel"] = waterY
@@ -127,7 +147,6 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu["FlatShading"] = boolf(v.FlatShading)
 	tu["Wireframe"] = boolf(v.Wireframe)
 	tu["FogColor"] = vec3(v.FogColor)
-	tu["FogDensity"] = v.FogDensity
 	tu["Gamma"] = v.Gamma
 	route := world.Route
 	r.terrainOpts.Images[1] = nil
@@ -143,6 +162,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu["SnowLine"] = v.SnowLine
 	tu["SnowCos"] = []float32{float32(math.Cos(float64(v.SnowSlope-8) * math.Pi / 180)), float32(math.Cos(float64(v.SnowSlope) * math.Pi / 180))}
 	tu["ShoreLine"] = float32(shoreLine)
+	tu["MaterialMeans"] = r.means
 	masks := v.Texturing == ByRules && r.updateMasks(world)
 	tu["UseMasks"] = boolf(masks)
 	r.terrainOpts.Images[3] = nil
@@ -324,6 +344,7 @@ func viewProjection(cam *Camera, w, h int) mgl32.Mat4 { return cam.Projection(w,
 func (r *renderer) setAtlas(img *image.RGBA) {
 	r.atlas.Deallocate()
 	r.atlas = ebiten.NewImageFromImage(img)
+	r.means = materialMeans(img)
 }
 
 // srgbToLinear converts an 8-bit sRGB channel to the shaders' linear light.

@@ -428,10 +428,10 @@ func TestRouteSnowLine(t *testing.T) {
 // moved stays where they put it.
 func TestSnowLineFollowsTheWorld(t *testing.T) {
 	g := &Game{View: DefaultViewer(), World: NewWorld(flatMap(65))}
-	preset := g.View.SnowLine
+	preset := metricSnowLine(g.World.Map) // a plain world's heights are metres
 	g.fitSnowLine()
 	if g.View.SnowLine != preset {
-		t.Fatalf("a plain world: snow line %v, want the preset's %v", g.View.SnowLine, preset)
+		t.Fatalf("a plain world: snow line %v, want the metric %v", g.View.SnowLine, preset)
 	}
 	g.World = &World{Map: g.World.Map, Route: &RouteView{SnowLine: 1.2}}
 	g.fitSnowLine()

@@ -61,7 +61,9 @@ type Viewer struct {
 // the four materials, the sun in scenario 1's direction (30°, thesis 7.6)
 // but lower than its 65° — at 35° the slopes of the default world read
 // from the overview camera — scenario 1's sky colour (201, 226, 255) and
-// the scenarios' sun colour (253, 220, 48). The preset scenario-1 carries
+// a near-white sun (255, 250, 240: sunlight above the air, which the
+// atmosphere warms at a low sun; the scenarios keep the thesis's yellow
+// (253, 220, 48), under which every colour turns lime). The preset scenario-1 carries
 // the thesis's own settings (PresetViews).
 func DefaultViewer() Viewer {
 	return Viewer{
@@ -81,7 +83,7 @@ func DefaultViewer() Viewer {
 		SunAzimuth:    30,
 		SkyColor:      rgb(201, 226, 255),
 		HorizonColor:  rgb(236, 240, 244),
-		SunColor:      rgb(253, 220, 48),
+		SunColor:      rgb(255, 250, 240),
 		FogColor:      rgb(214, 226, 238),
 		FogDensity:    0,
 		Gamma:         2.2,

@@ -87,15 +87,19 @@
 //	Wireframe float       1: dark anti-aliased lines over the shaded surface
 //	                      on x = k·ColorA, z = k·ColorA and the cell diagonals
 //	                      x + z = k·ColorA
-//	Aerial float          aerial perspective, exp²: colour = mix(sky,
-//	                      colour, exp(−(Aerial·distance)²)), sky the sky
-//	                      dome's colour in the pixel's direction; 0 = off
-//	FogColor vec3         fog colour, linear 0–1
-//	FogDensity float      exp² fog after it, colour = mix(FogColor, colour,
-//	                      exp(−(FogDensity·distance)²)); 0 = off
-//	HorizonColor vec3     the sky dome's horizon colour (as the sky's)
-//	DuskColor vec3        the warm colour of the horizon towards a low sun
-//	Dusk float            how much of it shows (as the sky's)
+//	SkyTint vec3          the atmosphere (game/sky.go), shared with the
+//	AirSun vec3           sky: the Rayleigh sky's tint, the sun's light the
+//	AirSky vec3           air scatters, the sky's light it scatters again,
+//	BetaR vec3            Rayleigh scattering per world unit at y = 0
+//	                      (density exp(−y/8000)), Mie scattering BetaM
+//	BetaM float           (density exp(−y/1200), extinction BetaM/0.9)
+//	FogColor vec3         and the fog, extinction FogBeta at y = FogBase,
+//	FogBeta float         density exp(−(y − FogBase)/FogHeight), its
+//	FogBase float         grains FogColor. The ground's colour c becomes
+//	FogHeight float       c·T + L, T = exp(−τ) and L the in-scattered
+//	                      light, by the optical depth τ of each along the
+//	                      straight ray from the eye (the ground's altitude
+//	                      lowered by the Earth's curve, d²/2R)
 //	UseWater float        1: ground below WaterLevel is drawn as the water
 //	                      surface above it (where the ray to the ground
 //	                      crosses y = WaterLevel): sky reflection by
@@ -131,27 +135,21 @@
 //	InvViewProj mat4      inverse of projection·view, column-major as mgl32
 //	                      stores it ([]float32 of 16)
 //	ScreenSize vec2       destination size in pixels
+//	CameraPos vec3        camera position, world units (its y the eye's
+//	                      altitude in the atmosphere)
 //	SunDir vec3           unit vector towards the sun
-//	SkyColor vec3         zenith colour, linear 0–1
-//	HorizonColor vec3     horizon colour, linear 0–1
-//	DuskColor vec3        the warm colour of the horizon towards a low sun
-//	Dusk float            how far towards dusk (or dawn) the sun is, 0–1:
-//	                      the horizon (and the fog there) mixes into
-//	                      DuskColor by Dusk times the square of ½ + ½·cos
-//	                      of the azimuth between the ray and the sun
-//	SunColor vec3         sun colour, linear 0–1
-//	FogColor vec3         fog colour, linear 0–1
-//	FogDensity float      > 0: fog, the lower sky mixed into FogColor by
-//	                      1 − smoothstep(0, 0.35, ray elevation's sine)
+//	SunColor vec3         the sun disc's colour (its light's transmittance)
 //	Gamma float           display gamma, default 2.2; ≤ 0 reads as 1
+//	SkyTint … FogHeight   the atmosphere, as the terrain's
 //
 // Each pixel's ray comes from NDC x = 2·px/W − 1, y = 1 − 2·py/H (pixel
 // centres, relative to the destination image's origin) unprojected at the
-// near and far planes. The colour goes from the horizon's at elevation 0 (and
-// below) — HorizonColor warmed by DuskColor — to SkyColor at the zenith,
-// the fog covers the lower sky, then thesis listing 5.6's sun glow mixes
-// in SunColor by smoothstep(exp(−α·d)) for α = 64, 32, 16, d the distance
-// between the ray direction and SunDir on the unit sphere; then gamma.
+// near and far planes. Its colour is the light the air scatters along it
+// from the eye to space: the optical depth of each kind of scatterer is
+// its density at the eye times its scale height times the air mass
+// 1/(μ + 1/√(πR/2H)) of a round Earth (rays below the horizon count as
+// level); then the sun's disc, 0.6° across, seen through that air; then
+// gamma.
 //
 // # Anti-aliasing
 //

@@ -125,6 +125,13 @@ func outsideFade(d, r float64) float32 {
 // coarse grid reaching outsideReach map widths beyond each edge. At the
 // map's edge its heights are the map's own.
 func NewOutside(ctx context.Context, p Params, m *Heightmap) (*Outside, error) {
+	return NewOutsideReaching(ctx, p, m, 0)
+}
+
+// NewOutsideReaching is NewOutside with the grid reaching at least
+// minReach world units beyond each edge: far enough, for a map a few
+// kilometres wide, for the land to go on to the horizon.
+func NewOutsideReaching(ctx context.Context, p Params, m *Heightmap, minReach float64) (*Outside, error) {
 	if p.Algorithm.IsSubdivision() {
 		return nil, ErrNoOutside
 	}
@@ -140,17 +147,30 @@ func NewOutside(ctx context.Context, p Params, m *Heightmap) (*Outside, error) {
 	if err != nil {
 		return nil, err
 	}
-	step := OutsideStep(m.Width)
-	reach := outsideReach * float64(m.Width-1)
+	return NewOutsideOf(ctx, m, minReach, f.height)
+}
+
+// NewOutsideOf lays the outside grid around m, reaching outsideReach map
+// widths and at least minReach world units beyond each edge, with the
+// heights (in the map's units, 0 … 1 on a normalised map) that height
+// gives at any sample position; on the map's edge it must give the map's
+// own samples. It is how maps that are no noise function (loaded files,
+// routes, eroded or subdivided maps) get land beyond them: height then
+// synthesises it from the map itself.
+func NewOutsideOf(ctx context.Context, m *Heightmap, minReach float64, height func(col, row int) float64) (*Outside, error) {
+	if m.Width < 2 || m.Height < 2 || len(m.Samples) != m.Width*m.Height {
+		return nil, fmt.Errorf("terrain: a %d×%d map has no outside", m.Width, m.Height)
+	}
+	reach := max(outsideReach*float64(max(m.Width, m.Height)-1), minReach/m.CellSize)
 	o := &Outside{CellSize: m.CellSize}
-	o.Cols, o.InnerCols = outsideAxis(m.Width, step, reach)
-	o.Rows, o.InnerRows = outsideAxis(m.Height, step, reach)
+	o.Cols, o.InnerCols = outsideAxis(m.Width, OutsideStep(m.Width), reach)
+	o.Rows, o.InnerRows = outsideAxis(m.Height, OutsideStep(m.Width), reach)
 	nc := len(o.Cols)
 	o.Heights = make([]float32, nc*len(o.Rows))
 	o.Fade = make([]float32, len(o.Heights))
 	o.SlopeX = make([]float32, len(o.Heights))
 	o.SlopeZ = make([]float32, len(o.Heights))
-	last := float64(m.Width - 1)
+	lastCol, lastRow := float64(m.Width-1), float64(m.Height-1)
 	slope := m.VerticalScale / (2 * m.CellSize)
 	for j, row := range o.Rows {
 		if err := ctx.Err(); err != nil {
@@ -160,11 +180,11 @@ func NewOutside(ctx context.Context, p Params, m *Heightmap) (*Outside, error) {
 			if o.Inside(i, j) {
 				continue
 			}
-			o.Heights[j*nc+i] = float32(f.height(col, row) * m.VerticalScale)
-			o.SlopeX[j*nc+i] = float32((f.height(col+1, row) - f.height(col-1, row)) * slope)
-			o.SlopeZ[j*nc+i] = float32((f.height(col, row+1) - f.height(col, row-1)) * slope)
-			dx := max(-float64(col), float64(col)-last, 0)
-			dz := max(-float64(row), float64(row)-last, 0)
+			o.Heights[j*nc+i] = float32(height(col, row) * m.VerticalScale)
+			o.SlopeX[j*nc+i] = float32((height(col+1, row) - height(col-1, row)) * slope)
+			o.SlopeZ[j*nc+i] = float32((height(col, row+1) - height(col, row-1)) * slope)
+			dx := max(-float64(col), float64(col)-lastCol, 0)
+			dz := max(-float64(row), float64(row)-lastRow, 0)
 			o.Fade[j*nc+i] = outsideFade(max(dx, dz), reach)
 		}
 	}
