@@ -32,19 +32,48 @@ func dropdowns(f frameView, ws []widget, top, bottom int) []widget {
 }
 
 // dropdownList returns the options of the list open under dd: buttons
-// within its width, one under the other from its bottom edge on.
+// inset within its width (the list's padding: the panel's own widgets
+// below line up with dd's edges), one under the other from its bottom edge
+// on.
 func dropdownList(f frameView, dd widget) []widget {
 	_, h := f.size()
 	var out []widget
 	y := dd.R.Max.Y
 	for _, w := range findWidgets(f, image.Rect(dd.R.Min.X, dd.R.Max.Y, dd.R.Max.X, h)) {
-		if w.Kind != buttonWidget || w.R.Min.X < dd.R.Min.X || w.R.Max.X > dd.R.Max.X || w.R.Min.Y-y > 12 {
+		if w.Kind != buttonWidget || w.R.Min.X < dd.R.Min.X+3 || w.R.Max.X > dd.R.Max.X-3 || w.R.Min.Y-y > 12 {
 			continue
 		}
 		out = append(out, w)
 		y = w.R.Max.Y
 	}
 	return out
+}
+
+// labelOf is the light pixels inside a widget, relative to it.
+func labelOf(f frameView, w widget) string {
+	var b strings.Builder
+	for y := w.R.Min.Y + 2; y < w.R.Max.Y-2; y++ {
+		for x := w.R.Min.X + 2; x < w.R.Max.X-2; x++ {
+			if c := f.rgb(x, y); c[0] > 200 {
+				b.WriteByte('#')
+			} else {
+				b.WriteByte('.')
+			}
+		}
+	}
+	return b.String()
+}
+
+// nearest is the widget of ws as wide as w and closest to it (a panel
+// that scrolled or grew moves it), or w when none is.
+func nearest(ws []widget, w widget) widget {
+	best, dist := w, 1<<30
+	for _, c := range ws {
+		if c.R.Min.X == w.R.Min.X && c.R.Dx() == w.R.Dx() && abs(c.R.Min.Y-w.R.Min.Y) < dist {
+			best, dist = c, abs(c.R.Min.Y-w.R.Min.Y)
+		}
+	}
+	return best
 }
 
 // settings is what a choice can change in the state: the parameters, the
@@ -200,7 +229,7 @@ func (a *app) pickEach(name, label string) int {
 				a.settle()
 				a.scroll(wheel)
 				f1 := a.frame(name + "-picked")
-				if changedPixels(f0, f1, dd.R.Inset(2)) > 0 {
+				if labelOf(f0, dd) != labelOf(f1, nearest(dropdowns(f1, findWidgets(f1, uiWindow(f1)), 0, screenH), dd)) {
 					picked = true
 					s1 := a.state()
 					stateChanged := !reflect.DeepEqual(settingsOf(s0), settingsOf(s1))
