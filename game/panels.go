@@ -20,6 +20,18 @@ func (g *Game) panel(ctx *debugui.Context, name string, body func()) {
 // openPanel unfolds a panel if it is folded (T opens Teach with its
 // lesson).
 func (g *Game) openPanel(name string) {
+	if !g.ui.built { // the window is built anew: from where it starts
+		if g.ui.remembered != nil {
+			g.ui.remembered[name] = true
+			return
+		}
+		if g.ui.open == nil {
+			g.ui.open, g.ui.closed = map[string]bool{}, map[string]bool{}
+		}
+		g.ui.open[name] = true
+		delete(g.ui.closed, name)
+		return
+	}
 	if slices.Contains(g.ui.unfolded, name) {
 		return
 	}
@@ -70,7 +82,7 @@ func (g *Game) panelStartsOpen(name string) bool {
 // rememberPanels keeps which panels are unfolded, for when they are shown
 // again.
 func (g *Game) rememberPanels() {
-	g.ui.flipped = nil // the window is built anew, from what is remembered
+	g.ui.flipped, g.ui.built = nil, false // the window is built anew, from what is remembered
 	g.ui.remembered = map[string]bool{}
 	for _, n := range g.ui.unfolded {
 		g.ui.remembered[n] = true

@@ -41,6 +41,7 @@ type uiState struct {
 	// flipped are the panels unfolded or folded by the program since the
 	// window was built (see openPanel).
 	flipped map[string]bool
+	built   bool // the window is shown and g.ui.unfolded tells its panels
 
 	presetView int // the preset whose look the Viewer was last given (UsePreset)
 
@@ -81,6 +82,7 @@ func (g *Game) fail(err error) {
 func (g *Game) buildUI(ctx *debugui.Context) {
 	h := max(g.h-20, 200)
 	g.ui.unfolded = g.ui.unfolded[:0]
+	g.ui.built = true
 	ctx.Window("Cordillera", image.Rect(10, 10, 10+uiWidth, 10+h), func(layout debugui.ContainerLayout) {
 		g.beginTips(layout.BodyBounds)
 		defer g.endTips()

@@ -111,6 +111,15 @@ func TestTeachKeyOpensTeachPanel(t *testing.T) {
 	if want := []string{"Viewer", "Teach"}; !slices.Equal(g.ui.unfolded, want) {
 		t.Errorf("a second lesson with Teach open left %q unfolded; want %q", g.ui.unfolded, want)
 	}
+	// A lesson started before the window is first built (a link's
+	// lesson=…&open=Teach) finds Teach unfolded too.
+	g2 := newTestGame(t, testWorld(t, 65))
+	g2.OpenPanels("Teach")
+	onLoop(func() { g2.setTeachMode(teachSubdivision) })
+	uiPixels(t, g2)
+	if want := []string{"Teach"}; !slices.Equal(g2.ui.unfolded, want) {
+		t.Errorf("a lesson started before the first build left %q unfolded; want %q", g2.ui.unfolded, want)
+	}
 }
 
 // Whole steps show no decimals; finer ones as many as the step needs.
