@@ -390,7 +390,7 @@ func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi float64) {
 	ctx.IDScope(label, func() {
 		ctx.Text(label)
 		f := float64(*v)
-		ctx.SliderF(&f, lo, hi, (hi-lo)/500, 3).On(func() { *v = float32(f) })
+		ctx.SliderF(&f, lo, hi, (hi-lo)/500, digitsFor((hi-lo)/500)).On(func() { *v = float32(f) })
 	})
 }
 
