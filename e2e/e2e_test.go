@@ -19,6 +19,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -214,9 +215,19 @@ func minimapShown(f frameView, r image.Rectangle) bool {
 	return true
 }
 
+// The panels' headers, top to bottom.
+var panelNames = []string{"Generator", "Erosion", "Route", "Viewer", "File", "Teach"}
+
+const (
+	hdrViewer = 3
+	hdrFile   = 4
+	hdrTeach  = 5
+)
+
 // unfold folds the Generator panel (open at the start) and unfolds the
-// panel whose header is the i-th (1 Viewer, 2 File). It returns the frame
-// then, its widgets and the panel's header.
+// panel whose header is the i-th (hdrViewer, hdrFile, hdrTeach) unless it
+// is unfolded already. It returns the frame then, its widgets and the
+// panel's header.
 func (a *app) unfold(i int) (frameView, []widget, widget) {
 	a.t.Helper()
 	a.moveAway()
@@ -231,10 +242,12 @@ func (a *app) unfold(i int) (frameView, []widget, widget) {
 	f = a.frame("panels-folded")
 	ws = findWidgets(f, uiWindow(f))
 	hs = headers(f, ws)
-	if len(hs) != 4 {
-		a.t.Fatalf("with Generator folded the UI shows %d headers; want 4 (Generator, Viewer, File, Teach); widgets: %s", len(hs), describe(ws))
+	if len(hs) != len(panelNames) {
+		a.t.Fatalf("with Generator folded the UI shows %d headers; want %d (%q); widgets: %s", len(hs), len(panelNames), panelNames, describe(ws))
 	}
-	a.click(hs[i].center().X, hs[i].center().Y)
+	if !slices.Contains(a.state().Panels, panelNames[i]) {
+		a.click(hs[i].center().X, hs[i].center().Y)
+	}
 	a.moveAway()
 	f = a.frame("panel-open")
 	ws = findWidgets(f, uiWindow(f))
@@ -253,7 +266,7 @@ func TestE2EWireframeCheckbox(t *testing.T) {
 	if a.state().Wireframe {
 		t.Fatal("wireframe is on at the start")
 	}
-	f0, ws, viewer := a.unfold(1)
+	f0, ws, viewer := a.unfold(hdrViewer)
 	boxes := checkboxes(below(ws, viewer.R.Max.Y))
 	if len(boxes) < 6 {
 		// The Viewer's sliders fill the 600-pixel window: scroll the panel
@@ -442,7 +455,7 @@ func TestE2ELoadHeightmap(t *testing.T) {
 func loadHeightmap(t *testing.T, path string, img *image.Gray16, cone bool) {
 	a := launch(t, exploreArgs...)
 	s0 := a.state()
-	f0, ws, file := a.unfold(2)
+	f0, ws, file := a.unfold(hdrFile)
 	var field, load widget
 	for _, w := range below(ws, file.R.Max.Y) {
 		if field.R.Empty() && w.Kind == baseWidget && w.R.Dx() >= 150 {
@@ -534,7 +547,10 @@ func TestE2ETeachStepping(t *testing.T) {
 	if s0.Teach.Stage != 0 || s0.Teach.Stages != 10 {
 		t.Fatalf("lesson at stage %d of %d; want 0 of 10 (diamond-square on 33²)", s0.Teach.Stage, s0.Teach.Stages)
 	}
-	f0, ws, teach := a.unfold(3)
+	if p := a.state().Panels; !slices.Contains(p, "Teach") {
+		t.Errorf("after T the unfolded panels are %q; want Teach among them", p)
+	}
+	f0, ws, teach := a.unfold(hdrTeach)
 	// The step buttons share one row, four across: <, >, Play, Reset.
 	var row []widget
 	for _, w := range below(ws, teach.R.Max.Y) {

@@ -138,11 +138,11 @@ func TestE2EInputAtFourFPS(t *testing.T) {
 	s.click(hs[0].centerPt())
 	s.window(nil)
 	panels("after clicking Generator", nil...)
-	names := []string{"Generator", "Viewer", "File", "Teach"}
+	names := panelNames
 	for i := 1; i < len(names); i++ {
 		hs = panelHeaders(a, "headers-"+names[i])
-		if len(hs) != 4 {
-			t.Fatalf("with the panels folded the UI shows %d headers; want 4", len(hs))
+		if len(hs) != len(names) {
+			t.Fatalf("with the panels folded the UI shows %d headers; want %d", len(hs), len(names))
 		}
 		s.click(hs[i].centerPt()) // the pointer was on header i-1
 		s.window(nil)
@@ -154,20 +154,20 @@ func TestE2EInputAtFourFPS(t *testing.T) {
 		s.window(nil)
 		panels("after clicking "+names[i]+" again", nil...)
 	}
-	s.click(hs[3].centerPt()) // fold Teach
+	s.click(hs[hdrTeach].centerPt()) // fold Teach
 	s.window(nil)
 	panels("after folding Teach", nil...)
 
 	// The path field: unfold File, click the field (the pointer arriving
 	// from the File header in the same frame).
 	hs = panelHeaders(a, "file-header")
-	s.click(hs[2].centerPt())
+	s.click(hs[hdrFile].centerPt())
 	s.window(nil)
 	panels("after unfolding File", "File")
 	f := a.frame("file-open")
 	ws := findWidgets(f, uiWindow(f))
 	var field widget
-	for _, w := range below(ws, hs[2].R.Max.Y) {
+	for _, w := range below(ws, hs[hdrFile].R.Max.Y) {
 		if w.Kind == baseWidget && w.R.Dx() >= 150 {
 			field = w
 			break
@@ -213,14 +213,14 @@ func TestE2EInputAtFourFPS(t *testing.T) {
 
 	// A quick drag on a Viewer slider, the pointer coming from the slider
 	// above it: fold File, unfold Viewer.
-	s.click(hs[2].centerPt())
-	s.click(hs[1].centerPt())
+	s.click(hs[hdrFile].centerPt())
+	s.click(hs[hdrViewer].centerPt())
 	s.window(nil)
 	panels("after unfolding Viewer", "Viewer")
 	f = a.frame("viewer-open")
 	hs = headers(f, findWidgets(f, uiWindow(f)))
 	var sliders []widget
-	for _, w := range below(findWidgets(f, uiWindow(f)), hs[1].R.Max.Y) {
+	for _, w := range below(findWidgets(f, uiWindow(f)), hs[hdrViewer].R.Max.Y) {
 		if w.Kind == baseWidget && w.R.Dx() >= 120 && w.R.Dy() < 40 {
 			sliders = append(sliders, w)
 		}

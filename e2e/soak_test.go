@@ -152,11 +152,11 @@ func TestE2ESoak(t *testing.T) {
 	// unfold Viewer (its sliders). With the panels above folded, a header
 	// stays where it is, so the soak switches between the two by clicking
 	// the same two headers, and finds every widget where it was.
-	f, ws, _ := a.unfold(2)
+	f, ws, _ := a.unfold(hdrFile)
 	ui := uiWindow(f)
 	hs := headers(f, ws)
 	var field, load widget
-	for _, w := range below(ws, hs[2].R.Max.Y) {
+	for _, w := range below(ws, hs[hdrFile].R.Max.Y) {
 		if field.R.Empty() && w.Kind == baseWidget && w.R.Dx() >= 150 {
 			field = w
 		} else if !field.R.Empty() && w.Kind == buttonWidget && w.R.Min.Y > field.R.Min.Y {
@@ -164,7 +164,7 @@ func TestE2ESoak(t *testing.T) {
 			break
 		}
 	}
-	viewerHeader, fileHeader := hs[1], hs[2]
+	viewerHeader, fileHeader := hs[hdrViewer], hs[hdrFile]
 	a.click(fileHeader.center().X, fileHeader.center().Y)
 	a.click(viewerHeader.center().X, viewerHeader.center().Y)
 	a.moveAway()

@@ -426,7 +426,7 @@ func TestWebTeachLesson(t *testing.T) {
 
 // teachNext is where the Teach panel's ">" button is with only that panel
 // unfolded, in CSS pixels.
-var teachNext = struct{ X, Y float64 }{135, 223}
+var teachNext = struct{ X, Y float64 }{135, 289}
 
 // TestWebPanels opens each panel from a link and takes its screenshot (see
 // CORDILLERA_WEB_SHOTS): the panel named is the one unfolded.
@@ -547,7 +547,7 @@ func TestWebSaveDownloads(t *testing.T) {
 
 // saveMap is where the File panel's Save map button is with only that
 // panel unfolded, in CSS pixels.
-var saveMap = struct{ X, Y float64 }{255, 135}
+var saveMap = struct{ X, Y float64 }{255, 201}
 
 // TestWebWithoutWebGLSaysSo opens the page in a browser with WebGL turned
 // off: it says so in words instead of showing an empty canvas.

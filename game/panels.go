@@ -1,6 +1,45 @@
 package game
 
-import "cordillera/terrain"
+import (
+	"slices"
+
+	"github.com/ebitengine/debugui"
+
+	"cordillera/terrain"
+)
+
+// panel is one of the window's folding panels. debugui unfolds a header
+// when its initial expansion differs from whether it was clicked, so a
+// panel the program opened or closed (openPanel) passes the opposite.
+func (g *Game) panel(ctx *debugui.Context, name string, body func()) {
+	ctx.IDScope(name, func() {
+		ctx.Header(name, g.panelStartsOpen(name) != g.ui.flipped[name], g.unfolded(name, body))
+	})
+}
+
+// openPanel unfolds a panel if it is folded (T opens Teach with its
+// lesson).
+func (g *Game) openPanel(name string) {
+	if !g.ui.built { // the window is built anew: from where it starts
+		if g.ui.remembered != nil {
+			g.ui.remembered[name] = true
+			return
+		}
+		if g.ui.open == nil {
+			g.ui.open, g.ui.closed = map[string]bool{}, map[string]bool{}
+		}
+		g.ui.open[name] = true
+		delete(g.ui.closed, name)
+		return
+	}
+	if slices.Contains(g.ui.unfolded, name) {
+		return
+	}
+	if g.ui.flipped == nil {
+		g.ui.flipped = map[string]bool{}
+	}
+	g.ui.flipped[name] = !g.ui.flipped[name]
+}
 
 // unfolded wraps a panel's body so that the panels unfolded in a UI update
 // are known (the state file reports them): debugui keeps a header's
@@ -43,6 +82,7 @@ func (g *Game) panelStartsOpen(name string) bool {
 // rememberPanels keeps which panels are unfolded, for when they are shown
 // again.
 func (g *Game) rememberPanels() {
+	g.ui.flipped, g.ui.built = nil, false // the window is built anew, from what is remembered
 	g.ui.remembered = map[string]bool{}
 	for _, n := range g.ui.unfolded {
 		g.ui.remembered[n] = true

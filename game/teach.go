@@ -137,6 +137,7 @@ func (g *Game) setTeachMode(mode int) {
 	g.buildLesson()
 	if entering { // frame the lesson's mesh, wherever the camera was
 		g.Camera.Overview(g.World.Map)
+		g.openPanel("Teach") // its controls step the lesson
 	}
 }
 

@@ -17,10 +17,11 @@ import (
 	"cordillera/terrain/heightfile"
 )
 
-// The debug UI: one window with collapsible Generator, Viewer and File
-// panels. The Generator panel is built from terrain.Specs, so every
-// generation parameter appears with its range and meaning, and a parameter
-// added to the table appears here by itself.
+// The debug UI: one window with collapsible Generator, Erosion, Route,
+// Viewer, File and Teach panels under a status row. The Generator panel is
+// built from terrain.Specs, so every generation parameter appears with its
+// range and meaning, and a parameter added to the table appears here by
+// itself.
 
 // uiWidth is the width of the UI window.
 const uiWidth = 330
@@ -37,6 +38,10 @@ type uiState struct {
 	isError bool
 	open    map[string]bool // panels that start unfolded (Generator does unless closed)
 	closed  map[string]bool
+	// flipped are the panels unfolded or folded by the program since the
+	// window was built (see openPanel).
+	flipped map[string]bool
+	built   bool // the window is shown and g.ui.unfolded tells its panels
 
 	presetView int // the preset whose look the Viewer was last given (UsePreset)
 
@@ -51,8 +56,8 @@ type uiState struct {
 	generateOver *terrain.Heightmap // the loaded map whose Generator controls were asked for
 }
 
-// OpenPanels sets which panels start unfolded: any of Generator, Viewer,
-// File and Teach, and the Generator's Erosion and Route sections. It takes effect when the UI is first built.
+// OpenPanels sets which panels start unfolded: any of Generator, Erosion,
+// Route, Viewer, File and Teach. It takes effect when the UI is first built.
 func (g *Game) OpenPanels(names ...string) {
 	g.ui.open, g.ui.closed = map[string]bool{}, map[string]bool{"Generator": true}
 	for _, n := range names {
@@ -77,13 +82,19 @@ func (g *Game) fail(err error) {
 func (g *Game) buildUI(ctx *debugui.Context) {
 	h := max(g.h-20, 200)
 	g.ui.unfolded = g.ui.unfolded[:0]
+	g.ui.built = true
 	ctx.Window("Cordillera", image.Rect(10, 10, 10+uiWidth, 10+h), func(layout debugui.ContainerLayout) {
 		g.beginTips(layout.BodyBounds)
 		defer g.endTips()
-		ctx.Header("Generator", g.panelStartsOpen("Generator"), g.unfolded("Generator", func() { g.generatorPanel(ctx) }))
-		ctx.Header("Viewer", g.panelStartsOpen("Viewer"), g.unfolded("Viewer", func() { g.viewerPanel(ctx) }))
-		ctx.Header("File", g.panelStartsOpen("File"), g.unfolded("File", func() { g.filePanel(ctx) }))
-		ctx.Header("Teach", g.panelStartsOpen("Teach"), g.unfolded("Teach", func() { g.teachPanel(ctx) }))
+		g.statusRow(ctx)
+		p := g.Params
+		g.panel(ctx, "Generator", func() { g.generatorPanel(ctx, &p) })
+		g.panel(ctx, "Erosion", func() { g.erosionSection(ctx, &p) })
+		g.panel(ctx, "Route", func() { g.routeSection(ctx, &p) })
+		g.applyParams(p)
+		g.panel(ctx, "Viewer", func() { g.viewerPanel(ctx) })
+		g.panel(ctx, "File", func() { g.filePanel(ctx) })
+		g.panel(ctx, "Teach", func() { g.teachPanel(ctx) })
 		if g.ui.message != "" {
 			prefix := ""
 			if g.ui.isError {
@@ -95,35 +106,46 @@ func (g *Game) buildUI(ctx *debugui.Context) {
 	})
 }
 
-// generatorPanel edits g.Params; any change starts a regeneration.
-func (g *Game) generatorPanel(ctx *debugui.Context) {
-	p := g.Params
+// statusRow is the window's first row: the progress while a map is being
+// made, "ready" otherwise. It is always there and one line long, so that no
+// widget moves when a rebuild starts or ends (a click aimed at one would
+// land on another).
+func (g *Game) statusRow(ctx *debugui.Context) {
+	ctx.SetGridLayout([]int{-1}, nil)
+	text := "ready"
+	if busy, f := g.regen.Status(); busy {
+		text = fmt.Sprintf("generating… %.0f %%", 100*f)
+		if g.stage != "" {
+			text += " (showing " + g.stage + ")"
+		}
+	}
+	const most = (uiWidth - 30) / 6 // characters of the 6-pixel font on one line
+	if r := []rune(text); len(r) > most {
+		text = string(r[:most-1]) + "…"
+	}
+	ctx.Text(text)
+}
+
+// generatorPanel edits p; any change starts a regeneration.
+func (g *Game) generatorPanel(ctx *debugui.Context, p *terrain.Params) {
 	if g.World.Source == nil {
 		g.ui.generateOver = nil
 	}
 	if src := g.World.Source; src == nil || g.loadedSection(ctx, src) {
-		g.presetRow(ctx, &p)
-		for _, s := range generatorSpecsShown(p) {
-			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
+		g.presetRow(ctx, p)
+		for _, s := range generatorSpecsShown(*p) {
+			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, p) })
 		}
 	}
-	ctx.Header("Erosion", g.panelStartsOpen("Erosion"), g.unfolded("Erosion", func() { g.erosionSection(ctx, &p) }))
-	ctx.Header("Route", g.panelStartsOpen("Route"), g.unfolded("Route", func() {
-		for _, s := range terrain.Specs {
-			if s.Group == "route" {
-				ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, &p) })
-			}
+}
+
+// routeSection edits the parameters of the terrain made through a route.
+func (g *Game) routeSection(ctx *debugui.Context, p *terrain.Params) {
+	for _, s := range terrain.Specs {
+		if s.Group == "route" {
+			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, p) })
 		}
-	}))
-	ctx.SetGridLayout([]int{-1}, nil)
-	if busy, f := g.regen.Status(); busy {
-		text := fmt.Sprintf("generating… %.0f %%", 100*f)
-		if g.stage != "" {
-			text += " (showing " + g.stage + ")"
-		}
-		ctx.Text(text)
 	}
-	g.applyParams(p)
 }
 
 // maskTints colour the erosion masks on the minimap: water blue for the
@@ -158,8 +180,8 @@ func (g *Game) ShowMask(name string) {
 // talus slopes that settle what they left.
 var erosionStageOrder = []string{terrain.FluvialErosion, terrain.HydraulicErosion, terrain.ThermalErosion}
 
-// erosionSection is the Generator panel's Erosion part: a checkbox per
-// stage, and the parameters of the stages that are on.
+// erosionSection is the Erosion panel: a checkbox per stage, and the
+// parameters of the stages that are on.
 func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 	on := erosion.Stages(*p)
 	ctx.SetGridLayout([]int{-1}, nil)
@@ -227,6 +249,9 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 		}
 	}
 	switch {
+	case isBool(s):
+		on := s.Get(p) == "true"
+		ctx.Checkbox(&on, "").On(func() { set(strconv.FormatBool(on)) })
 	case s.Kind == terrain.ChoiceParam:
 		i := slices.Index(s.Choices, s.Get(p))
 		ctx.Dropdown(&i, s.Choices).On(func() { set(s.Choices[i]) })
@@ -258,12 +283,37 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 	default:
 		v := mustFloat(s.Get(p))
 		if s.Max/math.Max(math.Abs(s.Min), 1e-9) > 1e4 && s.Min > 0 { // huge ranges: type the value
-			ctx.NumberFieldF(&v, s.Max/1e5, 3).On(func() { set(strconv.FormatFloat(v, 'g', -1, 64)) })
+			ctx.NumberFieldF(&v, s.Max/1e5, decimalsOf(v)).On(func() { set(strconv.FormatFloat(v, 'g', -1, 64)) })
 		} else {
 			step := (s.Max - s.Min) / 200
-			ctx.SliderF(&v, s.Min, s.Max, step, 3).On(func() { set(strconv.FormatFloat(v, 'g', -1, 64)) })
+			ctx.SliderF(&v, s.Min, s.Max, step, digitsFor(step)).On(func() { set(strconv.FormatFloat(v, 'g', -1, 64)) })
 		}
 	}
+}
+
+// digitsFor is how many decimals show a value that moves in steps of d:
+// none for whole steps (counts, metres over a wide range), up to 3.
+func digitsFor(d float64) int {
+	d = math.Abs(d)
+	if d == 0 || d >= 1 {
+		return 0
+	}
+	return min(3, int(math.Ceil(-math.Log10(d)-1e-9)))
+}
+
+// decimalsOf is how many decimals (up to 3) a typed value needs.
+func decimalsOf(v float64) int {
+	for d := range 3 {
+		if f := v * math.Pow(10, float64(d)); f == math.Round(f) {
+			return d
+		}
+	}
+	return 3
+}
+
+// isBool reports whether a parameter is a yes-or-no choice: a checkbox.
+func isBool(s terrain.Spec) bool {
+	return s.Kind == terrain.ChoiceParam && slices.Equal(s.Choices, []string{"false", "true"})
 }
 
 func mustFloat(s string) float64 {
@@ -340,7 +390,7 @@ func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi float64) {
 	ctx.IDScope(label, func() {
 		ctx.Text(label)
 		f := float64(*v)
-		ctx.SliderF(&f, lo, hi, (hi-lo)/500, 3).On(func() { *v = float32(f) })
+		ctx.SliderF(&f, lo, hi, (hi-lo)/500, digitsFor((hi-lo)/500)).On(func() { *v = float32(f) })
 	})
 }
 

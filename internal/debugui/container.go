@@ -223,8 +223,9 @@ func (c *Context) doWindow(title string, initialBounds image.Rectangle, opt opti
 
 	// Cordillera: a window is as tall as its content, up to the height it
 	// is given (then it scrolls), so that folding a section gives the view
-	// behind it back.
-	if opt&(optionAutoSize|optionPopup) == 0 && cnt.layout.ContentSize.Y > 0 {
+	// behind it back. Only windows given a size: a dropdown's list is a
+	// window created with none, whose height dropdown.go sets itself.
+	if opt&(optionAutoSize|optionPopup) == 0 && !initialBounds.Empty() && cnt.layout.ContentSize.Y > 0 {
 		l, err := c.layout()
 		if err != nil {
 			return err

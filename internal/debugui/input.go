@@ -11,6 +11,18 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 )
 
+// Cordillera: debugui reads the mouse and the keyboard through these, so
+// that the package's tests can play a pointer and keys tick by tick.
+var (
+	cursorPosition            = ebiten.CursorPosition
+	isMouseButtonPressed      = ebiten.IsMouseButtonPressed
+	isMouseButtonJustPressed  = inpututil.IsMouseButtonJustPressed
+	isMouseButtonJustReleased = inpututil.IsMouseButtonJustReleased
+	isKeyJustPressed          = inpututil.IsKeyJustPressed
+	keyPressDuration          = inpututil.KeyPressDuration
+	appendInputChars          = ebiten.AppendInputChars
+)
+
 type pointing struct {
 	justPressedTouchIDs []ebiten.TouchID
 	touchIDs            []ebiten.TouchID
@@ -49,28 +61,28 @@ func (p *pointing) position() image.Point {
 	if p.isTouchActive() {
 		return image.Pt(ebiten.TouchPosition(p.primaryTouchID))
 	}
-	return image.Pt(ebiten.CursorPosition())
+	return image.Pt(cursorPosition())
 }
 
 func (p *pointing) pressed() bool {
 	if p.isTouchActive() {
 		return true
 	}
-	return ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
+	return isMouseButtonPressed(ebiten.MouseButtonLeft)
 }
 
 func (p *pointing) justPressed() bool {
 	if p.isTouchActive() {
 		return slices.Contains(p.justPressedTouchIDs, p.primaryTouchID)
 	}
-	return inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)
+	return isMouseButtonJustPressed(ebiten.MouseButtonLeft)
 }
 
 // justReleased reports whether the mouse button went up in this tick.
 // Cordillera: a drag whose last move and release came between two frames
 // ends where the pointer was released.
 func (p *pointing) justReleased() bool {
-	return inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft)
+	return isMouseButtonJustReleased(ebiten.MouseButtonLeft)
 }
 
 func (p *pointing) repeated() bool {
@@ -81,7 +93,7 @@ func (p *pointing) repeated() bool {
 // down, then repeatedly. Cordillera: a key pressed and released between two
 // frames (its duration is 0 then) still counts once.
 func keyRepeated(key ebiten.Key) bool {
-	return inpututil.IsKeyJustPressed(key) || repeated(inpututil.KeyPressDuration(key))
+	return isKeyJustPressed(key) || repeated(keyPressDuration(key))
 }
 
 func repeated(duration int) bool {

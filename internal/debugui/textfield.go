@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
 )
 
 const (
@@ -49,7 +48,7 @@ func (c *Context) textFieldRaw(buf *string, id widgetID, opt option) (EventHandl
 				c.edit.set(*buf)
 			}
 			c.edit.fix()
-			c.runes = ebiten.AppendInputChars(c.runes[:0])
+			c.runes = appendInputChars(c.runes[:0])
 			if len(c.runes) > 0 {
 				c.edit.insert(string(c.runes))
 			}
@@ -66,7 +65,7 @@ func (c *Context) textFieldRaw(buf *string, id widgetID, opt option) (EventHandl
 				}
 			}
 			*buf = c.edit.text
-			if inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter) {
+			if isKeyJustPressed(ebiten.KeyEnter) || isKeyJustPressed(ebiten.KeyNumpadEnter) {
 				e = &eventHandler{}
 			}
 		} else {

@@ -1,0 +1,209 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cordillera/game"
+	"cordillera/internal/testenv"
+)
+
+// The explorer in a real X window, driven by real pointer events
+// (xdotool) and seen through screenshots of the window (ImageMagick's
+// import): what a person at the desktop does, with the X server's own
+// event delivery and Ebitengine's own polling in between.
+
+var (
+	desktopOnce sync.Once
+	desktopBin  string
+	desktopErr  error
+)
+
+// desktopBinary builds the cordillera command as a desktop program, once.
+func desktopBinary() (string, error) {
+	desktopOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cordillera-e2e-desktop")
+		if err != nil {
+			desktopErr = err
+			return
+		}
+		bin := filepath.Join(dir, "cordillera")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+		cmd.Dir = repoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			desktopErr = fmt.Errorf("building the explorer: %v\n%s", err, out)
+			return
+		}
+		desktopBin = bin
+	})
+	return desktopBin, desktopErr
+}
+
+// xwin is one explorer running in a window of the X display.
+type xwin struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	id    string // the X window id
+	state string // its state file
+}
+
+// launchX starts the explorer with args in a window and waits for its
+// first state.
+func launchX(t *testing.T, args ...string) *xwin {
+	t.Helper()
+	if !testenv.HasDisplay() {
+		testenv.NoDisplay(t, "DISPLAY is empty")
+	}
+	for _, tool := range []string{"xdotool", "import"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install xdotool imagemagick)", tool)
+		}
+	}
+	bin, err := desktopBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &xwin{t: t, state: filepath.Join(t.TempDir(), "state.json")}
+	w.cmd = exec.Command(bin, args...)
+	w.cmd.Dir = repoRoot()
+	w.cmd.Env = append(os.Environ(), game.StateFileEnv+"="+w.state)
+	var stderr bytes.Buffer
+	w.cmd.Stderr = &stderr
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = w.cmd.Process.Kill()
+		_ = w.cmd.Wait()
+		if t.Failed() {
+			t.Logf("explorer stderr:\n%s", tail(stderr.String(), 4000))
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--onlyvisible", "--pid", fmt.Sprint(w.cmd.Process.Pid)).Output()
+	if err != nil {
+		t.Fatalf("no window of the explorer within %v: %v", connectTimeout, err)
+	}
+	ids := strings.Fields(string(out))
+	w.id = ids[len(ids)-1]
+	w.waitState("the first state", func(game.State) bool { return true })
+	return w
+}
+
+// xdo runs xdotool with args.
+func (w *xwin) xdo(args ...string) {
+	w.t.Helper()
+	if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+		w.t.Fatalf("xdotool %q: %v\n%s", args, err, out)
+	}
+}
+
+// click moves the pointer to p in the window and clicks the left button
+// (down and up 50 ms apart).
+func (w *xwin) click(p image.Point) {
+	w.t.Helper()
+	w.xdo("mousemove", "--window", w.id, fmt.Sprint(p.X), fmt.Sprint(p.Y))
+	w.xdo("mousedown", "--window", w.id, "1")
+	time.Sleep(50 * time.Millisecond)
+	w.xdo("mouseup", "--window", w.id, "1")
+}
+
+// tryState reads the state file.
+func (w *xwin) tryState() (game.State, error) {
+	var s game.State
+	data, err := os.ReadFile(w.state)
+	if err != nil {
+		return s, err
+	}
+	return s, json.Unmarshal(data, &s)
+}
+
+// waitState waits until cond holds for the state (the explorer writes it
+// every few ticks), failing the test after a minute.
+func (w *xwin) waitState(what string, cond func(game.State) bool) game.State {
+	w.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		s, err := w.tryState()
+		if err == nil && cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("waiting for %s: not so within a minute (state error %v)", what, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// frames waits until the explorer has run n more ticks: at least one new
+// frame drawn after whatever came before.
+func (w *xwin) frames(n int64) {
+	w.t.Helper()
+	s, _ := w.tryState()
+	w.waitState(fmt.Sprintf("%d more ticks", n), func(s1 game.State) bool { return s1.Tick >= s.Tick+n })
+}
+
+// shot is a screenshot of the window.
+func (w *xwin) shot() frameView {
+	w.t.Helper()
+	out, err := exec.Command("import", "-window", w.id, "png:-").Output()
+	if err != nil {
+		w.t.Fatalf("import: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		w.t.Fatalf("decoding the screenshot: %v", err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
+	return frameView{rgba, 1}
+}
+
+// TestXDropdownPicksWithRealPointer opens the Generator's algorithm list
+// with real X pointer events in the explorer's own window and picks
+// another algorithm: the list shows and the world is made again with it.
+func TestXDropdownPicksWithRealPointer(t *testing.T) {
+	w := launchX(t, "explore", "-size", "65")
+	s0 := w.waitState("the first world", func(s game.State) bool { return !s.Busy })
+	w.xdo("mousemove", "--window", w.id, "700", "300")
+	w.frames(30)
+	f := w.shot()
+	dds := dropdowns(f, findWidgets(f, uiWindow(f)), 0, 10000)
+	if len(dds) < 2 {
+		t.Fatalf("found %d dropdowns in the Generator panel; want the preset and algorithm lists at least", len(dds))
+	}
+	alg := dds[1] // under the preset list
+	w.click(alg.center())
+	w.xdo("mousemove", "--window", w.id, "700", "300")
+	w.frames(30)
+	open := w.shot()
+	list := dropdownList(open, alg)
+	if len(list) < 4 {
+		t.Fatalf("after a real click on the algorithm dropdown at %v its list shows %d options; want it open", alg.R, len(list))
+	}
+	// The options are midpoint, midpoint-recursive, diamond-square, fbm,
+	// hetero, ...: the fifth is another fractal algorithm than fbm.
+	w.click(list[4].center())
+	s1 := w.waitState("the new algorithm's world", func(s game.State) bool {
+		return s.Params.Algorithm != s0.Params.Algorithm && !s.Busy && s.WorldID > s0.WorldID
+	})
+	t.Logf("algorithm %s → %s, map checksum %.3f → %.3f", s0.Params.Algorithm, s1.Params.Algorithm, s0.MapSumHash, s1.MapSumHash)
+	if s1.MapSumHash == s0.MapSumHash {
+		t.Errorf("the map is the same after the algorithm changed")
+	}
+}
