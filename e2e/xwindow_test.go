@@ -70,7 +70,7 @@ func launchX(t *testing.T, args ...string) *xwin {
 	}
 	for _, tool := range []string{"xdotool", "import"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install xdotool imagemagick)", tool)
+			testenv.NoDisplay(t, tool+" is not installed (apt-get install xdotool imagemagick; scripts/ensure-display.sh xvfb installs them)")
 		}
 	}
 	bin, err := desktopBinary()
