@@ -366,7 +366,7 @@ func TestHufMalformed(t *testing.T) {
 		b = append(b, le32(0)...)
 		b = append(b, le32(nBits)...)
 		b = append(b, le32(0)...)
-		b = append(b, 1<<2|0, 1<<4) // lengths 1 and 1 in 6 bits each
+		b = append(b, 1<<2, 1<<4) // lengths 1 and 1 in 6 bits each
 		return append(b, data...)
 	}
 	for name, tt := range map[string]struct {
