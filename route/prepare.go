@@ -126,6 +126,7 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	t = t.chosenPart()
 	path := &Path{NonFinite: t.NonFinite, Warnings: t.Warnings}
 	segs := path.project(t)
+	segs = path.dropDuplicateGeometry(segs, t.Labels)
 	segs = path.removeDuplicates(segs)
 	segs = path.splitJumps(segs)
 	segs = path.fillElevation(segs)
