@@ -101,7 +101,8 @@ const duplicateDistance = 0.01
 //     a segment with none at all is dropped.
 //  4. Drop fragments far from the main body of the track (dropFragments),
 //     unless opt.KeepAll.
-//  5. Repair elevation outliers, spikes and a settling barometer, found by
+//  5. Take off altitude settling at the start of every segment
+//     (repairSettling), repair elevation outliers and spikes, found by
 //     robust statistics along the track (repairElevations), and spread
 //     steps, altitudes that jump tens of metres between neighbouring fixes
 //     (repairSteps), unless opt.KeepAll.
@@ -135,6 +136,7 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	}
 	if !opt.KeepAll {
 		segs = path.dropFragments(segs)
+		path.repairSettling(segs)
 		path.repairElevations(segs)
 		path.repairSteps(segs)
 	}

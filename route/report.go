@@ -192,9 +192,9 @@ func (r *Result) Notes() []string {
 				rp.Points, rp.Change, rp.At/1000))
 			continue
 		}
-		what := map[string]string{"start": "at the start (a settling barometer)", "end": "at the end", "spike": "a spike",
+		what := map[string]string{"start": "at the start of a segment", "end": "at the end of a segment", "spike": "a spike",
 			"step":     "in a step (the altitude jumped between neighbouring fixes; spread over a ramp)",
-			"settling": "settling after a pause (the altitude converged on the track's)"}[rp.Kind]
+			"settling": "settling at the start of a recording or after a pause (the altitude converging on the true one; its decay taken off)"}[rp.Kind]
 		notes = append(notes, fmt.Sprintf("repaired %d elevation(s) %s, %.2f km along the track: changed by up to %+.1f m", rp.Points, what, rp.At/1000, rp.Change))
 	}
 	if r.LapShift > 0.05 {
