@@ -433,6 +433,11 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 	if err := track.SelectPart(opt.routePart); err != nil {
 		return fmt.Errorf("generate: -route %s: -route-%w", opt.route, err)
 	}
+	if !opt.routeWarn { // refuse in milliseconds what the build would refuse after seconds
+		if err := route.Precheck(opt.params, track); err != nil {
+			return fmt.Errorf("generate: -route %s: %w; nothing written", opt.route, err)
+		}
+	}
 	start := time.Now()
 	progress, finish := terminalProgress(os.Stderr, "route terrain")
 	w, err := pipeline.Route(ctx, opt.params, track, pipeline.Options{Masks: opt.masks != "", Progress: progress})

@@ -162,7 +162,9 @@ func (t *Track) Parts() []Part {
 		part.Length += p.length
 		part.segs = append(part.segs, p.seg)
 		part.ranges = append(part.ranges, [2]int{p.lo, p.hi})
-		b.xLo, b.xHi, b.yLo, b.yHi = min(b.xLo, p.xLo), max(b.xHi, p.xHi), min(b.yLo, p.yLo), max(b.yHi, p.yHi)
+		if find(i) == r { // a fragment's stray fix is not where the part lies
+			b.xLo, b.xHi, b.yLo, b.yHi = min(b.xLo, p.xLo), max(b.xHi, p.xHi), min(b.yLo, p.yLo), max(b.yHi, p.yHi)
+		}
 	}
 	for k := range parts {
 		b := boxes[k]
