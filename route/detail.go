@@ -96,10 +96,12 @@ func Precheck(p terrain.Params, t *Track) error {
 	if err := CheckParams(p); err != nil {
 		return err
 	}
-	path, err := Prepare(t, prepareOptions(p))
+	opt := prepareOptions(p)
+	path, err := Prepare(t, opt)
 	if err != nil {
 		return err
 	}
+	t.precheck = &preparedTrack{opt: opt, part: t.Part, path: path}
 	tol := path.trackTolerance()
 	if d := path.unheldDetail(unheldReach * path.CellSize); d > tol {
 		return fmt.Errorf("the track's detail is finer than the map's %.1f m per sample: it departs by up to %.1f m from its own profile smoothed over %g samples, more than the tolerance of %.1f m, so the map would miss it by more (not built); %s",
@@ -133,7 +135,12 @@ func followAdvice(path *Path, p terrain.Params) string {
 			}
 		}
 	}
-	for w := max(p.RouteMedian, 5) + 2; w <= 51; w += 2 {
+	// A few windows, each a median over the whole track, up to the largest
+	// -route-median takes.
+	for _, w := range []int{7, 11, 15, 21, 31, 51} {
+		if w <= p.RouteMedian {
+			continue
+		}
 		q := *path
 		q.Segments = make([][]Sample, len(path.Segments))
 		for k, seg := range path.Segments {

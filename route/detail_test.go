@@ -47,9 +47,9 @@ func TestLongFlatTrackAdvice(t *testing.T) {
 	p := terrain.DefaultParams()
 	p.Size = 257
 	err := Precheck(p, longFlatRoad())
-	if err == nil || !strings.Contains(err.Error(), "not built") || !strings.Contains(err.Error(), "-route-median 13") ||
+	if err == nil || !strings.Contains(err.Error(), "not built") || !strings.Contains(err.Error(), "-route-median 15") ||
 		!strings.Contains(err.Error(), "-size 4097") {
-		t.Fatalf("Precheck at 257²: %v; want a refusal before building naming -route-median 13 and -size 4097", err)
+		t.Fatalf("Precheck at 257²: %v; want a refusal before building naming -route-median 15 and -size 4097", err)
 	}
 	res, err := Generate(context.Background(), p, longFlatRoad(), nil)
 	if err != nil {
@@ -58,16 +58,16 @@ func TestLongFlatTrackAdvice(t *testing.T) {
 	if res.CheckTrack() == nil {
 		t.Errorf("the map at 257² meets the track within the tolerance: Precheck refused a track that could be followed")
 	}
-	p.RouteMedian = 13
+	p.RouteMedian = 15
 	if err := Precheck(p, longFlatRoad()); err != nil {
-		t.Errorf("-route-median 13: %v", err)
+		t.Errorf("-route-median 15: %v", err)
 	}
 	res, err = Generate(context.Background(), p, longFlatRoad(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := res.CheckTrack(); err != nil {
-		t.Errorf("-route-median 13: %v", err)
+		t.Errorf("-route-median 15: %v", err)
 	}
 	if testing.Short() {
 		return
@@ -126,5 +126,43 @@ func TestPrecheckOnlyRefusesMisses(t *testing.T) {
 				t.Errorf("%s at %d²: refused before building (%v), but the map follows the track", filepath.Base(f), size, pre)
 			}
 		}
+	}
+}
+
+// Generate takes the path Precheck prepared, and makes the same map from
+// it, twice over (nothing changes it), as from the track prepared anew.
+func TestPrecheckedTrackMakesTheSameMap(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size = 129
+	seg := walk(1500, 2, func(i int) float64 { return rolling(i) + 60*math.Exp(-float64(i)/20) })
+	fresh, err := Generate(context.Background(), p, &Track{Format: "synthetic", Segments: [][]Point{seg}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	if err := Precheck(p, checked); err != nil {
+		t.Fatal(err)
+	}
+	for run := range 2 {
+		res, err := Generate(context.Background(), p, checked, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.prepared != checked.precheck.path {
+			t.Errorf("run %d: the track was prepared again", run)
+		}
+		for i, v := range res.Map.Samples {
+			if v != fresh.Map.Samples[i] {
+				t.Fatalf("run %d: sample %d is %v, %v from the track prepared anew", run, i, v, fresh.Map.Samples[i])
+			}
+		}
+	}
+	p.RouteMedian = 7 // other options: prepared anew
+	res, err := Generate(context.Background(), p, checked, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.prepared == checked.precheck.path {
+		t.Errorf("-route-median 7 took the path prepared with 5")
 	}
 }

@@ -63,36 +63,44 @@ func (t *Track) Parts() []Part {
 		length             float64
 	}
 	var pieces []piece
+	// Two passes over each segment, projecting its points in each: the
+	// steps are kept (as float32, for their median) but not the positions,
+	// so a 2-million-point track costs 8 bytes a point here, not 40.
+	var steps, sorted []float32
 	for s, seg := range t.Segments {
-		xs, ys := make([]float64, len(seg)), make([]float64, len(seg))
-		steps := make([]float64, 0, len(seg))
+		steps = steps[:0]
+		var px, py float64
 		for i, q := range seg {
-			xs[i], ys[i] = c.forward(q.Lat, q.Lon)
+			x, y := c.forward(q.Lat, q.Lon)
 			if i > 0 {
-				steps = append(steps, math.Hypot(xs[i]-xs[i-1], ys[i]-ys[i-1]))
+				steps = append(steps, float32(math.Hypot(x-px, y-py)))
 			}
+			px, py = x, y
 		}
 		spacing := 0.0
 		if len(steps) > 0 {
-			spacing = median(slices.Clone(steps))
+			sorted = append(sorted[:0], steps...)
+			slices.Sort(sorted)
+			spacing = float64(sorted[len(sorted)/2])
 		}
 		link := max(partMinGap, partFactor*spacing)
-		start := 0
-		for i := 1; i <= len(seg); i++ {
-			if i < len(seg) && steps[i-1] <= link {
-				continue
+		p := piece{seg: s, spacing: spacing}
+		for i, q := range seg {
+			if i > 0 && float64(steps[i-1]) > link {
+				pieces = append(pieces, p)
+				p = piece{seg: s, lo: i, spacing: spacing}
 			}
-			p := piece{seg: s, lo: start, hi: i, spacing: spacing,
-				xLo: math.Inf(1), xHi: math.Inf(-1), yLo: math.Inf(1), yHi: math.Inf(-1)}
-			for j := start; j < i; j++ {
-				p.xLo, p.xHi = min(p.xLo, xs[j]), max(p.xHi, xs[j])
-				p.yLo, p.yHi = min(p.yLo, ys[j]), max(p.yHi, ys[j])
-				if j > start {
-					p.length += steps[j-1]
-				}
+			x, y := c.forward(q.Lat, q.Lon)
+			if i == p.lo {
+				p.xLo, p.xHi, p.yLo, p.yHi = x, x, y, y
+			} else {
+				p.xLo, p.xHi, p.yLo, p.yHi = min(p.xLo, x), max(p.xHi, x), min(p.yLo, y), max(p.yHi, y)
+				p.length += float64(steps[i-1])
 			}
+			p.hi = i + 1
+		}
+		if len(seg) > 0 {
 			pieces = append(pieces, p)
-			start = i
 		}
 	}
 	parent := make([]int, len(pieces))

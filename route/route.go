@@ -61,6 +61,17 @@ type Track struct {
 	// holds several far apart (Parts, SelectPart): 1-based, 0 for the
 	// longest.
 	Part int
+
+	// precheck is the Path Precheck prepared, which Generate takes
+	// instead of preparing the track again where its options and part
+	// are the same (a 2-million-point track takes seconds to prepare).
+	precheck *preparedTrack
+}
+
+type preparedTrack struct {
+	opt  Options
+	part int
+	path *Path
 }
 
 // Format names a route file format.

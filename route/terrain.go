@@ -170,8 +170,13 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 		}
 	}
 	report(0)
-	path, err := Prepare(t, prepareOptions(p))
-	if err != nil {
+	// Nothing below changes the prepared path (densify and Resample copy
+	// it), so Precheck's can be taken as it is.
+	var path *Path
+	var err error
+	if c, opt := t.precheck, prepareOptions(p); c != nil && c.opt == opt && c.part == t.Part {
+		path = c.path
+	} else if path, err = Prepare(t, opt); err != nil {
 		return nil, err
 	}
 	prepared := path
