@@ -132,6 +132,7 @@ type generateOptions struct {
 	out, paramsOut     string
 	route, routeReport string
 	routeWarn          bool    // warn, not fail, when the map misses the track (route.Result.CheckTrack)
+	routePart          int     // the recording to map where the file holds several far apart; 0 = the longest
 	heightmap          string  // erode this file instead of generating a map
 	mapHeight          float64 // with heightmap: world height of white
 	masks              string  // folder for the erosion masks
@@ -161,6 +162,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
 	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: GPX, TCX, GeoJSON or CSV (paper 002)")
 	fs.StringVar(&opt.routeReport, "route-report", "", "with -route, also write a JSON report of every route point's target and height")
+	fs.IntVar(&opt.routePart, "route-part", 0, "with -route, map recording N (from 1) of a file holding several far apart (default: the longest)")
 	fs.BoolVar(&opt.routeWarn, "route-warn", false, "with -route, write the map with a warning when it misses the track by more than the tolerance (5 % of the track's elevation range or 5 m) instead of failing")
 	fs.StringVar(&opt.heightmap, "heightmap", "", "erode this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one; keeps its cell size (-cell-size) and height scale, or the file's own")
 	fs.Float64Var(&opt.mapHeight, "map-height", 0, "with -heightmap: world height of white in metres (default: a fifth of the map's width in cells)")
@@ -216,6 +218,9 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 func checkRouteFlags(opt generateOptions, pf *paramFlags) error {
 	if opt.routeWarn && opt.route == "" {
 		return errors.New("generate: -route-warn needs -route TRACK")
+	}
+	if opt.routePart != 0 && opt.route == "" {
+		return errors.New("generate: -route-part needs -route TRACK")
 	}
 	if opt.routeReport != "" {
 		if opt.route == "" {
@@ -472,6 +477,14 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 	track, err := route.Load(opt.route)
 	if err != nil {
 		return fmt.Errorf("generate: -route %w", err)
+	}
+	if err := track.SelectPart(opt.routePart); err != nil {
+		return fmt.Errorf("generate: -route %s: -route-%w", opt.route, err)
+	}
+	if !opt.routeWarn { // refuse in milliseconds what the build would refuse after seconds
+		if err := route.Precheck(opt.params, track); err != nil {
+			return fmt.Errorf("generate: -route %s: %w; nothing written", opt.route, err)
+		}
 	}
 	start := time.Now()
 	progress, finish := terminalProgress(os.Stderr, "route terrain")

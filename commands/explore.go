@@ -31,6 +31,7 @@ type worldFlags struct {
 	heightmap string
 	height    float64
 	route     string
+	routePart int // the recording to map where the file holds several far apart; 0 = the longest
 	// mapOnly makes load build only the heights: no level of detail,
 	// normals, minimap or erosion masks (headless commands such as plot).
 	mapOnly bool
@@ -49,6 +50,7 @@ func addWorldFlags(fs *flag.FlagSet) *worldFlags {
 	wf := &worldFlags{params: addParamFlags(fs)}
 	fs.StringVar(&wf.heightmap, "heightmap", "", "open this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one")
 	fs.StringVar(&wf.route, "route", "", "make the terrain through this GPS track (GPX, TCX, GeoJSON, CSV) and draw it")
+	fs.IntVar(&wf.routePart, "route-part", 0, "with -route, map recording N (from 1) of a file holding several far apart (default: the longest)")
 	fs.Float64Var(&wf.height, "map-height", 0, "with -heightmap: world height of white in world units (default: a fifth of the map's width)")
 	return wf
 }
@@ -61,6 +63,9 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 	}
 	if err := checkMapHeight(cmd, wf.height); err != nil {
 		return nil, terrain.Params{}, "", err
+	}
+	if wf.routePart != 0 && wf.route == "" {
+		return nil, terrain.Params{}, "", fmt.Errorf("%s: -route-part needs -route TRACK", cmd)
 	}
 	if wf.height != 0 && wf.heightmap == "" {
 		return nil, terrain.Params{}, "", fmt.Errorf("%s: -map-height needs -heightmap FILE", cmd)
@@ -115,12 +120,18 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		if err != nil {
 			return nil, p, "", fmt.Errorf("%s: -route: %w", cmd, err)
 		}
+		if err := t.SelectPart(wf.routePart); err != nil {
+			return nil, p, "", fmt.Errorf("%s: -route %s: -route-%w", cmd, wf.route, err)
+		}
 		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Masks: !wf.mapOnly})
 		if err != nil {
 			return nil, p, "", fmt.Errorf("%s: -route %s: %w", cmd, wf.route, err)
 		}
 		res := pw.Route
 		fmt.Fprintf(stdout, "terrain through %s (%.1f km, %.2f m per cell) in %v\n", wf.route, res.Path.Length/1000, res.Path.CellSize, time.Since(start).Round(time.Millisecond))
+		for _, note := range res.Notes() { // as generate says them: parts left out, repairs
+			fmt.Fprintln(stdout, note)
+		}
 		w := wf.newWorld(res.Map)
 		w.Masks = pw.Masks
 		w.Route = game.NewRouteView(res)

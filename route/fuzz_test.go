@@ -130,8 +130,12 @@ func wrap(tr *Track, err error) (*Track, error) {
 func FuzzParseKML(f *testing.F) {
 	f.Add([]byte(kmlTrack))
 	f.Add([]byte(`<kml><Placemark><LineString><coordinates>1,2</coordinates></LineString></Placemark></kml>`))
+	f.Add([]byte(`<kml><name>d</name><Placemark><name>GPS altitude</name><LineString><coordinates>1,2,3 1,2.1,4</coordinates></LineString></Placemark></kml>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := ParseKML(data)
+		if err == nil && len(tr.Labels) != len(tr.Segments) {
+			t.Fatalf("%d labels for %d segments", len(tr.Labels), len(tr.Segments))
+		}
 		tr, err = wrap(tr, err)
 		checkParsed(t, tr, err)
 	})

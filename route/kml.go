@@ -20,6 +20,13 @@ func ParseKML(data []byte) (*Track, error) {
 	t := &Track{Format: KML}
 	var seg []Point
 	inLine, inTrack, lines, placemarks := false, false, 0, 0
+	name := "" // the placemark's: which altitude a glider's copies hold
+	add := func(s []Point) {
+		if len(s) > 0 {
+			t.Segments = append(t.Segments, s)
+			t.Labels = append(t.Labels, name)
+		}
+	}
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
@@ -33,11 +40,19 @@ func ParseKML(data []byte) (*Track, error) {
 			switch el.Name.Local {
 			case "Placemark":
 				placemarks++
+				name = ""
+			case "name":
+				if placemarks > 0 && !inLine && !inTrack {
+					if err := d.DecodeElement(&name, &el); err != nil {
+						return nil, fmt.Errorf("kml: placemark %d: name: %w", placemarks, err)
+					}
+					name = strings.TrimSpace(name)
+				}
 			case "LineString":
 				inLine, lines = true, lines+1
 			case "Track":
 				inTrack, lines = true, lines+1
-				t.appendSegment(seg)
+				add(seg)
 				seg = nil
 			case "coordinates":
 				if !inLine {
@@ -51,7 +66,7 @@ func ParseKML(data []byte) (*Track, error) {
 				if err != nil {
 					return nil, fmt.Errorf("kml: LineString %d: %w", lines, err)
 				}
-				t.appendSegment(pts)
+				add(pts)
 			case "coord":
 				if !inTrack {
 					continue
@@ -64,7 +79,7 @@ func ParseKML(data []byte) (*Track, error) {
 				if len(f) == 0 {
 					// No position for this time: OpenTracks writes
 					// <gx:coord/> where a recording paused or resumed.
-					t.appendSegment(seg)
+					add(seg)
 					seg = nil
 					continue
 				}
@@ -80,7 +95,7 @@ func ParseKML(data []byte) (*Track, error) {
 				inLine = false
 			case "Track":
 				inTrack = false
-				t.appendSegment(seg)
+				add(seg)
 				seg = nil
 			}
 		}

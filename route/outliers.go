@@ -17,9 +17,10 @@ type Fragment struct {
 // Repair is a run of elevation outliers replaced by the elevations around
 // them (repairElevations), or a step spread over a ramp (repairSteps).
 type Repair struct {
-	// Kind is "start" (a barometer settling), "end", "spike", "step",
-	// "settling" (after a pause) or "median" (the median filter's changes
-	// to one segment).
+	// Kind is "settling" (an altitude converging at the start of a
+	// recording or after a pause, repairSettling), "start" or "end"
+	// (outliers at a segment's first or last fixes), "spike", "step" or
+	// "median" (the median filter's changes to one segment).
 	Kind   string  `json:"kind"`
 	Points int     `json:"points"`
 	Change float64 `json:"change_m"` // the largest change, repaired − recorded, metres

@@ -90,6 +90,8 @@ const duplicateDistance = 0.01
 
 // Prepare fits t into a map (paper 3.1):
 //
+//  0. Of a file holding several recordings far apart (Track.Parts), keep
+//     one, Track.Part or the longest, with a warning naming the others.
 //  1. Project latitude and longitude to local metres on the plane tangent
 //     to the Earth at the track's centre (azimuthal equidistant, project):
 //     right near the poles and across the antimeridian, and over a track
@@ -99,7 +101,8 @@ const duplicateDistance = 0.01
 //     a segment with none at all is dropped.
 //  4. Drop fragments far from the main body of the track (dropFragments),
 //     unless opt.KeepAll.
-//  5. Repair elevation outliers, spikes and a settling barometer, found by
+//  5. Take off altitude settling at the start of every segment
+//     (repairSettling), repair elevation outliers and spikes, found by
 //     robust statistics along the track (repairElevations), and spread
 //     steps, altitudes that jump tens of metres between neighbouring fixes
 //     (repairSteps), unless opt.KeepAll.
@@ -121,8 +124,10 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	if err := t.Check(); err != nil {
 		return nil, err
 	}
+	t = t.chosenPart()
 	path := &Path{NonFinite: t.NonFinite, Warnings: t.Warnings}
 	segs := path.project(t)
+	segs = path.dropDuplicateGeometry(segs, t.Labels)
 	segs = path.removeDuplicates(segs)
 	segs = path.splitJumps(segs)
 	segs = path.fillElevation(segs)
@@ -131,6 +136,7 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	}
 	if !opt.KeepAll {
 		segs = path.dropFragments(segs)
+		path.repairSettling(segs)
 		path.repairElevations(segs)
 		path.repairSteps(segs)
 	}
@@ -260,7 +266,11 @@ func (p *Path) removeDuplicates(segs [][]Sample) [][]Sample {
 }
 
 // splitJumps splits segments at steps much longer than the track's median
-// step.
+// step; in a segment whose own median step is itself such a jump (a
+// sparse route, camps kilometres apart, recorded beside a dense track),
+// at steps much longer than its own, or the dense track's median would
+// break it into single points. The segment's median is the lower one, so
+// that a short segment of one step and one jump is split.
 func (p *Path) splitJumps(segs [][]Sample) [][]Sample {
 	var steps []float64
 	for _, seg := range segs {
@@ -272,9 +282,19 @@ func (p *Path) splitJumps(segs [][]Sample) [][]Sample {
 		return segs
 	}
 	slices.Sort(steps)
-	limit := max(jumpFactor*steps[len(steps)/2], minJump)
+	typical := steps[len(steps)/2]
 	var out [][]Sample
 	for _, seg := range segs {
+		own := make([]float64, 0, len(seg))
+		for i := 1; i < len(seg); i++ {
+			own = append(own, dist(seg[i-1], seg[i]))
+		}
+		limit := max(jumpFactor*typical, minJump)
+		if len(own) > 0 {
+			if slices.Sort(own); own[(len(own)-1)/2] > limit {
+				limit = jumpFactor * own[(len(own)-1)/2]
+			}
+		}
 		start := 0
 		for i := 1; i < len(seg); i++ {
 			if dist(seg[i-1], seg[i]) > limit {

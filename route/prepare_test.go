@@ -163,7 +163,7 @@ func TestPrepareCleansTrack(t *testing.T) {
 
 func TestResampleKeepsGapsAndSpacing(t *testing.T) {
 	a := line(46, 14, 11, 37, func(i int) float64 { return float64(10 * i) })
-	b := line(46.2, 14, 11, 37, flat)
+	b := line(46.1, 14, 11, 37, flat) // 11 km away: one recording with a gap
 	p, err := Prepare(&Track{Segments: [][]Point{a, b}}, opts())
 	if err != nil {
 		t.Fatal(err)

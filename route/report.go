@@ -106,8 +106,19 @@ func (r *Result) CheckTrack() error {
 	vs := r.Map.VerticalScale
 	tol := r.Path.trackTolerance()
 	if miss := r.TrackMaxError * vs; !(miss <= tol) {
-		return fmt.Errorf("the map misses the track by up to %.1f m (mean %.2f m), more than the tolerance of %.1f m (%.0f %% of the track's %.0f–%.0f m, or %.0f m): passes over the same ground may disagree, the track be too noisy to follow, or its detail finer than the map's %.1f m per sample (a larger -size holds finer detail)",
-			miss, r.TrackMeanError*vs, tol, 100*TrackTolerance, r.Path.MinEle, r.Path.MaxEle, TrackToleranceFloor, r.Map.CellSize)
+		advice := "a larger -size holds finer detail"
+		if r.prepared != nil {
+			// Detail finer than the samples made misses of up to 2.6 times
+			// its departure (unheldReach); a larger miss is passes that
+			// disagree, which no size or median mends.
+			if d := r.prepared.unheldDetail(unheldReach * r.prepared.CellSize); miss <= 3*d {
+				advice = followAdvice(r.prepared, r.params)
+			} else {
+				advice = fmt.Sprintf("a larger -size holds finer detail, but the track's detail finer than the samples explains at most %.1f m of the miss: passes over the same ground disagree", 3*d)
+			}
+		}
+		return fmt.Errorf("the map misses the track by up to %.1f m (mean %.2f m), more than the tolerance of %.1f m (%.0f %% of the track's %.0f–%.0f m, or %.0f m): passes over the same ground may disagree, the track be too noisy to follow, or its detail finer than the map's %.1f m per sample (%s)",
+			miss, r.TrackMeanError*vs, tol, 100*TrackTolerance, r.Path.MinEle, r.Path.MaxEle, TrackToleranceFloor, r.Map.CellSize, advice)
 	}
 	if floor := r.Bounds.floor(); !(r.Base >= floor-tol) {
 		return fmt.Errorf("the map's ground reaches down to %.0f m, below the relief rule's floor of %.0f m for a track of %.0f–%.0f m",
@@ -192,9 +203,9 @@ func (r *Result) Notes() []string {
 				rp.Points, rp.Change, rp.At/1000))
 			continue
 		}
-		what := map[string]string{"start": "at the start (a settling barometer)", "end": "at the end", "spike": "a spike",
+		what := map[string]string{"start": "at the start of a segment", "end": "at the end of a segment", "spike": "a spike",
 			"step":     "in a step (the altitude jumped between neighbouring fixes; spread over a ramp)",
-			"settling": "settling after a pause (the altitude converged on the track's)"}[rp.Kind]
+			"settling": "settling at the start of a recording or after a pause (the altitude converging on the true one; its decay taken off)"}[rp.Kind]
 		notes = append(notes, fmt.Sprintf("repaired %d elevation(s) %s, %.2f km along the track: changed by up to %+.1f m", rp.Points, what, rp.At/1000, rp.Change))
 	}
 	if r.LapShift > 0.05 {

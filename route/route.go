@@ -51,6 +51,27 @@ type Track struct {
 	// (a FIT checksum that does not match, duplicate geometry read once,
 	// several recordings of which one was taken); Result.Notes shows them.
 	Warnings []string
+
+	// Labels, where the format names its lines (a KML placemark's name),
+	// name each segment: "GPS altitude", "Pressure altitude". Empty or as
+	// long as Segments.
+	Labels []string
+
+	// Part is the recording Prepare builds the map of, where the file
+	// holds several far apart (Parts, SelectPart): 1-based, 0 for the
+	// longest.
+	Part int
+
+	// precheck is the Path Precheck prepared, which Generate takes
+	// instead of preparing the track again where its options and part
+	// are the same (a 2-million-point track takes seconds to prepare).
+	precheck *preparedTrack
+}
+
+type preparedTrack struct {
+	opt  Options
+	part int
+	path *Path
 }
 
 // Format names a route file format.

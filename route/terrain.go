@@ -61,9 +61,13 @@ type Result struct {
 	// that the route's work changed (the road and its shoulders, or
 	// followTrack's kernel): where CreaseRatio looks for a crease.
 	creaseReach float64
-	creaseMu    sync.Mutex
-	crease      float64 // CreaseRatio's measurement, once made
-	creaseDone  bool
+	// prepared is the track as Prepare left it, and params the map's
+	// parameters: what CheckTrack's advice is worked out from.
+	prepared   *Path
+	params     terrain.Params
+	creaseMu   sync.Mutex
+	crease     float64 // CreaseRatio's measurement, once made
+	creaseDone bool
 }
 
 // CreaseRatio is the 99th-percentile curvature within the route's
@@ -140,6 +144,12 @@ func Generate(ctx context.Context, p terrain.Params, t *Track, progress terrain.
 	return GenerateWith(ctx, p, t, nil, progress)
 }
 
+// prepareOptions are the options Prepare fits a track into a map of p with.
+func prepareOptions(p terrain.Params) Options {
+	return Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
+		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll == "true"}
+}
+
 // Stage is work done on the route terrain between the solve and the road:
 // the pipeline's erosion. m holds heights in units of the route turbulence
 // with CellSize and VerticalScale in metres, as any map; the stage may
@@ -160,11 +170,16 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 		}
 	}
 	report(0)
-	path, err := Prepare(t, Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
-		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll == "true"})
-	if err != nil {
+	// Nothing below changes the prepared path (densify and Resample copy
+	// it), so Precheck's can be taken as it is.
+	var path *Path
+	var err error
+	if c, opt := t.precheck, prepareOptions(p); c != nil && c.opt == opt && c.part == t.Part {
+		path = c.path
+	} else if path, err = Prepare(t, opt); err != nil {
 		return nil, err
 	}
+	prepared := path
 	// One point per finest lattice cell along the track: the lattice
 	// cannot follow detail finer than that, and denser points on a
 	// straight stretch would ask more of it than it has values for.
@@ -252,7 +267,8 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	m.CellSize = path.CellSize
 	m.VerticalScale = fit.amp * span
 	res := &Result{Map: m, Path: track, Base: fit.z0 + fit.amp*tLo, Spacing: spacing, Merged: fit.merged,
-		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted, Falloff: fit.beta, creaseReach: creaseReach}
+		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted, Falloff: fit.beta, creaseReach: creaseReach,
+		prepared: prepared, params: p}
 	for _, c := range fit.cons {
 		rp := SolvedPoint{X: c.X, Y: c.Y, Target: (c.T - tLo) / span, Height: bilinear(m, c.X, c.Y)}
 		res.Points = append(res.Points, rp)
