@@ -86,21 +86,12 @@ func (p *Path) dropDuplicateGeometry(segs [][]Sample, labels []string) [][]Sampl
 		}
 		return hit >= need
 	}
-	parent := make([]int, len(segs))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := newDisjointSets(len(segs))
+	find := sets.find
 	for i := range segs {
 		for j := i + 1; j < len(segs); j++ {
 			if find(i) != find(j) && same(i, j) {
-				parent[find(j)] = find(i)
+				sets.join(j, i)
 			}
 		}
 	}

@@ -69,22 +69,13 @@ func (p *Path) dropFragments(segs [][]Sample) [][]Sample {
 		return math.Hypot(dx, dy)
 	}
 	// Union-find over the pieces linked by proximity.
-	parent := make([]int, len(segs))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := newDisjointSets(len(segs))
+	find := sets.find
 	link := max(fragmentLink, fragmentLinkShare*total)
 	for i := range segs {
 		for j := i + 1; j < len(segs); j++ {
 			if gap(boxes[i], boxes[j]) <= link {
-				parent[find(i)] = find(j)
+				sets.join(i, j)
 			}
 		}
 	}

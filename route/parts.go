@@ -103,24 +103,15 @@ func (t *Track) Parts() []Part {
 			pieces = append(pieces, p)
 		}
 	}
-	parent := make([]int, len(pieces))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := newDisjointSets(len(pieces))
+	find := sets.find
 	for i, a := range pieces {
 		for j := i + 1; j < len(pieces); j++ {
 			b := pieces[j]
 			gap := math.Hypot(max(a.xLo-b.xHi, b.xLo-a.xHi, 0), max(a.yLo-b.yHi, b.yLo-a.yHi, 0))
 			extent := max(a.xHi-a.xLo, a.yHi-a.yLo, b.xHi-b.xLo, b.yHi-b.yLo)
 			if gap <= max(partMinGap, partFactor*max(a.spacing, b.spacing), extent) {
-				parent[find(i)] = find(j) // the root is the later piece; order is restored below
+				sets.join(i, j) // the root is the later piece; order is restored below
 			}
 		}
 	}
