@@ -72,7 +72,7 @@ func TestWebFromFolder(t *testing.T) {
 
 // loadButton is where the File panel's "Load map or params" button is with
 // only that panel unfolded, in CSS pixels (left of Save map).
-var loadButton = struct{ X, Y float64 }{95, 135}
+var loadButton = struct{ X, Y float64 }{95, 201}
 
 // TestWebTypedPath types nothing new into the File panel (its path is
 // map.png) and clicks Load: the page fetches map.png from beside itself.
@@ -118,8 +118,8 @@ func TestWebTypedPath(t *testing.T) {
 }
 
 // TestWebEXRCompressions opens EXR maps that OpenEXR's own exrmultiview
-// compressed: PXR24 opens (decoded in pure Go), PIZ is refused with a
-// message naming it and the compressions the browser reads.
+// compressed: PXR24 and PIZ open (decoded in pure Go, in the browser as on
+// the desktop), B44 is refused with a message naming it and the way out.
 func TestWebEXRCompressions(t *testing.T) {
 	chromium(t)
 	tool, err := exec.LookPath("exrmultiview")
@@ -158,16 +158,21 @@ func TestWebEXRCompressions(t *testing.T) {
 		t.Fatalf("the PXR24 map: %d×%d, message %q; want the 200×150 map", r.MapWidth, r.MapHeight, r.Message)
 	}
 	p.eval(exrFile("piz"), new(bool))
-	e := p.waitState("the PIZ refusal", time.Minute, func(e webState) bool { return e.IsError })
-	for _, want := range []string{"PIZ compression is not read in the browser", "ZIP", "PXR24", "RLE"} {
+	z := p.waitState("the PIZ map", 2*time.Minute, func(z webState) bool { return z.WorldID != r.WorldID && !z.Busy || z.IsError })
+	if z.IsError || z.MapWidth != 200 || z.MapHeight != 150 {
+		t.Fatalf("the PIZ map: %d×%d, message %q; want the 200×150 map", z.MapWidth, z.MapHeight, z.Message)
+	}
+	p.eval(exrFile("b44"), new(bool))
+	e := p.waitState("the B44 refusal", time.Minute, func(e webState) bool { return e.IsError })
+	for _, want := range []string{"B44 compression is not read", "ZIP"} {
 		if !strings.Contains(e.Message, want) {
-			t.Errorf("the PIZ map: %q; want it to say %q", e.Message, want)
+			t.Errorf("the B44 map: %q; want it to say %q", e.Message, want)
 		}
 	}
-	if e.WorldID != r.WorldID {
-		t.Errorf("the refused PIZ map replaced the world")
+	if e.WorldID != z.WorldID {
+		t.Errorf("the refused B44 map replaced the world")
 	}
-	p.shot("web-exr-piz")
+	p.shot("web-exr-b44")
 }
 
 // logStartup logs where the time before the first frame went: the marks
