@@ -235,6 +235,14 @@ func (a *app) pickEach(name, label string) int {
 					stateChanged := !reflect.DeepEqual(settingsOf(s0), settingsOf(s1))
 					w, h := f1.size()
 					view := changedPixels(f0, f1, image.Rect(uiWindow(f1).Max.X+10, 60, w, h))
+					// Some choices act in the background without marking the
+					// world busy (a plot is computed after its kind is
+					// picked): give them up to 200 ticks to show.
+					for wait := 0; !stateChanged && view == 0 && wait < 20; wait++ {
+						a.ticks(10)
+						f1 = a.frame(name + "-picked")
+						view = changedPixels(f0, f1, image.Rect(uiWindow(f1).Max.X+10, 60, w, h))
+					}
 					if !stateChanged && view == 0 {
 						a.t.Errorf("%s: option %d of the dropdown at %v changed its label but neither the settings nor the view", name, option, dd.R)
 					}
