@@ -1,27 +1,12 @@
 package game
 
-import (
-	"testing"
-
-	"cordillera/terrain"
-)
+import "testing"
 
 // Past the history's limit the oldest changes are forgotten, never the
 // newest: after 250 changes Ctrl+Z takes back the 250th, then the 249th,
 // and so on for 200 steps, down to the 51st; the 201st finds nothing.
 func TestUndoKeepsTheNewestPastTheLimit(t *testing.T) {
-	p := terrain.DefaultParams()
-	p.Size = 65
-	m, err := terrain.Generate(t.Context(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := NewWithParams(NewWorld(m), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	g.ui.preset = -1
+	g := undoGame(t)
 	g.View.SunElevation = 0
 	g.trackChanges(false)
 	const changes = 250

@@ -10,18 +10,7 @@ import (
 // it passes is one, and redo takes the undone steps again; the preset
 // shows as modified until its parameters are back.
 func TestUndoRedoSettings(t *testing.T) {
-	p := terrain.DefaultParams()
-	p.Size = 65
-	m, err := terrain.Generate(t.Context(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := NewWithParams(NewWorld(m), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	g.ui.preset = -1 // no built-in preset: the default parameters are not one
+	g := undoGame(t)
 	g.trackChanges(false)
 	sun, octaves := g.View.SunElevation, g.Params.Octaves
 
@@ -73,4 +62,23 @@ func TestPresetModified(t *testing.T) {
 	if !g.presetModified() {
 		t.Errorf("preset %s does not show as modified with another seed", name)
 	}
+}
+
+// undoGame is a game on a small default world whose settings changes are
+// tracked for undo; it is closed when the test ends.
+func undoGame(t *testing.T) *Game {
+	t.Helper()
+	p := terrain.DefaultParams()
+	p.Size = 65
+	m, err := terrain.Generate(t.Context(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewWithParams(NewWorld(m), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Close)
+	g.ui.preset = -1 // no built-in preset: the default parameters are not one
+	return g
 }
