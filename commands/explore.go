@@ -177,7 +177,7 @@ func needDisplay(cmd, more string) error {
 func Explore(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	wf := addWorldFlags(fs)
-	drawDelay := fs.Duration("draw-delay", 0, "slow every frame down by this much (e.g. 250ms): try the explorer as a slow machine runs it")
+	drawDelay := fs.Duration("draw-delay", 0, "slow every drawing of the 3D view down by this much (e.g. 500ms): try the explorer as a slow machine runs it")
 	if err := parseFlags(fs, args, stderr, "cordillera [explore] [-preset NAME] [-heightmap FILE] [flags]"); err != nil {
 		return err
 	}

@@ -158,6 +158,23 @@ func (w *xwin) frames(n int64) {
 	w.waitState(fmt.Sprintf("%d more ticks", n), func(s1 game.State) bool { return s1.Tick >= s.Tick+n })
 }
 
+// settled waits until the explorer has drawn the 3D view as it stands (a
+// second of ticks without a redraw, no world being made) and returns its
+// state then: a slow redraw that starts with the next input, set off by
+// background work finishing (a light map, a world), would read that input
+// late, which a person's burst of clicks rarely meets but a test's would.
+func (w *xwin) settled() game.State {
+	w.t.Helper()
+	var last game.State
+	return w.waitState("the 3D view drawn as it stands", func(s game.State) bool {
+		if s.Busy || s.Redraws != last.Redraws {
+			last = s
+			return false
+		}
+		return s.Tick >= last.Tick+60
+	})
+}
+
 // shot is a screenshot of the window.
 func (w *xwin) shot() frameView {
 	w.t.Helper()
@@ -205,5 +222,61 @@ func TestXDropdownPicksWithRealPointer(t *testing.T) {
 	t.Logf("algorithm %s → %s, map checksum %.3f → %.3f", s0.Params.Algorithm, s1.Params.Algorithm, s0.MapSumHash, s1.MapSumHash)
 	if s1.MapSumHash == s0.MapSumHash {
 		t.Errorf("the map is the same after the algorithm changed")
+	}
+}
+
+// TestXNoInputLostAtTwoFPS drives the explorer at 2 FPS (every drawing of
+// the 3D view slowed down by half a second) with real X events: a burst of
+// 5 clicks on the seed's up arrow within half a second raises the seed by
+// exactly 5, and 3 presses of F2 (wireframe), 80 ms apart, each changing
+// the 3D view, leave the wireframe on (three toggles), every one counted.
+func TestXNoInputLostAtTwoFPS(t *testing.T) {
+	w := launchX(t, "explore", "-size", "65", "-draw-delay", "500ms")
+	w.waitState("the first world", func(s game.State) bool { return !s.Busy })
+	w.xdo("mousemove", "--window", w.id, "700", "300")
+	s0 := w.settled()
+	f := w.shot()
+	ws := findWidgets(f, uiWindow(f))
+	btn, ok := newSeedButton(ws)
+	if !ok {
+		t.Fatalf("no New seed button in the Generator panel; widgets: %s", describe(ws))
+	}
+	// The seed's up arrow: the upper half of the spin buttons between the
+	// seed's field and New seed.
+	var field widget
+	for _, fw := range ws {
+		if fw.Kind == baseWidget && fw.R.Dx() >= 100 && abs(fw.R.Min.Y-btn.R.Min.Y) <= 2 && fw.R.Max.X <= btn.R.Min.X {
+			field = fw
+		}
+	}
+	up := image.Pt((field.R.Max.X+btn.R.Min.X)/2, btn.R.Min.Y+btn.R.Dy()/4)
+	w.xdo("mousemove", "--window", w.id, fmt.Sprint(up.X), fmt.Sprint(up.Y))
+	w.frames(30)
+	// One xdotool run, so that the burst's timing is the X server's.
+	var clicks []string
+	for i := range 5 {
+		if i > 0 {
+			clicks = append(clicks, "sleep", "0.08")
+		}
+		clicks = append(clicks, "mousedown", "--window", w.id, "1", "sleep", "0.02", "mouseup", "--window", w.id, "1")
+	}
+	start := time.Now()
+	w.xdo(clicks...)
+	burst := time.Since(start)
+	w.frames(60)
+	s1, _ := w.tryState()
+	t.Logf("5 clicks in %v at %v: seed %d → %d", burst.Round(time.Millisecond), up, s0.Params.Seed, s1.Params.Seed)
+	if s1.Params.Seed != s0.Params.Seed+5 {
+		t.Errorf("5 clicks on the seed's up arrow within %v raised the seed by %d; want 5", burst.Round(time.Millisecond), s1.Params.Seed-s0.Params.Seed)
+	}
+	w.waitState("the new seed's world", func(s game.State) bool { return !s.Busy && s.WorldID > s0.WorldID })
+
+	// F2 three times, 80 ms apart, over the 3D view.
+	w.xdo("mousemove", "--window", w.id, "900", "300")
+	wire0 := w.settled().Wireframe
+	w.xdo("key", "--window", w.id, "--delay", "80", "F2", "F2", "F2")
+	w.frames(60)
+	if s2, _ := w.tryState(); s2.Wireframe == wire0 {
+		t.Errorf("3 presses of F2 80 ms apart left the wireframe %v; want it toggled 3 times", wire0)
 	}
 }

@@ -23,17 +23,12 @@ func (r *renderer) antialias(dst, view *ebiten.Image) {
 	dst.DrawRectShader(b.Dx(), b.Dy(), r.aa, &op)
 }
 
-// antialiased returns the view after the edge pass: drawn straight onto
-// the screen when the view is the screen's size (nil returned: nothing
-// left to present), else into a second offscreen image to be upscaled.
+// antialiased returns the view after the edge pass, in a second
+// offscreen image (the corner of the view's size).
 func (g *Game) antialiased(screen, view *ebiten.Image) *ebiten.Image {
 	r := &g.res
 	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
 	vb := view.Bounds()
-	if vb.Dx() == sw && vb.Dy() == sh {
-		g.render.antialias(screen, view)
-		return nil
-	}
 	if r.aaImg == nil || r.aaImg.Bounds().Dx() != sw || r.aaImg.Bounds().Dy() != sh {
 		if r.aaImg != nil {
 			r.aaImg.Deallocate()

@@ -105,8 +105,9 @@ type Game struct {
 	// screen's size, or adapting to hold a frame rate.
 	Resolution Resolution
 
-	// DrawDelay slows every frame down by this much: a stand-in for a slow
-	// machine, to try how the explorer handles input at a low frame rate.
+	// DrawDelay slows every drawing of the 3D view down by this much: a
+	// stand-in for a slow machine, to try how the explorer handles input
+	// at a low frame rate.
 	DrawDelay time.Duration
 
 	// Follow walks the camera along the world's GPS route at eye height,
@@ -118,6 +119,7 @@ type Game struct {
 	render   *renderer
 	frame    frame
 	res      viewResolution
+	view     viewCache
 	regen    *Regenerator
 	debug    debugui.DebugUI
 	ui       uiState
@@ -196,6 +198,7 @@ func (g *Game) Update() error {
 		}
 		return g.err
 	}
+	g.view.noteInput(time.Now())
 	capture, err := g.debug.Update(func(ctx *debugui.Context) error {
 		if g.ShowUI {
 			g.buildUI(ctx)
@@ -474,12 +477,23 @@ func (g *Game) setCapture(on bool) {
 // Draw renders the sky, the terrain, the minimap, the HUD and the UI.
 func (g *Game) Draw(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	view, vw, vh := g.viewTarget(screen)
-	g.frame.water, g.frame.wet = waterLevel(&g.View, g.World.Map)
-	g.frame.waterKnown = true
-	g.frame.build(g.Camera, vw, vh, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
-	g.render.draw(view, g.Camera, &g.View, g.World, &g.frame)
-	g.presentView(screen, view)
+	now := time.Now()
+	scale := g.viewScale(now)
+	g.render.pollLight(g.World, &g.View)
+	key := g.viewKeyOf(image.Pt(w, h), scale)
+	if g.view.needsRedraw(key, now, g.redrawCost()) {
+		view, vw, vh := g.viewTarget(screen, scale)
+		g.frame.water, g.frame.wet = waterLevel(&g.View, g.World.Map)
+		g.frame.waterKnown = true
+		g.frame.build(g.Camera, vw, vh, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
+		g.render.draw(view, g.Camera, &g.View, g.World, &g.frame)
+		g.view.drawn(key, g.finishView(screen, view))
+		g.res.redrew(now)
+		if g.DrawDelay > 0 {
+			time.Sleep(g.DrawDelay)
+		}
+	}
+	g.presentView(screen, g.view.shown)
 	if g.shotPending {
 		g.shotPending = false
 		path, err := g.saveScreenshot(screen)
@@ -510,9 +524,6 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 	if g.ShowHelp {
 		g.drawHelp(screen)
-	}
-	if g.DrawDelay > 0 {
-		time.Sleep(g.DrawDelay)
 	}
 	if g.OnFrame != nil && g.err == nil {
 		if err := g.OnFrame(screen); err != nil {

@@ -44,6 +44,10 @@ type renderer struct {
 	// edge vertices (edges).
 	horizon horizon
 	edges   []bool
+
+	// version counts the changes to what the renderer draws with besides
+	// the view and the world: a new light map, new materials.
+	version uint64
 }
 
 func newRenderer() (*renderer, error) {
@@ -272,8 +276,20 @@ func (r *renderer) updateLight(world *World, v *Viewer) bool {
 	if !wantsLight(v) {
 		return false
 	}
+	r.pollLight(world, v)
+	k := lightKeyOf(world, v)
+	return r.lightImg != nil && r.lightKey.world == world && r.lightKey.shadows == k.shadows && r.lightKey.occlusion == k.occlusion
+}
+
+// pollLight asks the lighter for the light of world under the view's sun
+// and uploads any newer map it has finished.
+func (r *renderer) pollLight(world *World, v *Viewer) {
+	if !wantsLight(v) {
+		return
+	}
 	r.lighter.Request(world, v)
 	if lm := r.lighter.Take(); lm != nil {
+		r.version++
 		if r.lightImg != nil && r.lightImg.Bounds().Dx() == lm.Width && r.lightImg.Bounds().Dy() == lm.Height {
 			r.lightImg.WritePixels(lm.Pix)
 		} else {
@@ -286,8 +302,6 @@ func (r *renderer) updateLight(world *World, v *Viewer) bool {
 		r.lightKey = lm.key
 		r.lightMapSize, r.lightOutside = [2]int{lm.MapWidth, lm.MapHeight}, lm.Outside
 	}
-	k := lightKeyOf(world, v)
-	return r.lightImg != nil && r.lightKey.world == world && r.lightKey.shadows == k.shadows && r.lightKey.occlusion == k.occlusion
 }
 
 // lightPending reports whether the light map drawn is not yet the one the
@@ -345,6 +359,7 @@ func (r *renderer) setAtlas(img *image.RGBA) {
 	r.atlas.Deallocate()
 	r.atlas = ebiten.NewImageFromImage(img)
 	r.means = materialMeans(img)
+	r.version++
 }
 
 // srgbToLinear converts an 8-bit sRGB channel to the shaders' linear light.

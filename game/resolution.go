@@ -46,9 +46,11 @@ type viewResolution struct {
 	scale float64       // the scale of the frame being drawn
 	auto  float64       // the scale auto mode chose (0: not started)
 
-	last    time.Time // when the previous frame started
-	avg     float64   // smoothed frame time, seconds
+	last    time.Time // when the last frame that drew the 3D view started
+	avg     float64   // smoothed time of a frame that draws the 3D view, seconds
 	samples int       // frames measured since the last change
+	// lastRedrew: the frame that started at last drew the 3D view.
+	lastRedrew bool
 }
 
 // frameTimeSmoothing is the weight of the newest frame in the average.
@@ -79,19 +81,21 @@ func nextViewScale(scale, frameTime, target float64) float64 {
 	return math.Max(minViewScale, math.Min(s, maxViewScale))
 }
 
-// measure records that a frame starts now and adapts the auto scale.
+// measure records that a frame starts now and adapts the auto scale
+// towards targetFPS (0: leave it). Only the frames that drew the 3D view
+// count: the others are a copy of it and say nothing of its cost.
 func (r *viewResolution) measure(now time.Time, targetFPS float64) {
 	if r.auto == 0 {
 		r.auto = maxViewScale
 	}
-	if dt := now.Sub(r.last).Seconds(); !r.last.IsZero() && dt < maxFrameTime {
+	if dt := now.Sub(r.last).Seconds(); r.lastRedrew && !r.last.IsZero() && dt < maxFrameTime {
 		if r.avg == 0 {
 			r.avg = dt
 		}
 		r.avg += frameTimeSmoothing * (dt - r.avg)
 		r.samples++
 	}
-	r.last = now
+	r.lastRedrew = false
 	if r.samples >= adaptEvery && targetFPS > 0 {
 		if s := nextViewScale(r.auto, r.avg, 1/targetFPS); s != r.auto {
 			r.auto = s
@@ -100,47 +104,61 @@ func (r *viewResolution) measure(now time.Time, targetFPS float64) {
 	}
 }
 
-// target returns the image the 3D view is drawn into this frame and its
-// size: the screen itself at full scale without anti-aliasing, else a
-// corner of the offscreen image.
-func (g *Game) viewTarget(screen *ebiten.Image) (*ebiten.Image, int, int) {
+// redrew records that the frame that started at now draws the 3D view.
+func (r *viewResolution) redrew(now time.Time) { r.last, r.lastRedrew = now, true }
+
+// viewScale measures the frame starting now and returns the scale to draw
+// the 3D view at.
+func (g *Game) viewScale(now time.Time) float64 {
 	r, set := &g.res, g.Resolution
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	r.scale = math.Max(minViewScale, math.Min(set.Fixed, maxViewScale))
+	target := 0.0
 	if set.Auto {
-		r.measure(time.Now(), set.TargetFPS)
-		r.scale = r.auto
+		target = set.TargetFPS
 	}
-	if r.scale >= maxViewScale && !g.View.Antialias {
-		return screen, w, h
+	r.measure(now, target)
+	if set.Auto {
+		return r.auto
 	}
+	return math.Max(minViewScale, math.Min(set.Fixed, maxViewScale))
+}
+
+// viewTarget returns the image the 3D view is drawn into at scale and its
+// size: a corner of the offscreen image, which keeps the view for the
+// frames that do not draw it again.
+func (g *Game) viewTarget(screen *ebiten.Image, scale float64) (*ebiten.Image, int, int) {
+	r := &g.res
+	r.scale = scale
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	if r.img == nil || r.img.Bounds().Dx() != w || r.img.Bounds().Dy() != h {
 		if r.img != nil {
 			r.img.Deallocate()
 		}
 		r.img = ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
+		g.view.invalidate()
 	}
-	vw, vh := max(int(math.Round(float64(w)*r.scale)), 1), max(int(math.Round(float64(h)*r.scale)), 1)
+	vw, vh := max(int(math.Round(float64(w)*scale)), 1), max(int(math.Round(float64(h)*scale)), 1)
 	return r.img.SubImage(image.Rect(0, 0, vw, vh)).(*ebiten.Image), vw, vh
 }
 
-// presentView upscales the 3D view onto the screen with bilinear filtering
-// (nothing to do when it was drawn there), through the edge anti-aliasing
-// pass first when it is on.
-func (g *Game) presentView(screen, view *ebiten.Image) {
-	if view == screen {
-		return
-	}
+// finishView returns the drawn view as it is shown: through the edge
+// anti-aliasing pass when it is on.
+func (g *Game) finishView(screen, view *ebiten.Image) *ebiten.Image {
 	if g.View.Antialias {
-		if view = g.antialiased(screen, view); view == nil {
-			return
-		}
+		return g.antialiased(screen, view)
 	}
+	return view
+}
+
+// presentView copies the shown view onto the screen, upscaled with
+// bilinear filtering when it was drawn smaller.
+func (g *Game) presentView(screen, view *ebiten.Image) {
 	sw, sh := float64(screen.Bounds().Dx()), float64(screen.Bounds().Dy())
 	vw, vh := float64(view.Bounds().Dx()), float64(view.Bounds().Dy())
 	var op ebiten.DrawImageOptions
 	op.GeoM.Scale(sw/vw, sh/vh)
-	op.Filter = ebiten.FilterLinear
+	if vw != sw || vh != sh {
+		op.Filter = ebiten.FilterLinear
+	}
 	op.Blend = ebiten.BlendCopy
 	screen.DrawImage(view, &op)
 }

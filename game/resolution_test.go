@@ -28,6 +28,7 @@ func TestAutoViewScaleHoldsTheTarget(t *testing.T) {
 			var scales []float64
 			for range 300 {
 				r.measure(now, target)
+				r.redrew(now)
 				s := r.auto
 				scales = append(scales, s)
 				now = now.Add(time.Duration((tc.fixed + tc.full*s*s) * float64(time.Second)))

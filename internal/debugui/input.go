@@ -43,9 +43,16 @@ func (p *pointing) update() {
 		p.primaryTouchID = p.touchIDs[0]
 	}
 
-	if p.pressed() {
+	// Cordillera: a press starts the count again, even when the button was
+	// never seen up: released and pressed again between two frames, it
+	// was down at both, and upstream's count went on from the first press,
+	// so a spin button, which acts on the count, dropped the second click.
+	switch {
+	case p.justPressed():
+		p.duration = 1
+	case p.pressed():
 		p.duration++
-	} else {
+	default:
 		p.duration = 0
 	}
 }

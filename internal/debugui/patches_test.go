@@ -18,9 +18,12 @@ import (
 type player struct {
 	pos           image.Point
 	down, wasDown bool
-	just          map[ebiten.Key]bool // keys that went down since the last tick
-	held          map[ebiten.Key]int  // ticks each key has been held
-	chars         []rune              // characters typed since the last tick
+	// again: the button went up and down again since the last tick, so
+	// it is down at both.
+	again bool
+	just  map[ebiten.Key]bool // keys that went down since the last tick
+	held  map[ebiten.Key]int  // ticks each key has been held
+	chars []rune              // characters typed since the last tick
 }
 
 // play installs a player as debugui's input for the test.
@@ -40,10 +43,10 @@ func play(t *testing.T) *player {
 	cursorPosition = func() (int, int) { return p.pos.X, p.pos.Y }
 	isMouseButtonPressed = func(b ebiten.MouseButton) bool { return b == ebiten.MouseButtonLeft && p.down }
 	isMouseButtonJustPressed = func(b ebiten.MouseButton) bool {
-		return b == ebiten.MouseButtonLeft && p.down && !p.wasDown
+		return b == ebiten.MouseButtonLeft && p.down && (!p.wasDown || p.again)
 	}
 	isMouseButtonJustReleased = func(b ebiten.MouseButton) bool {
-		return b == ebiten.MouseButtonLeft && !p.down && p.wasDown
+		return b == ebiten.MouseButtonLeft && (!p.down && p.wasDown || p.again)
 	}
 	isKeyJustPressed = func(k ebiten.Key) bool { return p.just[k] }
 	keyPressDuration = func(k ebiten.Key) int { return p.held[k] }
@@ -58,7 +61,7 @@ func (p *player) tick(t *testing.T, d *DebugUI, f func(ctx *Context)) {
 	if _, err := d.Update(func(ctx *Context) error { f(ctx); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	p.wasDown = p.down
+	p.wasDown, p.again = p.down, false
 	p.just = map[ebiten.Key]bool{}
 	p.chars = nil
 }
@@ -199,6 +202,28 @@ func TestPressGoesToTheWidgetUnderThePointer(t *testing.T) {
 	p.click(t, &d, centre(r.at[1]), ui)
 	if clicks != [2]int{0, 1} {
 		t.Fatalf("a click on B after hovering A clicked A %d and B %d times, want B once", clicks[0], clicks[1])
+	}
+}
+
+// A click whose press arrives in the tick that also brings the release of
+// the click before (the button down at both ticks) starts the pointer's
+// hold count again, so that a spin button, which acts when the count is 1,
+// takes it.
+func TestPressAgainBeforeReleaseSeenRestartsTheCount(t *testing.T) {
+	p := play(t)
+	var pt pointing
+	p.down = true
+	for range 5 {
+		pt.update()
+		p.wasDown, p.again = p.down, false
+	}
+	if pt.duration != 5 || pt.repeated() {
+		t.Fatalf("held 5 ticks: count %d, repeated %v; want 5, false", pt.duration, pt.repeated())
+	}
+	p.again = true // released and pressed again between two frames
+	pt.update()
+	if pt.duration != 1 || !pt.repeated() {
+		t.Fatalf("pressed again before the release was seen: count %d, repeated %v; want 1, true", pt.duration, pt.repeated())
 	}
 }
 
