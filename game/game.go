@@ -122,6 +122,7 @@ type Game struct {
 	debug    debugui.DebugUI
 	ui       uiState
 	undo     undoHistory
+	worlds   worldCache // the worlds made last, for undo and redo
 	teach    teachState
 	plots    plotState
 	files    fileLoader // files.go: files read and parsed off the UI goroutine
@@ -311,6 +312,13 @@ func (g *Game) takeGenerated() {
 		g.fail(res.Err)
 		return
 	}
+	g.worlds.put(res)
+	g.showGenerated(res)
+}
+
+// showGenerated shows a world made for the parameters, just finished or
+// kept from before (worldcache.go).
+func (g *Game) showGenerated(res *Generated) {
 	ow, od := g.World.Map.Extent()
 	g.World = res.World
 	g.worldID = worldSerial.Add(1)
