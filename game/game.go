@@ -648,9 +648,10 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 // Quit ends the game loop after the current frame.
 func (g *Game) Quit() { g.err = errQuit }
 
-// saveScreenshot writes the screen to a new numbered PNG.
+// saveScreenshot writes the 3D view at the screen's full size to a new
+// numbered PNG.
 func (g *Game) saveScreenshot(screen *ebiten.Image) (string, error) {
-	img := ScreenPixels(screen)
+	img := g.shotPixels(screen)
 	for i := 0; ; i++ {
 		path := filepath.Join(g.ScreenshotDir, fmt.Sprintf("cordillera-%s-%d.png", time.Now().Format("20060102-150405"), i))
 		if _, err := os.Stat(path); err == nil {
