@@ -124,9 +124,9 @@ func (g *Game) viewTarget(screen *ebiten.Image) (*ebiten.Image, int, int) {
 	return r.img.SubImage(image.Rect(0, 0, vw, vh)).(*ebiten.Image), vw, vh
 }
 
-// presentView upscales the 3D view onto the screen with bilinear filtering
-// (nothing to do when it was drawn there), through the edge anti-aliasing
-// pass first when it is on.
+// presentView upscales the 3D view onto the screen with the sharp upscale
+// (upscale.go; nothing to do when it was drawn there), through the edge
+// anti-aliasing pass first when it is on.
 func (g *Game) presentView(screen, view *ebiten.Image) {
 	if view == screen {
 		return
@@ -136,13 +136,7 @@ func (g *Game) presentView(screen, view *ebiten.Image) {
 			return
 		}
 	}
-	sw, sh := float64(screen.Bounds().Dx()), float64(screen.Bounds().Dy())
-	vw, vh := float64(view.Bounds().Dx()), float64(view.Bounds().Dy())
-	var op ebiten.DrawImageOptions
-	op.GeoM.Scale(sw/vw, sh/vh)
-	op.Filter = ebiten.FilterLinear
-	op.Blend = ebiten.BlendCopy
-	screen.DrawImage(view, &op)
+	g.render.upscale(screen, view)
 }
 
 // ViewScale is the scale the latest frame's 3D view was drawn at.
