@@ -254,10 +254,17 @@ const (
 )
 
 // SwitchMode is the user's switch between flying and walking: walking
-// starts on the ground looking level, not down from where the flight was.
+// starts on the ground looking level, not down from where the flight was,
+// and the way the land stays nearest eye level (along a valley, down it),
+// not into whatever hillside the flight faced.
 func (c *Camera) SwitchMode(mode Mode, m *terrain.Heightmap) {
 	if mode == Walk && c.Mode != Walk {
 		c.Pitch = 0
+		if m != nil {
+			if yaw, ok := m.ViewHeading(float64(c.Pos[0]), float64(c.Pos[2])); ok {
+				c.Yaw = float32(yaw)
+			}
+		}
 	}
 	c.SetMode(mode, m)
 }

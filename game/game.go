@@ -124,12 +124,14 @@ type Game struct {
 	debug    debugui.DebugUI
 	ui       uiState
 	undo     undoHistory
+	worlds   worldCache // the worlds made last, for undo and redo
 	teach    teachState
 	plots    plotState
 	files    fileLoader // files.go: files read and parsed off the UI goroutine
 	rng      *rand.Rand
 	w, h     int
 	captured bool   // pointer captured for mouse look
+	leftLook bool   // the left button went down on the 3D view and is held: it looks around
 	cursor   [2]int // last cursor position, for mouse look
 	status   string
 	statusAt time.Time
@@ -221,9 +223,7 @@ func (g *Game) Update() error {
 		g.handleUndoKeys()
 	}
 	g.trackChanges(ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft))
-	if capture&debugui.InputCapturingStateHover == 0 {
-		g.handleMouse()
-	}
+	g.handleMouse(capture&debugui.InputCapturingStateHover != 0)
 	in := Input{}
 	if !typing {
 		in = readMovement()
@@ -315,6 +315,13 @@ func (g *Game) takeGenerated() {
 		g.fail(res.Err)
 		return
 	}
+	g.worlds.put(res)
+	g.showGenerated(res)
+}
+
+// showGenerated shows a world made for the parameters, just finished or
+// kept from before (worldcache.go).
+func (g *Game) showGenerated(res *Generated) {
 	ow, od := g.World.Map.Extent()
 	g.World = res.World
 	g.worldID = worldSerial.Add(1)
@@ -439,24 +446,61 @@ func DefaultFog(m *terrain.Heightmap) float32 {
 // mouseSensitivity is radians of turn per pixel of mouse motion.
 const mouseSensitivity = 0.003
 
-func (g *Game) handleMouse() {
+// pointerInput is the mouse as one tick saw it.
+type pointerInput struct {
+	x, y             int
+	left, leftJust   bool // the left button held, and pressed this tick
+	right, rightJust bool
+	wheel            float64
+}
+
+// handleMouse reads the mouse; overPanel tells that the pointer is over a
+// panel, which has the mouse then.
+func (g *Game) handleMouse(overPanel bool) {
 	x, y := ebiten.CursorPosition()
-	dx, dy := x-g.cursor[0], y-g.cursor[1]
-	g.cursor = [2]int{x, y}
-	if g.ShowMinimap && inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
-		if wx, wz, ok := g.World.Minimap.WorldAt(x, y, g.w, g.h); ok {
-			g.World.Minimap.Teleport(g.Camera, wx, wz)
-			g.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
-			return
+	_, wy := ebiten.Wheel()
+	g.pointer(pointerInput{x: x, y: y,
+		left: ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), leftJust: inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft),
+		right: ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight), rightJust: inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight),
+		wheel: wy}, overPanel)
+}
+
+// pointer acts on one tick's mouse. A left click on the minimap teleports
+// there; a drag with either button that starts on the 3D view looks around
+// (the left one as most viewers do, the right one as before). A left drag
+// that starts on a panel or the minimap belongs to it and never turns the
+// camera, even once the pointer has left it.
+func (g *Game) pointer(in pointerInput, overPanel bool) {
+	dx, dy := in.x-g.cursor[0], in.y-g.cursor[1]
+	g.cursor = [2]int{in.x, in.y}
+	if !in.left {
+		g.leftLook = false
+	}
+	if overPanel {
+		if in.leftJust {
+			g.leftLook = false
+		}
+		return
+	}
+	if in.leftJust {
+		g.leftLook = true
+		if g.ShowMinimap {
+			if wx, wz, ok := g.World.Minimap.WorldAt(in.x, in.y, g.w, g.h); ok {
+				g.leftLook = false
+				g.World.Minimap.Teleport(g.Camera, wx, wz)
+				g.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
+				return
+			}
 		}
 	}
-	if g.captured || ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) {
-		if !inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) {
-			g.Camera.Look(float32(dx)*mouseSensitivity, -float32(dy)*mouseSensitivity)
-		}
+	// The tick a button goes down has no motion of its own: the cursor
+	// may have come from a panel, where its moves were not followed.
+	look := g.captured || (in.right && !in.rightJust) || (g.leftLook && !in.leftJust)
+	if look && (dx != 0 || dy != 0) {
+		g.Camera.Look(float32(dx)*mouseSensitivity, -float32(dy)*mouseSensitivity)
 	}
-	if _, wy := ebiten.Wheel(); wy != 0 {
-		if wy > 0 {
+	if in.wheel != 0 {
+		if in.wheel > 0 {
 			g.Camera.Speed *= 1.25
 		} else {
 			g.Camera.Speed /= 1.25
@@ -615,9 +659,10 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 // Quit ends the game loop after the current frame.
 func (g *Game) Quit() { g.err = errQuit }
 
-// saveScreenshot writes the screen to a new numbered PNG.
+// saveScreenshot writes the 3D view at the screen's full size to a new
+// numbered PNG.
 func (g *Game) saveScreenshot(screen *ebiten.Image) (string, error) {
-	img := ScreenPixels(screen)
+	img := g.shotPixels(screen)
 	for i := 0; ; i++ {
 		path := filepath.Join(g.ScreenshotDir, fmt.Sprintf("cordillera-%s-%d.png", time.Now().Format("20060102-150405"), i))
 		if _, err := os.Stat(path); err == nil {

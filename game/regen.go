@@ -258,6 +258,19 @@ func (r *Regenerator) publish(g *Generated) {
 	}
 }
 
+// Cancel stops all work under way and drops a result not yet taken:
+// nothing asked for before it will be published.
+func (r *Regenerator) Cancel() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cancel != nil {
+		r.cancel()
+		r.cancel = nil
+	}
+	r.latest++
+	r.ready, r.busy, r.progress = nil, false, 0
+}
+
 // Take returns the newest result not yet taken, or nil.
 func (r *Regenerator) Take() *Generated {
 	r.mu.Lock()

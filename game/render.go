@@ -18,6 +18,7 @@ type renderer struct {
 	allFeatures bool                               // always the full shader (tests compare the variants with it)
 	sky         *ebiten.Shader
 	aa          *ebiten.Shader // the edge anti-aliasing pass (antialias.go)
+	up          *ebiten.Shader // the sharp upscale of the view (upscale.go)
 	atlas       *ebiten.Image
 	means       []float32 // the colour textures' means (materialMeans), the MaterialMeans uniform
 	terrainOpts ebiten.DrawTrianglesShaderOptions
@@ -63,11 +64,15 @@ func newRenderer() (*renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("anti-aliasing shader: %w", err)
 	}
+	up, err := ebiten.NewShader(shaders.Upscale)
+	if err != nil {
+		return nil, fmt.Errorf("upscale shader: %w", err)
+	}
 	atlas, err := assets.Atlas()
 	if err != nil {
 		return nil, fmt.Errorf("materials: %w", err)
 	}
-	return &renderer{variants: map[shaders.Variant]*ebiten.Shader{{}: ts}, sky: ss, aa: aa, atlas: ebiten.NewImageFromImage(atlas),
+	return &renderer{variants: map[shaders.Variant]*ebiten.Shader{{}: ts}, sky: ss, aa: aa, up: up, atlas: ebiten.NewImageFromImage(atlas),
 		means: materialMeans(atlas), uniforms: map[string]any{}, skyUniforms: map[string]any{}}, nil
 }
 

@@ -42,7 +42,8 @@ const (
 // viewResolution is the offscreen view and the auto scale's state.
 type viewResolution struct {
 	img   *ebiten.Image // the offscreen view, the screen's size (drawn into a corner)
-	aaImg *ebiten.Image // the view after the edge pass when it is upscaled after it
+	aaImg *ebiten.Image // the view after the edge pass
+	upImg *ebiten.Image // the view upscaled to the screen's size
 	scale float64       // the scale of the frame being drawn
 	auto  float64       // the scale auto mode chose (0: not started)
 
@@ -140,25 +141,32 @@ func (g *Game) viewTarget(screen *ebiten.Image, scale float64) (*ebiten.Image, i
 	return r.img.SubImage(image.Rect(0, 0, vw, vh)).(*ebiten.Image), vw, vh
 }
 
-// finishView returns the drawn view as it is shown: through the edge
-// anti-aliasing pass when it is on.
+// finishView returns the drawn view as it is shown, the screen's size:
+// through the edge anti-aliasing pass when it is on, then through the
+// sharp upscale (upscale.go) when it was drawn smaller. Both are done once
+// per drawing of the view, not per frame: the frames between copy it.
 func (g *Game) finishView(screen, view *ebiten.Image) *ebiten.Image {
 	if g.View.Antialias {
-		return g.antialiased(screen, view)
+		view = g.antialiased(screen, view)
 	}
-	return view
+	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
+	if view.Bounds().Dx() == sw && view.Bounds().Dy() == sh {
+		return view
+	}
+	r := &g.res
+	if r.upImg == nil || r.upImg.Bounds().Dx() != sw || r.upImg.Bounds().Dy() != sh {
+		if r.upImg != nil {
+			r.upImg.Deallocate()
+		}
+		r.upImg = ebiten.NewImageWithOptions(image.Rect(0, 0, sw, sh), &ebiten.NewImageOptions{Unmanaged: true})
+	}
+	g.render.upscale(r.upImg, view)
+	return r.upImg
 }
 
-// presentView copies the shown view onto the screen, upscaled with
-// bilinear filtering when it was drawn smaller.
+// presentView copies the shown view, the screen's size, onto the screen.
 func (g *Game) presentView(screen, view *ebiten.Image) {
-	sw, sh := float64(screen.Bounds().Dx()), float64(screen.Bounds().Dy())
-	vw, vh := float64(view.Bounds().Dx()), float64(view.Bounds().Dy())
 	var op ebiten.DrawImageOptions
-	op.GeoM.Scale(sw/vw, sh/vh)
-	if vw != sw || vh != sh {
-		op.Filter = ebiten.FilterLinear
-	}
 	op.Blend = ebiten.BlendCopy
 	screen.DrawImage(view, &op)
 }

@@ -98,6 +98,7 @@ func (g *Game) handleUndoKeys() {
 
 // applyParams makes p the generation parameters and starts making its
 // world: a loaded map is only worn anew when nothing but erosion changed.
+// A world kept from before (worldcache.go) is shown at once instead.
 func (g *Game) applyParams(p terrain.Params) {
 	if p == g.Params {
 		return
@@ -105,7 +106,18 @@ func (g *Game) applyParams(p terrain.Params) {
 	old := g.Params
 	g.Params = p
 	old.ErosionParams = p.ErosionParams
-	if src := g.World.Source; src != nil && old == p {
+	src := g.World.Source
+	if old != p {
+		src = nil // new parameters make a new map, not the loaded one worn anew
+	}
+	// A lesson has the view; the world shown after it comes from the
+	// regenerator as it ends.
+	if res := g.worlds.get(p, src); res != nil && g.teach.mode == teachOff {
+		g.regen.Cancel()
+		g.showGenerated(res)
+		return
+	}
+	if src != nil {
 		g.regen.RequestErode(src, p)
 	} else {
 		g.regen.Request(p)

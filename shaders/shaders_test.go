@@ -12,12 +12,12 @@ import (
 	"cordillera/assets"
 )
 
-// TestCompile compiles both shaders; ebiten.NewShader needs no display.
+// TestCompile compiles the shaders; ebiten.NewShader needs no display.
 func TestCompile(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		src  []byte
-	}{{"terrain", Terrain}, {"sky", Sky}, {"antialias", Antialias}} {
+	}{{"terrain", Terrain}, {"sky", Sky}, {"antialias", Antialias}, {"upscale", Upscale}} {
 		if _, err := ebiten.NewShader(tc.src); err != nil {
 			t.Errorf("%s.kage: %v", tc.name, err)
 		}
@@ -54,6 +54,7 @@ func TestUniforms(t *testing.T) {
 			"FogColor": "vec3", "FogBeta": "float", "FogBase": "float", "FogHeight": "float",
 		}},
 		{"antialias", Antialias, map[string]string{}},
+		{"upscale", Upscale, map[string]string{}},
 	} {
 		got := map[string]string{}
 		for _, m := range uniformDecl.FindAllSubmatch(tc.src, -1) {
