@@ -1,12 +1,17 @@
 // Command cordillera generates fractal terrain and explores it.
 //
-//	cordillera                      explore the default world in 3D
-//	cordillera render -o shot.png   one frame of the explorer's view
-//	cordillera generate -o map.png  a heightmap from the command line
-//	cordillera presets              the built-in presets
-//	cordillera sweep -figure fig7.5 -o sheet.png   a parameter study as a contact sheet
-//	cordillera plot -kind spectrum -o plot.png     a profile, histogram or power spectrum
-//	cordillera web -o site/ -serve :8080           the explorer as a web page
+//	cordillera [explore] [flags]           open the 3D explorer on the default world (or -preset, -heightmap)
+//	cordillera render -o shot.png [flags]  render one frame of the explorer to a PNG (needs a display)
+//	cordillera generate -o OUT [flags]     generate a heightmap (.png, .r16/.raw, .exr, .tif, .obj, .glb/.gltf)
+//	cordillera presets                     list the built-in presets
+//	cordillera sweep -param NAME -values V1,V2,... -o sheet.png [flags]
+//	                                       one parameter at several values, as a contact sheet of shaded reliefs
+//	cordillera sweep -figure fig7.5 -o sheet.png
+//	                                       redraw a thesis figure (7.4–7.14); -list lists them
+//	cordillera plot -kind profile|histogram|spectrum -o plot.png [flags]
+//	                                       a height profile, the height histogram, or the power spectrum with its slope
+//	cordillera web -o DIR [-serve :8080]   the explorer and its lessons as a web page (builds it with the Go toolchain)
+//	cordillera help [COMMAND]              this list, or one command's flags
 package main
 
 import (
@@ -32,29 +37,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
 		cmd, args = args[0], args[1:]
 	}
-	if cmd == "help" && len(args) > 0 {
-		// "help generate" is "generate -help".
-		cmd, args = args[0], []string{"-help"}
-	}
 	var err error
-	switch cmd {
-	case "generate":
-		err = commands.Generate(args, stdout, stderr)
-	case "presets":
-		err = commands.Presets(stdout)
-	case "sweep":
-		err = commands.Sweep(args, stdout, stderr)
-	case "plot":
-		err = commands.Plot(args, stdout, stderr)
-	case "explore":
-		err = commands.Explore(args, stdout, stderr)
-	case "render":
-		err = commands.Render(args, stdout, stderr)
-	case "web":
-		err = commands.Web(args, stdout, stderr)
-	case "help":
-		commands.Usage(stdout)
-	default:
+	if c, ok := commands.Lookup(cmd); ok {
+		err = c.Run(args, stdout, stderr)
+	} else {
 		commands.Usage(stderr)
 		err = fmt.Errorf("unknown command %q", cmd)
 	}

@@ -370,73 +370,6 @@ func readMovement() Input {
 	}
 }
 
-func (g *Game) handleKeys() {
-	pressed := inpututil.IsKeyJustPressed
-	if pressed(ebiten.KeyTab) {
-		mode := Walk
-		if g.Camera.Mode == Walk {
-			mode = Fly
-		}
-		g.Camera.SwitchMode(mode, g.World.Map)
-		g.say("camera: " + mode.String())
-	}
-	if pressed(ebiten.KeyHome) {
-		g.Camera.Overview(g.World.Map)
-		g.Follow = false
-		g.say("camera: overview")
-	}
-	if pressed(ebiten.KeyF2) {
-		g.View.Wireframe = !g.View.Wireframe
-	}
-	if pressed(ebiten.KeyF3) {
-		g.View.ColourScheme = !g.View.ColourScheme
-	}
-	if pressed(ebiten.KeyF4) {
-		g.View.FlatShading = !g.View.FlatShading
-	}
-	if pressed(ebiten.KeyF5) { // rules, height, slope, rules, ...
-		g.View.Texturing = (g.View.Texturing + 1) % 3
-	}
-	if pressed(ebiten.KeyF6) {
-		if g.View.FogDensity == 0 {
-			g.View.FogDensity = DefaultFog(g.World.Map)
-		} else {
-			g.View.FogDensity = 0
-		}
-	}
-	if pressed(ebiten.KeyF7) {
-		g.FullMesh = !g.FullMesh
-		g.say(fmt.Sprintf("level of detail: %v", !g.FullMesh))
-	}
-	if pressed(ebiten.KeyF1) || pressed(ebiten.KeyH) {
-		g.ShowHelp = !g.ShowHelp
-	}
-	if pressed(ebiten.KeyM) {
-		g.ShowMinimap = !g.ShowMinimap
-	}
-	if pressed(ebiten.KeyU) {
-		if g.ShowUI {
-			g.rememberPanels()
-		}
-		g.ShowUI = !g.ShowUI
-	}
-	if pressed(ebiten.KeyR) {
-		g.setFollow(!g.Follow)
-	}
-	if pressed(ebiten.KeyT) {
-		g.setTeachMode((g.teach.mode + 1) % len(teachModes)) // off → subdivision → octaves → erosion → off
-	}
-	if pressed(ebiten.KeyF12) {
-		g.shotPending = true
-	}
-	if pressed(ebiten.KeyL) {
-		g.setCapture(!g.captured)
-	}
-	if pressed(ebiten.KeyEscape) && g.captured {
-		g.setCapture(false)
-	}
-}
-
 // DefaultFog is an exp² density that halves visibility at about the map's size.
 func DefaultFog(m *terrain.Heightmap) float32 {
 	w, d := m.Extent()
@@ -618,20 +551,6 @@ func (g *Game) viewLeft() int {
 	}
 	return 0
 }
-
-// helpText lists the keys (the README has the same table).
-const helpText = `Cordillera: keys
-W A S D, arrows   move             Space E / C Q   up / down (Space jumps)
-Shift             faster           mouse wheel     flying speed
-right mouse drag  look around      L               capture the pointer (Esc)
-Tab               fly or walk      M               minimap (click to teleport)
-Home              back to the overview
-R                 follow the GPS route (W/S faster/slower)
-T                 teaching: subdivision stages, octaves, erosion, off
-U                 panels           H or F1         this help
-F2 wireframe   F3 colour scheme   F4 flat shading   F5 rules/height/slope
-F6 fog   F7 level of detail on/off   F12 screenshot
-Drop a heightmap (.png, .r16), parameters (.json) or a route on the window.`
 
 // Glyph size of ebitenutil's debug font.
 const debugCharW, debugLineH = 6, 16
