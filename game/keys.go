@@ -32,7 +32,7 @@ var keyBindings = []keyBinding{
 	{name: "W A S D, arrows", help: "move"},
 	{name: "Space / E, C / Q", help: "up, down (Space jumps)", doc: "up, down (flying); Space jumps (walking)"},
 	{name: "Shift", help: "faster"},
-	{name: "right mouse drag", help: "look around", doc: "look around (L captures the pointer, so the mouse looks without a button)"},
+	{name: "mouse drag (left or right)", help: "look around", doc: "look around, turning in place (L captures the pointer, so the mouse looks without a button)"},
 	{name: "mouse wheel", help: "flying speed"},
 	{name: "Tab", help: "fly or walk", doc: "fly or walk (walking keeps the eye 1.7 units above the ground and starts looking level)",
 		keys: []ebiten.Key{ebiten.KeyTab}, act: func(g *Game) {
