@@ -175,19 +175,36 @@ func section(f frameView, label string) (top, bottom int) {
 	return top, bottom
 }
 
+// panelDriver is a way to work the explorer's panels with pointer events:
+// the desktop explorer under the test host (app) or the web page in
+// headless Chromium (webDriver).
+type panelDriver interface {
+	tb() testing.TB
+	frame(name string) frameView
+	click(x, y int)
+	ticks(n int)
+	settle()
+	scroll(notches float64)
+	moveAway()
+	settingsNow() settings
+}
+
+func (a *app) tb() testing.TB        { return a.t }
+func (a *app) settingsNow() settings { return settingsOf(a.state()) }
+
 // clickHeader clicks the header with the label, failing when none shows.
-func (a *app) clickHeader(name, label string) {
-	a.t.Helper()
-	a.moveAway()
-	f := a.frame("header-" + name)
+func clickHeader(d panelDriver, name, label string) {
+	d.tb().Helper()
+	d.moveAway()
+	f := d.frame("header-" + name)
 	for _, h := range headers(f, findWidgets(f, uiWindow(f))) {
 		if headerLabel(f, h) == label {
-			a.click(h.center().X, h.center().Y)
-			a.moveAway()
+			d.click(h.center().X, h.center().Y)
+			d.moveAway()
 			return
 		}
 	}
-	a.t.Fatalf("no %s header shows", name)
+	d.tb().Fatalf("no %s header shows", name)
 }
 
 // pickEach opens every dropdown of the section under the header with the
@@ -196,8 +213,8 @@ func (a *app) clickHeader(name, label string) {
 // and picks an option other than the current one: the dropdown's label
 // changes, and so does the state or the 3D view. It returns how many
 // dropdowns it worked.
-func (a *app) pickEach(name, label string) int {
-	a.t.Helper()
+func pickEach(a panelDriver, name, label string) int {
+	a.tb().Helper()
 	worked := 0
 	var first frameView
 	for pass, wheel := range []float64{20, -20} {
@@ -215,7 +232,7 @@ func (a *app) pickEach(name, label string) int {
 				break
 			}
 			dd := dds[i]
-			s0 := a.state()
+			s0 := a.settingsNow()
 			picked := false
 			for option := 0; option < 2 && !picked; option++ {
 				a.click(dd.center().X, dd.center().Y)
@@ -223,16 +240,16 @@ func (a *app) pickEach(name, label string) int {
 				open := a.frame(name + "-open")
 				list := dropdownList(open, dd)
 				if len(list) < 2 {
-					a.t.Fatalf("%s: a click on the dropdown at %v shows %d options; want its list open", name, dd.R, len(list))
+					a.tb().Fatalf("%s: a click on the dropdown at %v shows %d options; want its list open", name, dd.R, len(list))
 				}
 				a.click(list[option].center().X, list[option].center().Y)
 				a.settle()
 				a.scroll(wheel)
 				f1 := a.frame(name + "-picked")
-				if labelOf(f0, dd) != labelOf(f1, nearest(dropdowns(f1, findWidgets(f1, uiWindow(f1)), 0, screenH), dd)) {
+				if labelOf(f0, dd) != labelOf(f1, nearest(dropdowns(f1, findWidgets(f1, uiWindow(f1)), 0, f1.img.Rect.Dy()), dd)) {
 					picked = true
-					s1 := a.state()
-					stateChanged := !reflect.DeepEqual(settingsOf(s0), settingsOf(s1))
+					s1 := a.settingsNow()
+					stateChanged := !reflect.DeepEqual(s0, s1)
 					w, h := f1.size()
 					view := changedPixels(f0, f1, image.Rect(uiWindow(f1).Max.X+10, 60, w, h))
 					// Some choices act in the background without marking the
@@ -244,19 +261,19 @@ func (a *app) pickEach(name, label string) int {
 						view = changedPixels(f0, f1, image.Rect(uiWindow(f1).Max.X+10, 60, w, h))
 					}
 					if !stateChanged && view == 0 {
-						a.t.Errorf("%s: option %d of the dropdown at %v changed its label but neither the settings nor the view", name, option, dd.R)
+						a.tb().Errorf("%s: option %d of the dropdown at %v changed its label but neither the settings nor the view", name, option, dd.R)
 					}
-					a.t.Logf("%s: dropdown at %v, option %d: settings changed %v, %.1f %% of the view changed", name, dd.R, option, stateChanged, 100*view)
+					a.tb().Logf("%s: dropdown at %v, option %d: settings changed %v, %.1f %% of the view changed", name, dd.R, option, stateChanged, 100*view)
 				}
 			}
 			if !picked {
-				a.t.Errorf("%s: neither of the first two options of the dropdown at %v changed its label", name, dd.R)
+				a.tb().Errorf("%s: neither of the first two options of the dropdown at %v changed its label", name, dd.R)
 			}
 			worked++
 		}
 	}
 	if worked == 0 {
-		a.t.Fatalf("%s: no dropdown in the section", name)
+		a.tb().Fatalf("%s: no dropdown in the section", name)
 	}
 	return worked
 }
@@ -272,7 +289,7 @@ func TestE2EEveryWidgetKind(t *testing.T) {
 
 	// Erosion first, on the default world: tick the droplets' stage, which
 	// makes masks, which the minimap's dropdown then shows.
-	a.clickHeader("Erosion", labels["Erosion"])
+	clickHeader(a, "Erosion", labels["Erosion"])
 	f0 := a.frame("erosion-open")
 	top, bottom := section(f0, labels["Erosion"])
 	var boxes []widget
@@ -295,17 +312,17 @@ func TestE2EEveryWidgetKind(t *testing.T) {
 	if f1 := a.frame("erosion-ticked"); !brightIn(f1, boxes[1].R.Inset(3)) || brightIn(f0, boxes[1].R.Inset(3)) {
 		t.Errorf("the droplets' checkbox at %v does not show its tick after the click", boxes[1].R)
 	}
-	n := a.pickEach("erosion", labels["Erosion"])
+	n := pickEach(a, "erosion", labels["Erosion"])
 	a.scroll(20)
-	a.clickHeader("Erosion", labels["Erosion"]) // fold it
-	n += a.pickEach("generator", labels["Generator"])
+	clickHeader(a, "Erosion", labels["Erosion"]) // fold it
+	n += pickEach(a, "generator", labels["Generator"])
 	a.scroll(20)
-	a.clickHeader("Generator", labels["Generator"])
+	clickHeader(a, "Generator", labels["Generator"])
 
 	// Viewer: its dropdowns, then a drag on its third slider from a
 	// quarter of its width to its right end.
-	a.clickHeader("Viewer", labels["Viewer"])
-	n += a.pickEach("viewer", labels["Viewer"])
+	clickHeader(a, "Viewer", labels["Viewer"])
+	n += pickEach(a, "viewer", labels["Viewer"])
 	a.scroll(20)
 	f0 = a.frame("viewer-top")
 	top, bottom = section(f0, labels["Viewer"])
@@ -348,10 +365,10 @@ func TestE2EEveryWidgetKind(t *testing.T) {
 	if f1 := a.frame("slid"); changedPixels(f0, f1, sl.R.Inset(1)) == 0 {
 		t.Errorf("the slider at %v looks the same after the drag", sl.R)
 	}
-	a.clickHeader("Viewer", labels["Viewer"])
+	clickHeader(a, "Viewer", labels["Viewer"])
 
 	// The File panel's path field: type, move the caret, delete.
-	a.clickHeader("File", labels["File"])
+	clickHeader(a, "File", labels["File"])
 	f0 = a.frame("file-open")
 	top, bottom = section(f0, labels["File"])
 	var field widget
@@ -378,9 +395,9 @@ func TestE2EEveryWidgetKind(t *testing.T) {
 	if f1 := a.frame("typed"); !brightIn(f1, textArea(field)) {
 		t.Errorf("the path field at %v shows no text after typing", field.R)
 	}
-	a.clickHeader("File", labels["File"])
+	clickHeader(a, "File", labels["File"])
 
-	a.clickHeader("Teach", labels["Teach"])
-	n += a.pickEach("teach", labels["Teach"])
+	clickHeader(a, "Teach", labels["Teach"])
+	n += pickEach(a, "teach", labels["Teach"])
 	t.Logf("worked %d dropdowns", n)
 }
