@@ -172,3 +172,31 @@ func TestGenerateExportMemoryBudget(t *testing.T) {
 		}
 	}
 }
+
+// erosionStagesBudgetMB is what generate with all three erosion stages and
+// -masks may hold for a map of the given samples: 64 MB and 72 bytes a
+// sample. This is not yet README's 2 GB at 8193² (it allows 4.9 GB): the
+// fluvial stage alone holds about 46 bytes a sample at once
+// (docs/performance.md). It keeps what the stages leave behind from adding
+// up: each stage's arrays are collected before the next stage (and the
+// masks' flow) allocates its own.
+func erosionStagesBudgetMB(samples int) float64 {
+	return 64 + 72*float64(samples)/(1<<20)
+}
+
+// Before the runtime collected between stages, a 1025² map with all three
+// stages and masks peaked at 188 MB (2049²: 521 MB); now 109 MB (319 MB).
+func TestErosionStagesMemoryBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("erodes a 1025² map with all three stages in a child process")
+	}
+	const side = 1025
+	dir := t.TempDir()
+	budget := erosionStagesBudgetMB(side * side)
+	peak := peakMB(t, "generate", "-size", strconv.Itoa(side), "-erosion", "fluvial,hydraulic,thermal",
+		"-masks", filepath.Join(dir, "masks"), "-o", filepath.Join(dir, "e.r16"))
+	t.Logf("three erosion stages with masks at %d²: peak %.0f MB, budget %.0f MB", side, peak, budget)
+	if peak > budget {
+		t.Errorf("three erosion stages with masks at %d²: peak %.0f MB over the budget of %.0f MB", side, peak, budget)
+	}
+}

@@ -151,8 +151,8 @@ func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
 // bounds (which the file's header names before the data), a second writes
 // them row by row, their normals computed a band of rows at a time, and a
 // third writes the triangles chunk by chunk. Beside the map it holds only
-// a vertex number per sample, and only when decimating; building the
-// whole mesh and its buffer in memory took about 170 bytes a sample.
+// a vertex number per sample, and only when decimating, where the whole
+// mesh and a copy of it as one buffer would be about 170 bytes a sample.
 func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt Options) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("gltf: %w", err)
@@ -548,8 +548,8 @@ func newGrid(ctx context.Context, m *terrain.Heightmap, maxError float64) (*grid
 		g.steps[k] = 1
 	}
 	if maxError == 0 {
-		// Every sample is kept: the level of detail's errors (a second
-		// of work at 4097²) are not needed.
+		// Every sample is kept: the level of detail's errors, a pass of
+		// their own over the whole map, are not needed.
 		return g, nil
 	}
 	l, err := mesh.NewLODContext(ctx, m, chunkCells)
