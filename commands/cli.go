@@ -355,7 +355,7 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	m := w.Map
 	g := newOutputGroup(ctx, opt)
 	defer g.Abort()
-	wrote, err := saveWorld(g, opt, w)
+	wrote, err := saveWorld(ctx, g, opt, w)
 	if err == nil {
 		err = commit(g)
 	}
@@ -438,8 +438,8 @@ func commit(g *atomicfile.Group) error {
 
 // saveWorld adds the map to -o, and the parameters and masks where asked,
 // to the group g, and returns the list of files written.
-func saveWorld(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (string, error) {
-	files, err := saveMap(g, opt, w)
+func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *pipeline.World) (string, error) {
+	files, err := saveMap(ctx, g, opt, w)
 	if err != nil {
 		return "", err
 	}
@@ -503,7 +503,7 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 	}
 	g := newOutputGroup(ctx, opt)
 	defer g.Abort()
-	wrote, err := saveWorld(g, opt, w)
+	wrote, err := saveWorld(ctx, g, opt, w)
 	if err != nil {
 		return err
 	}

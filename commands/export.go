@@ -2,8 +2,10 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"image"
 	"io"
 	"math"
 	"os"
@@ -95,6 +97,16 @@ func checkExport(opt *generateOptions) error {
 	if e.tiles > 1 && e.target == "" && opt.heightmap == "" {
 		if err := checkTileSize(opt.params.Size, opt.params.Size, e.tiles); err != nil {
 			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	if isMesh(opt.out) && e.meshError == 0 && opt.heightmap == "" && opt.route == "" {
+		// Refuse in milliseconds what writing would refuse after the map
+		// (and its erosion) is made.
+		tiles := max(e.tiles, 1)
+		side := (opt.params.Size-1)/tiles + 1
+		if b := meshfile.FullMeshBytes(side, side); b > meshfile.MaxBytes {
+			return fmt.Errorf("generate: -o %s: the mesh of a %d×%d map would be %.2f GB, over the limit of %.2f GB for one glTF file (%s)",
+				opt.out, side, side, float64(b)/1e9, float64(meshfile.MaxBytes)/1e9, meshAdvice(side, side, tiles))
 		}
 	}
 	if e.target == "" {
@@ -245,8 +257,9 @@ func routeGeoRef(p *route.Path, m *terrain.Heightmap) *heightfile.GeoRef {
 // saveMap writes the world's map to -o in its format (heightmap or glTF
 // mesh), fitted to the engine target, as one file or as tiles, and the
 // derived maps beside it, into the group g; it returns the files written,
-// which are in place only once g is committed.
-func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote []string, err error) {
+// which are in place only once g is committed. A mesh stops soon after ctx
+// is cancelled (the other formats stop at their next write).
+func saveMap(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote []string, err error) {
 	e := opt.export
 	m := w.Map
 	base, geo := worldBase(opt, w)
@@ -272,19 +285,11 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 		}
 	}
 	full := m
-	var whole []float32 // the whole map's normals, for mesh tiles
-	if e.tiles > 1 && isMesh(opt.out) {
-		whole = terrain.Normals(full)
-	}
 	save := func(path string, t *terrain.Heightmap, geo *heightfile.GeoRef, col, row int) error {
 		so := heightfile.SaveOptions{Base: base, Geo: geo}
-		tile := meshTile{origin: [3]float64{float64(col) * t.CellSize, 0, float64(row) * t.CellSize}}
-		if whole != nil {
-			tile.normals = make([]float32, 0, 3*t.Width*t.Height)
-			for y := range t.Height {
-				k := 3 * ((row+y)*full.Width + col)
-				tile.normals = append(tile.normals, whole[k:k+3*t.Width]...)
-			}
+		tile := meshTile{origin: [3]float64{float64(col) * t.CellSize, 0, float64(row) * t.CellSize}, tiles: max(e.tiles, 1)}
+		if e.tiles > 1 {
+			tile.whole, tile.at = full, image.Pt(col, row)
 		}
 		if e.target == "unity" {
 			// Unity's Import Raw puts the file's first row at the terrain's
@@ -294,7 +299,7 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 		if e.target == "godot" {
 			so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
 		}
-		if err := addMap(g, path, t, so, e, tile); err != nil {
+		if err := addMap(ctx, g, path, t, so, e, tile); err != nil {
 			return err
 		}
 		wrote = append(wrote, path)
@@ -336,16 +341,19 @@ func saveMap(g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote
 	return wrote, nil
 }
 
-// meshTile places a mesh tile in the world: its corner's offset and the
-// whole map's normals along it (nil: its own).
+// meshTile places a mesh tile in the world: its corner's offset, and the
+// whole map it is cut from (nil: none) with its first sample's place there,
+// whose normals it takes; tiles is the number of tiles a side (1: none).
 type meshTile struct {
-	origin  [3]float64
-	normals []float32
+	origin [3]float64
+	whole  *terrain.Heightmap
+	at     image.Point
+	tiles  int
 }
 
 // addMap adds m to the group g in the format path names: a glTF mesh
 // (shaped by the export options, placed as tile says) or a heightmap file.
-func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions, tile meshTile) error {
+func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions, tile meshTile) error {
 	if !isMesh(path) {
 		encode, err := heightfile.Encoder(path, m, so)
 		if err != nil {
@@ -354,14 +362,35 @@ func addMap(g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfil
 		return g.Add(path, encode)
 	}
 	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb"),
-		Origin: tile.origin, Normals: tile.normals}
+		Origin: tile.origin, NormalsFrom: tile.whole, NormalsAt: tile.at}
 	if e.bakeTexture {
 		var err error
-		if mo.Texture, err = materials.Bake(m, materials.DefaultRule); err != nil {
+		if mo.Texture, err = materials.BakeContext(ctx, m, materials.DefaultRule); err != nil {
 			return err
 		}
 	}
-	return g.Add(path, func(w io.Writer) error { return meshfile.Encode(w, m, mo) })
+	err := g.Add(path, func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) })
+	var large *meshfile.TooLargeError
+	if errors.As(err, &large) {
+		return fmt.Errorf("%w (%s)", err, meshAdvice(large.Width, large.Height, tile.tiles))
+	}
+	return err
+}
+
+// meshAdvice says how a mesh too large for one file can be written: as
+// tiles small enough (counted on the whole map, tiles a side now), or
+// decimated.
+func meshAdvice(w, h, tiles int) string {
+	w, h = (w-1)*tiles+1, (h-1)*tiles+1
+	for n := tiles + 1; n <= 64; n++ {
+		if (w-1)%n != 0 || (h-1)%n != 0 {
+			continue
+		}
+		if b := meshfile.FullMeshBytes((w-1)/n+1, (h-1)/n+1); b <= meshfile.MaxBytes {
+			return fmt.Sprintf("-tiles %d writes %d meshes of at most %.2f GB each; or -mesh-error decimates the mesh", n, n*n, float64(b)/1e9)
+		}
+	}
+	return "-mesh-error decimates the mesh"
 }
 
 // tilePath names tile (i, j) as World Machine and Unreal's World Partition
@@ -586,7 +615,7 @@ func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr i
 		path := tilePath(opt.out, i, j)
 		if err == nil {
 			geo := localGeo(m.CellSize, float64(i*(side-1)), float64(j*(side-1)))
-			err = addMap(g, path, m, heightfile.SaveOptions{Geo: geo}, opt.export, meshTile{})
+			err = addMap(ctx, g, path, m, heightfile.SaveOptions{Geo: geo}, opt.export, meshTile{tiles: n})
 		}
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)

@@ -231,6 +231,8 @@ func TestExportBadInput(t *testing.T) {
 	}{
 		{[]string{"-o", out + ".png", "-mesh-error", "1"}, "use -o NAME.glb"},
 		{[]string{"-o", out + ".glb", "-mesh-error", "-1"}, "-mesh-error -1"},
+		// Refused before the map is made: a full 8193² mesh is 3.76 GB.
+		{[]string{"-size", "8193", "-o", out + ".glb"}, "a 8193×8193 map would be 3.76 GB, over the limit of 2.00 GB for one glTF file (-tiles 2 writes 4 meshes of at most 0.94 GB each"},
 		{[]string{"-o", out + ".png", "-normal-map", out + ".jpg"}, "want a .png"},
 		{[]string{"-o", out + ".png", "-target", "cryengine"}, "want unity, unreal, godot"},
 		{[]string{"-o", out + ".png", "-target", "unity"}, "imports .r16, .raw heightmaps"},

@@ -68,7 +68,9 @@ func NormalsContext(ctx context.Context, m *Heightmap) ([]float32, error) {
 		return out, nil
 	}
 	bands := (m.Height + normalsBand - 1) / normalsBand
-	band := func(b int) { vertexNormalsRows(m, b*normalsBand, min((b+1)*normalsBand, m.Height), out) }
+	band := func(b int) {
+		vertexNormalsRows(m, b*normalsBand, min((b+1)*normalsBand, m.Height), out[3*b*normalsBand*m.Width:])
+	}
 	if m.Width*m.Height < parallelNormalsFrom {
 		for b := range bands {
 			band(b)
@@ -81,7 +83,23 @@ func NormalsContext(ctx context.Context, m *Heightmap) ([]float32, error) {
 	return out, nil
 }
 
-// vertexNormalsRows writes the normals of vertex rows [z0, z1) into out.
+// NormalsRows writes the vertex normals of rows [z0, z1) of m into out,
+// three float32 per sample from row z0's first, exactly as Normals gives
+// them for those rows. Writers that stream a large map use it a band of
+// rows at a time, so that the normals of the whole map (12 bytes a
+// sample) are never held at once.
+func NormalsRows(m *Heightmap, z0, z1 int, out []float32) {
+	if m.Width < 2 || m.Height < 2 {
+		for i := 0; i < 3*m.Width*(z1-z0); i += 3 {
+			out[i], out[i+1], out[i+2] = 0, 1, 0
+		}
+		return
+	}
+	vertexNormalsRows(m, z0, z1, out)
+}
+
+// vertexNormalsRows writes the normals of vertex rows [z0, z1) into out,
+// row z0 first.
 func vertexNormalsRows(m *Heightmap, z0, z1 int, out []float32) {
 	// The triangle normals of the cell rows above and below a vertex row,
 	// laid out as cellRowNormals writes them.
@@ -121,7 +139,7 @@ func vertexNormalsRows(m *Heightmap, z0, z1 int, out []float32) {
 				}
 			}
 			l := math.Sqrt(nx*nx + ny*ny + nz*nz)
-			i := 3 * (z*m.Width + x)
+			i := 3 * ((z-z0)*m.Width + x)
 			out[i] = float32(nx / l)
 			out[i+1] = float32(ny / l)
 			out[i+2] = float32(nz / l)

@@ -4,8 +4,6 @@ import (
 	"cordillera/terrain"
 	"cordillera/terrain/materials"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"math"
 )
@@ -27,24 +25,27 @@ const (
 // B = (up+1)/2, each ·255 rounded, so a flat map is (128, 128, 255). The
 // map is a world-space normal map of the terrain seen from above, which is
 // also its tangent-space normal map for a flat plane UV-mapped like the
-// heightmap.
+// heightmap. The normals are computed a band of rows at a time as the
+// rows are compressed: the whole map's (12 bytes a sample) and an image of
+// it are never held.
 func EncodeNormalMap(w io.Writer, m *terrain.Heightmap, conv NormalConvention) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("normal map: %w", err)
 	}
-	n := terrain.Normals(m)
-	img := image.NewRGBA(image.Rect(0, 0, m.Width, m.Height))
 	enc := func(v float32) uint8 { return uint8(math.Round(float64(min(max(v, -1), 1)+1) / 2 * 255)) }
-	for i := range m.Samples {
-		east, up, south := n[3*i], n[3*i+1], n[3*i+2]
-		north := -south
-		if conv == NormalsDirectX {
-			north = south
+	fill := func(r0, r1 int, dst []byte) {
+		n := make([]float32, 3*m.Width*(r1-r0))
+		terrain.NormalsRows(m, r0, r1, n)
+		for i := range m.Width * (r1 - r0) {
+			east, up, south := n[3*i], n[3*i+1], n[3*i+2]
+			north := -south
+			if conv == NormalsDirectX {
+				north = south
+			}
+			dst[3*i], dst[3*i+1], dst[3*i+2] = enc(east), enc(north), enc(up)
 		}
-		p := img.Pix[4*i:]
-		p[0], p[1], p[2], p[3] = enc(east), enc(north), enc(up), 255
 	}
-	if err := png.Encode(w, img); err != nil {
+	if err := writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 8, colour: 2, bpp: 3, fill: fill}, nil); err != nil {
 		return fmt.Errorf("normal map: %w", err)
 	}
 	return nil
@@ -54,25 +55,30 @@ func EncodeNormalMap(w io.Writer, m *terrain.Heightmap, conv NormalConvention) e
 // (materials.Splat with rule: sand, grass, rock, snow) as an 8-bit RGBA
 // PNG, one pixel per sample: R sand, G grass, B rock, A snow, rounded so
 // that the four add up to 255 (the largest weight absorbs the rounding) — the layer order of a Unity alphamap or an
-// Unreal weight-blended layer set.
+// Unreal weight-blended layer set. The weights are computed row by row
+// as the rows are compressed, never held for the whole map (16 bytes a
+// sample).
 func EncodeSplatMap(w io.Writer, m *terrain.Heightmap, rule materials.Rule) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("splat map: %w", err)
 	}
-	img := image.NewNRGBA(image.Rect(0, 0, m.Width, m.Height))
-	for i, wt := range materials.Splat(m, rule) {
-		p := img.Pix[4*i:]
-		sum, top := 0, 0
-		for k := range materials.Count {
-			p[k] = uint8(math.Round(float64(wt[k]) * 255))
-			sum += int(p[k])
-			if wt[k] > wt[top] {
-				top = k
+	sp := materials.NewSplatter(m, rule)
+	fill := func(r0, r1 int, dst []byte) {
+		for i, h := range m.Samples[r0*m.Width : r1*m.Width] {
+			wt := sp.At(h)
+			p := dst[4*i : 4*i+4]
+			sum, top := 0, 0
+			for k := range materials.Count {
+				p[k] = uint8(math.Round(float64(wt[k]) * 255))
+				sum += int(p[k])
+				if wt[k] > wt[top] {
+					top = k
+				}
 			}
+			p[top] = uint8(int(p[top]) + 255 - sum) // rounding: the largest weight takes the difference
 		}
-		p[top] = uint8(int(p[top]) + 255 - sum) // rounding: the largest weight takes the difference
 	}
-	if err := png.Encode(w, img); err != nil {
+	if err := writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 8, colour: 6, bpp: 4, fill: fill}, nil); err != nil {
 		return fmt.Errorf("splat map: %w", err)
 	}
 	return nil

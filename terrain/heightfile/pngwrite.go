@@ -19,23 +19,47 @@ import (
 // matches, small enough that every core has segments to work on.
 const pngSegmentRows = 128
 
-// writePNG16 writes m as a 16-bit grayscale PNG with the rows compressed in
-// parallel, as pigz does for gzip: the rows are cut into segments, each is
-// filtered and deflated on its own (its dictionary starts empty) and ends
-// on a byte boundary with a sync flush, so the segments' streams joined
-// are one valid deflate stream; the zlib checksum is the segments' Adler-32
-// sums combined. Each segment is as image/png would filter it (the
-// Paeth filter, which on smooth heights compresses best), at deflate's
-// fastest level: writing a large map costs about what generating it does,
-// where image/png's default level on one core took ten times as long. The
-// samples are quantised as EncodePNG16 documents; no copy of the whole
-// image is held, only the segments in flight.
+// writePNG16 writes m as a 16-bit grayscale PNG (writePNG), the samples
+// quantised as EncodePNG16 documents.
 func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string) error {
-	width, height := m.Width, m.Height
+	return writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 16, colour: 0, bpp: 2,
+		fill: func(r0, r1 int, dst []byte) {
+			for i, h := range m.Samples[r0*m.Width : r1*m.Width] {
+				v := quantize16(h)
+				dst[2*i], dst[2*i+1] = byte(v>>8), byte(v)
+			}
+		}}, text)
+}
+
+// pngRows is an image for writePNG: its size, bit depth, PNG colour type
+// and bytes a pixel, and fill, which writes the pixel bytes of rows
+// [r0, r1) into dst one row after another. fill is called from several
+// goroutines at once, for different rows, and must work from rows alone:
+// writers of derived maps compute each band of rows from the heights, so
+// that no image of the whole map is ever held.
+type pngRows struct {
+	width, height int
+	depth, colour byte
+	bpp           int
+	fill          func(r0, r1 int, dst []byte)
+}
+
+// writePNG writes img as a PNG with the rows compressed in parallel, as
+// pigz does for gzip: the rows are cut into segments, each is filtered and
+// deflated on its own (its dictionary starts empty) and ends on a byte
+// boundary with a sync flush, so the segments' streams joined are one
+// valid deflate stream; the zlib checksum is the segments' Adler-32 sums
+// combined. Each segment is as image/png would filter it (the Paeth
+// filter, which on smooth heights compresses best), at deflate's fastest
+// level: writing a large map costs about what generating it does, where
+// image/png's default level on one core took ten times as long. No copy of
+// the whole image is held, only the segments in flight.
+func writePNG(w io.Writer, img pngRows, text map[string]string) error {
+	width, height := img.width, img.height
 	var hdr [13]byte
 	binary.BigEndian.PutUint32(hdr[0:], uint32(width))
 	binary.BigEndian.PutUint32(hdr[4:], uint32(height))
-	hdr[8], hdr[9] = 16, 0 // 16-bit greyscale; compression, filter, interlace 0
+	hdr[8], hdr[9] = img.depth, img.colour // compression, filter, interlace 0
 	cw := &chunkWriter{w: w}
 	cw.raw([]byte("\x89PNG\r\n\x1a\n"))
 	cw.chunk("IHDR", hdr[:])
@@ -68,24 +92,29 @@ func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string) error
 	for range workers {
 		go func() {
 			fw, _ := flate.NewWriter(nil, flate.BestSpeed)
-			stride := 1 + 2*width
-			prev, cur := make([]byte, stride), make([]byte, stride)
-			filtered := make([]byte, stride)
+			rowBytes := img.bpp * width
+			// The row above the segment (Paeth's "prior row"), then the
+			// segment's rows.
+			raw := make([]byte, (pngSegmentRows+1)*rowBytes)
+			filtered := make([]byte, 1+rowBytes)
 			for s := range next {
 				var buf bytes.Buffer
 				fw.Reset(&buf)
 				sum := adler32.New()
 				r0, r1 := s*pngSegmentRows, min((s+1)*pngSegmentRows, height)
-				clear(prev)
+				prev := raw[:rowBytes]
 				if r0 > 0 {
-					packRow(prev, m.Samples[(r0-1)*width:r0*width])
+					img.fill(r0-1, r0, prev)
+				} else {
+					clear(prev)
 				}
+				img.fill(r0, r1, raw[rowBytes:(1+r1-r0)*rowBytes])
 				for r := r0; r < r1; r++ {
-					packRow(cur, m.Samples[r*width:(r+1)*width])
-					paeth(filtered, cur, prev)
+					cur := raw[(1+r-r0)*rowBytes : (2+r-r0)*rowBytes]
+					paeth(filtered, cur, prev, img.bpp)
 					sum.Write(filtered)
 					fw.Write(filtered)
-					prev, cur = cur, prev
+					prev = cur
 				}
 				if s == segments-1 {
 					fw.Close()
@@ -93,7 +122,7 @@ func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string) error
 					fw.Flush()
 				}
 				select {
-				case results[s] <- result{buf.Bytes(), sum.Sum32(), int64(r1-r0) * int64(stride)}:
+				case results[s] <- result{buf.Bytes(), sum.Sum32(), int64(r1-r0) * int64(1+rowBytes)}:
 				case <-done:
 					return
 				}
@@ -135,27 +164,16 @@ func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string) error
 	return cw.err
 }
 
-// packRow writes row's samples as the PNG row's bytes after its filter
-// type byte: big-endian 16-bit values.
-func packRow(dst []byte, row []float32) {
-	dst[0] = 0
-	for i, h := range row {
-		v := quantize16(h)
-		dst[1+2*i] = byte(v >> 8)
-		dst[2+2*i] = byte(v)
-	}
-}
-
-// paeth filters cur (type byte and samples) against the row above, prev,
-// into dst with the Paeth predictor (PNG filter type 4), at 2 bytes a
-// pixel.
-func paeth(dst, cur, prev []byte) {
+// paeth filters the row cur against the row above, prev, into dst (the
+// filter type byte, then the filtered bytes) with the Paeth predictor (PNG
+// filter type 4), at bpp bytes a pixel.
+func paeth(dst, cur, prev []byte, bpp int) {
 	dst[0] = 4
-	for i := 1; i < len(cur); i++ {
+	for i := range cur {
 		var a, c int
 		b := int(prev[i])
-		if i > 2 {
-			a, c = int(cur[i-2]), int(prev[i-2])
+		if i >= bpp {
+			a, c = int(cur[i-bpp]), int(prev[i-bpp])
 		}
 		p := a + b - c
 		pa, pb, pc := absInt(p-a), absInt(p-b), absInt(p-c)
@@ -165,7 +183,7 @@ func paeth(dst, cur, prev []byte) {
 		} else if pb <= pc {
 			pred = b
 		}
-		dst[i] = cur[i] - byte(pred)
+		dst[1+i] = cur[i] - byte(pred)
 	}
 }
 

@@ -9,6 +9,7 @@
 package materials
 
 import (
+	"context"
 	"cordillera/assets"
 	"cordillera/terrain"
 	"fmt"
@@ -71,13 +72,30 @@ func (r Rule) Weights(val float32) [Count]float32 {
 // height attribute is (h − lo)/(hi − lo) over the map's own range, as the
 // explorer's HeightMin and HeightMax make it.
 func Splat(m *terrain.Heightmap, r Rule) [][Count]float32 {
-	lo, hi := m.Range()
-	span := max(hi-lo, 1e-6)
+	sp := NewSplatter(m, r)
 	out := make([][Count]float32, len(m.Samples))
 	for i, h := range m.Samples {
-		out[i] = r.Weights(min(max((h-lo)/span, 0), 1))
+		out[i] = sp.At(h)
 	}
 	return out
+}
+
+// Splatter gives the weights Splat gives, one sample at a time: writers of
+// large maps use it row by row rather than hold 16 bytes a sample.
+type Splatter struct {
+	rule     Rule
+	lo, span float32
+}
+
+// NewSplatter returns the Splatter of m's samples under rule r.
+func NewSplatter(m *terrain.Heightmap, r Rule) Splatter {
+	lo, hi := m.Range()
+	return Splatter{rule: r, lo: lo, span: max(hi-lo, 1e-6)}
+}
+
+// At returns the material weights of a sample of height h.
+func (s Splatter) At(h float32) [Count]float32 {
+	return s.rule.Weights(min(max((h-s.lo)/s.span, 0), 1))
 }
 
 // MeanColours returns each material's texture averaged in linear light and
@@ -113,12 +131,25 @@ func MeanColours() ([Count]color.RGBA, error) {
 // before it turns colours into linear light. No lighting is baked in:
 // engines light the mesh themselves.
 func Bake(m *terrain.Heightmap, r Rule) (*image.RGBA, error) {
+	return BakeContext(context.Background(), m, r)
+}
+
+// BakeContext is Bake that returns ctx.Err() soon after ctx is cancelled
+// (it looks once a row).
+func BakeContext(ctx context.Context, m *terrain.Heightmap, r Rule) (*image.RGBA, error) {
 	cols, err := MeanColours()
 	if err != nil {
 		return nil, err
 	}
 	img := image.NewRGBA(image.Rect(0, 0, m.Width, m.Height))
-	for i, w := range Splat(m, r) {
+	sp := NewSplatter(m, r)
+	for i, h := range m.Samples {
+		if i%m.Width == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		w := sp.At(h)
 		var c [3]float32
 		for k, col := range cols {
 			c[0] += w[k] * float32(col.R)

@@ -7,9 +7,10 @@ package meshfile
 
 import (
 	"bytes"
-	"cordillera/internal/atomicfile"
-	"cordillera/terrain"
-	"cordillera/terrain/mesh"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -18,8 +19,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"cordillera/internal/atomicfile"
+	"cordillera/terrain"
+	"cordillera/terrain/mesh"
+
 	"github.com/qmuntal/gltf"
-	"github.com/qmuntal/gltf/modeler"
 )
 
 // Options shape the mesh.
@@ -38,19 +42,78 @@ type Options struct {
 	// larger map puts its own corner here, so tiles imported together
 	// join.
 	Origin [3]float64
-	// Normals, when not nil, are the vertex normals to write (three per
-	// sample, row by row, as terrain.Normals gives them); nil computes
-	// them from m. A tile takes them from the whole map, so its border
-	// normals are its neighbours' and the join shades without a seam.
-	Normals []float32
+	// NormalsFrom, when not nil, is the larger map the map is a tile of,
+	// the tile's first sample being its sample NormalsAt: the vertex
+	// normals are the larger map's (terrain.Normals) there, so a tile's
+	// border normals are its neighbours' too and the join shades without a
+	// seam. nil takes them from the map itself.
+	NormalsFrom *terrain.Heightmap
+	NormalsAt   image.Point
 }
 
 // chunkCells is the chunk size the decimation chooses steps for: the
 // explorer's own.
 const chunkCells = 32
 
+// MaxBytes is the largest binary buffer (vertices, indices and texture)
+// a mesh may have, in bytes. The GLB container's lengths are 32-bit, so no
+// GLB holds more than 4 GiB, and consumers read the buffer whole into
+// memory, often several times over while importing: a 4097² map's full
+// mesh (0.94 GB) is written, an 8193² one (3.8 GB) is refused with the
+// advice to cut it into tiles or decimate it.
+const MaxBytes = 2_000_000_000
+
+// maxBytes is MaxBytes; tests lower it to reach the refusal with small maps.
+var maxBytes int64 = MaxBytes
+
+// TooLargeError is the refusal of a mesh whose buffer would exceed
+// MaxBytes.
+type TooLargeError struct {
+	Width, Height       int   // the map's samples
+	Vertices, Triangles int64 // the mesh's
+	Bytes, Limit        int64 // its buffer's size and MaxBytes
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("gltf: the mesh of the %d×%d map (%d vertices, %d triangles) would be %.2f GB, over the limit of %.2f GB for one glTF file; write it as tiles or decimate it",
+		e.Width, e.Height, e.Vertices, e.Triangles, float64(e.Bytes)/1e9, float64(e.Limit)/1e9)
+}
+
+// vertexStride is the bytes of one vertex in the buffer: position,
+// normal and UV interleaved (3 + 3 + 2 float32).
+const vertexStride = 32
+
+// FullMeshBytes returns the size of the binary buffer of a w×h map's full
+// mesh (MaxError 0) without a texture, to be compared with MaxBytes
+// before the map is made.
+func FullMeshBytes(w, h int) int64 {
+	return meshBytes(int64(w)*int64(h), 2*int64(w-1)*int64(h-1))
+}
+
+// meshBytes is the buffer size of nv vertices and nt triangles: meshes of
+// fewer than 65 536 vertices take 16-bit indices (half the index buffer,
+// and what every glTF consumer reads fastest).
+func meshBytes(nv, nt int64) int64 {
+	return vertexStride*nv + pad4(indexBytes(nv)*3*nt)
+}
+
+func indexBytes(nv int64) int64 {
+	if nv <= math.MaxUint16+1 {
+		return 2
+	}
+	return 4
+}
+
+func pad4(n int64) int64 { return (n + 3) / 4 * 4 }
+
 // Save writes m to path as .glb or .gltf (by extension), atomically.
 func Save(path string, m *terrain.Heightmap, opt Options) error {
+	return SaveContext(context.Background(), path, m, opt)
+}
+
+// SaveContext is Save that stops, leaving no file behind, soon after ctx
+// is cancelled.
+func SaveContext(ctx context.Context, path string, m *terrain.Heightmap, opt Options) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".glb":
 		opt.Binary = true
@@ -59,14 +122,15 @@ func Save(path string, m *terrain.Heightmap, opt Options) error {
 	default:
 		return fmt.Errorf("%s: a glTF mesh is saved as .glb or .gltf", path)
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return Encode(w, m, opt) })
+	return atomicfile.WriteContext(ctx, path, func(w io.Writer) error { return EncodeContext(ctx, w, m, opt) })
 }
 
 // Encode writes m as a glTF 2.0 asset: one mesh of one indexed triangle
 // primitive, vertex (col, row, h) at (col·CellSize, h·VerticalScale,
 // row·CellSize) — +Y up, rows growing along +Z — with the vertex normals
 // of terrain.Normals, UVs (col/(W−1), row/(H−1)) and triangles
-// counter-clockwise from above (glTF's front faces).
+// counter-clockwise from above (glTF's front faces). The vertices are the
+// used samples in row order.
 //
 // With opt.MaxError > 0 every chunk of 32×32 cells takes the coarsest
 // sampling step (1 to 16) whose geometric error ε (mesh.LOD.Error: the
@@ -74,7 +138,22 @@ func Save(path string, m *terrain.Heightmap, opt Options) error {
 // is at most MaxError; samples on the border with a coarser neighbour are
 // moved onto the neighbour's edge, so the surface has no cracks and stays
 // within MaxError of the map everywhere.
+//
+// A mesh whose buffer would exceed MaxBytes is refused (*TooLargeError).
 func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
+	return EncodeContext(context.Background(), w, m, opt)
+}
+
+// EncodeContext is Encode that returns ctx.Err() soon after ctx is
+// cancelled: every pass over the map looks at ctx once a row.
+//
+// The mesh is streamed: a first pass counts the vertices and finds their
+// bounds (which the file's header names before the data), a second writes
+// them row by row, their normals computed a band of rows at a time, and a
+// third writes the triangles chunk by chunk. Beside the map it holds only
+// a vertex number per sample, and only when decimating, where the whole
+// mesh and a copy of it as one buffer would be about 170 bytes a sample.
+func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt Options) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("gltf: %w", err)
 	}
@@ -87,118 +166,369 @@ func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
 	if int64(m.Width)*int64(m.Height) > math.MaxUint32 {
 		return fmt.Errorf("gltf: %d×%d samples exceed 32-bit indices", m.Width, m.Height)
 	}
-	if opt.Normals != nil && len(opt.Normals) != 3*m.Width*m.Height {
-		return fmt.Errorf("gltf: %d normal components for a %d×%d map; want %d", len(opt.Normals), m.Width, m.Height, 3*m.Width*m.Height)
+	src, at := opt.NormalsFrom, opt.NormalsAt
+	if src == nil {
+		src, at = m, image.Point{}
 	}
-	g := newGrid(m, opt.MaxError)
-	normals := opt.Normals
-	if normals == nil {
-		normals = terrain.Normals(m)
+	if at.X < 0 || at.Y < 0 || at.X+m.Width > src.Width || at.Y+m.Height > src.Height {
+		return fmt.Errorf("gltf: a %d×%d tile at (%d, %d) lies outside the %d×%d map its normals come from",
+			m.Width, m.Height, at.X, at.Y, src.Width, src.Height)
 	}
-
-	// Compact the used samples into vertices, numbered in the order the
-	// triangles first use them. Every slice is allocated once at its final
-	// size: growing them by append copied the mesh over and over, most of
-	// the time spent writing a large map.
-	nTris := 0
-	for j := range g.rows {
-		for i := range g.cols {
-			c0, r0, c1, r1, s := g.chunk(i, j)
-			nTris += 2 * ((c1 - c0 + s - 1) / s) * ((r1 - r0 + s - 1) / s)
-		}
-	}
-	index := make([]uint32, m.Width*m.Height) // 1-based vertex numbers, 0 unused
-	var nv uint32
-	vertex := func(col, row int) uint32 {
-		k := row*m.Width + col
-		if index[k] == 0 {
-			nv++
-			index[k] = nv
-		}
-		return index[k] - 1
-	}
-	tris := make([]uint32, 0, 3*nTris)
-	for j := range g.rows {
-		for i := range g.cols {
-			c0, r0, c1, r1, s := g.chunk(i, j)
-			for ra := r0; ra < r1; ra += s {
-				rb := min(ra+s, r1)
-				for ca := c0; ca < c1; ca += s {
-					cb := min(ca+s, c1)
-					a, b, c, d := vertex(ca, ra), vertex(cb, ra), vertex(ca, rb), vertex(cb, rb)
-					tris = append(tris, a, c, b, b, c, d)
-				}
-			}
-			// Samples on the chunk's borders finer than this chunk's step
-			// belong to its finer neighbours' triangles.
-		}
-	}
-	pos := make([][3]float32, nv)
-	nor := make([][3]float32, nv)
-	uv := make([][2]float32, nv)
-	for k, id := range index {
-		if id == 0 {
-			continue
-		}
-		col, row := k%m.Width, k/m.Width
-		pos[id-1] = [3]float32{float32(float64(col) * m.CellSize), g.height(col, row), float32(float64(row) * m.CellSize)}
-		nor[id-1] = [3]float32{normals[3*k], normals[3*k+1], normals[3*k+2]}
-		uv[id-1] = [2]float32{float32(col) / float32(m.Width-1), float32(row) / float32(m.Height-1)}
-	}
-
-	doc := gltf.NewDocument()
-	doc.Asset.Generator = "Cordillera"
-	attrs, err := modeler.WritePrimitiveAttributes(doc,
-		modeler.PrimitiveAttribute{Name: gltf.POSITION, Data: pos},
-		modeler.PrimitiveAttribute{Name: gltf.NORMAL, Data: nor},
-		modeler.PrimitiveAttribute{Name: gltf.TEXCOORD_0, Data: uv})
+	g, err := newGrid(ctx, m, opt.MaxError)
 	if err != nil {
 		return fmt.Errorf("gltf: %w", err)
 	}
-	// Meshes of fewer than 65 536 vertices take 16-bit indices: half the
-	// index buffer, and what every glTF consumer reads fastest.
-	var indices int
-	if len(pos) <= math.MaxUint16+1 {
-		short := make([]uint16, len(tris))
-		for i, v := range tris {
-			short[i] = uint16(v)
+	vs, err := g.vertices(ctx)
+	if err != nil {
+		return fmt.Errorf("gltf: %w", err)
+	}
+	nt := g.triangles()
+	size := meshBytes(vs.count, nt)
+	tooLarge := func(size int64) error {
+		return &TooLargeError{Width: m.Width, Height: m.Height, Vertices: vs.count, Triangles: nt, Bytes: size, Limit: maxBytes}
+	}
+	if size > maxBytes {
+		return tooLarge(size)
+	}
+	var tex []byte
+	if opt.Texture != nil {
+		var buf bytes.Buffer
+		if err := png.Encode(ctxWriter{ctx, &buf}, opt.Texture); err != nil {
+			return fmt.Errorf("gltf: texture: %w", err)
 		}
-		indices = modeler.WriteIndices(doc, short)
-	} else {
-		indices = modeler.WriteIndices(doc, tris)
+		tex = buf.Bytes()
+	}
+	total := size + pad4(int64(len(tex)))
+	if total > maxBytes {
+		return tooLarge(total)
+	}
+
+	head, tail, err := document(m, opt, vs, nt, tex, total)
+	if err != nil {
+		return fmt.Errorf("gltf: %w", err)
+	}
+	if _, err := w.Write(head); err != nil {
+		return fmt.Errorf("gltf: %w", err)
+	}
+	var body io.Writer = w
+	var b64 io.WriteCloser
+	if !opt.Binary {
+		b64 = base64.NewEncoder(base64.StdEncoding, w)
+		body = b64
+	}
+	out := &binOut{w: body, short: indexBytes(vs.count) == 2}
+	if err := g.writeVertices(ctx, out, vs, src, at); err != nil {
+		return fmt.Errorf("gltf: %w", err)
+	}
+	if err := g.writeTriangles(ctx, out, vs); err != nil {
+		return fmt.Errorf("gltf: %w", err)
+	}
+	out.pad()
+	out.flush()
+	if out.err == nil && tex != nil {
+		_, out.err = body.Write(tex)
+		out.n += int64(len(tex))
+	}
+	out.pad()
+	if out.flush(); out.err != nil {
+		return fmt.Errorf("gltf: %w", out.err)
+	}
+	if b64 != nil {
+		if err := b64.Close(); err != nil {
+			return fmt.Errorf("gltf: %w", err)
+		}
+	}
+	if _, err := w.Write(tail); err != nil {
+		return fmt.Errorf("gltf: %w", err)
+	}
+	return nil
+}
+
+// bufferPlaceholder stands in the glTF JSON for the base64 of the buffer,
+// which is streamed in its place.
+const bufferPlaceholder = "CORDILLERA-BUFFER"
+
+// document returns what comes before the binary buffer (the GLB header,
+// the JSON chunk and the BIN chunk's header; or the glTF JSON up to the
+// buffer's data URI) and what comes after it (nothing; or the rest of the
+// JSON). The buffer holds the interleaved vertices, then the indices,
+// then the texture's PNG, each starting on 4 bytes.
+func document(m *terrain.Heightmap, opt Options, vs *vertexSet, nt int64, tex []byte, total int64) (head, tail []byte, err error) {
+	doc := gltf.NewDocument()
+	doc.Asset.Generator = "Cordillera"
+	buf := &gltf.Buffer{ByteLength: int(total)}
+	if !opt.Binary {
+		buf.URI = "data:application/octet-stream;base64," + bufferPlaceholder
+	}
+	doc.Buffers = []*gltf.Buffer{buf}
+	vertexBytes := vertexStride * vs.count
+	ib := indexBytes(vs.count)
+	doc.BufferViews = []*gltf.BufferView{
+		{Buffer: 0, ByteLength: int(vertexBytes), ByteStride: vertexStride, Target: gltf.TargetArrayBuffer},
+		{Buffer: 0, ByteOffset: int(vertexBytes), ByteLength: int(ib * 3 * nt), Target: gltf.TargetElementArrayBuffer},
+	}
+	indexType := gltf.ComponentUint
+	if ib == 2 {
+		indexType = gltf.ComponentUshort
+	}
+	doc.Accessors = []*gltf.Accessor{
+		{BufferView: gltf.Index(0), ComponentType: gltf.ComponentFloat, Count: int(vs.count), Type: gltf.AccessorVec3,
+			Min: []float64{float64(vs.min[0]), float64(vs.min[1]), float64(vs.min[2])},
+			Max: []float64{float64(vs.max[0]), float64(vs.max[1]), float64(vs.max[2])}},
+		{BufferView: gltf.Index(0), ByteOffset: 12, ComponentType: gltf.ComponentFloat, Count: int(vs.count), Type: gltf.AccessorVec3},
+		{BufferView: gltf.Index(0), ByteOffset: 24, ComponentType: gltf.ComponentFloat, Count: int(vs.count), Type: gltf.AccessorVec2},
+		{BufferView: gltf.Index(1), ComponentType: indexType, Count: int(3 * nt), Type: gltf.AccessorScalar},
 	}
 	mat := &gltf.Material{Name: "terrain", PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
 		MetallicFactor: gltf.Float(0), RoughnessFactor: gltf.Float(1)}}
-	if opt.Texture != nil {
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, opt.Texture); err != nil {
-			return fmt.Errorf("gltf: texture: %w", err)
-		}
-		img, err := modeler.WriteImage(doc, "terrain.png", "image/png", &buf)
-		if err != nil {
-			return fmt.Errorf("gltf: texture: %w", err)
-		}
-		doc.Samplers = append(doc.Samplers, &gltf.Sampler{MagFilter: gltf.MagLinear, MinFilter: gltf.MinLinearMipMapLinear,
-			WrapS: gltf.WrapClampToEdge, WrapT: gltf.WrapClampToEdge})
-		doc.Textures = append(doc.Textures, &gltf.Texture{Sampler: gltf.Index(0), Source: gltf.Index(img)})
+	if tex != nil {
+		doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{Buffer: 0,
+			ByteOffset: int(meshBytes(vs.count, nt)), ByteLength: len(tex)})
+		doc.Images = []*gltf.Image{{Name: "terrain.png", MimeType: "image/png", BufferView: gltf.Index(2)}}
+		doc.Samplers = []*gltf.Sampler{{MagFilter: gltf.MagLinear, MinFilter: gltf.MinLinearMipMapLinear,
+			WrapS: gltf.WrapClampToEdge, WrapT: gltf.WrapClampToEdge}}
+		doc.Textures = []*gltf.Texture{{Sampler: gltf.Index(0), Source: gltf.Index(0)}}
 		mat.PBRMetallicRoughness.BaseColorTexture = &gltf.TextureInfo{Index: 0}
 	}
-	doc.Materials = append(doc.Materials, mat)
-	doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: "terrain", Primitives: []*gltf.Primitive{{
-		Attributes: attrs, Indices: gltf.Index(indices), Material: gltf.Index(0), Mode: gltf.PrimitiveTriangles}}})
+	doc.Materials = []*gltf.Material{mat}
+	doc.Meshes = []*gltf.Mesh{{Name: "terrain", Primitives: []*gltf.Primitive{{
+		Attributes: gltf.PrimitiveAttributes{gltf.POSITION: 0, gltf.NORMAL: 1, gltf.TEXCOORD_0: 2},
+		Indices:    gltf.Index(3), Material: gltf.Index(0), Mode: gltf.PrimitiveTriangles}}}}
 	node := &gltf.Node{Name: "terrain", Mesh: gltf.Index(0)}
 	if opt.Origin != [3]float64{} {
 		node.Translation = opt.Origin
 	}
-	doc.Nodes = append(doc.Nodes, node)
-	doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, 0)
+	doc.Nodes = []*gltf.Node{node}
+	doc.Scenes[0].Nodes = []int{0}
 
-	enc := gltf.NewEncoder(w)
-	enc.AsBinary = opt.Binary
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("gltf: %w", err)
+	js, err := json.Marshal(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !opt.Binary {
+		i := bytes.Index(js, []byte(bufferPlaceholder))
+		return js[:i], js[i+len(bufferPlaceholder):], nil
+	}
+	// GLB: a 12-byte header, the JSON chunk padded with spaces to 4 bytes,
+	// and the BIN chunk's 8-byte header; the buffer is already a multiple
+	// of 4 bytes.
+	jsonLen := pad4(int64(len(js)))
+	for int64(len(js)) < jsonLen {
+		js = append(js, ' ')
+	}
+	le := binary.LittleEndian
+	head = make([]byte, 0, 20+len(js)+8)
+	head = append(head, "glTF"...)
+	head = le.AppendUint32(head, 2)
+	head = le.AppendUint32(head, uint32(12+8+jsonLen+8+total))
+	head = le.AppendUint32(head, uint32(jsonLen))
+	head = append(head, "JSON"...)
+	head = append(head, js...)
+	head = le.AppendUint32(head, uint32(total))
+	head = append(head, "BIN\x00"...)
+	return head, nil, nil
+}
+
+// rowHook, when not nil, is called once a row (or a chunk row) in every
+// pass over the map, just before ctx is looked at: tests count the work
+// done after a cancellation with it.
+var rowHook func(pass string)
+
+// checkRow is the per-row cancellation point of every pass.
+func checkRow(ctx context.Context, pass string) error {
+	if rowHook != nil {
+		rowHook(pass)
+	}
+	return ctx.Err()
+}
+
+// vertexSet is the mesh's vertices: the samples used, numbered in row
+// order, and the bounds of their positions.
+type vertexSet struct {
+	// index holds each sample's vertex number + 1 (0: unused); nil when
+	// every sample is used, vertex k being sample k.
+	index    []uint32
+	count    int64
+	min, max [3]float32
+}
+
+// id returns the vertex number of sample k.
+func (v *vertexSet) id(k int) uint32 {
+	if v.index == nil {
+		return uint32(k)
+	}
+	return v.index[k] - 1
+}
+
+// vertices marks the samples the triangles use, numbers them in row
+// order and finds the bounds of their positions.
+func (g *grid) vertices(ctx context.Context) (*vertexSet, error) {
+	m := g.m
+	vs := &vertexSet{}
+	if !g.full() {
+		vs.index = make([]uint32, m.Width*m.Height)
+		for j := range g.rows {
+			if err := checkRow(ctx, "mark"); err != nil {
+				return nil, err
+			}
+			for i := range g.cols {
+				g.cells(i, j, func(ca, ra, cb, rb int) {
+					for _, k := range [4]int{ra*m.Width + ca, ra*m.Width + cb, rb*m.Width + ca, rb*m.Width + cb} {
+						vs.index[k] = 1
+					}
+				})
+			}
+		}
+	}
+	vs.min = [3]float32{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
+	vs.max = [3]float32{float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1))}
+	for row := range m.Height {
+		if err := checkRow(ctx, "count"); err != nil {
+			return nil, err
+		}
+		for col := range m.Width {
+			if k := row*m.Width + col; vs.index != nil {
+				if vs.index[k] == 0 {
+					continue
+				}
+				vs.index[k] = uint32(vs.count + 1)
+			}
+			vs.count++
+			p := g.position(col, row)
+			for c := range 3 {
+				vs.min[c], vs.max[c] = min(vs.min[c], p[c]), max(vs.max[c], p[c])
+			}
+		}
+	}
+	return vs, nil
+}
+
+// triangles returns the number of triangles of the mesh.
+func (g *grid) triangles() int64 {
+	var n int64
+	for j := range g.rows {
+		for i := range g.cols {
+			c0, r0, c1, r1, s := g.chunk(i, j)
+			n += 2 * int64((c1-c0+s-1)/s) * int64((r1-r0+s-1)/s)
+		}
+	}
+	return n
+}
+
+// normalsBand is how many rows of normals writeVertices computes at a
+// time.
+const normalsBand = 32
+
+// writeVertices writes the used samples' position, normal and UV in row
+// order, the normals taken from src at offset at.
+func (g *grid) writeVertices(ctx context.Context, out *binOut, vs *vertexSet, src *terrain.Heightmap, at image.Point) error {
+	m := g.m
+	normals := make([]float32, 3*src.Width*normalsBand)
+	for row := range m.Height {
+		if err := checkRow(ctx, "vertices"); err != nil {
+			return err
+		}
+		if row%normalsBand == 0 {
+			terrain.NormalsRows(src, at.Y+row, at.Y+min(row+normalsBand, m.Height), normals)
+		}
+		band := normals[3*((row%normalsBand)*src.Width+at.X):]
+		for col := range m.Width {
+			if vs.index != nil && vs.index[row*m.Width+col] == 0 {
+				continue
+			}
+			p := g.position(col, row)
+			n := band[3*col : 3*col+3]
+			out.f32(p[0], p[1], p[2], n[0], n[1], n[2], float32(col)/float32(m.Width-1), float32(row)/float32(m.Height-1))
+		}
+		if out.flushIfFull(); out.err != nil {
+			return out.err
+		}
 	}
 	return nil
+}
+
+// writeTriangles writes the triangles chunk by chunk, two a cell: (a, c,
+// b) and (b, c, d), counter-clockwise seen from above. Samples on a
+// chunk's borders finer than its step belong to its finer neighbours'
+// triangles.
+func (g *grid) writeTriangles(ctx context.Context, out *binOut, vs *vertexSet) error {
+	w := g.m.Width
+	for j := range g.rows {
+		if err := checkRow(ctx, "triangles"); err != nil {
+			return err
+		}
+		for i := range g.cols {
+			g.cells(i, j, func(ca, ra, cb, rb int) {
+				a, b, c, d := vs.id(ra*w+ca), vs.id(ra*w+cb), vs.id(rb*w+ca), vs.id(rb*w+cb)
+				out.index(a, c, b, b, c, d)
+			})
+			if out.flushIfFull(); out.err != nil {
+				return out.err
+			}
+		}
+	}
+	return nil
+}
+
+// binOut gathers the little-endian buffer and writes it in pieces of
+// about 64 KB.
+type binOut struct {
+	w     io.Writer
+	buf   []byte
+	short bool  // 16-bit indices
+	n     int64 // bytes written before buf
+	err   error
+}
+
+func (o *binOut) f32(v ...float32) {
+	for _, x := range v {
+		o.buf = binary.LittleEndian.AppendUint32(o.buf, math.Float32bits(x))
+	}
+}
+
+func (o *binOut) index(v ...uint32) {
+	for _, x := range v {
+		if o.short {
+			o.buf = binary.LittleEndian.AppendUint16(o.buf, uint16(x))
+		} else {
+			o.buf = binary.LittleEndian.AppendUint32(o.buf, x)
+		}
+	}
+}
+
+// pad pads the buffer written so far to a multiple of 4 bytes with zeros.
+func (o *binOut) pad() {
+	for (o.n+int64(len(o.buf)))%4 != 0 {
+		o.buf = append(o.buf, 0)
+	}
+}
+
+func (o *binOut) flushIfFull() {
+	if len(o.buf) >= 1<<16 {
+		o.flush()
+	}
+}
+
+func (o *binOut) flush() {
+	if o.err == nil && len(o.buf) > 0 {
+		_, o.err = o.w.Write(o.buf)
+	}
+	o.n += int64(len(o.buf))
+	o.buf = o.buf[:0]
+}
+
+// ctxWriter fails every write once ctx is cancelled, so that encoding the
+// texture stops too.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // grid is the decimated mesh's layout: a step per chunk and the heights of
@@ -209,28 +539,66 @@ type grid struct {
 	steps      []int // per chunk
 }
 
-func newGrid(m *terrain.Heightmap, maxError float64) *grid {
-	l := mesh.NewLOD(m, chunkCells)
-	g := &grid{m: m}
-	g.cols, g.rows = l.Chunks()
+func newGrid(ctx context.Context, m *terrain.Heightmap, maxError float64) (*grid, error) {
+	// Chunks as the level of detail cuts them: the last one in a row or
+	// column may be narrower.
+	g := &grid{m: m, cols: (m.Width - 2 + chunkCells) / chunkCells, rows: (m.Height - 2 + chunkCells) / chunkCells}
 	g.steps = make([]int, g.cols*g.rows)
+	for k := range g.steps {
+		g.steps[k] = 1
+	}
+	if maxError == 0 {
+		// Every sample is kept: the level of detail's errors, a pass of
+		// their own over the whole map, are not needed.
+		return g, nil
+	}
+	l, err := mesh.NewLODContext(ctx, m, chunkCells)
+	if err != nil {
+		return nil, err
+	}
+	if c, r := l.Chunks(); c != g.cols || r != g.rows {
+		panic(fmt.Sprintf("meshfile: %d×%d chunks, the level of detail has %d×%d", g.cols, g.rows, c, r))
+	}
 	for j := range g.rows {
 		for i := range g.cols {
-			s := 1
-			if maxError > 0 {
-				for _, step := range []int{2, 4, 8, 16} {
-					if e := l.Error(i, j, step); e <= maxError { // NaN: a step the chunk cannot use
-						s = step
-					}
+			for _, step := range []int{2, 4, 8, 16} {
+				if e := l.Error(i, j, step); e <= maxError { // NaN: a step the chunk cannot use
+					g.steps[j*g.cols+i] = step
 				}
 			}
-			g.steps[j*g.cols+i] = s
 		}
 	}
-	if maxError > 0 {
-		g.keepWithin(maxError)
+	if err := g.keepWithin(ctx, maxError); err != nil {
+		return nil, err
 	}
-	return g
+	return g, nil
+}
+
+// full reports whether every chunk keeps every sample.
+func (g *grid) full() bool {
+	for _, s := range g.steps {
+		if s != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// cells calls fn with the corners of each step-sized cell of chunk (i, j):
+// columns ca < cb, rows ra < rb.
+func (g *grid) cells(i, j int, fn func(ca, ra, cb, rb int)) {
+	c0, r0, c1, r1, s := g.chunk(i, j)
+	for ra := r0; ra < r1; ra += s {
+		rb := min(ra+s, r1)
+		for ca := c0; ca < c1; ca += s {
+			fn(ca, ra, min(ca+s, c1), rb)
+		}
+	}
+}
+
+// position returns the world position of the vertex at (col, row).
+func (g *grid) position(col, row int) [3]float32 {
+	return [3]float32{float32(float64(col) * g.m.CellSize), g.height(col, row), float32(float64(row) * g.m.CellSize)}
 }
 
 // keepWithin makes the stitched mesh stay within maxError of the map.
@@ -241,10 +609,13 @@ func newGrid(m *terrain.Heightmap, maxError float64) *grid {
 // every chunk's surface is measured as drawn, and where it strays too far
 // the coarsest chunk among it and its neighbours is refined one step,
 // until none strays; all at step 1 is the map itself, so this ends.
-func (g *grid) keepWithin(maxError float64) {
+func (g *grid) keepWithin(ctx context.Context, maxError float64) error {
 	for {
 		changed := false
 		for j := range g.rows {
+			if err := checkRow(ctx, "refine"); err != nil {
+				return err
+			}
 			for i := range g.cols {
 				if g.chunkError(i, j) <= maxError {
 					continue
@@ -260,7 +631,7 @@ func (g *grid) keepWithin(maxError float64) {
 			}
 		}
 		if !changed {
-			return
+			return nil
 		}
 	}
 }
