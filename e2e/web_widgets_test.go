@@ -1,8 +1,8 @@
 package e2e
 
 import (
-	"image"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -65,7 +65,7 @@ func (d *webDriver) settle() {
 // scroll turns the wheel over the UI window: up (positive) or down.
 func (d *webDriver) scroll(notches float64) {
 	d.p.t.Helper()
-	ev := input.DispatchMouseEvent(input.MouseWheel, 150, float64(webViewport.Y/2)).WithDeltaX(0).WithDeltaY(-100 * notches)
+	ev := input.DispatchMouseEvent(input.MouseWheel, 150, 300).WithDeltaX(0).WithDeltaY(-100 * notches)
 	if err := chromedp.Run(d.p.ctx, ev); err != nil {
 		d.p.t.Fatalf("wheel: %v", err)
 	}
@@ -76,7 +76,7 @@ func (d *webDriver) scroll(notches float64) {
 // moveAway parks the pointer over the 3D view, away from the widgets.
 func (d *webDriver) moveAway() {
 	d.p.t.Helper()
-	d.mouse(input.MouseMoved, webViewport.X/2+150, 60, input.None)
+	d.mouse(input.MouseMoved, 800, 60, input.None)
 	d.ticks(2)
 }
 
@@ -88,19 +88,32 @@ func (d *webDriver) settingsNow() settings {
 
 // TestWebEveryWidgetKind works the web page's panels with the browser's
 // own pointer and key events, as TestE2EEveryWidgetKind does the desktop
-// explorer's: every dropdown of the Generator, Viewer and Teach panels
+// explorer's: every dropdown of the Generator, Teach and Viewer panels
 // opens its list and takes a pick, a Viewer slider follows a drag, a
 // Viewer checkbox toggles, and the File panel's path field takes typing
 // and BackSpace.
 func TestWebEveryWidgetKind(t *testing.T) {
 	p := openPage(t, "size=129")
+	// The size users see, at which no panel should scroll.
+	if err := chromedp.Run(p.ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
+		t.Fatal(err)
+	}
 	p.ready()
 	d := &webDriver{p: p}
 	d.moveAway()
 	labels := headerLabels(t, d.frame("web-start"), "Generator", "Erosion", "Route", "Viewer", "File", "Teach")
 	n := 0
-	for _, name := range []string{"Generator", "Viewer", "Teach"} {
-		clickHeader(d, name, labels[name])
+	isOpen := func(name string) bool {
+		s, _ := p.state()
+		return slices.Contains(s.Panels, name)
+	}
+	for _, name := range []string{"Generator", "Teach", "Viewer"} {
+		if !isOpen(name) { // the page opens with the Generator unfolded
+			clickHeader(d, name, labels[name])
+		}
+		if !isOpen(name) {
+			t.Fatalf("a click on the %s header left the panels %v", name, p.waitState("", 0, func(webState) bool { return true }).Panels)
+		}
 		n += pickEach(d, "web-"+name, labels[name])
 		d.scroll(20)
 		if name != "Viewer" {
@@ -196,5 +209,4 @@ func TestWebEveryWidgetKind(t *testing.T) {
 		t.Errorf("the path field at %v looks the same after typing", field.R)
 	}
 	t.Logf("worked %d dropdowns, a slider, a checkbox and a text field", n)
-	_ = image.Point{}
 }
