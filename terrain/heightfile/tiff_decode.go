@@ -529,68 +529,6 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 	return src, nil
 }
 
-// fillNoData gives every invalid sample the mean of its valid or already
-// filled 4-neighbours, ring by ring outwards from the valid samples, so
-// holes close smoothly from their borders. At least one sample is valid.
-func fillNoData(m *terrain.Heightmap, valid []bool) {
-	w, h := m.Width, m.Height
-	done := append([]bool(nil), valid...)
-	var ring []int
-	queued := make([]bool, len(valid))
-	neighbours := func(i int, visit func(j int)) {
-		x, y := i%w, i/w
-		if x > 0 {
-			visit(i - 1)
-		}
-		if x < w-1 {
-			visit(i + 1)
-		}
-		if y > 0 {
-			visit(i - w)
-		}
-		if y < h-1 {
-			visit(i + w)
-		}
-	}
-	for i := range valid {
-		if !valid[i] {
-			neighbours(i, func(j int) {
-				if valid[j] && !queued[i] {
-					queued[i] = true
-					ring = append(ring, i)
-				}
-			})
-		}
-	}
-	for len(ring) > 0 {
-		vals := make([]float32, len(ring))
-		for k, i := range ring {
-			sum, n := 0.0, 0
-			neighbours(i, func(j int) {
-				if done[j] {
-					sum += float64(m.Samples[j])
-					n++
-				}
-			})
-			vals[k] = float32(sum / float64(n))
-		}
-		var next []int
-		for k, i := range ring {
-			m.Samples[i] = vals[k]
-			done[i] = true
-		}
-		for _, i := range ring {
-			neighbours(i, func(j int) {
-				if !done[j] && !queued[j] {
-					queued[j] = true
-					next = append(next, j)
-				}
-			})
-		}
-		ring = next
-	}
-}
-
 // packBitsReader decodes PackBits (TIFF 6.0 section 9) run-length data.
 type packBitsReader struct {
 	src  io.ByteReader
