@@ -504,6 +504,12 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 		}
 	}
 	src.Geo = geo
+	if filled < len(img) {
+		src.NoData = make([]bool, len(valid))
+		for i, ok := range valid {
+			src.NoData[i] = !ok
+		}
+	}
 	switch {
 	case geo != nil:
 		if err := geo.checkLatitudes(d.height); err != nil {
