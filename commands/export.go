@@ -286,7 +286,7 @@ func saveMap(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *p
 	}
 	full := m
 	save := func(path string, t *terrain.Heightmap, geo *heightfile.GeoRef, col, row int) error {
-		so := heightfile.SaveOptions{Base: base, Geo: geo}
+		so := heightfile.SaveOptions{Base: base, Geo: geo, NoData: sourceNoData(opt, full, col, row, t.Width, t.Height, e.target == "unity")}
 		tile := meshTile{origin: [3]float64{float64(col) * t.CellSize, 0, float64(row) * t.CellSize}, tiles: max(e.tiles, 1)}
 		if e.tiles > 1 {
 			tile.whole, tile.at = full, image.Pt(col, row)
@@ -453,6 +453,26 @@ func saveTiles(out string, m *terrain.Heightmap, geo *heightfile.GeoRef, n int,
 }
 
 // flipRows returns m with its rows in the opposite order.
+// sourceNoData returns the loaded map's nodata mask under the w×h tile
+// at (col, row) of full, rows flipped as flipRows does: the samples a TIFF
+// writes back as nodata. nil when the source had none or full is no
+// longer its grid (resampled or cut to an engine's size).
+func sourceNoData(opt generateOptions, full *terrain.Heightmap, col, row, w, h int, flip bool) []bool {
+	src := opt.export.source
+	if src == nil || src.NoData == nil || src.Map.Width != full.Width || src.Map.Height != full.Height {
+		return nil
+	}
+	mask := make([]bool, 0, w*h)
+	for y := range h {
+		if flip {
+			y = h - 1 - y
+		}
+		k := (row+y)*full.Width + col
+		mask = append(mask, src.NoData[k:k+w]...)
+	}
+	return mask
+}
+
 func flipRows(m *terrain.Heightmap) *terrain.Heightmap {
 	out := terrain.NewHeightmap(m.Width, m.Height)
 	out.CellSize, out.VerticalScale = m.CellSize, m.VerticalScale

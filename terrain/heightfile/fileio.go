@@ -34,6 +34,10 @@ type SaveOptions struct {
 	// EXRChannel names an EXR's one channel: "" is Y (OpenEXR's
 	// luminance); Godot reads a single R channel as a float image.
 	EXRChannel string
+	// NoData marks the samples the map's source had no data for (filled
+	// since): a TIFF writes them back as nodata. nil for none; otherwise
+	// one entry per sample.
+	NoData []bool
 }
 
 // Source is a heightmap read from a file, with what the file said about
@@ -50,6 +54,10 @@ type Source struct {
 	Base        float64
 	HasCellSize bool
 	Geo         *GeoRef // georeferencing of a GeoTIFF; nil without
+	// NoData is true for each sample the file had no data for (GDAL's
+	// nodata value, NaN), which Map holds filled; nil when every sample
+	// had data.
+	NoData []bool
 	// Note is something the user should be told about the file, such as a
 	// 16-bit PNG that uses a small part of its range; empty if nothing.
 	Note string
@@ -106,7 +114,7 @@ func Encoder(path string, m *terrain.Heightmap, opt SaveOptions) (func(io.Writer
 		}
 		encode = func(w io.Writer, m *terrain.Heightmap) error { return encodeEXR(w, m, opt.Base, channel) }
 	case ".tif", ".tiff":
-		encode = func(w io.Writer, m *terrain.Heightmap) error { return EncodeTIFF(w, m, opt.Base, opt.Geo) }
+		encode = func(w io.Writer, m *terrain.Heightmap) error { return encodeTIFF(w, m, opt.Base, opt.Geo, opt.NoData) }
 	case ".obj":
 		encode = EncodeOBJ
 	default:

@@ -3,6 +3,7 @@ package heightfile
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // GeoRef places a raster on the Earth the way GeoTIFF does: an affine map
@@ -155,6 +156,7 @@ const (
 	keyProjection          = 3074
 	keyCoordTransform      = 3075
 	keyProjLinearUnits     = 3076
+	keyVerticalUnits       = 4099 // the unit of the heights (GeoTIFF 1.1, 7.1.5)
 	keyFalseEasting        = 3082
 	keyFalseNorthing       = 3083
 	keyCenterLong          = 3088
@@ -164,6 +166,10 @@ const (
 	linearMetre            = 9001
 	ctAzimuthalEquidistant = 12
 	tagGeoDoubleParams     = 34736
+	tagGeoAsciiParams      = 34737
+	keyCitation            = 1026 // GTCitationGeoKey: the CRS's name
+	keyPCSCitation         = 3073
+	keyVerticalCSType      = 4096 // EPSG code of the vertical CRS
 	modelProjected         = 1
 	modelGeographic        = 2
 	rasterPixelIsArea      = 1
@@ -240,9 +246,95 @@ func parseGeoKeys(dir []uint64) map[uint16]uint64 {
 	return keys
 }
 
+// verticalUnit returns the length in metres of the unit a GeoTIFF's
+// heights are in and a note for the user, or an error for a unit not
+// known here. The unit is the VerticalUnitsGeoKey's; without one, the
+// vertical CRS's (VerticalCSTypeGeoKey, or the name after " + " in the
+// citation of a compound CRS, which is how GDAL writes EPSG:2272+6360:
+// codes and names, no unit keys). A file that names a horizontal unit
+// other than the metre but nothing vertical gets a note: its heights are
+// taken as metres, as GDAL takes them, though a DEM in feet often has
+// heights in feet too.
+func verticalUnit(keys map[uint16]uint64, citation string) (float64, string, error) {
+	horizontal, vertical, compound := strings.Cut(citation, " + ")
+	code, ok := keys[keyVerticalUnits]
+	if !ok {
+		code, ok = verticalCRSUnits[keys[keyVerticalCSType]]
+	}
+	if !ok && compound {
+		if code, ok = unitFromName(vertical); !ok {
+			return 1, "", nil // a vertical CRS in metres
+		}
+	}
+	if !ok {
+		h, named := keys[keyProjLinearUnits]
+		if !named {
+			h, named = unitFromName(horizontal)
+		}
+		if u, known := linearUnits[h]; named && known && h != linearMetre && keys[keyModelType] == modelProjected {
+			return 1, fmt.Sprintf("the map's cells are in %ss but it names no unit for its heights (VerticalUnitsGeoKey), "+
+				"so they are taken as metres; if they are %ss, give -map-height in metres", u.name, u.name), nil
+		}
+		return 1, "", nil
+	}
+	u, known := linearUnits[code]
+	if !known {
+		return 0, "", fmt.Errorf("tiff: the map's height unit (VerticalUnitsGeoKey %d) is not known here; "+
+			"convert its heights to metres, for example gdal_calc.py -A in.tif --calc=A*FACTOR --outfile=out.tif", code)
+	}
+	return u.metres, "", nil
+}
+
+// verticalCRSUnits are the units of the vertical CRSs in feet that US
+// DEMs come in (EPSG dataset): GDAL writes their codes without a unit key.
+var verticalCRSUnits = map[uint64]uint64{
+	5702: 9003, // NGVD29 height (ftUS)
+	6360: 9003, // NAVD88 height (ftUS)
+	8228: 9002, // NAVD88 height (ft)
+}
+
+// unitFromName reads the unit an EPSG CRS name ends with: the dataset
+// names every CRS in feet so, "NAD83 / Pennsylvania South (ftUS)" or
+// "NAVD88 height (ft)"; a name without one is in metres (not ok).
+func unitFromName(name string) (uint64, bool) {
+	name = strings.TrimSpace(name)
+	for _, u := range []struct {
+		suffix string
+		code   uint64
+	}{{"(ftUS)", 9003}, {"(ft)", 9002}, {"(ftCla)", 9005}, {"(ftSe)", 9041}, {"(ftGC)", 9094}} {
+		if strings.HasSuffix(name, u.suffix) {
+			return u.code, true
+		}
+	}
+	return 0, false
+}
+
+// geoCitation returns the name a GeoTIFF gives its CRS (GTCitationGeoKey,
+// else PCSCitationGeoKey), stored in the GeoAsciiParamsTag; "" without.
+func geoCitation(dir []uint64, ascii string) string {
+	if len(dir) < 4 {
+		return ""
+	}
+	found := map[uint64]string{}
+	for i := range int(dir[3]) {
+		e := dir[4+4*i:]
+		if len(e) < 4 {
+			break
+		}
+		if e[1] == tagGeoAsciiParams && e[3] <= uint64(len(ascii)) && e[2] <= uint64(len(ascii))-e[3] {
+			// Strings in the tag end with '|' (GeoTIFF 1.1, 7.1.4).
+			found[e[0]] = strings.TrimSuffix(ascii[e[3]:e[3]+e[2]], "|")
+		}
+	}
+	if c := found[keyCitation]; c != "" {
+		return c
+	}
+	return found[keyPCSCitation]
+}
+
 // geoRefFromTags builds the georeferencing from the model tags and keys;
 // nil when the file has no pixel scale and tie point (or transformation).
-func geoRefFromTags(scale, tie, transform []float64, keys map[uint16]uint64) (*GeoRef, error) {
+func geoRefFromTags(scale, tie, transform []float64, keys map[uint16]uint64, citation string) (*GeoRef, error) {
 	g := &GeoRef{}
 	switch {
 	case len(scale) >= 2 && len(tie) >= 6:
@@ -280,7 +372,14 @@ func geoRefFromTags(scale, tie, transform []float64, keys map[uint16]uint64) (*G
 		g.EPSG = int(keys[keyProjectedType])
 	}
 	if !g.Geographic {
-		if code, ok := keys[keyProjLinearUnits]; ok {
+		code, ok := keys[keyProjLinearUnits]
+		if !ok && g.EPSG != 0 {
+			// A compound CRS as GDAL writes it names the projected CRS
+			// by code and name only.
+			horizontal, _, _ := strings.Cut(citation, " + ")
+			code, ok = unitFromName(horizontal)
+		}
+		if ok {
 			if _, known := linearUnits[code]; !known {
 				return nil, fmt.Errorf("tiff: the map's linear unit (ProjLinearUnitsGeoKey %d) is not known here; "+
 					"reproject it to metres, for example gdalwarp -t_srs EPSG:3857 in.tif out.tif", code)

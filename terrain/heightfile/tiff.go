@@ -67,11 +67,37 @@ const (
 // (ModelPixelScale, ModelTiepoint, GeoKeyDirectory) place the map on the
 // Earth.
 func EncodeTIFF(w io.Writer, m *terrain.Heightmap, base float64, geo *GeoRef) error {
+	return encodeTIFF(w, m, base, geo, nil)
+}
+
+// tiffNoData is the sample value a TIFF with nodata gives its nodata
+// samples; the heights then take 0–65534.
+const tiffNoData = 65535
+
+// encodeTIFF is EncodeTIFF with a nodata mask (nil for none): the samples
+// where it is true are written as tiffNoData, named in a GDAL_NODATA tag,
+// and the heights are scaled onto 0–65534 so that none is taken for
+// nodata.
+func encodeTIFF(w io.Writer, m *terrain.Heightmap, base float64, geo *GeoRef, nodata []bool) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("tiff: %w", err)
 	}
 	if math.IsNaN(base) || math.IsInf(base, 0) {
 		return fmt.Errorf("tiff: base height %v must be finite", base)
+	}
+	if nodata != nil && len(nodata) != len(m.Samples) {
+		return fmt.Errorf("tiff: nodata mask of %d samples for a %d×%d map", len(nodata), m.Width, m.Height)
+	}
+	top := 65535.0
+	sample := func(i int) uint16 { return quantize16(m.Samples[i]) }
+	if nodata != nil {
+		top = tiffNoData - 1
+		sample = func(i int) uint16 {
+			if nodata[i] {
+				return tiffNoData
+			}
+			return uint16(math.Round(min(max(float64(m.Samples[i]), 0), 1) * top))
+		}
 	}
 	rowsPerStrip := max(1, 32768/m.Width)
 	var strips [][]byte
@@ -81,8 +107,8 @@ func EncodeTIFF(w io.Writer, m *terrain.Heightmap, base float64, geo *GeoRef) er
 		zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed) // a valid level cannot fail
 		for y := y0; y < min(y0+rowsPerStrip, m.Height); y++ {
 			prev := uint16(0)
-			for x, h := range m.Samples[y*m.Width : (y+1)*m.Width] {
-				v := quantize16(h)
+			for x := range m.Width {
+				v := sample(y*m.Width + x)
 				binary.LittleEndian.PutUint16(row[2*x:], v-prev) // predictor 2
 				prev = v
 			}
@@ -97,7 +123,7 @@ func EncodeTIFF(w io.Writer, m *terrain.Heightmap, base float64, geo *GeoRef) er
 	metadata := "<GDALMetadata>\n" +
 		"  <Item name=\"CELL_SIZE\">" + ftoa(m.CellSize) + "</Item>\n" +
 		"  <Item name=\"OFFSET\" sample=\"0\" role=\"offset\">" + ftoa(base) + "</Item>\n" +
-		"  <Item name=\"SCALE\" sample=\"0\" role=\"scale\">" + ftoa(m.VerticalScale/65535) + "</Item>\n" +
+		"  <Item name=\"SCALE\" sample=\"0\" role=\"scale\">" + ftoa(m.VerticalScale/top) + "</Item>\n" +
 		"</GDALMetadata>"
 	var t tiffWriter
 	t.add(tagImageWidth, typeLong, uint32(m.Width))
@@ -132,6 +158,9 @@ func EncodeTIFF(w io.Writer, m *terrain.Heightmap, base float64, geo *GeoRef) er
 		}
 	}
 	t.addASCII(tagGDALMetadata, metadata)
+	if nodata != nil {
+		t.addASCII(tagGDALNoData, strconv.Itoa(tiffNoData))
+	}
 
 	dataStart := t.layout()
 	for i := range strips {

@@ -147,9 +147,9 @@ var tiffTagCounts = map[uint16]int64{
 	tagStripOffsets: maxTIFFChunks, tagStripByteCounts: maxTIFFChunks,
 	tagTileOffsets: maxTIFFChunks, tagTileByteCounts: maxTIFFChunks,
 	tagModelPixelScale: 3, tagModelTiepoint: 6 * 1024, tagModelTransform: 16,
-	tagGeoKeyDirectory: 4 * 1024,
-	tagGDALMetadata:    1 << 22, // XML text; statistics of many bands stay far below
-	tagGDALNoData:      256,
+	tagGeoKeyDirectory: 4 * 1024, tagGeoAsciiParams: 1 << 16,
+	tagGDALMetadata: 1 << 22, // XML text; statistics of many bands stay far below
+	tagGDALNoData:   256,
 }
 
 // typeSizes is the size in bytes of each TIFF field type, 0 if unknown.
@@ -434,10 +434,20 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 			meta[name] = v
 		}
 	}
+	keys := parseGeoKeys(d.tags[tagGeoKeyDirectory].ints)
+	citation := geoCitation(d.tags[tagGeoKeyDirectory].ints, d.tags[tagGeoAsciiParams].text)
 	geo, err := geoRefFromTags(d.tags[tagModelPixelScale].doubles, d.tags[tagModelTiepoint].doubles,
-		d.tags[tagModelTransform].doubles, parseGeoKeys(d.tags[tagGeoKeyDirectory].ints))
+		d.tags[tagModelTransform].doubles, keys, citation)
 	if err != nil {
 		return nil, err
+	}
+	var notes []string
+	unit, note, err := verticalUnit(keys, citation)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		notes = append(notes, note)
 	}
 	scale, hasScale := meta["SCALE"]
 	offset := meta["OFFSET"]
@@ -445,6 +455,9 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 		scale = 1
 	}
 	metric := d.format != 1 || geo != nil || hasScale
+	// Heights in feet become metres with the GDAL scale and offset, which
+	// are in the file's unit.
+	scale, offset = scale*unit, offset*unit
 	nodata := math.NaN()
 	if s := strings.TrimSpace(d.tags[tagGDALNoData].text); s != "" {
 		if v, err := strconv.ParseFloat(s, 64); err == nil {
@@ -475,7 +488,6 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 	if filled == 0 {
 		return nil, errors.New("tiff: every sample is nodata")
 	}
-	var notes []string
 	if filled < len(img) {
 		fillNoData(m, valid)
 		notes = append(notes, fmt.Sprintf("filled %d nodata samples (%.2g %%) from their neighbours", len(img)-filled, 100*float64(len(img)-filled)/float64(len(img))))
@@ -492,6 +504,12 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 		}
 	}
 	src.Geo = geo
+	if filled < len(img) {
+		src.NoData = make([]bool, len(valid))
+		for i, ok := range valid {
+			src.NoData[i] = !ok
+		}
+	}
 	switch {
 	case geo != nil:
 		if err := geo.checkLatitudes(d.height); err != nil {
@@ -515,68 +533,6 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 	}
 	src.Note = strings.Join(notes, "; ")
 	return src, nil
-}
-
-// fillNoData gives every invalid sample the mean of its valid or already
-// filled 4-neighbours, ring by ring outwards from the valid samples, so
-// holes close smoothly from their borders. At least one sample is valid.
-func fillNoData(m *terrain.Heightmap, valid []bool) {
-	w, h := m.Width, m.Height
-	done := append([]bool(nil), valid...)
-	var ring []int
-	queued := make([]bool, len(valid))
-	neighbours := func(i int, visit func(j int)) {
-		x, y := i%w, i/w
-		if x > 0 {
-			visit(i - 1)
-		}
-		if x < w-1 {
-			visit(i + 1)
-		}
-		if y > 0 {
-			visit(i - w)
-		}
-		if y < h-1 {
-			visit(i + w)
-		}
-	}
-	for i := range valid {
-		if !valid[i] {
-			neighbours(i, func(j int) {
-				if valid[j] && !queued[i] {
-					queued[i] = true
-					ring = append(ring, i)
-				}
-			})
-		}
-	}
-	for len(ring) > 0 {
-		vals := make([]float32, len(ring))
-		for k, i := range ring {
-			sum, n := 0.0, 0
-			neighbours(i, func(j int) {
-				if done[j] {
-					sum += float64(m.Samples[j])
-					n++
-				}
-			})
-			vals[k] = float32(sum / float64(n))
-		}
-		var next []int
-		for k, i := range ring {
-			m.Samples[i] = vals[k]
-			done[i] = true
-		}
-		for _, i := range ring {
-			neighbours(i, func(j int) {
-				if !done[j] && !queued[j] {
-					queued[j] = true
-					next = append(next, j)
-				}
-			})
-		}
-		ring = next
-	}
 }
 
 // packBitsReader decodes PackBits (TIFF 6.0 section 9) run-length data.

@@ -251,6 +251,14 @@ func FuzzDecodeTIFF(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	f.Add([]byte("MM\x00\x2a\x00\x00\x00\x08"))
+	buf.Reset()
+	if err := encodeTIFF(&buf, randomHeightmap(6, 5, 2), 3, geo, []bool{true, false, false, true, 29: true}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes()) // a GDAL_NODATA tag and nodata samples
+	// Unit keys, a vertical CRS, a compound CRS named in GeoAsciiParams.
+	f.Add(craftedGeoTIFF([]uint16{1024, 0, 1, 1, 3072, 0, 1, 2272, 3076, 0, 1, 9003, 4099, 0, 1, 9002}, ""))
+	f.Add(craftedGeoTIFF([]uint16{1024, 0, 1, 1, 1026, 34737, 24, 0, 3072, 0, 1, 2272, 4096, 0, 1, 6360}, "A (ftUS) + B height (ft)|"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src, err := DecodeTIFF(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
