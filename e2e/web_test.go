@@ -187,7 +187,7 @@ func startBrowser(t *testing.T, url string, extra ...chromedp.ExecAllocatorOptio
 			t.Logf("chromedp: %s", msg)
 		}
 	}))
-	ctx, cancelTime := context.WithTimeout(ctx, 6*time.Minute)
+	ctx, cancelTime := context.WithTimeout(ctx, 10*time.Minute)
 	stop := func() { cancelTime(); cancelTab(); cancelAlloc() }
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(webViewport.X), int64(webViewport.Y)), chromedp.Navigate(url)); err != nil {
 		stop()

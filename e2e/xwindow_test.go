@@ -250,8 +250,6 @@ func TestXNoInputLostAtTwoFPS(t *testing.T) {
 		}
 	}
 	up := image.Pt((field.R.Max.X+btn.R.Min.X)/2, btn.R.Min.Y+btn.R.Dy()/4)
-	w.xdo("mousemove", "--window", w.id, fmt.Sprint(up.X), fmt.Sprint(up.Y))
-	w.frames(30)
 	// One xdotool run, so that the burst's timing is the X server's.
 	var clicks []string
 	for i := range 5 {
@@ -260,14 +258,33 @@ func TestXNoInputLostAtTwoFPS(t *testing.T) {
 		}
 		clicks = append(clicks, "mousedown", "--window", w.id, "1", "sleep", "0.02", "mouseup", "--window", w.id, "1")
 	}
-	start := time.Now()
-	w.xdo(clicks...)
-	burst := time.Since(start)
-	w.frames(60)
-	s1, _ := w.tryState()
-	t.Logf("5 clicks in %v at %v: seed %d → %d", burst.Round(time.Millisecond), up, s0.Params.Seed, s1.Params.Seed)
-	if s1.Params.Seed != s0.Params.Seed+5 {
-		t.Errorf("5 clicks on the seed's up arrow within %v raised the seed by %d; want 5", burst.Round(time.Millisecond), s1.Params.Seed-s0.Params.Seed)
+	// Frames that are not the 3D view's must come faster than the clicks
+	// for each to be read on a frame of its own: on a machine so loaded
+	// that even those take 100 ms, no explorer could count them, so such
+	// a burst is tried again (and the test skipped after three).
+	for try := 1; ; try++ {
+		w.xdo("mousemove", "--window", w.id, fmt.Sprint(up.X), fmt.Sprint(up.Y))
+		before := w.settled()
+		start := time.Now()
+		w.xdo(clicks...)
+		burst := time.Since(start)
+		during, _ := w.tryState()
+		w.frames(60)
+		s1, _ := w.tryState()
+		perFrame := burst / time.Duration(max(during.Draws-before.Draws, 1))
+		t.Logf("try %d: 5 clicks in %v at %v, %d frames (%v each): seed %d → %d", try, burst.Round(time.Millisecond), up,
+			during.Draws-before.Draws, perFrame.Round(time.Millisecond), before.Params.Seed, s1.Params.Seed)
+		if perFrame > 60*time.Millisecond {
+			if try == 3 {
+				t.Skipf("the machine drew a frame every %v during the bursts: too loaded to tell clicks 100 ms apart", perFrame.Round(time.Millisecond))
+			}
+			w.waitState("the burst's worlds", func(s game.State) bool { return !s.Busy })
+			continue
+		}
+		if s1.Params.Seed != before.Params.Seed+5 {
+			t.Errorf("5 clicks on the seed's up arrow within %v raised the seed by %d; want 5", burst.Round(time.Millisecond), s1.Params.Seed-before.Params.Seed)
+		}
+		break
 	}
 	w.waitState("the new seed's world", func(s game.State) bool { return !s.Busy && s.WorldID > s0.WorldID })
 

@@ -46,6 +46,8 @@ type State struct {
 	// Redraws counts the frames that drew the 3D view (the others copy
 	// the last one).
 	Redraws int64 `json:"redraws"`
+	// Draws counts the frames drawn.
+	Draws int64 `json:"draws"`
 }
 
 // TeachState is the lesson part of State.
@@ -100,7 +102,7 @@ func (g *Game) state(tick int64) State {
 		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, MinimapArea: [4]float64{mx0, mz0, mx1, mz1}, Screen: [2]int{g.w, g.h},
 		Wireframe: g.View.Wireframe, ShowUI: g.ShowUI, MapSumHash: sum,
 		Teach: TeachState{Mode: teachModes[g.teach.mode], Stage: g.teach.k, Octave: g.teach.octK, Batch: g.teach.erosion.pass},
-		Path:  g.ui.path, Panels: g.ui.unfolded, View: g.View, Redraws: g.view.redraws,
+		Path:  g.ui.path, Panels: g.ui.unfolded, View: g.View, Redraws: g.view.redraws, Draws: g.view.draws,
 	}
 	if st := g.teach.stepper; st != nil && g.teach.mode == teachSubdivision {
 		s.Teach.Stages = len(st.Steps())

@@ -56,6 +56,7 @@ type viewCache struct {
 	staleSince time.Time
 	lastInput  time.Time
 	redraws    int64 // views drawn, for the tests
+	draws      int64 // frames drawn, for the tests
 	keys       []ebiten.Key
 	chars      []rune
 }
@@ -91,6 +92,7 @@ func (c *viewCache) noteInput(now time.Time) {
 // needsRedraw reports whether the view with key must be drawn now, given
 // how long a redraw takes (redrawCost; 0: unknown).
 func (c *viewCache) needsRedraw(key viewKey, now time.Time, redrawCost time.Duration) bool {
+	c.draws++
 	if !c.valid {
 		return true
 	}
