@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/draw"
 	"image/png"
 	"net/http"
 	"net/http/httptest"
@@ -264,11 +265,7 @@ func (p *page) shot(name string) *image.RGBA {
 		p.t.Fatalf("screenshot: %v", err)
 	}
 	rgba := image.NewRGBA(img.Bounds())
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			rgba.Set(x, y, img.At(x, y))
-		}
-	}
+	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
 	return rgba
 }
 
