@@ -100,8 +100,9 @@ func (hz *horizon) build(p *projector, cam *Camera, m *terrain.Heightmap, normal
 	reach := horizonReach(m)
 	x0, x1, z0, z1 := 0.0, ew, 0.0, ed
 	if out != nil {
-		x0, x1 = float64(out.Cols[0])*out.CellSize, float64(out.Cols[len(out.Cols)-1])*out.CellSize
-		z0, z1 = float64(out.Rows[0])*out.CellSize, float64(out.Rows[len(out.Rows)-1])*out.CellSize
+		c0, r0, c1, r1 := out.Bounds()
+		x0, x1 = float64(c0)*out.CellSize, float64(c1)*out.CellSize
+		z0, z1 = float64(r0)*out.CellSize, float64(r1)*out.CellSize
 	}
 	xs := horizonCuts(x0, x1, reach)
 	zs := horizonCuts(z0, z1, reach)

@@ -47,8 +47,8 @@ func AddOutside(ctx context.Context, w *World, p terrain.Params) {
 
 // outsideOf is the land beyond the map the view draws: none when the
 // viewer turned it off; for a world without the noise's own, the land
-// synthesised from its map, made once (a few milliseconds: the coarse
-// grid has some 30 000 vertices) and kept with the world.
+// synthesised from its map, made once (a few milliseconds: its rings
+// have some 17 000 vertices) and kept with the world.
 func outsideOf(v *Viewer, w *World) *terrain.Outside {
 	if !v.Continue {
 		return nil
@@ -166,35 +166,24 @@ func (s *outsideSurface) at(o *terrain.Outside, level float32) *outsideSurface {
 // buildOutside projects the outside's cells back to front: those beyond
 // the map into behind (drawn before the map), the others into front
 // (drawn after it). The cells along the map's edges meet it at the
-// terrain's edge vertices (m's heights and normals), not only at the
-// coarse grid's lines, so that no crack opens between the map's edge and
-// the coarse land. Cells wholly outside the view are left out.
+// terrain's edge vertices (m's heights and normals), not only at their
+// corners, so that no crack opens between the map's edge and the land
+// beyond; the cells along a finer ring meet it at its vertices (Fan).
+// Cells wholly outside the view are left out.
 func (hz *horizon) buildOutside(p *projector, cam *Camera, m *terrain.Heightmap, normals []float32, o *terrain.Outside, level float32, behind, front *drawCall) {
 	s := hz.surface.at(o, level)
-	nc := len(o.Cols)
 	cs := float32(o.CellSize)
 	ex, ez := float64(cam.Pos[0]), float64(cam.Pos[2])
-	ic, ir := o.InnerCols, o.InnerRows
-	// Per grid vertex, the frustum planes it lies outside of (bits: left,
-	// right, bottom, top, near): a cell whose corners all lie outside
+	// Per vertex, the frustum planes it lies outside of (bits: left,
+	// right, bottom, top, near): a cell whose vertices all lie outside
 	// one plane cannot be seen.
 	hz.outcodes = grow(hz.outcodes, len(s.heights))
-	for j, row := range o.Rows {
-		for i, col := range o.Cols {
-			hz.outcodes[j*nc+i] = p.outcode(mgl32.Vec3{float32(col) * cs, s.heights[j*nc+i], float32(row) * cs})
-		}
+	for k := range s.heights {
+		hz.outcodes[k] = p.outcode(mgl32.Vec3{float32(o.X[k]) * cs, s.heights[k], float32(o.Z[k]) * cs})
 	}
-	// Cells along the edges are culled with their edge vertices, which
-	// may rise above the coarse corners.
-	unseen := func(i, j int) bool {
-		k := j*nc + i
-		along := (i >= ic[0] && i < ic[1] && (j == ir[0]-1 || j == ir[1])) || (j >= ir[0] && j < ir[1] && (i == ic[0]-1 || i == ic[1]))
-		return !along && hz.outcodes[k]&hz.outcodes[k+1]&hz.outcodes[k+nc]&hz.outcodes[k+nc+1] != 0
-	}
-	vertex := func(i, j int) surfaceVertex {
-		k := j*nc + i
+	vertex := func(k int) surfaceVertex {
 		n := s.normals[k]
-		return surfaceVertex{pos: mgl32.Vec3{float32(o.Cols[i]) * cs, s.heights[k], float32(o.Rows[j]) * cs}, normal: mgl32.Vec3{n[0], n[1], n[2]}}
+		return surfaceVertex{pos: mgl32.Vec3{float32(o.X[k]) * cs, s.heights[k], float32(o.Z[k]) * cs}, normal: mgl32.Vec3{n[0], n[1], n[2]}}
 	}
 	sample := func(col, row int) surfaceVertex {
 		k := row*m.Width + col
@@ -204,76 +193,87 @@ func (hz *horizon) buildOutside(p *projector, cam *Camera, m *terrain.Heightmap,
 		}
 		return v
 	}
-	o.Order(ex, ez, func(i, j int) {
-		if unseen(i, j) {
-			return
-		}
+	o.Order(ex, ez, func(c int) {
+		cl := &o.Cells[c]
+		q := cl.Corners
 		d := front
-		if o.BehindMap(i, j, ex, ez) {
+		if o.BehindMap(c, ex, ez) {
 			d = behind
 		}
-		// A cell along an edge: its outer line o0–o1 and the terrain's
-		// edge vertices from o0's end to o1's.
-		stitch := func(o0, o1 surfaceVertex, edge, from, to int, at func(k int) surfaceVertex) {
-			ks := append(hz.stitch[:0], from)
-			for k := from + 1; k < to; k++ {
-				if hz.onEdge(m, edge, k) {
-					ks = append(ks, k)
+		if cl.OnMap {
+			// A cell along an edge: its outer side o0–o1 and the
+			// terrain's edge vertices from o0's end to o1's, culled with
+			// those, which may rise above the cell's corners.
+			stitch := func(o0, o1 int, edge, from, to int, at func(k int) surfaceVertex) {
+				ks := append(hz.stitch[:0], from)
+				for k := from + 1; k < to; k++ {
+					if hz.onEdge(m, edge, k) {
+						ks = append(ks, k)
+					}
+				}
+				hz.stitch = append(ks, to)
+				code := hz.outcodes[o0] & hz.outcodes[o1]
+				for _, k := range hz.stitch {
+					code &= p.outcode(at(k).pos)
+				}
+				if code == 0 {
+					d.fan(p, vertex(o0), vertex(o1), at, hz.stitch)
 				}
 			}
-			hz.stitch = append(ks, to)
-			code := p.outcode(o0.pos) & p.outcode(o1.pos)
-			for _, k := range hz.stitch {
-				code &= p.outcode(at(k).pos)
+			switch cl.Side {
+			case terrain.SideSouth: // north of the map: its south side is row 0
+				stitch(q[0], q[1], edgeNorth, cl.X0, cl.X1, func(k int) surfaceVertex { return sample(k, 0) })
+			case terrain.SideNorth:
+				stitch(q[2], q[3], edgeSouth, cl.X0, cl.X1, func(k int) surfaceVertex { return sample(k, m.Height-1) })
+			case terrain.SideEast:
+				stitch(q[0], q[2], edgeWest, cl.Z0, cl.Z1, func(k int) surfaceVertex { return sample(0, k) })
+			case terrain.SideWest:
+				stitch(q[1], q[3], edgeEast, cl.Z0, cl.Z1, func(k int) surfaceVertex { return sample(m.Width-1, k) })
+			}
+			return
+		}
+		if cl.Side != terrain.SideNone {
+			o0, o1, ks := o.Fan(c)
+			code := hz.outcodes[o0] & hz.outcodes[o1]
+			for _, k := range ks {
+				code &= hz.outcodes[k]
 			}
 			if code == 0 {
-				d.fan(p, o0, o1, at, hz.stitch)
+				d.fan(p, vertex(o0), vertex(o1), vertex, ks)
 			}
-		}
-		switch {
-		case i >= ic[0] && i < ic[1] && j == ir[0]-1: // north of the map: its inner line is row 0
-			stitch(vertex(i, j), vertex(i+1, j), edgeNorth, o.Cols[i], o.Cols[i+1], func(k int) surfaceVertex { return sample(k, 0) })
-			return
-		case i >= ic[0] && i < ic[1] && j == ir[1]:
-			stitch(vertex(i, j+1), vertex(i+1, j+1), edgeSouth, o.Cols[i], o.Cols[i+1], func(k int) surfaceVertex { return sample(k, m.Height-1) })
-			return
-		case j >= ir[0] && j < ir[1] && i == ic[0]-1:
-			stitch(vertex(i, j), vertex(i, j+1), edgeWest, o.Rows[j], o.Rows[j+1], func(k int) surfaceVertex { return sample(0, k) })
-			return
-		case j >= ir[0] && j < ir[1] && i == ic[1]:
-			stitch(vertex(i+1, j), vertex(i+1, j+1), edgeEast, o.Rows[j], o.Rows[j+1], func(k int) surfaceVertex { return sample(m.Width-1, k) })
 			return
 		}
-		q := [4]surfaceVertex{vertex(i, j), vertex(i+1, j), vertex(i, j+1), vertex(i+1, j+1)}
+		if hz.outcodes[q[0]]&hz.outcodes[q[1]]&hz.outcodes[q[2]]&hz.outcodes[q[3]] != 0 {
+			return
+		}
+		v := [4]surfaceVertex{vertex(q[0]), vertex(q[1]), vertex(q[2]), vertex(q[3])}
 		// Of the cell's two triangles the one on the eye's side of the
 		// diagonal b–c goes second (terrain/mesh lowerFirst).
-		c0, c1 := float64(o.Cols[i])*o.CellSize, float64(o.Cols[i+1])*o.CellSize
-		r0, r1 := float64(o.Rows[j])*o.CellSize, float64(o.Rows[j+1])*o.CellSize
+		c0, c1 := float64(cl.X0)*o.CellSize, float64(cl.X1)*o.CellSize
+		r0, r1 := float64(cl.Z0)*o.CellSize, float64(cl.Z1)*o.CellSize
 		if (ex-c1)*(r1-r0)+(ez-r0)*(c1-c0) < 0 {
-			d.triangles(p, q, [2][3]int{{1, 2, 3}, {0, 2, 1}})
+			d.triangles(p, v, [2][3]int{{1, 2, 3}, {0, 2, 1}})
 		} else {
-			d.triangles(p, q, [2][3]int{{0, 2, 1}, {1, 2, 3}})
+			d.triangles(p, v, [2][3]int{{0, 2, 1}, {1, 2, 3}})
 		}
 	})
 }
 
-// fan appends the cell between the coarse line o0–o1 and the edge
-// vertices at(k) for k in ks: the triangle (o0, o1, at(mid)), mid the
-// middle one, and a fan of thin triangles from each coarse end to its
-// half of the edge.
+// fan appends the cell between the coarse side o0–o1 and the finer
+// side's vertices at(k) for k in ks (terrain.FanTriangles): the triangle
+// (o0, o1, at(mid)), mid the middle one, and a fan of thin triangles
+// from each coarse end to its half of the finer side.
 func (d *drawCall) fan(p *projector, o0, o1 surfaceVertex, at func(k int) surfaceVertex, ks []int) {
-	mid := ks[len(ks)/2]
-	d.triangle(p, [3]surfaceVertex{o0, o1, at(mid)})
-	prev := at(ks[0])
-	for _, k := range ks[1:] {
-		next := at(k)
-		apex := o0
-		if k > mid {
-			apex = o1
+	get := func(k int) surfaceVertex {
+		switch k {
+		case -1:
+			return o0
+		case -2:
+			return o1
 		}
-		d.triangle(p, [3]surfaceVertex{apex, prev, next})
-		prev = next
+		return at(ks[k])
 	}
+	terrain.FanTriangles(len(ks), func(a, b, c int) { d.triangle(p, [3]surfaceVertex{get(a), get(b), get(c)}) })
 }
 
 // outcode returns the frustum planes (bit 0 left, 1 right, 2 bottom,
