@@ -53,6 +53,9 @@ type horizon struct {
 	edges    []bool
 	stitch   []int   // scratch: the edge vertices of one cell of the land beyond
 	outcodes []uint8 // scratch: the frustum planes each vertex of the land beyond lies outside of
+	// noBlockCulling looks at every cell of the land beyond, none left
+	// out with its block (tests compare with it).
+	noBlockCulling bool
 }
 
 // update projects the plane and the skirts for key, with cam the camera

@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -148,10 +149,11 @@ func smoothstep64(e0, e1, x float64) float64 {
 // outsideSurface is the outside's surface at one plane level, kept while
 // the outside and the level stay.
 type outsideSurface struct {
-	of      *terrain.Outside
-	level   float32
-	heights []float32
-	normals [][3]float32
+	of        *terrain.Outside
+	level     float32
+	heights   []float32
+	normals   [][3]float32
+	low, high float32 // the lowest and highest of heights
 }
 
 // at returns the surface of o faded into the plane at level.
@@ -159,6 +161,7 @@ func (s *outsideSurface) at(o *terrain.Outside, level float32) *outsideSurface {
 	if s.of != o || s.level != level {
 		s.heights, s.normals = o.Surface(level, s.heights, s.normals)
 		s.of, s.level = o, level
+		s.low, s.high = slices.Min(s.heights), slices.Max(s.heights)
 	}
 	return s
 }
@@ -175,11 +178,44 @@ func (hz *horizon) buildOutside(p *projector, cam *Camera, m *terrain.Heightmap,
 	cs := float32(o.CellSize)
 	ex, ez := float64(cam.Pos[0]), float64(cam.Pos[2])
 	// Per vertex, the frustum planes it lies outside of (bits: left,
-	// right, bottom, top, near): a cell whose vertices all lie outside
-	// one plane cannot be seen.
+	// right, bottom, top, near; unknown until asked for): a cell whose
+	// vertices all lie outside one plane cannot be seen.
+	const unknown = 0xff
 	hz.outcodes = grow(hz.outcodes, len(s.heights))
-	for k := range s.heights {
-		hz.outcodes[k] = p.outcode(mgl32.Vec3{float32(o.X[k]) * cs, s.heights[k], float32(o.Z[k]) * cs})
+	for k := range hz.outcodes {
+		hz.outcodes[k] = unknown
+	}
+	code := func(k int) uint8 {
+		if hz.outcodes[k] == unknown {
+			hz.outcodes[k] = p.outcode(mgl32.Vec3{float32(o.X[k]) * cs, s.heights[k], float32(o.Z[k]) * cs})
+		}
+		return hz.outcodes[k]
+	}
+	// A block of cells out of view is left out whole: the box over it
+	// from the lowest to the highest vertex, lowered by the curvature
+	// (least at the point nearest the eye, most at a far corner).
+	// The stitched cells rise to the map's edge samples.
+	high := s.high
+	for k := range m.Width {
+		high = max(high, float32(float64(max(m.At(k, 0), m.At(k, m.Height-1)))*m.VerticalScale))
+	}
+	for k := range m.Height {
+		high = max(high, float32(float64(max(m.At(0, k), m.At(m.Width-1, k)))*m.VerticalScale))
+	}
+	keep := func(c0, r0, c1, r1 int) bool {
+		if hz.noBlockCulling {
+			return true
+		}
+		x0, x1, z0, z1 := float32(c0)*cs, float32(c1)*cs, float32(r0)*cs, float32(r1)*cs
+		nx, nz := min(max(cam.Pos[0], x0), x1), min(max(cam.Pos[2], z0), z1)
+		least := p.drop(mgl32.Vec3{nx, 0, nz})
+		most := max(p.drop(mgl32.Vec3{x0, 0, z0}), p.drop(mgl32.Vec3{x1, 0, z0}), p.drop(mgl32.Vec3{x0, 0, z1}), p.drop(mgl32.Vec3{x1, 0, z1}))
+		y0, y1 := s.low-most, high-least
+		all := uint8(0x1f)
+		for _, v := range [8]mgl32.Vec3{{x0, y0, z0}, {x1, y0, z0}, {x0, y0, z1}, {x1, y0, z1}, {x0, y1, z0}, {x1, y1, z0}, {x0, y1, z1}, {x1, y1, z1}} {
+			all &= p.flatOutcode(v)
+		}
+		return all == 0
 	}
 	vertex := func(k int) surfaceVertex {
 		n := s.normals[k]
@@ -193,7 +229,7 @@ func (hz *horizon) buildOutside(p *projector, cam *Camera, m *terrain.Heightmap,
 		}
 		return v
 	}
-	o.Order(ex, ez, func(c int) {
+	o.Order(ex, ez, keep, func(c int) {
 		cl := &o.Cells[c]
 		q := cl.Corners
 		d := front
@@ -212,11 +248,11 @@ func (hz *horizon) buildOutside(p *projector, cam *Camera, m *terrain.Heightmap,
 					}
 				}
 				hz.stitch = append(ks, to)
-				code := hz.outcodes[o0] & hz.outcodes[o1]
+				out := code(o0) & code(o1)
 				for _, k := range hz.stitch {
-					code &= p.outcode(at(k).pos)
+					out &= p.outcode(at(k).pos)
 				}
-				if code == 0 {
+				if out == 0 {
 					d.fan(p, vertex(o0), vertex(o1), at, hz.stitch)
 				}
 			}
@@ -234,16 +270,16 @@ func (hz *horizon) buildOutside(p *projector, cam *Camera, m *terrain.Heightmap,
 		}
 		if cl.Side != terrain.SideNone {
 			o0, o1, ks := o.Fan(c)
-			code := hz.outcodes[o0] & hz.outcodes[o1]
+			out := code(o0) & code(o1)
 			for _, k := range ks {
-				code &= hz.outcodes[k]
+				out &= code(k)
 			}
-			if code == 0 {
+			if out == 0 {
 				d.fan(p, vertex(o0), vertex(o1), vertex, ks)
 			}
 			return
 		}
-		if hz.outcodes[q[0]]&hz.outcodes[q[1]]&hz.outcodes[q[2]]&hz.outcodes[q[3]] != 0 {
+		if code(q[0])&code(q[1])&code(q[2])&code(q[3]) != 0 {
 			return
 		}
 		v := [4]surfaceVertex{vertex(q[0]), vertex(q[1]), vertex(q[2]), vertex(q[3])}
@@ -279,8 +315,12 @@ func (d *drawCall) fan(p *projector, o0, o1 surfaceVertex, at func(k int) surfac
 // outcode returns the frustum planes (bit 0 left, 1 right, 2 bottom,
 // 3 top, 4 near) the world point v lies outside of.
 func (p *projector) outcode(v mgl32.Vec3) uint8 {
+	return p.flatOutcode(p.bend(v))
+}
+
+// flatOutcode is outcode for a point already lowered by the curvature.
+func (p *projector) flatOutcode(v mgl32.Vec3) uint8 {
 	m := &p.vp
-	v = p.bend(v)
 	x := m[0]*v[0] + m[4]*v[1] + m[8]*v[2] + m[12]
 	y := m[1]*v[0] + m[5]*v[1] + m[9]*v[2] + m[13]
 	w := m[3]*v[0] + m[7]*v[1] + m[11]*v[2] + m[15]

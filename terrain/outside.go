@@ -1,6 +1,7 @@
 package terrain
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -304,16 +305,9 @@ func (o *Outside) FineHeight(x, z float64, level float32) float64 {
 // layRings lays the rings out with ring 0's cells step samples wide,
 // adding their vertices and cells, until they reach o.reach.
 func (o *Outside) layRings(step int) error {
-	at := map[[2]int]int{}
-	vertex := func(x, z int) int {
-		if k, ok := at[[2]int{x, z}]; ok {
-			return k
-		}
-		at[[2]int{x, z}] = len(o.X)
-		o.X, o.Z = append(o.X, x), append(o.Z, z)
-		return len(o.X) - 1
-	}
+	// The rings' lines first, to size what they hold.
 	box := [4]int{0, 0, o.Width - 1, o.Height - 1} // x0, z0, x1, z1: the map, then each ring's outer edge
+	cells := 0
 	for c := step; ; c *= 2 {
 		// The ring's outer edge lies on multiples of 2c, the next ring's
 		// cells, so that every side of those along it has a vertex of
@@ -322,26 +316,60 @@ func (o *Outside) layRings(step int) error {
 		outer := [4]int{floorTo(box[0]-t, 2*c), floorTo(box[1]-t, 2*c), ceilTo(box[2]+t, 2*c), ceilTo(box[3]+t, 2*c)}
 		r := OutsideRing{Step: c, Xs: ringLines(outer[0], outer[2], box[0], box[2], c), Zs: ringLines(outer[1], outer[3], box[1], box[3], c)}
 		r.Hole = [4]int{slices.Index(r.Xs, box[0]), slices.Index(r.Xs, box[2]), slices.Index(r.Zs, box[1]), slices.Index(r.Zs, box[3])}
-		hole := func(i, j int) bool { return i >= r.Hole[0] && i < r.Hole[1] && j >= r.Hole[2] && j < r.Hole[3] }
-		nx, nz := len(r.Xs)-1, len(r.Zs)-1
-		r.cells = make([]int, nx*nz)
-		for j := range nz {
-			for i := range nx {
-				if hole(i, j) {
-					r.cells[j*nx+i] = -1
-					continue
-				}
-				x0, x1, z0, z1 := r.Xs[i], r.Xs[i+1], r.Zs[j], r.Zs[j+1]
-				r.cells[j*nx+i] = len(o.Cells)
-				o.Cells = append(o.Cells, OutsideCell{X0: x0, Z0: z0, X1: x1, Z1: z1,
-					Corners: [4]int{vertex(x0, z0), vertex(x1, z0), vertex(x0, z1), vertex(x1, z1)}})
-			}
-		}
+		cells += (len(r.Xs)-1)*(len(r.Zs)-1) - (r.Hole[1]-r.Hole[0])*(r.Hole[3]-r.Hole[2])
 		o.Rings = append(o.Rings, r)
 		box = outer
 		if float64(min(-box[0], -box[1], box[2]-(o.Width-1), box[3]-(o.Height-1))) >= o.reach {
 			break
 		}
+	}
+	o.Cells = make([]OutsideCell, 0, cells)
+	o.X, o.Z = make([]int, 0, cells+len(o.Rings)*8), make([]int, 0, cells+len(o.Rings)*8)
+	// Each ring's vertices on its grid, −1 in the hole; those on the
+	// hole's edge are the ring inside's outer vertices where it has
+	// them there.
+	var inner []int // the ring inside's vertex indices on its grid
+	for l := range o.Rings {
+		r := &o.Rings[l]
+		nx, nz := len(r.Xs), len(r.Zs)
+		at := make([]int, nx*nz)
+		var prev *OutsideRing
+		if l > 0 {
+			prev = &o.Rings[l-1]
+		}
+		for j := range nz {
+			for i := range nx {
+				at[j*nx+i] = -1
+				if i > r.Hole[0] && i < r.Hole[1] && j > r.Hole[2] && j < r.Hole[3] {
+					continue
+				}
+				x, z := r.Xs[i], r.Zs[j]
+				if prev != nil && i >= r.Hole[0] && i <= r.Hole[1] && j >= r.Hole[2] && j <= r.Hole[3] {
+					// On the hole's edge: the ring inside's vertex there.
+					pi, oki := slices.BinarySearch(prev.Xs, x)
+					pj, okj := slices.BinarySearch(prev.Zs, z)
+					if oki && okj {
+						at[j*nx+i] = inner[pj*len(prev.Xs)+pi]
+						continue
+					}
+				}
+				at[j*nx+i] = len(o.X)
+				o.X, o.Z = append(o.X, x), append(o.Z, z)
+			}
+		}
+		r.cells = make([]int, (nx-1)*(nz-1))
+		for j := range nz - 1 {
+			for i := range nx - 1 {
+				if i >= r.Hole[0] && i < r.Hole[1] && j >= r.Hole[2] && j < r.Hole[3] {
+					r.cells[j*(nx-1)+i] = -1
+					continue
+				}
+				r.cells[j*(nx-1)+i] = len(o.Cells)
+				o.Cells = append(o.Cells, OutsideCell{X0: r.Xs[i], Z0: r.Zs[j], X1: r.Xs[i+1], Z1: r.Zs[j+1],
+					Corners: [4]int{at[j*nx+i], at[j*nx+i+1], at[(j+1)*nx+i], at[(j+1)*nx+i+1]}})
+			}
+		}
+		inner = at
 	}
 	return o.findSides()
 }
@@ -351,49 +379,82 @@ func (o *Outside) layRings(step int) error {
 // By the layout (each ring at least two cells thick) no cell has more
 // than one such side.
 func (o *Outside) findSides() error {
-	// The vertices on each line, in order along it.
-	onX, onZ := map[int][]int{}, map[int][]int{} // x → vertices by z; z → vertices by x
+	// The vertices along each vertical line (by x, then z) and along
+	// each horizontal one (by z, then x), of the lines rings meet on.
+	xl, zl := map[int]bool{}, map[int]bool{}
+	for l := range o.Rings {
+		r := &o.Rings[l]
+		for _, k := range [4]int{0, r.Hole[0], r.Hole[1], len(r.Xs) - 1} {
+			xl[r.Xs[k]] = true
+		}
+		for _, k := range [4]int{0, r.Hole[2], r.Hole[3], len(r.Zs) - 1} {
+			zl[r.Zs[k]] = true
+		}
+	}
+	var byX, byZ []int
 	for k := range o.X {
-		onX[o.X[k]] = append(onX[o.X[k]], k)
-		onZ[o.Z[k]] = append(onZ[o.Z[k]], k)
+		if xl[o.X[k]] {
+			byX = append(byX, k)
+		}
+		if zl[o.Z[k]] {
+			byZ = append(byZ, k)
+		}
 	}
-	for _, s := range onX {
-		slices.SortFunc(s, func(a, b int) int { return o.Z[a] - o.Z[b] })
-	}
-	for _, s := range onZ {
-		slices.SortFunc(s, func(a, b int) int { return o.X[a] - o.X[b] })
-	}
-	// inside returns the vertices on the line strictly between lo and hi.
-	inside := func(line []int, pos []int, lo, hi int) []int {
-		a, _ := slices.BinarySearchFunc(line, lo, func(k, v int) int { return pos[k] - v })
-		b, _ := slices.BinarySearchFunc(line, hi, func(k, v int) int { return pos[k] - v })
+	slices.SortFunc(byX, func(a, b int) int { return cmp.Or(o.X[a]-o.X[b], o.Z[a]-o.Z[b]) })
+	slices.SortFunc(byZ, func(a, b int) int { return cmp.Or(o.Z[a]-o.Z[b], o.X[a]-o.X[b]) })
+	// inside returns the vertices on line at (of sorted, on which
+	// line gives a vertex's line and pos its place along it) strictly
+	// between lo and hi, both vertices.
+	inside := func(sorted, line, pos []int, at, lo, hi int) []int {
+		find := func(p int) int {
+			k, _ := slices.BinarySearchFunc(sorted, [2]int{at, p}, func(v int, t [2]int) int { return cmp.Or(line[v]-t[0], pos[v]-t[1]) })
+			return k
+		}
+		a, b := find(lo), find(hi)
 		if a+1 >= b {
 			return nil
 		}
-		return line[a+1 : b]
+		return sorted[a+1 : b]
 	}
 	w, h := o.Width-1, o.Height-1
-	for c := range o.Cells {
-		cl := &o.Cells[c]
-		sides := [4]struct {
-			extra []int
-			onMap bool
-		}{
-			{inside(onZ[cl.Z0], o.X, cl.X0, cl.X1), cl.Z0 == h && cl.X0 >= 0 && cl.X1 <= w},
-			{inside(onZ[cl.Z1], o.X, cl.X0, cl.X1), cl.Z1 == 0 && cl.X0 >= 0 && cl.X1 <= w},
-			{inside(onX[cl.X0], o.Z, cl.Z0, cl.Z1), cl.X0 == w && cl.Z0 >= 0 && cl.Z1 <= h},
-			{inside(onX[cl.X1], o.Z, cl.Z0, cl.Z1), cl.X1 == 0 && cl.Z0 >= 0 && cl.Z1 <= h},
-		}
-		for s, side := range sides {
-			if side.extra == nil && !side.onMap {
+	for l := range o.Rings {
+		r := &o.Rings[l]
+		// Inside a ring every vertex on a cell's side is a corner: only
+		// the sides on its outer edge and on its hole's can have more.
+		xe := [4]int{r.Xs[0], r.Xs[r.Hole[0]], r.Xs[r.Hole[1]], r.Xs[len(r.Xs)-1]}
+		ze := [4]int{r.Zs[0], r.Zs[r.Hole[2]], r.Zs[r.Hole[3]], r.Zs[len(r.Zs)-1]}
+		for _, c := range r.cells {
+			if c < 0 {
 				continue
 			}
-			if cl.Side != SideNone {
-				return fmt.Errorf("terrain: the outside's cell %d–%d × %d–%d has more than one side to stitch", cl.X0, cl.X1, cl.Z0, cl.Z1)
+			cl := &o.Cells[c]
+			var sides [4]struct {
+				extra []int
+				onMap bool
 			}
-			cl.Side, cl.OnMap = SideNorth+s, side.onMap
-			if !side.onMap {
-				cl.Extra = side.extra
+			if slices.Contains(ze[:], cl.Z0) {
+				sides[0].extra, sides[0].onMap = inside(byZ, o.Z, o.X, cl.Z0, cl.X0, cl.X1), cl.Z0 == h && cl.X0 >= 0 && cl.X1 <= w
+			}
+			if slices.Contains(ze[:], cl.Z1) {
+				sides[1].extra, sides[1].onMap = inside(byZ, o.Z, o.X, cl.Z1, cl.X0, cl.X1), cl.Z1 == 0 && cl.X0 >= 0 && cl.X1 <= w
+			}
+			if slices.Contains(xe[:], cl.X0) {
+				sides[2].extra, sides[2].onMap = inside(byX, o.X, o.Z, cl.X0, cl.Z0, cl.Z1), cl.X0 == w && cl.Z0 >= 0 && cl.Z1 <= h
+			}
+			if slices.Contains(xe[:], cl.X1) {
+				sides[3].extra, sides[3].onMap = inside(byX, o.X, o.Z, cl.X1, cl.Z0, cl.Z1), cl.X1 == 0 && cl.Z0 >= 0 && cl.Z1 <= h
+			}
+			for s, side := range sides {
+				if side.extra == nil && !side.onMap {
+					continue
+				}
+				if cl.Side != SideNone {
+					return fmt.Errorf("terrain: the outside's cell %d–%d × %d–%d has more than one side to stitch", cl.X0, cl.X1, cl.Z0, cl.Z1)
+				}
+				cl.Side, cl.OnMap = SideNorth+s, side.onMap
+				if !side.onMap {
+					cl.Extra = side.extra
+				}
 			}
 		}
 	}
@@ -587,7 +648,11 @@ func sign(x int) int {
 // place, rows outside, columns inside. The blocks so, and the cells in
 // each block so: a cell that can hide another lies between it and the
 // eye on both axes, and so does its block, which then comes after.
-func (o *Outside) Order(ex, ez float64, visit func(c int)) {
+//
+// With keep, a block (and a ring with all inside it) for which
+// keep(x0, z0, x1, z1), its extent in samples, is false is left out
+// whole: the view's culling, without a look at each of its cells.
+func (o *Outside) Order(ex, ez float64, keep func(x0, z0, x1, z1 int) bool, visit func(c int)) {
 	fx, fz := ex/o.CellSize, ez/o.CellSize
 	var ring func(l int)
 	ring = func(l int) {
@@ -595,6 +660,9 @@ func (o *Outside) Order(ex, ez float64, visit func(c int)) {
 			return // the map's own square
 		}
 		r := &o.Rings[l]
+		if keep != nil && !keep(r.Xs[0], r.Zs[0], r.Xs[len(r.Xs)-1], r.Zs[len(r.Zs)-1]) {
+			return
+		}
 		bx := [4]int{0, r.Hole[0], r.Hole[1], len(r.Xs) - 1}
 		bz := [4]int{0, r.Hole[2], r.Hole[3], len(r.Zs) - 1}
 		lines := func(all []int, b [4]int) []int { return []int{all[b[0]], all[b[1]], all[b[2]], all[b[3]]} }
@@ -606,6 +674,9 @@ func (o *Outside) Order(ex, ez float64, visit func(c int)) {
 					return
 				}
 				xs, zs := r.Xs[bx[bi]:bx[bi+1]+1], r.Zs[bz[bj]:bz[bj+1]+1]
+				if keep != nil && !keep(xs[0], zs[0], xs[len(xs)-1], zs[len(zs)-1]) {
+					return
+				}
 				cx, cz := outsideCell(xs, fx), outsideCell(zs, fz)
 				orderAxis(len(zs)-1, cz, func(j int) {
 					orderAxis(len(xs)-1, cx, func(i int) {
@@ -666,6 +737,9 @@ func (o *Outside) BehindMap(c int, ex, ez float64) bool {
 	cs := o.CellSize
 	x0, x1 := 0.0, float64(o.Width-1)*cs
 	z0, z1 := 0.0, float64(o.Height-1)*cs
+	if ex >= x0 && ex <= x1 && ez >= z0 && ez <= z1 {
+		return true
+	}
 	cl := &o.Cells[c]
 	cx := float64(cl.X0+cl.X1) / 2 * cs
 	cz := float64(cl.Z0+cl.Z1) / 2 * cs

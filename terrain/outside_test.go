@@ -184,8 +184,10 @@ func TestOutsideGrid(t *testing.T) {
 // three map widths, over 1000 on a 1025² one reaching 120 km). Here each is at most twice as long as wide
 // (three times in the odd cells at the map's far corner where the map's
 // side is no multiple of the step), and a cell's size grows with its
-// distance from the map: never coarser than the step plus a tenth of the
-// distance, never finer than a 25th of it.
+// distance from the map: never coarser than the step plus the distance
+// over outsideRingCells, never finer than the distance over twice that
+// (and a little: the rings' outer edges are rounded out to the next
+// ring's cells).
 func TestOutsideCellsAreSquare(t *testing.T) {
 	for _, side := range []int{129, 257, 1025, 150, 1000} {
 		m := NewHeightmap(side, side)
@@ -210,10 +212,10 @@ func TestOutsideCellsAreSquare(t *testing.T) {
 			// How far the cell's nearest point lies beyond the map.
 			d := float64(max(-c.X1, c.X0-(side-1), -c.Z1, c.Z0-(side-1), 0))
 			if size > 1.5*float64(step)+d/outsideRingCells {
-				t.Errorf("%d²: cell %d–%d × %d–%d, %g wide at %g from the map: too coarse", side, c.X0, c.X1, c.Z0, c.Z1, size, d)
+				t.Fatalf("%d²: cell %d–%d × %d–%d, %g wide at %g from the map: too coarse", side, c.X0, c.X1, c.Z0, c.Z1, size, d)
 			}
-			if size < (d+size)/25 {
-				t.Errorf("%d²: cell %d–%d × %d–%d, %g wide at %g from the map: too fine", side, c.X0, c.X1, c.Z0, c.Z1, size, d)
+			if size*2*(outsideRingCells+2) < d {
+				t.Fatalf("%d²: cell %d–%d × %d–%d, %g wide at %g from the map: too fine", side, c.X0, c.X1, c.Z0, c.Z1, size, d)
 			}
 		}
 		if worst > bound {
@@ -360,7 +362,7 @@ func TestOutsideOrder(t *testing.T) {
 			at[c] = -1
 		}
 		n := 0
-		o.Order(eye[0], eye[1], func(c int) {
+		o.Order(eye[0], eye[1], nil, func(c int) {
 			if at[c] >= 0 {
 				t.Fatalf("eye %v: cell %d visited twice", eye, c)
 			}
@@ -386,12 +388,59 @@ func TestOutsideOrder(t *testing.T) {
 	}
 }
 
+// Order leaves out the blocks keep refuses, here those wholly west of the
+// map's middle, and no cell of the rest, in the same order.
+func TestOutsideOrderKeep(t *testing.T) {
+	o, m, _ := outsideOf(t, nil, 129)
+	mid := (m.Width - 1) / 2
+	var all, kept []int
+	o.Order(10, 20, nil, func(c int) { all = append(all, c) })
+	o.Order(10, 20, func(x0, z0, x1, z1 int) bool { return x1 > mid }, func(c int) { kept = append(kept, c) })
+	var want []int
+	for _, c := range all {
+		if o.Cells[c].X0 >= mid {
+			want = append(want, c)
+		}
+	}
+	if len(kept) >= len(all) || len(kept) < len(want) {
+		t.Fatalf("%d of %d cells kept; %d lie east of the middle", len(kept), len(all), len(want))
+	}
+	// The kept cells in the full order's order, those east of the
+	// middle among them.
+	at := map[int]int{}
+	for k, c := range all {
+		at[c] = k
+	}
+	seen := map[int]bool{}
+	for k, c := range kept {
+		seen[c] = true
+		if k > 0 && at[c] < at[kept[k-1]] {
+			t.Fatalf("cell %d comes before %d kept, after it in the full order", c, kept[k-1])
+		}
+	}
+	// The blocks west of each ring's hole (its west side and corners)
+	// lie wholly west of the middle.
+	for l := range o.Rings {
+		r := &o.Rings[l]
+		for _, c := range r.cells {
+			if c >= 0 && o.Cells[c].X1 <= r.Xs[r.Hole[0]] && seen[c] {
+				t.Fatalf("cell %+v of a block west of the map kept", o.Cells[c])
+			}
+		}
+	}
+	for _, c := range want {
+		if !seen[c] {
+			t.Fatalf("cell %+v east of the middle left out", o.Cells[c])
+		}
+	}
+}
+
 // From over the map every cell lies beyond it; from beside it, the cells
 // between the eye and the map do not, and those across the map do.
 func TestOutsideBehindMap(t *testing.T) {
 	o, m, _ := outsideOf(t, nil, 129)
 	ext := float64(m.Width-1) * m.CellSize
-	o.Order(0.5*ext, 0.5*ext, func(c int) {
+	o.Order(0.5*ext, 0.5*ext, nil, func(c int) {
 		if !o.BehindMap(c, 0.5*ext, 0.5*ext) {
 			t.Fatalf("cell %+v is not beyond the map from over it", o.Cells[c])
 		}
