@@ -88,31 +88,26 @@ func TestMirroredOutsideMeetsTheMap(t *testing.T) {
 	if o == nil {
 		t.Fatal("no land beyond the map")
 	}
-	nc := len(o.Cols)
 	var lo, hi float32 = math.MaxFloat32, -math.MaxFloat32
-	for j, row := range o.Rows {
-		for i, col := range o.Cols {
-			if o.Inside(i, j) {
-				continue
+	for k := range o.X {
+		col, row := o.X[k], o.Z[k]
+		h := o.Heights[k]
+		onEdge := col >= 0 && col <= m.Width-1 && row >= 0 && row <= m.Height-1
+		if onEdge {
+			want := m.At(col, row) * float32(m.VerticalScale)
+			if math.Abs(float64(h-want)) > 1e-3 {
+				t.Fatalf("edge vertex (%d, %d): height %v, the map's %v", col, row, h, want)
 			}
-			h := o.Heights[j*nc+i]
-			onEdge := col >= 0 && col <= m.Width-1 && row >= 0 && row <= m.Height-1
-			if onEdge {
-				want := m.At(col, row) * float32(m.VerticalScale)
-				if math.Abs(float64(h-want)) > 1e-3 {
-					t.Fatalf("edge vertex (%d, %d): height %v, the map's %v", col, row, h, want)
-				}
-			}
-			if o.Fade[j*nc+i] == 1 {
-				lo, hi = min(lo, h), max(hi, h)
-			}
+		}
+		if o.Fade[k] == 1 {
+			lo, hi = min(lo, h), max(hi, h)
 		}
 	}
 	if span := float64(hi - lo); span < 0.5*m.VerticalScale {
 		t.Errorf("the land beyond spans %v of the map's %v: a plain", span, m.VerticalScale)
 	}
-	if reach := -float64(o.Cols[0]) * o.CellSize; reach < beyondReach {
-		t.Errorf("the land beyond reaches %v m, want at least %v", reach, float64(beyondReach))
+	if x0, _, _, _ := o.Bounds(); -float64(x0)*o.CellSize < beyondReach {
+		t.Errorf("the land beyond reaches %v m, want at least %v", -float64(x0)*o.CellSize, float64(beyondReach))
 	}
 }
 

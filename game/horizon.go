@@ -53,6 +53,9 @@ type horizon struct {
 	edges    []bool
 	stitch   []int   // scratch: the edge vertices of one cell of the land beyond
 	outcodes []uint8 // scratch: the frustum planes each vertex of the land beyond lies outside of
+	// noBlockCulling looks at every cell of the land beyond, none left
+	// out with its block (tests compare with it).
+	noBlockCulling bool
 }
 
 // update projects the plane and the skirts for key, with cam the camera
@@ -100,8 +103,9 @@ func (hz *horizon) build(p *projector, cam *Camera, m *terrain.Heightmap, normal
 	reach := horizonReach(m)
 	x0, x1, z0, z1 := 0.0, ew, 0.0, ed
 	if out != nil {
-		x0, x1 = float64(out.Cols[0])*out.CellSize, float64(out.Cols[len(out.Cols)-1])*out.CellSize
-		z0, z1 = float64(out.Rows[0])*out.CellSize, float64(out.Rows[len(out.Rows)-1])*out.CellSize
+		c0, r0, c1, r1 := out.Bounds()
+		x0, x1 = float64(c0)*out.CellSize, float64(c1)*out.CellSize
+		z0, z1 = float64(r0)*out.CellSize, float64(r1)*out.CellSize
 	}
 	xs := horizonCuts(x0, x1, reach)
 	zs := horizonCuts(z0, z1, reach)

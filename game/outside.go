@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -47,8 +48,8 @@ func AddOutside(ctx context.Context, w *World, p terrain.Params) {
 
 // outsideOf is the land beyond the map the view draws: none when the
 // viewer turned it off; for a world without the noise's own, the land
-// synthesised from its map, made once (a few milliseconds: the coarse
-// grid has some 30 000 vertices) and kept with the world.
+// synthesised from its map, made once (a few milliseconds: its rings
+// have some 17 000 vertices) and kept with the world.
 func outsideOf(v *Viewer, w *World) *terrain.Outside {
 	if !v.Continue {
 		return nil
@@ -148,10 +149,11 @@ func smoothstep64(e0, e1, x float64) float64 {
 // outsideSurface is the outside's surface at one plane level, kept while
 // the outside and the level stay.
 type outsideSurface struct {
-	of      *terrain.Outside
-	level   float32
-	heights []float32
-	normals [][3]float32
+	of        *terrain.Outside
+	level     float32
+	heights   []float32
+	normals   [][3]float32
+	low, high float32 // the lowest and highest of heights
 }
 
 // at returns the surface of o faded into the plane at level.
@@ -159,6 +161,7 @@ func (s *outsideSurface) at(o *terrain.Outside, level float32) *outsideSurface {
 	if s.of != o || s.level != level {
 		s.heights, s.normals = o.Surface(level, s.heights, s.normals)
 		s.of, s.level = o, level
+		s.low, s.high = slices.Min(s.heights), slices.Max(s.heights)
 	}
 	return s
 }
@@ -166,35 +169,57 @@ func (s *outsideSurface) at(o *terrain.Outside, level float32) *outsideSurface {
 // buildOutside projects the outside's cells back to front: those beyond
 // the map into behind (drawn before the map), the others into front
 // (drawn after it). The cells along the map's edges meet it at the
-// terrain's edge vertices (m's heights and normals), not only at the
-// coarse grid's lines, so that no crack opens between the map's edge and
-// the coarse land. Cells wholly outside the view are left out.
+// terrain's edge vertices (m's heights and normals), not only at their
+// corners, so that no crack opens between the map's edge and the land
+// beyond; the cells along a finer ring meet it at its vertices (Fan).
+// Cells wholly outside the view are left out.
 func (hz *horizon) buildOutside(p *projector, cam *Camera, m *terrain.Heightmap, normals []float32, o *terrain.Outside, level float32, behind, front *drawCall) {
 	s := hz.surface.at(o, level)
-	nc := len(o.Cols)
 	cs := float32(o.CellSize)
 	ex, ez := float64(cam.Pos[0]), float64(cam.Pos[2])
-	ic, ir := o.InnerCols, o.InnerRows
-	// Per grid vertex, the frustum planes it lies outside of (bits: left,
-	// right, bottom, top, near): a cell whose corners all lie outside
-	// one plane cannot be seen.
+	// Per vertex, the frustum planes it lies outside of (bits: left,
+	// right, bottom, top, near; unknown until asked for): a cell whose
+	// vertices all lie outside one plane cannot be seen.
+	const unknown = 0xff
 	hz.outcodes = grow(hz.outcodes, len(s.heights))
-	for j, row := range o.Rows {
-		for i, col := range o.Cols {
-			hz.outcodes[j*nc+i] = p.outcode(mgl32.Vec3{float32(col) * cs, s.heights[j*nc+i], float32(row) * cs})
+	for k := range hz.outcodes {
+		hz.outcodes[k] = unknown
+	}
+	code := func(k int) uint8 {
+		if hz.outcodes[k] == unknown {
+			hz.outcodes[k] = p.outcode(mgl32.Vec3{float32(o.X[k]) * cs, s.heights[k], float32(o.Z[k]) * cs})
 		}
+		return hz.outcodes[k]
 	}
-	// Cells along the edges are culled with their edge vertices, which
-	// may rise above the coarse corners.
-	unseen := func(i, j int) bool {
-		k := j*nc + i
-		along := (i >= ic[0] && i < ic[1] && (j == ir[0]-1 || j == ir[1])) || (j >= ir[0] && j < ir[1] && (i == ic[0]-1 || i == ic[1]))
-		return !along && hz.outcodes[k]&hz.outcodes[k+1]&hz.outcodes[k+nc]&hz.outcodes[k+nc+1] != 0
+	// A block of cells out of view is left out whole: the box over it
+	// from the lowest to the highest vertex, lowered by the curvature
+	// (least at the point nearest the eye, most at a far corner).
+	// The stitched cells rise to the map's edge samples.
+	high := s.high
+	for k := range m.Width {
+		high = max(high, float32(float64(max(m.At(k, 0), m.At(k, m.Height-1)))*m.VerticalScale))
 	}
-	vertex := func(i, j int) surfaceVertex {
-		k := j*nc + i
+	for k := range m.Height {
+		high = max(high, float32(float64(max(m.At(0, k), m.At(m.Width-1, k)))*m.VerticalScale))
+	}
+	keep := func(c0, r0, c1, r1 int) bool {
+		if hz.noBlockCulling {
+			return true
+		}
+		x0, x1, z0, z1 := float32(c0)*cs, float32(c1)*cs, float32(r0)*cs, float32(r1)*cs
+		nx, nz := min(max(cam.Pos[0], x0), x1), min(max(cam.Pos[2], z0), z1)
+		least := p.drop(mgl32.Vec3{nx, 0, nz})
+		most := max(p.drop(mgl32.Vec3{x0, 0, z0}), p.drop(mgl32.Vec3{x1, 0, z0}), p.drop(mgl32.Vec3{x0, 0, z1}), p.drop(mgl32.Vec3{x1, 0, z1}))
+		y0, y1 := s.low-most, high-least
+		all := uint8(0x1f)
+		for _, v := range [8]mgl32.Vec3{{x0, y0, z0}, {x1, y0, z0}, {x0, y0, z1}, {x1, y0, z1}, {x0, y1, z0}, {x1, y1, z0}, {x0, y1, z1}, {x1, y1, z1}} {
+			all &= p.flatOutcode(v)
+		}
+		return all == 0
+	}
+	vertex := func(k int) surfaceVertex {
 		n := s.normals[k]
-		return surfaceVertex{pos: mgl32.Vec3{float32(o.Cols[i]) * cs, s.heights[k], float32(o.Rows[j]) * cs}, normal: mgl32.Vec3{n[0], n[1], n[2]}}
+		return surfaceVertex{pos: mgl32.Vec3{float32(o.X[k]) * cs, s.heights[k], float32(o.Z[k]) * cs}, normal: mgl32.Vec3{n[0], n[1], n[2]}}
 	}
 	sample := func(col, row int) surfaceVertex {
 		k := row*m.Width + col
@@ -204,83 +229,98 @@ func (hz *horizon) buildOutside(p *projector, cam *Camera, m *terrain.Heightmap,
 		}
 		return v
 	}
-	o.Order(ex, ez, func(i, j int) {
-		if unseen(i, j) {
-			return
-		}
+	o.Order(ex, ez, keep, func(c int) {
+		cl := &o.Cells[c]
+		q := cl.Corners
 		d := front
-		if o.BehindMap(i, j, ex, ez) {
+		if o.BehindMap(c, ex, ez) {
 			d = behind
 		}
-		// A cell along an edge: its outer line o0–o1 and the terrain's
-		// edge vertices from o0's end to o1's.
-		stitch := func(o0, o1 surfaceVertex, edge, from, to int, at func(k int) surfaceVertex) {
-			ks := append(hz.stitch[:0], from)
-			for k := from + 1; k < to; k++ {
-				if hz.onEdge(m, edge, k) {
-					ks = append(ks, k)
+		if cl.OnMap {
+			// A cell along an edge: its outer side o0–o1 and the
+			// terrain's edge vertices from o0's end to o1's, culled with
+			// those, which may rise above the cell's corners.
+			stitch := func(o0, o1 int, edge, from, to int, at func(k int) surfaceVertex) {
+				ks := append(hz.stitch[:0], from)
+				for k := from + 1; k < to; k++ {
+					if hz.onEdge(m, edge, k) {
+						ks = append(ks, k)
+					}
+				}
+				hz.stitch = append(ks, to)
+				out := code(o0) & code(o1)
+				for _, k := range hz.stitch {
+					out &= p.outcode(at(k).pos)
+				}
+				if out == 0 {
+					d.fan(p, vertex(o0), vertex(o1), at, hz.stitch)
 				}
 			}
-			hz.stitch = append(ks, to)
-			code := p.outcode(o0.pos) & p.outcode(o1.pos)
-			for _, k := range hz.stitch {
-				code &= p.outcode(at(k).pos)
+			switch cl.Side {
+			case terrain.SideSouth: // north of the map: its south side is row 0
+				stitch(q[0], q[1], edgeNorth, cl.X0, cl.X1, func(k int) surfaceVertex { return sample(k, 0) })
+			case terrain.SideNorth:
+				stitch(q[2], q[3], edgeSouth, cl.X0, cl.X1, func(k int) surfaceVertex { return sample(k, m.Height-1) })
+			case terrain.SideEast:
+				stitch(q[0], q[2], edgeWest, cl.Z0, cl.Z1, func(k int) surfaceVertex { return sample(0, k) })
+			case terrain.SideWest:
+				stitch(q[1], q[3], edgeEast, cl.Z0, cl.Z1, func(k int) surfaceVertex { return sample(m.Width-1, k) })
 			}
-			if code == 0 {
-				d.fan(p, o0, o1, at, hz.stitch)
-			}
-		}
-		switch {
-		case i >= ic[0] && i < ic[1] && j == ir[0]-1: // north of the map: its inner line is row 0
-			stitch(vertex(i, j), vertex(i+1, j), edgeNorth, o.Cols[i], o.Cols[i+1], func(k int) surfaceVertex { return sample(k, 0) })
-			return
-		case i >= ic[0] && i < ic[1] && j == ir[1]:
-			stitch(vertex(i, j+1), vertex(i+1, j+1), edgeSouth, o.Cols[i], o.Cols[i+1], func(k int) surfaceVertex { return sample(k, m.Height-1) })
-			return
-		case j >= ir[0] && j < ir[1] && i == ic[0]-1:
-			stitch(vertex(i, j), vertex(i, j+1), edgeWest, o.Rows[j], o.Rows[j+1], func(k int) surfaceVertex { return sample(0, k) })
-			return
-		case j >= ir[0] && j < ir[1] && i == ic[1]:
-			stitch(vertex(i+1, j), vertex(i+1, j+1), edgeEast, o.Rows[j], o.Rows[j+1], func(k int) surfaceVertex { return sample(m.Width-1, k) })
 			return
 		}
-		q := [4]surfaceVertex{vertex(i, j), vertex(i+1, j), vertex(i, j+1), vertex(i+1, j+1)}
+		if cl.Side != terrain.SideNone {
+			o0, o1, ks := o.Fan(c)
+			out := code(o0) & code(o1)
+			for _, k := range ks {
+				out &= code(k)
+			}
+			if out == 0 {
+				d.fan(p, vertex(o0), vertex(o1), vertex, ks)
+			}
+			return
+		}
+		if code(q[0])&code(q[1])&code(q[2])&code(q[3]) != 0 {
+			return
+		}
+		v := [4]surfaceVertex{vertex(q[0]), vertex(q[1]), vertex(q[2]), vertex(q[3])}
 		// Of the cell's two triangles the one on the eye's side of the
 		// diagonal b–c goes second (terrain/mesh lowerFirst).
-		c0, c1 := float64(o.Cols[i])*o.CellSize, float64(o.Cols[i+1])*o.CellSize
-		r0, r1 := float64(o.Rows[j])*o.CellSize, float64(o.Rows[j+1])*o.CellSize
+		c0, c1 := float64(cl.X0)*o.CellSize, float64(cl.X1)*o.CellSize
+		r0, r1 := float64(cl.Z0)*o.CellSize, float64(cl.Z1)*o.CellSize
 		if (ex-c1)*(r1-r0)+(ez-r0)*(c1-c0) < 0 {
-			d.triangles(p, q, [2][3]int{{1, 2, 3}, {0, 2, 1}})
+			d.triangles(p, v, [2][3]int{{1, 2, 3}, {0, 2, 1}})
 		} else {
-			d.triangles(p, q, [2][3]int{{0, 2, 1}, {1, 2, 3}})
+			d.triangles(p, v, [2][3]int{{0, 2, 1}, {1, 2, 3}})
 		}
 	})
 }
 
-// fan appends the cell between the coarse line o0–o1 and the edge
-// vertices at(k) for k in ks: the triangle (o0, o1, at(mid)), mid the
-// middle one, and a fan of thin triangles from each coarse end to its
-// half of the edge.
+// fan appends the cell between the coarse side o0–o1 and the finer
+// side's vertices at(k) for k in ks (terrain.FanTriangles): the triangle
+// (o0, o1, at(mid)), mid the middle one, and a fan of thin triangles
+// from each coarse end to its half of the finer side.
 func (d *drawCall) fan(p *projector, o0, o1 surfaceVertex, at func(k int) surfaceVertex, ks []int) {
-	mid := ks[len(ks)/2]
-	d.triangle(p, [3]surfaceVertex{o0, o1, at(mid)})
-	prev := at(ks[0])
-	for _, k := range ks[1:] {
-		next := at(k)
-		apex := o0
-		if k > mid {
-			apex = o1
+	get := func(k int) surfaceVertex {
+		switch k {
+		case -1:
+			return o0
+		case -2:
+			return o1
 		}
-		d.triangle(p, [3]surfaceVertex{apex, prev, next})
-		prev = next
+		return at(ks[k])
 	}
+	terrain.FanTriangles(len(ks), func(a, b, c int) { d.triangle(p, [3]surfaceVertex{get(a), get(b), get(c)}) })
 }
 
 // outcode returns the frustum planes (bit 0 left, 1 right, 2 bottom,
 // 3 top, 4 near) the world point v lies outside of.
 func (p *projector) outcode(v mgl32.Vec3) uint8 {
+	return p.flatOutcode(p.bend(v))
+}
+
+// flatOutcode is outcode for a point already lowered by the curvature.
+func (p *projector) flatOutcode(v mgl32.Vec3) uint8 {
 	m := &p.vp
-	v = p.bend(v)
 	x := m[0]*v[0] + m[4]*v[1] + m[8]*v[2] + m[12]
 	y := m[1]*v[0] + m[5]*v[1] + m[9]*v[2] + m[13]
 	w := m[3]*v[0] + m[7]*v[1] + m[11]*v[2] + m[15]

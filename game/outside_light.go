@@ -13,11 +13,13 @@ import (
 // for that. Its light is computed on a coarse square grid over the
 // land's nearer part, lightReach map widths out on every side,
 // outsideLightSide texels across (about 19 map samples a texel at 1025²,
-// the size of the outside's own cells near the map); farther out, where
+// the size of the outside's own cells next to the map); farther out, where
 // a texel would be kilometres wide and the haze has softened every
 // shadow, the land is lit unshaded: heights from the map where the grid
-// lies on it and from the faded land beyond elsewhere, so that the map's
-// mountains shade the land beyond and the land beyond shades itself. The
+// lies on it and from the faded land beyond elsewhere (its heights at the
+// map's sample spacing, the relief its shading shows, not its coarser
+// cells), so that the map's mountains shade the land beyond and the land
+// beyond shades itself. The
 // same horizon sweeps as the map's (terrain/light) give the sun's and the
 // sky's visibility; the explorer stores them in the light image's rows
 // below the map's, and the terrain shader reads them for the ground
@@ -48,8 +50,9 @@ func outsideLightGrid(m *terrain.Heightmap, o *terrain.Outside, level float32, s
 	cs := o.CellSize
 	ew, ed := m.Extent()
 	r := lightReach * max(ew, ed)
-	x0, x1 := max(float64(o.Cols[0])*cs, -r), min(float64(o.Cols[len(o.Cols)-1])*cs, ew+r)
-	z0, z1 := max(float64(o.Rows[0])*cs, -r), min(float64(o.Rows[len(o.Rows)-1])*cs, ed+r)
+	c0, r0, c1, r1 := o.Bounds()
+	x0, x1 := max(float64(c0)*cs, -r), min(float64(c1)*cs, ew+r)
+	z0, z1 := max(float64(r0)*cs, -r), min(float64(r1)*cs, ed+r)
 	texel := max(x1-x0, z1-z0) / float64(side-1)
 	g := OutsideLight{X0: x0, Z0: z0, Texel: texel, Side: side}
 	hm := terrain.NewHeightmap(side, side)
@@ -62,7 +65,7 @@ func outsideLightGrid(m *terrain.Heightmap, o *terrain.Outside, level float32, s
 			if x >= 0 && x <= ew && z >= 0 && z <= ed {
 				h = m.GroundHeight(x, z)
 			} else {
-				h = o.GroundHeight(x, z, level)
+				h = o.FineHeight(x, z, level)
 			}
 			hm.Samples[j*side+i] = float32(h)
 		}

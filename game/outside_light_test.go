@@ -28,8 +28,8 @@ func beyondWorld(t *testing.T) *World {
 }
 
 // The coarse light grid spans the land beyond from its first line to its
-// last, and its heights are the map's on the map's square and the drawn
-// land's beyond it.
+// last, and its heights are the map's on the map's square and the land
+// beyond's at the map's sample spacing (FineHeight) beyond it.
 func TestOutsideLightGrid(t *testing.T) {
 	w := beyondWorld(t)
 	m, o := w.Map, w.Outside
@@ -38,11 +38,12 @@ func TestOutsideLightGrid(t *testing.T) {
 	cs := o.CellSize
 	ew, ed := m.Extent()
 	r := lightReach * max(ew, ed)
-	x0, z0 := max(float64(o.Cols[0])*cs, -r), max(float64(o.Rows[0])*cs, -r)
+	c0, r0, c1, _ := o.Bounds()
+	x0, z0 := max(float64(c0)*cs, -r), max(float64(r0)*cs, -r)
 	if g.X0 != x0 || g.Z0 != z0 || g.Side != side {
 		t.Fatalf("grid %+v; want its first texel on the outside's first lines or %v map widths out (%v, %v)", g, lightReach, x0, z0)
 	}
-	x1 := min(float64(o.Cols[len(o.Cols)-1])*cs, ew+r)
+	x1 := min(float64(c1)*cs, ew+r)
 	if end := g.X0 + float64(side-1)*g.Texel; math.Abs(end-x1) > 1e-6*end {
 		t.Errorf("the grid ends at x %v; want %v", end, x1)
 	}
@@ -50,7 +51,7 @@ func TestOutsideLightGrid(t *testing.T) {
 	for j := 0; j < side; j++ {
 		for i := 0; i < side; i++ {
 			x, z := g.X0+float64(i)*g.Texel, g.Z0+float64(j)*g.Texel
-			want := o.GroundHeight(x, z, level)
+			want := o.FineHeight(x, z, level)
 			if x >= 0 && x <= ew && z >= 0 && z <= ed {
 				want = m.GroundHeight(x, z)
 				on++

@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -151,6 +152,54 @@ func TestOutsideMeetsTheTerrainEdge(t *testing.T) {
 	}
 	if extra > 0 {
 		t.Errorf("%d vertices of the land beyond on the south edge are not the terrain's", extra)
+	}
+}
+
+// Leaving out whole blocks of the land beyond that lie out of view leaves
+// out nothing in view: from over the map, beyond it, high above looking
+// down and low towards the horizon, the projected land is the one
+// looking at every cell makes, and some views leave blocks out.
+func TestOutsideBlockCullingKeepsTheView(t *testing.T) {
+	world := beyondWorld(t)
+	m := world.Map
+	ext, _ := m.Extent()
+	e := float32(ext)
+	const w, h = 640, 360
+	fewer := 0
+	for i, v := range []struct{ x, y, z, yaw, pitch float32 }{
+		{0.5, 0.3, 0.5, 30, -20}, {0.9, 0.05, 0.5, 0, -2}, {0.5, 5, 0.5, 90, -89}, {-1.5, 0.2, 0.5, 180, -10}, {2.5, 1.5, -2, 135, -30}, {0.1, 0.02, 0.1, 225, 3}, {1.1, 0.01, 0.5, 0, 12}, {-0.3, 0.03, -0.3, 225, 8}, {1.05, 0.005, 0.5, 0, 33},
+	} {
+		c := NewCamera()
+		c.Pos = mgl32.Vec3{v.x * e, v.y * e, v.z * e}
+		c.Yaw, c.Pitch = mgl32.DegToRad(v.yaw), mgl32.DegToRad(v.pitch)
+		vp := viewProjection(c, w, h)
+		var culled, all horizon
+		all.noBlockCulling = true
+		culled.update(horizonKey{vp, w, h, c.Near, m, 0, world.Outside}, c, world.Normals, nil)
+		all.update(horizonKey{vp, w, h, c.Near, m, 0, world.Outside}, c, world.Normals, nil)
+		if !slices.Equal(culled.ground.vertices, all.ground.vertices) || !slices.Equal(culled.skirt.vertices, all.skirt.vertices) ||
+			!slices.Equal(culled.ground.indices, all.ground.indices) || !slices.Equal(culled.skirt.indices, all.skirt.indices) {
+			t.Errorf("view %d: %d ground and %d skirt vertices with blocks left out, %d and %d looking at every cell",
+				i, len(culled.ground.vertices), len(culled.skirt.vertices), len(all.ground.vertices), len(all.skirt.vertices))
+		}
+		if len(all.ground.indices) == 0 {
+			t.Errorf("view %d: no land in view", i)
+		}
+		n, na := 0, 0
+		for k := range culled.outcodes {
+			if culled.outcodes[k] != 0xff {
+				n++
+			}
+			if all.outcodes[k] != 0xff {
+				na++
+			}
+		}
+		if n < na {
+			fewer++
+		}
+	}
+	if fewer == 0 {
+		t.Error("no view leaves a block out: the test checks nothing")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -27,7 +28,7 @@ var outsideCases = []struct {
 	{"tileable", [][2]string{{"tileable", "true"}, {"feature-size", "70"}}},
 }
 
-func outsideParams(t *testing.T, set [][2]string, size int) Params {
+func outsideParams(t testing.TB, set [][2]string, size int) Params {
 	t.Helper()
 	p := DefaultParams()
 	p.Size = size
@@ -44,9 +45,25 @@ func outsideParams(t *testing.T, set [][2]string, size int) Params {
 	return p
 }
 
+// outsideOf makes the outside of a default map of side samples.
+func outsideOf(t testing.TB, set [][2]string, side int) (*Outside, *Heightmap, Params) {
+	t.Helper()
+	p := outsideParams(t, set, side)
+	m, err := Generate(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := NewOutside(context.Background(), p, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, m, p
+}
+
 // At the map's edge the outside's heights are the map's, and the height
 // function it evaluates is the map's at every sample inside it too: the
-// same coordinates, noise and normalisation, so the land continues.
+// same coordinates, noise and normalisation, so the land continues. No
+// vertex lies inside the map.
 func TestOutsideMeetsTheMap(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range outsideCases {
@@ -61,25 +78,27 @@ func TestOutsideMeetsTheMap(t *testing.T) {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 			tol := 1e-5 * m.VerticalScale
-			nc := len(o.Cols)
 			edge := 0
-			for j, row := range o.Rows {
-				for i, col := range o.Cols {
-					if col < 0 || row < 0 || col > m.Width-1 || row > m.Height-1 || o.Inside(i, j) {
-						continue
-					}
-					edge++
-					want := float64(m.At(col, row)) * m.VerticalScale
-					if got := float64(o.Heights[j*nc+i]); math.Abs(got-want) > tol {
-						t.Errorf("%s stride %d: edge sample (%d, %d) is %g outside, %g on the map", c.name, stride, col, row, got, want)
-					}
-					if o.Fade[j*nc+i] != 1 {
-						t.Errorf("%s: edge sample (%d, %d) fades (%g)", c.name, col, row, o.Fade[j*nc+i])
-					}
+			for k := range o.X {
+				col, row := o.X[k], o.Z[k]
+				if col < 0 || row < 0 || col > m.Width-1 || row > m.Height-1 {
+					continue
+				}
+				if col > 0 && row > 0 && col < m.Width-1 && row < m.Height-1 {
+					t.Fatalf("%s: vertex (%d, %d) inside the map", c.name, col, row)
+				}
+				edge++
+				want := float64(m.At(col, row)) * m.VerticalScale
+				if got := float64(o.Heights[k]); math.Abs(got-want) > tol {
+					t.Errorf("%s stride %d: edge sample (%d, %d) is %g outside, %g on the map", c.name, stride, col, row, got, want)
+				}
+				if o.Fade[k] != 1 {
+					t.Errorf("%s: edge sample (%d, %d) fades (%g)", c.name, col, row, o.Fade[k])
 				}
 			}
-			if want := 2*(o.InnerCols[1]-o.InnerCols[0]) + 2*(o.InnerRows[1]-o.InnerRows[0]); edge != want {
-				t.Errorf("%s: %d edge samples, want %d", c.name, edge, want)
+			step := OutsideStep(m.Width)
+			if want := 4 * ((m.Width - 1 + step - 1) / step); edge < want-4 || edge > want {
+				t.Errorf("%s: %d edge samples, want about %d", c.name, edge, want)
 			}
 			f, err := newHeightField(p, m, stride)
 			if err != nil {
@@ -96,59 +115,207 @@ func TestOutsideMeetsTheMap(t *testing.T) {
 	}
 }
 
+// Every vertex's height and slopes are the noise's at the vertex itself:
+// not an average over its cell, not interpolated from a coarser ring.
+func TestOutsideHeightsAreTheNoiseAtEachVertex(t *testing.T) {
+	o, m, p := outsideOf(t, [][2]string{{"algorithm", "ridged"}, {"amplitude", "300"}}, 129)
+	f, err := newHeightField(p, m, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slope := m.VerticalScale / (2 * m.CellSize)
+	for k := range o.X {
+		x, z := o.X[k], o.Z[k]
+		if want := float32(f.height(x, z) * m.VerticalScale); o.Heights[k] != want {
+			t.Fatalf("vertex (%d, %d): height %v, the noise there %v", x, z, o.Heights[k], want)
+		}
+		if want := float32((f.height(x+1, z) - f.height(x-1, z)) * slope); o.SlopeX[k] != want {
+			t.Fatalf("vertex (%d, %d): slope x %v, the noise's %v", x, z, o.SlopeX[k], want)
+		}
+		if want := float32((f.height(x, z+1) - f.height(x, z-1)) * slope); o.SlopeZ[k] != want {
+			t.Fatalf("vertex (%d, %d): slope z %v, the noise's %v", x, z, o.SlopeZ[k], want)
+		}
+	}
+}
+
 // The outside is deterministic for a map, differs for another seed,
-// reaches several map widths on every side with growing cells, and fades
-// to nothing at its far end.
+// reaches several map widths on every side, and fades to nothing at its
+// far end.
 func TestOutsideGrid(t *testing.T) {
-	ctx := context.Background()
-	p := outsideParams(t, nil, 257)
-	m, err := Generate(ctx, p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := NewOutside(ctx, p, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := NewOutside(ctx, p, m)
-	if !slices.Equal(a.Heights, b.Heights) || !slices.Equal(a.Fade, b.Fade) || !slices.Equal(a.Cols, b.Cols) {
+	a, m, p := outsideOf(t, nil, 257)
+	b, _, _ := outsideOf(t, nil, 257)
+	if !slices.Equal(a.Heights, b.Heights) || !slices.Equal(a.Fade, b.Fade) || !slices.Equal(a.X, b.X) || !slices.Equal(a.Z, b.Z) {
 		t.Error("two outsides of one map differ")
 	}
-	q := p
-	q.Seed++
-	mq, _ := Generate(ctx, q, nil)
-	c, err := NewOutside(ctx, q, mq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _, _ := outsideOf(t, [][2]string{{"seed", strconv.FormatInt(int64(p.Seed)+1, 10)}}, 257)
 	if slices.Equal(a.Heights, c.Heights) {
 		t.Error("another seed continues the same way")
 	}
-	if a.CellSize != m.CellSize || a.Cols[a.InnerCols[0]] != 0 || a.Cols[a.InnerCols[1]] != m.Width-1 ||
-		a.Rows[a.InnerRows[0]] != 0 || a.Rows[a.InnerRows[1]] != m.Height-1 {
-		t.Errorf("the map's span is not where InnerCols %v and InnerRows %v say: %v", a.InnerCols, a.InnerRows, a.Cols)
+	if a.CellSize != m.CellSize || a.Width != m.Width || a.Height != m.Height {
+		t.Errorf("outside of %d×%d, cell %g; the map %d×%d, %g", a.Width, a.Height, a.CellSize, m.Width, m.Height, m.CellSize)
 	}
-	if !slices.IsSorted(a.Cols) || len(slices.Compact(slices.Clone(a.Cols))) != len(a.Cols) {
-		t.Errorf("grid lines not strictly increasing: %v", a.Cols)
-	}
-	if got, want := float64(-a.Cols[0]), outsideReach*float64(m.Width-1); got < want || got > 1.5*want {
-		t.Errorf("the outside reaches %g samples before the map, want about %g", got, want)
-	}
-	first, lastGap := a.Cols[a.InnerCols[0]]-a.Cols[a.InnerCols[0]-1], a.Cols[1]-a.Cols[0]
-	if first != OutsideStep(m.Width) || lastGap <= 4*first {
-		t.Errorf("cells beyond the map %d samples next to it and %d at the far end: want the step %d growing", first, lastGap, OutsideStep(m.Width))
-	}
-	nc := len(a.Cols)
-	for j := range a.Rows {
-		for _, i := range []int{0, nc - 1} {
-			if a.Fade[j*nc+i] != 0 {
-				t.Fatalf("vertex (%d, %d) at the far end fades only to %g", i, j, a.Fade[j*nc+i])
-			}
+	x0, z0, x1, z1 := a.Bounds()
+	want := outsideReach * float64(m.Width-1)
+	for _, got := range []int{-x0, -z0, x1 - (m.Width - 1), z1 - (m.Height - 1)} {
+		if float64(got) < want || float64(got) > 2*want {
+			t.Errorf("the outside reaches %d samples beyond the map (bounds %d %d %d %d), want about %g", got, x0, z0, x1, z1, want)
 		}
 	}
-	for k, h := range a.Heights {
-		if math.IsNaN(float64(h)) || math.IsNaN(float64(a.Fade[k])) {
+	far := 0
+	for k := range a.X {
+		if a.X[k] == x0 || a.X[k] == x1 || a.Z[k] == z0 || a.Z[k] == z1 {
+			far++
+			if a.Fade[k] != 0 {
+				t.Fatalf("vertex (%d, %d) at the far end fades only to %g", a.X[k], a.Z[k], a.Fade[k])
+			}
+		}
+		if h := a.Heights[k]; math.IsNaN(float64(h)) || math.IsNaN(float64(a.Fade[k])) {
 			t.Fatalf("vertex %d: height %g, fade %g", k, h, a.Fade[k])
+		}
+	}
+	if far == 0 {
+		t.Fatal("no vertex on the outer edge")
+	}
+}
+
+// The cells are square: a tensor grid of lines through the map has cells
+// beside the map a step wide and thousands of samples long (their heights
+// and texturing streak from above: an aspect of 4 on a 129² map reaching
+// three map widths, over 1000 on a 1025² one reaching 120 km). Here each is at most twice as long as wide
+// (three times in the odd cells at the map's far corner where the map's
+// side is no multiple of the step), and a cell's size grows with its
+// distance from the map: never coarser than the step plus the distance
+// over outsideRingCells, never finer than the distance over twice that
+// (and a little: the rings' outer edges are rounded out to the next
+// ring's cells).
+func TestOutsideCellsAreSquare(t *testing.T) {
+	for _, side := range []int{129, 257, 1025, 150, 1000} {
+		m := NewHeightmap(side, side)
+		m.CellSize = 1
+		o, err := NewOutsideOf(context.Background(), m, 120000, func(col, row int) float64 { return 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := OutsideStep(side)
+		bound := 2.0
+		if (side-1)%step != 0 {
+			bound = 3
+		}
+		worst := 0.0
+		for _, c := range o.Cells {
+			w, h := float64(c.X1-c.X0), float64(c.Z1-c.Z0)
+			if w <= 0 || h <= 0 {
+				t.Fatalf("%d²: cell %+v has no area", side, c)
+			}
+			worst = max(worst, w/h, h/w)
+			size := max(w, h)
+			// How far the cell's nearest point lies beyond the map.
+			d := float64(max(-c.X1, c.X0-(side-1), -c.Z1, c.Z0-(side-1), 0))
+			if size > 1.5*float64(step)+d/outsideRingCells {
+				t.Fatalf("%d²: cell %d–%d × %d–%d, %g wide at %g from the map: too coarse", side, c.X0, c.X1, c.Z0, c.Z1, size, d)
+			}
+			if size*2*(outsideRingCells+2) < d {
+				t.Fatalf("%d²: cell %d–%d × %d–%d, %g wide at %g from the map: too fine", side, c.X0, c.X1, c.Z0, c.Z1, size, d)
+			}
+		}
+		if worst > bound {
+			t.Errorf("%d²: a cell %.2f times as long as wide, want at most %g", side, worst, bound)
+		}
+		t.Logf("%d²: %d rings, %d vertices, %d cells, aspect at most %.2f", side, len(o.Rings), len(o.X), len(o.Cells), worst)
+	}
+}
+
+// The mesh has no crack: every edge of a triangle inside the outside is
+// shared by exactly two triangles (a vertex in the middle of a coarse
+// cell's side, a T-junction, would leave three edges used once), only the
+// outer edge and the map's edge are used once, the triangles cover the
+// outside's area once, and at every vertex the surface of every cell that
+// touches it (finer or coarser ring) has the vertex's height.
+func TestOutsideHasNoCracks(t *testing.T) {
+	for _, side := range []int{129, 150, 1025} {
+		m := NewHeightmap(side, side)
+		m.CellSize = 1
+		m.VerticalScale = 100
+		height := func(col, row int) float64 { return math.Sin(float64(col)/37) * math.Cos(float64(row)/23) }
+		o, err := NewOutsideOf(context.Background(), m, 20000, height)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x0, z0, x1, z1 := o.Bounds()
+		// boundary reports whether the edge a–b lies on the outer edge or
+		// on the map's.
+		boundary := func(a, b int) bool {
+			onMap := func(v int) bool { return v >= 0 && v <= side-1 }
+			xa, za, xb, zb := o.X[a], o.Z[a], o.X[b], o.Z[b]
+			switch {
+			case xa == xb && (xa == x0 || xa == x1), za == zb && (za == z0 || za == z1):
+				return true
+			case xa == xb && (xa == 0 || xa == side-1):
+				return onMap(za) && onMap(zb)
+			case za == zb && (za == 0 || za == side-1):
+				return onMap(xa) && onMap(xb)
+			}
+			return false
+		}
+		uses := map[[2]int]int{}
+		area := 0.0
+		for c := range o.Cells {
+			o.Triangles(c, func(a, b, d int) {
+				ar := float64((o.X[b]-o.X[a])*(o.Z[d]-o.Z[a])-(o.X[d]-o.X[a])*(o.Z[b]-o.Z[a])) / 2
+				if ar == 0 {
+					t.Fatalf("%d²: cell %d has a triangle of no area", side, c)
+				}
+				area += math.Abs(ar)
+				for _, e := range [3][2]int{{a, b}, {b, d}, {d, a}} {
+					uses[[2]int{min(e[0], e[1]), max(e[0], e[1])}]++
+				}
+			})
+		}
+		for e, n := range uses {
+			want := 2
+			if boundary(e[0], e[1]) {
+				want = 1
+			}
+			if n != want {
+				t.Fatalf("%d²: edge (%d, %d)–(%d, %d) used by %d triangles, want %d", side, o.X[e[0]], o.Z[e[0]], o.X[e[1]], o.Z[e[1]], n, want)
+			}
+		}
+		if want := float64((x1-x0)*(z1-z0) - (side-1)*(side-1)); math.Abs(area-want) > 1e-9*want {
+			t.Errorf("%d²: triangles cover %g, the outside is %g", side, area, want)
+		}
+		// Geometrically: at each vertex every cell touching it agrees.
+		const level = -5
+		faded, _ := o.Surface(level, nil, nil)
+		checked := 0
+		for c, cl := range o.Cells {
+			for k := range o.X {
+				if o.X[k] < cl.X0 || o.X[k] > cl.X1 || o.Z[k] < cl.Z0 || o.Z[k] > cl.Z1 {
+					continue
+				}
+				if cl.OnMap && k != cl.Corners[0] && k != cl.Corners[1] && k != cl.Corners[2] && k != cl.Corners[3] {
+					continue
+				}
+				got := o.cellHeight(c, float64(o.X[k]), float64(o.Z[k]), level)
+				if math.Abs(got-float64(faded[k])) > 1e-3 {
+					t.Fatalf("%d²: cell %d–%d × %d–%d at vertex (%d, %d): %v, the vertex %v", side, cl.X0, cl.X1, cl.Z0, cl.Z1, o.X[k], o.Z[k], got, faded[k])
+				}
+				checked++
+			}
+			if side == 1025 && c > 3000 {
+				break // the rest as the smaller maps
+			}
+		}
+		if checked < 4*len(o.Cells[:min(len(o.Cells), 3000)]) {
+			t.Errorf("%d²: only %d cell corners checked", side, checked)
+		}
+		fans := 0
+		for _, cl := range o.Cells {
+			if len(cl.Extra) > 0 {
+				fans++
+			}
+		}
+		if fans == 0 {
+			t.Errorf("%d²: no cell is stitched to a finer ring: the test checks no ring's edge", side)
 		}
 	}
 }
@@ -182,43 +349,88 @@ func TestOutsideStep(t *testing.T) {
 	}
 }
 
-// Order visits every cell beyond the map once and, for eyes inside, beside
-// and far from the map, each cell before every cell that lies between it
-// and the eye's cell on both axes (those that can hide part of it, seen
-// from above: terrain/mesh order.go).
+// Order visits every cell once and, for eyes inside, beside and far from
+// the map, each cell before every cell that can hide part of it: one that
+// reaches into the box spanned by the cell and the eye, seen from above.
 func TestOutsideOrder(t *testing.T) {
-	p := outsideParams(t, nil, 129)
-	m, err := Generate(context.Background(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := NewOutside(context.Background(), p, m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, m, _ := outsideOf(t, nil, 129)
 	ext := float64(m.Width-1) * m.CellSize
-	nc, nr := len(o.Cols)-1, len(o.Rows)-1
-	for _, eye := range [][2]float64{{0.3 * ext, 0.6 * ext}, {-0.5 * ext, 0.2 * ext}, {1.7 * ext, -0.9 * ext}, {-9 * ext, 9 * ext}} {
-		camCol, camRow := outsideCell(o.Cols, eye[0]/o.CellSize), outsideCell(o.Rows, eye[1]/o.CellSize)
-		at := make(map[[2]int]int)
-		o.Order(eye[0], eye[1], func(i, j int) {
-			if _, twice := at[[2]int{i, j}]; twice {
-				t.Fatalf("eye %v: cell (%d, %d) visited twice", eye, i, j)
-			}
-			at[[2]int{i, j}] = len(at)
-		})
-		inner := (o.InnerCols[1] - o.InnerCols[0]) * (o.InnerRows[1] - o.InnerRows[0])
-		if len(at) != nc*nr-inner {
-			t.Fatalf("eye %v: %d cells visited, want %d", eye, len(at), nc*nr-inner)
+	for _, eye := range [][2]float64{{0.3 * ext, 0.6 * ext}, {-0.5 * ext, 0.2 * ext}, {1.7 * ext, -0.9 * ext}, {-2.2 * ext, 3.1 * ext}, {-9 * ext, 9 * ext}} {
+		ex, ez := eye[0]/o.CellSize, eye[1]/o.CellSize
+		at := make([]int, len(o.Cells))
+		for c := range at {
+			at[c] = -1
 		}
-		// between reports whether b lies between a and the eye's cell on an axis.
-		between := func(b, a, cam int) bool { return (a <= b && b <= cam) || (cam <= b && b <= a) }
-		for a, ka := range at {
-			for b, kb := range at {
-				if a != b && between(b[0], a[0], camCol) && between(b[1], a[1], camRow) && kb < ka {
-					t.Fatalf("eye %v (cell %d, %d): cell %v, which can hide %v, comes first", eye, camCol, camRow, b, a)
+		n := 0
+		o.Order(eye[0], eye[1], nil, func(c int) {
+			if at[c] >= 0 {
+				t.Fatalf("eye %v: cell %d visited twice", eye, c)
+			}
+			at[c] = n
+			n++
+		})
+		if n != len(o.Cells) {
+			t.Fatalf("eye %v: %d cells visited, want %d", eye, n, len(o.Cells))
+		}
+		for a, ca := range o.Cells {
+			// The box spanned by cell a and the eye.
+			bx0, bx1 := min(float64(ca.X0), ex), max(float64(ca.X1), ex)
+			bz0, bz1 := min(float64(ca.Z0), ez), max(float64(ca.Z1), ez)
+			for b, cb := range o.Cells {
+				if a == b || at[b] > at[a] {
+					continue
+				}
+				if float64(cb.X0) < bx1 && float64(cb.X1) > bx0 && float64(cb.Z0) < bz1 && float64(cb.Z1) > bz0 {
+					t.Fatalf("eye %v: cell %+v, which can hide %+v, comes first", eye, cb, ca)
 				}
 			}
+		}
+	}
+}
+
+// Order leaves out the blocks keep refuses, here those wholly west of the
+// map's middle, and no cell of the rest, in the same order.
+func TestOutsideOrderKeep(t *testing.T) {
+	o, m, _ := outsideOf(t, nil, 129)
+	mid := (m.Width - 1) / 2
+	var all, kept []int
+	o.Order(10, 20, nil, func(c int) { all = append(all, c) })
+	o.Order(10, 20, func(x0, z0, x1, z1 int) bool { return x1 > mid }, func(c int) { kept = append(kept, c) })
+	var want []int
+	for _, c := range all {
+		if o.Cells[c].X0 >= mid {
+			want = append(want, c)
+		}
+	}
+	if len(kept) >= len(all) || len(kept) < len(want) {
+		t.Fatalf("%d of %d cells kept; %d lie east of the middle", len(kept), len(all), len(want))
+	}
+	// The kept cells in the full order's order, those east of the
+	// middle among them.
+	at := map[int]int{}
+	for k, c := range all {
+		at[c] = k
+	}
+	seen := map[int]bool{}
+	for k, c := range kept {
+		seen[c] = true
+		if k > 0 && at[c] < at[kept[k-1]] {
+			t.Fatalf("cell %d comes before %d kept, after it in the full order", c, kept[k-1])
+		}
+	}
+	// The blocks west of each ring's hole (its west side and corners)
+	// lie wholly west of the middle.
+	for l := range o.Rings {
+		r := &o.Rings[l]
+		for _, c := range r.cells {
+			if c >= 0 && o.Cells[c].X1 <= r.Xs[r.Hole[0]] && seen[c] {
+				t.Fatalf("cell %+v of a block west of the map kept", o.Cells[c])
+			}
+		}
+	}
+	for _, c := range want {
+		if !seen[c] {
+			t.Fatalf("cell %+v east of the middle left out", o.Cells[c])
 		}
 	}
 }
@@ -226,64 +438,54 @@ func TestOutsideOrder(t *testing.T) {
 // From over the map every cell lies beyond it; from beside it, the cells
 // between the eye and the map do not, and those across the map do.
 func TestOutsideBehindMap(t *testing.T) {
-	p := outsideParams(t, nil, 129)
-	m, _ := Generate(context.Background(), p, nil)
-	o, err := NewOutside(context.Background(), p, m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, m, _ := outsideOf(t, nil, 129)
 	ext := float64(m.Width-1) * m.CellSize
-	midRow := (o.InnerRows[0] + o.InnerRows[1]) / 2
-	last := len(o.Cols) - 2
-	o.Order(0.5*ext, 0.5*ext, func(i, j int) {
-		if !o.BehindMap(i, j, 0.5*ext, 0.5*ext) {
-			t.Fatalf("cell (%d, %d) is not beyond the map from over it", i, j)
+	o.Order(0.5*ext, 0.5*ext, nil, func(c int) {
+		if !o.BehindMap(c, 0.5*ext, 0.5*ext) {
+			t.Fatalf("cell %+v is not beyond the map from over it", o.Cells[c])
 		}
 	})
 	east := 1.3 * ext // beyond the east edge, level with the map's middle
-	if o.BehindMap(o.InnerCols[1], midRow, east, 0.5*ext) {
+	at := func(x, z float64) int {
+		c := o.CellAt(x*ext, z*ext)
+		if c < 0 {
+			t.Fatalf("no cell at (%g, %g) map widths", x, z)
+		}
+		return c
+	}
+	if o.BehindMap(at(1.01, 0.5), east, 0.5*ext) {
 		t.Error("the cell just east of the map is behind it seen from the east")
 	}
-	if !o.BehindMap(o.InnerCols[0]-1, midRow, east, 0.5*ext) || !o.BehindMap(0, midRow, east, 0.5*ext) {
+	if !o.BehindMap(at(-0.01, 0.5), east, 0.5*ext) || !o.BehindMap(at(-2.5, 0.5), east, 0.5*ext) {
 		t.Error("the cells west of the map are not behind it seen from the east")
 	}
-	if o.BehindMap(last, 0, east, 0.5*ext) {
+	if o.BehindMap(at(3.5, -3.5), east, 0.5*ext) {
 		t.Error("the far north-east corner is behind the map seen from the east")
 	}
 }
 
 // The outside's slopes are the map's own at its sample spacing: along the
-// map's edges, where the grid's vertices are map samples, the slope along
-// the edge is the map's central difference there. Slopes taken over the
-// grid's cells instead (16 samples and more) are far smaller on rough
-// maps, and this test fails with them.
+// map's edges, where the vertices are map samples, the slope along the
+// edge is the map's central difference there. Slopes taken over the
+// cells instead (16 samples and more) are far smaller on rough maps, and
+// this test fails with them.
 func TestOutsideSlopesAreTheMaps(t *testing.T) {
-	ctx := context.Background()
-	p := outsideParams(t, [][2]string{{"algorithm", "ridged"}, {"hurst", "0.9"}, {"amplitude", "300"}}, 161)
-	m, err := Generate(ctx, p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := NewOutside(ctx, p, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc := len(o.Cols)
+	o, m, _ := outsideOf(t, [][2]string{{"algorithm", "ridged"}, {"hurst", "0.9"}, {"amplitude", "300"}}, 161)
 	scale := m.VerticalScale / (2 * m.CellSize)
 	checked, steep := 0, 0
-	for j := o.InnerRows[0] + 1; j < o.InnerRows[1]; j++ {
-		row := o.Rows[j]
-		for _, i := range []int{o.InnerCols[0], o.InnerCols[1]} {
-			col := o.Cols[i]
-			want := float64(m.At(col, row+1)-m.At(col, row-1)) * scale
-			got := float64(o.SlopeZ[j*nc+i])
-			if math.Abs(got-want) > 1e-4*max(1, math.Abs(want)) {
-				t.Errorf("slope along the edge at sample (%d, %d): %g, the map's is %g", col, row, got, want)
-			}
-			checked++
-			if math.Abs(want) > 0.5 {
-				steep++
-			}
+	for k := range o.X {
+		col, row := o.X[k], o.Z[k]
+		if (col != 0 && col != m.Width-1) || row <= 0 || row >= m.Height-1 {
+			continue
+		}
+		want := float64(m.At(col, row+1)-m.At(col, row-1)) * scale
+		got := float64(o.SlopeZ[k])
+		if math.Abs(got-want) > 1e-4*max(1, math.Abs(want)) {
+			t.Errorf("slope along the edge at sample (%d, %d): %g, the map's is %g", col, row, got, want)
+		}
+		checked++
+		if math.Abs(want) > 0.5 {
+			steep++
 		}
 	}
 	if checked < 10 || steep == 0 {
@@ -292,10 +494,11 @@ func TestOutsideSlopesAreTheMaps(t *testing.T) {
 }
 
 // TestOutsideGroundHeightIsTheDrawnSurface checks GroundHeight against
-// the plane through the three grid vertices of Surface that the explorer
-// draws as the triangle over the point (split along each cell's
-// north-east to south-west diagonal), at random points in cells off the
-// map's square, at the grid's vertices, and beyond the grid.
+// the plane through the three vertices of Surface that the explorer draws
+// as the triangle over the point (a plain cell split along its north-east
+// to south-west diagonal, a cell along a finer ring as its fan), at
+// random points in cells off the map's edge, at the vertices, and beyond
+// the outside.
 func TestOutsideGroundHeightIsTheDrawnSurface(t *testing.T) {
 	ctx := context.Background()
 	p := outsideParams(t, nil, 129)
@@ -310,47 +513,68 @@ func TestOutsideGroundHeightIsTheDrawnSurface(t *testing.T) {
 	}
 	const level = -7
 	heights, _ := o.Surface(level, nil, nil)
-	nc := len(o.Cols)
 	cs := o.CellSize
-	vertex := func(i, j int) [3]float64 {
-		return [3]float64{float64(o.Cols[i]) * cs, float64(heights[j*nc+i]), float64(o.Rows[j]) * cs}
-	}
-	plane := func(a, b, c [3]float64, x, z float64) float64 {
-		ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
-		vx, vy, vz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
-		nx, ny, nz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
-		return a[1] - (nx*(x-a[0])+nz*(z-a[2]))/ny
-	}
+	vertex := func(k int) [3]float64 { return [3]float64{float64(o.X[k]), float64(heights[k]), float64(o.Z[k])} }
 	rng := rand.New(rand.NewPCG(3, 4))
-	checked := 0
-	for range 4000 {
-		i, j := rng.IntN(nc-1), rng.IntN(len(o.Rows)-1)
-		// Cells touching the map's square are stitched to its samples.
-		if i >= o.InnerCols[0]-1 && i <= o.InnerCols[1] && j >= o.InnerRows[0]-1 && j <= o.InnerRows[1] {
-			continue
+	checked, fans := 0, 0
+	for range 6000 {
+		c := rng.IntN(len(o.Cells))
+		cl := &o.Cells[c]
+		if cl.OnMap {
+			continue // stitched to the map's samples
 		}
-		u, v := rng.Float64(), rng.Float64()
-		x := (float64(o.Cols[i]) + u*float64(o.Cols[i+1]-o.Cols[i])) * cs
-		z := (float64(o.Rows[j]) + v*float64(o.Rows[j+1]-o.Rows[j])) * cs
-		b, c := vertex(i+1, j), vertex(i, j+1)
-		third := vertex(i, j)
-		if u+v > 1 {
-			third = vertex(i+1, j+1)
+		x := float64(cl.X0) + rng.Float64()*float64(cl.X1-cl.X0)
+		z := float64(cl.Z0) + rng.Float64()*float64(cl.Z1-cl.Z0)
+		want, found := 0.0, false
+		o.Triangles(c, func(a, b, d int) {
+			va, vb, vd := vertex(a), vertex(b), vertex(d)
+			det := (vb[0]-va[0])*(vd[2]-va[2]) - (vd[0]-va[0])*(vb[2]-va[2])
+			u := ((x-va[0])*(vd[2]-va[2]) - (vd[0]-va[0])*(z-va[2])) / det
+			v := ((vb[0]-va[0])*(z-va[2]) - (x-va[0])*(vb[2]-va[2])) / det
+			if u >= 0 && v >= 0 && u+v <= 1 && !found {
+				want, found = va[1]+u*(vb[1]-va[1])+v*(vd[1]-va[1]), true
+			}
+		})
+		if !found {
+			t.Fatalf("cell %+v: no triangle over (%g, %g)", *cl, x, z)
 		}
-		want := plane(b, c, third, x, z)
-		if got := o.GroundHeight(x, z, level); math.Abs(got-want) > 1e-3*(1+math.Abs(want)) {
-			t.Fatalf("cell (%d, %d) at (%.2f, %.2f): ground %v, the drawn triangle %v", i, j, u, v, got, want)
+		if got := o.GroundHeight(x*cs, z*cs, level); math.Abs(got-want) > 1e-3*(1+math.Abs(want)) {
+			t.Fatalf("cell %+v at (%.2f, %.2f): ground %v, the drawn triangle %v", *cl, x, z, got, want)
 		}
-		if got := o.GroundHeight(b[0], b[2], level); math.Abs(got-b[1]) > 1e-4*(1+math.Abs(b[1])) {
-			t.Fatalf("vertex (%d, %d): ground %v, surface %v", i+1, j, got, b[1])
+		k := cl.Corners[rng.IntN(4)]
+		if got := o.GroundHeight(float64(o.X[k])*cs, float64(o.Z[k])*cs, level); math.Abs(got-float64(heights[k])) > 1e-4*(1+math.Abs(float64(heights[k]))) {
+			t.Fatalf("vertex (%d, %d): ground %v, surface %v", o.X[k], o.Z[k], got, heights[k])
 		}
 		checked++
+		if len(cl.Extra) > 0 {
+			fans++
+		}
 	}
-	if checked < 1000 {
-		t.Fatalf("only %d points checked", checked)
+	if checked < 1000 || fans == 0 {
+		t.Fatalf("only %d points checked, %d of them in fans", checked, fans)
 	}
-	far := float64(o.Cols[nc-1])*cs + 10
-	if got := o.GroundHeight(far, 0, level); got != level {
-		t.Errorf("beyond the grid: ground %v, want the level %v", got, float64(level))
+	x0, _, x1, _ := o.Bounds()
+	for _, x := range []float64{float64(x1)*cs + 10, float64(x0)*cs - 10, 0.5 * float64(m.Width-1) * cs} {
+		if got := o.GroundHeight(x, 0.5*float64(m.Height-1)*cs, level); got != level {
+			t.Errorf("at x %v, beyond the outside or on the map: ground %v, want the level %v", x, got, float64(level))
+		}
 	}
+}
+
+// BenchmarkOutside1025 makes the land beyond the default 1025² map, as
+// AddOutside does for every generated world, and reports its vertices.
+func BenchmarkOutside1025(b *testing.B) {
+	p := outsideParams(b, nil, 1025)
+	p.CellSize = 1
+	m, err := Generate(context.Background(), p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var o *Outside
+	for b.Loop() {
+		if o, err = NewOutsideReaching(context.Background(), p, m, 120000); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(o.X)), "vertices")
 }

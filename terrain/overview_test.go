@@ -54,21 +54,20 @@ func TestOverviewMeetsMapAndOutside(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			nc, met := len(o.Cols), 0
-			for j, row := range o.Rows {
-				for i, col := range o.Cols {
-					if col >= 0 && col <= last && row >= 0 && row <= last {
-						continue // on the map: checked above
-					}
-					oi, oj := col-ov.Origin, row-ov.Origin
-					if oi < 0 || oj < 0 || oi%ov.Step != 0 || oj%ov.Step != 0 || oi/ov.Step >= om.Width || oj/ov.Step >= om.Height {
-						continue
-					}
-					met++
-					got := float32(float64(om.At(oi/ov.Step, oj/ov.Step)) * m.VerticalScale)
-					if want := o.Heights[j*nc+i]; got != want {
-						t.Errorf("%s stride %d: at map sample (%d, %d) the overview has %g, the outside %g", c.name, stride, col, row, got, want)
-					}
+			met := 0
+			for k := range o.X {
+				col, row := o.X[k], o.Z[k]
+				if col >= 0 && col <= last && row >= 0 && row <= last {
+					continue // on the map: checked above
+				}
+				oi, oj := col-ov.Origin, row-ov.Origin
+				if oi < 0 || oj < 0 || oi%ov.Step != 0 || oj%ov.Step != 0 || oi/ov.Step >= om.Width || oj/ov.Step >= om.Height {
+					continue
+				}
+				met++
+				got := float32(float64(om.At(oi/ov.Step, oj/ov.Step)) * m.VerticalScale)
+				if want := o.Heights[k]; got != want {
+					t.Errorf("%s stride %d: at map sample (%d, %d) the overview has %g, the outside %g", c.name, stride, col, row, got, want)
 				}
 			}
 			if met < 16 {
