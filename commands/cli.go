@@ -166,7 +166,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	fs.IntVar(&opt.routePart, "route-part", 0, "with -route, map recording N (from 1) of a file holding several far apart (default: the longest)")
 	fs.BoolVar(&opt.routeWarn, "route-warn", false, "with -route, write the map with a warning when it misses the track by more than the tolerance (5 % of the track's elevation range or 5 m) instead of failing")
 	fs.StringVar(&opt.heightmap, "heightmap", "", "erode this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one; keeps its cell size (-cell-size) and height scale, or the file's own")
-	fs.Float64Var(&opt.mapHeight, "map-height", 0, "with -heightmap: world height of white in metres (default: a fifth of the map's width in cells)")
+	fs.Float64Var(&opt.mapHeight, "map-height", 0, "with -heightmap: world height of white in metres, over the file's own (default: the file's, or a fifth of the map's width in cells)")
 	fs.StringVar(&opt.masks, "masks", "", "with -erosion: write the flow, eroded and deposited masks as 16-bit PNGs into this folder, named after -o")
 	addExportFlags(fs, &opt.export)
 	pf := addParamFlags(fs)
