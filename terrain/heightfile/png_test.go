@@ -87,7 +87,7 @@ func writePlainPNG16(t testing.TB, path string, m *terrain.Heightmap) {
 
 func TestPNG16RoundTrip(t *testing.T) {
 	m := randomHeightmap(37, 23, 4)
-	m.CellSize, m.VerticalScale = 3, 500 // not stored: decoding gives 1, 1
+	m.CellSize, m.VerticalScale = 3, 500 // DecodeHeightmapImage gives 1, 1 (DecodePNG reads them)
 	// The first row holds exact 16-bit levels, including both ends.
 	for col := range m.Width {
 		m.Samples[col] = float32(col*1771) / 65535
