@@ -135,6 +135,7 @@ type generateOptions struct {
 	routePart          int     // the recording to map where the file holds several far apart; 0 = the longest
 	heightmap          string  // erode this file instead of generating a map
 	mapHeight          float64 // with heightmap: world height of white
+	cellSizeGiven      bool    // -cell-size was on the command line: it wins over a file's own
 	masks              string  // folder for the erosion masks
 	presetFile         string  // -preset when it names a parameter file
 	params             terrain.Params
@@ -165,7 +166,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	fs.IntVar(&opt.routePart, "route-part", 0, "with -route, map recording N (from 1) of a file holding several far apart (default: the longest)")
 	fs.BoolVar(&opt.routeWarn, "route-warn", false, "with -route, write the map with a warning when it misses the track by more than the tolerance (5 % of the track's elevation range or 5 m) instead of failing")
 	fs.StringVar(&opt.heightmap, "heightmap", "", "erode this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one; keeps its cell size (-cell-size) and height scale, or the file's own")
-	fs.Float64Var(&opt.mapHeight, "map-height", 0, "with -heightmap: world height of white in metres (default: a fifth of the map's width in cells)")
+	fs.Float64Var(&opt.mapHeight, "map-height", 0, "with -heightmap: world height of white in metres, over the file's own (default: the file's, or a fifth of the map's width in cells)")
 	fs.StringVar(&opt.masks, "masks", "", "with -erosion: write the flow, eroded and deposited masks as 16-bit PNGs into this folder, named after -o")
 	addExportFlags(fs, &opt.export)
 	pf := addParamFlags(fs)
@@ -190,6 +191,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	if terrain.IsParamsFile(pf.preset) {
 		opt.presetFile = pf.preset
 	}
+	opt.cellSizeGiven = pf.isGiven("cell-size")
 	var fit func(*terrain.Params) // a loaded map is fitted when it is saved
 	if opt.heightmap == "" {
 		fit = opt.export.fitTargetSize
@@ -265,6 +267,31 @@ func checkHeightmapFlags(opt generateOptions, pf *paramFlags) error {
 	return nil
 }
 
+// overrideScale applies -map-height (when positive) and a -cell-size given
+// on the command line to a loaded map: the user's flag wins over the scale
+// the file records (a PNG's, an EXR's), and a note on w says what it
+// replaced. A georeferenced file keeps its cell size, which its
+// coordinates fix.
+func overrideScale(w io.Writer, name string, src *heightfile.Source, mapHeight, cellSize float64, cellSizeGiven bool) {
+	m := src.Map
+	if mapHeight > 0 {
+		if src.Metric && mapHeight != m.VerticalScale {
+			fmt.Fprintf(w, "%s: -map-height %g m replaces the file's own height range of %g m (%g to %g m)\n",
+				name, mapHeight, m.VerticalScale, src.Base, src.Base+m.VerticalScale)
+		}
+		m.VerticalScale = mapHeight
+	}
+	if cellSizeGiven && src.HasCellSize && src.Geo == nil && cellSize != m.CellSize {
+		fmt.Fprintf(w, "%s: -cell-size %g m replaces the file's own cell size of %g m\n", name, cellSize, m.CellSize)
+		m.CellSize = cellSize
+	}
+}
+
+// isGiven reports whether the parameter flag -name was on the command line.
+func (pf *paramFlags) isGiven(name string) bool {
+	return slices.ContainsFunc(pf.given, func(g paramSetting) bool { return g.spec.Name == name })
+}
+
 // checkMapHeight refuses a -map-height that is not a positive, finite
 // number of metres (0, the flag's default, picks one from the map).
 func checkMapHeight(cmd string, h float64) error {
@@ -333,9 +360,7 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 		if !loaded.Metric {
 			src.VerticalScale = float64(max(src.Width, src.Height)) / 5
 		}
-		if opt.mapHeight > 0 {
-			src.VerticalScale = opt.mapHeight
-		}
+		overrideScale(stdout, opt.heightmap, loaded, opt.mapHeight, opt.params.CellSize, opt.cellSizeGiven)
 		ep := opt.params
 		ep.Size = max(src.Width, src.Height)
 		warnCost(stderr, ep)
@@ -456,12 +481,13 @@ func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w 
 		}
 		base := strings.TrimSuffix(filepath.Base(opt.out), filepath.Ext(opt.out))
 		for _, name := range erosion.MaskNames {
-			mask, err := w.Masks.Normalised(name)
+			mask, ms, err := w.Masks.NormalisedScale(name)
 			if err != nil {
 				return "", fmt.Errorf("generate: -masks: %w", err)
 			}
+			scale := heightfile.MaskScale{Name: name, Unit: ms.Unit, Min: ms.Zero, Max: ms.One, Log: ms.Log}
 			path := filepath.Join(opt.masks, base+"-"+name+".png")
-			if err := g.Add(path, func(wr io.Writer) error { return heightfile.EncodePNG16(wr, mask) }); err != nil {
+			if err := g.Add(path, func(wr io.Writer) error { return heightfile.EncodeMaskPNG16(wr, mask, scale) }); err != nil {
 				return "", fmt.Errorf("generate: -masks: %w", err)
 			}
 			wrote += ", " + path

@@ -56,6 +56,7 @@ func TestGenerateErosionWritesMapAndMasks(t *testing.T) {
 		if lo, hi := m.Range(); lo < 0 || hi < 0.99 || hi-lo < 0.5 {
 			t.Errorf("mask %s spans %v–%v: not normalised, or flat", name, lo, hi)
 		}
+		checkMaskText(t, filepath.Join(masks, "eroded-"+name+".png"), name, b.CellSize, b.VerticalScale)
 	}
 }
 

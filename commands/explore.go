@@ -51,7 +51,7 @@ func addWorldFlags(fs *flag.FlagSet) *worldFlags {
 	fs.StringVar(&wf.heightmap, "heightmap", "", "open this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one")
 	fs.StringVar(&wf.route, "route", "", "make the terrain through this GPS track (GPX, TCX, GeoJSON, CSV) and draw it")
 	fs.IntVar(&wf.routePart, "route-part", 0, "with -route, map recording N (from 1) of a file holding several far apart (default: the longest)")
-	fs.Float64Var(&wf.height, "map-height", 0, "with -heightmap: world height of white in world units (default: a fifth of the map's width)")
+	fs.Float64Var(&wf.height, "map-height", 0, "with -heightmap: world height of white in world units, over the file's own (default: the file's, or a fifth of the map's width)")
 	return wf
 }
 
@@ -79,19 +79,17 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 		if src.Note != "" { // e.g. a 16-bit PNG of metres: say how to see it at its true scale
 			fmt.Fprintf(stdout, "%s: %s\n", wf.heightmap, src.Note)
 		}
-		if !src.Metric { // EXR, GeoTIFF DEMs: heights and cell size in metres, true proportions
+		if !src.Metric { // EXR, GeoTIFF DEMs, PNGs that record their metres: true proportions
 			m.VerticalScale = float64(m.Width) / 5
-		}
-		if wf.height > 0 {
-			m.VerticalScale = wf.height
 		}
 		p, err := wf.params.resolve(cmd, nil)
 		if err != nil {
 			return nil, p, "", err
 		}
-		if !src.HasCellSize { // a PNG or r16 knows no cell size: -cell-size gives it
+		if !src.HasCellSize { // a r16 or another tool's PNG knows no cell size: -cell-size gives it
 			m.CellSize = p.CellSize
 		}
+		overrideScale(stdout, wf.heightmap, src, wf.height, p.CellSize, wf.params.isGiven("cell-size"))
 		if len(erosion.Stages(p)) == 0 {
 			w := wf.newWorld(m)
 			w.Source = m

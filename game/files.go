@@ -266,11 +266,7 @@ func decodeHeightmap(kind FileKind, data []byte) (*heightfile.Source, error) {
 	r := bytes.NewReader(data)
 	switch kind {
 	case HeightmapPNG:
-		m, err := heightfile.DecodeHeightmapImage(r)
-		if err != nil {
-			return nil, err
-		}
-		return &heightfile.Source{Map: m}, nil
+		return heightfile.DecodePNG(r) // metric when it records its metres
 	case HeightmapR16:
 		m, err := heightfile.DecodeR16(r, int64(len(data)))
 		if err != nil {

@@ -19,7 +19,7 @@ import (
 )
 
 // EXR and TIFF heightmaps open in the explorer like PNGs, told apart by
-// content; EXR keeps its heights in metres.
+// content; EXR and a PNG Cordillera wrote keep their heights in metres.
 func TestExplorerOpensEXRAndTIFF(t *testing.T) {
 	m := terrain.NewHeightmap(33, 33)
 	for i := range m.Samples {
@@ -30,7 +30,7 @@ func TestExplorerOpensEXRAndTIFF(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		kind FileKind
-	}{{"map.exr", HeightmapEXR}, {"map.tif", HeightmapTIFF}} {
+	}{{"map.exr", HeightmapEXR}, {"map.tif", HeightmapTIFF}, {"map.png", HeightmapPNG}} {
 		path := filepath.Join(dir, c.name)
 		if err := heightfile.SaveHeightmap(path, m); err != nil {
 			t.Fatal(err)
@@ -49,10 +49,13 @@ func TestExplorerOpensEXRAndTIFF(t *testing.T) {
 		if src.Map.Width != 33 || src.Map.Height != 33 {
 			t.Fatalf("%s: %d×%d", c.name, src.Map.Width, src.Map.Height)
 		}
-		if c.kind == HeightmapEXR {
+		if c.kind != HeightmapTIFF { // a PNG records its metres in text chunks
 			if !src.Metric || math.Abs(src.Map.VerticalScale-350) > 1e-3 {
 				t.Errorf("%s: metric %v, height span %v m, want 350 m", c.name, src.Metric, src.Map.VerticalScale)
 			}
+		}
+		if c.kind == HeightmapPNG && (!src.HasCellSize || src.Map.CellSize != 2) {
+			t.Errorf("%s: cell size %v m (%v), want the file's 2 m", c.name, src.Map.CellSize, src.HasCellSize)
 		}
 		if v := src.Map.At(16, 5); math.Abs(float64(v)-0.5) > 1e-3 {
 			t.Errorf("%s: sample (16,5) = %v, want 0.5", c.name, v)

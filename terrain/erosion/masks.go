@@ -96,6 +96,25 @@ func (mk *Masks) fillFlow(ctx context.Context, m *terrain.Heightmap) error {
 // 99.5th percentile of the non-zero values (above that, 1), so that a few
 // deep cuts do not leave the rest black.
 func (mk *Masks) Normalised(name string) (*terrain.Heightmap, error) {
+	m, _, err := mk.NormalisedScale(name)
+	return m, err
+}
+
+// MaskScale says what a normalised mask's samples stand for: Unit ("m2"
+// for flow, "m" for eroded and deposited, as UCUM writes them), the values
+// at 0 and at 1 (at 1 also every larger value, which the mask clamps), and
+// whether the samples lie on a log scale between them (value =
+// Zero·(One/Zero)^h) or a linear one (value = Zero + h·(One − Zero)). An
+// empty mask has Zero = One.
+type MaskScale struct {
+	Unit      string
+	Zero, One float64
+	Log       bool
+}
+
+// NormalisedScale returns the named mask as Normalised does, with what
+// its 0 and 1 stand for.
+func (mk *Masks) NormalisedScale(name string) (*terrain.Heightmap, MaskScale, error) {
 	var src []float32
 	switch name {
 	case "flow":
@@ -105,23 +124,25 @@ func (mk *Masks) Normalised(name string) (*terrain.Heightmap, error) {
 	case "deposited":
 		src = mk.Deposited
 	default:
-		return nil, fmt.Errorf("erosion mask %q: want one of flow, eroded, deposited", name)
+		return nil, MaskScale{}, fmt.Errorf("erosion mask %q: want one of flow, eroded, deposited", name)
 	}
 	if mk.Width <= 0 || mk.Height <= 0 || len(src) != mk.Width*mk.Height {
-		return nil, fmt.Errorf("erosion mask %q: not filled (%d values for %d×%d)", name, len(src), mk.Width, mk.Height)
+		return nil, MaskScale{}, fmt.Errorf("erosion mask %q: not filled (%d values for %d×%d)", name, len(src), mk.Width, mk.Height)
 	}
 	out := terrain.NewHeightmap(mk.Width, mk.Height)
 	out.CellSize = mk.CellSize
 	if name == "flow" {
 		lo := mk.CellSize * mk.CellSize
 		hi := float64(slices.Max(src))
+		scale := MaskScale{Unit: "m2", Zero: lo, One: lo, Log: true}
 		if hi > lo {
+			scale.One = hi
 			span := math.Log(hi / lo)
 			for i, a := range src {
 				out.Samples[i] = float32(math.Log(max(float64(a), lo)/lo) / span)
 			}
 		}
-		return out, nil
+		return out, scale, nil
 	}
 	var nonZero []float32
 	for _, v := range src {
@@ -130,14 +151,14 @@ func (mk *Masks) Normalised(name string) (*terrain.Heightmap, error) {
 		}
 	}
 	if len(nonZero) == 0 {
-		return out, nil
+		return out, MaskScale{Unit: "m"}, nil
 	}
 	slices.Sort(nonZero)
 	top := float64(nonZero[min(len(nonZero)-1, int(0.995*float64(len(nonZero))))])
 	for i, v := range src {
 		out.Samples[i] = float32(min(1, float64(v)/top))
 	}
-	return out, nil
+	return out, MaskScale{Unit: "m", One: top}, nil
 }
 
 // single runs one stage on its own, as the exported per-process functions

@@ -27,7 +27,7 @@ const (
 // SaveOptions carry what a format can record beyond the samples.
 type SaveOptions struct {
 	// Base is the world height of map height 0, in metres (a route
-	// terrain's or a DEM's lowest point); EXR and TIFF record it.
+	// terrain's or a DEM's lowest point); PNG, EXR and TIFF record it.
 	Base float64
 	// Geo georeferences a TIFF (GeoTIFF tags); nil writes none.
 	Geo *GeoRef
@@ -48,8 +48,9 @@ type Source struct {
 	// 1 otherwise (the caller picks a scale).
 	Map *terrain.Heightmap
 	// Metric: the file holds heights in world units (EXR, signed or float
-	// TIFF samples, GeoTIFF DEMs, TIFFs with a GDAL scale); Base is the
-	// height of map height 0 and Map.VerticalScale the height span.
+	// TIFF samples, GeoTIFF DEMs, TIFFs with a GDAL scale, PNGs that
+	// record their metres); Base is the height of map height 0 and
+	// Map.VerticalScale the height span.
 	Metric      bool
 	Base        float64
 	HasCellSize bool
@@ -104,7 +105,7 @@ func Encoder(path string, m *terrain.Heightmap, opt SaveOptions) (func(io.Writer
 	var encode func(io.Writer, *terrain.Heightmap) error
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".png":
-		encode = EncodePNG16
+		encode = func(w io.Writer, m *terrain.Heightmap) error { return EncodePNG16Base(w, m, opt.Base) }
 	case ".r16", ".raw":
 		encode = EncodeR16
 	case ".exr":
@@ -134,7 +135,7 @@ func LoadHeightmap(path string) (*terrain.Heightmap, error) {
 	return src.Map, nil
 }
 
-// Load reads a heightmap from a .png (DecodeHeightmapImage), a .r16 or
+// Load reads a heightmap from a .png (DecodePNG), a .r16 or
 // .raw (DecodeR16), an .exr (DecodeEXR) or a .tif or .tiff file
 // (DecodeTIFF), with what the file says about its scale. Errors start with
 // the path.
@@ -156,10 +157,7 @@ func Load(path string) (*Source, error) {
 	var src *Source
 	switch ext {
 	case ".png":
-		var m *terrain.Heightmap
-		if m, err = DecodeHeightmapImage(bufio.NewReader(f)); err == nil {
-			src = &Source{Map: m, Note: narrowRangeNote(m)}
-		}
+		src, err = DecodePNG(bufio.NewReader(f))
 	case ".r16", ".raw":
 		var m *terrain.Heightmap
 		if m, err = DecodeR16(bufio.NewReader(f), size); err == nil {

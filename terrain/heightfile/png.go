@@ -33,12 +33,24 @@ const MaxFileSamples = terrain.MaxSize * terrain.MaxSize
 const MaxFileBytes = 8*MaxFileSamples + 16<<20
 
 // EncodePNG16 writes m as a 16-bit grayscale PNG: sample h becomes
-// round(h·65535), with h clamped to [0, 1] first. The map must pass Validate.
+// round(h·65535), with h clamped to [0, 1] first. The file records m's
+// metres in tEXt chunks (pngmeta.go): black is 0 m, white VerticalScale,
+// and the cell size; EncodePNG16Base sets the height of black. The map
+// must pass Validate.
 func EncodePNG16(w io.Writer, m *terrain.Heightmap) error {
+	return EncodePNG16Base(w, m, 0)
+}
+
+// EncodePNG16Base writes m as EncodePNG16 does, black recorded at base
+// metres and white at base + VerticalScale.
+func EncodePNG16Base(w io.Writer, m *terrain.Heightmap, base float64) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("png: %w", err)
 	}
-	if err := writePNG16(w, m, nil); err != nil {
+	if math.IsNaN(base) || math.IsInf(base, 0) {
+		return fmt.Errorf("png: base height %v must be finite", base)
+	}
+	if err := writePNG16(w, m, heightText(m, base)); err != nil {
 		return fmt.Errorf("png: %w", err)
 	}
 	return nil
@@ -46,29 +58,67 @@ func EncodePNG16(w io.Writer, m *terrain.Heightmap) error {
 
 // DecodeHeightmapImage reads a grayscale PNG as a heightmap with heights in
 // [0, 1] (8-bit samples v/255, 16-bit samples v/65535), cell size 1 and
-// vertical scale 1. It accepts gray images of any bit depth and gray stored
+// vertical scale 1, whatever the file records of its metres (DecodePNG
+// reads them). It accepts gray images of any bit depth and gray stored
 // as RGB or RGBA (R = G = B in every pixel, alpha fully opaque); colour,
 // paletted and translucent images are errors that say what was found.
 // Images over MaxFileSide on a side or MaxFileSamples in all are refused
 // from the header alone.
 func DecodeHeightmapImage(r io.Reader) (*terrain.Heightmap, error) {
+	m, _, err := decodePNG(r)
+	return m, err
+}
+
+// DecodePNG reads a grayscale PNG as DecodeHeightmapImage does, with the
+// scale a Cordillera PNG records in its tEXt chunks before the image data:
+// the heights of black and white make the Source Metric (Base the height
+// of black, VerticalScale white's above it) and the cell size sets
+// HasCellSize. A PNG without them has cell size 1 and vertical scale 1,
+// and a Note when its values are most likely metres stored as numbers. A
+// malformed value of ours is an error naming its key.
+func DecodePNG(r io.Reader) (*Source, error) {
+	m, text, err := decodePNG(r)
+	if err != nil {
+		return nil, err
+	}
+	src := &Source{Map: m}
+	if err := applyPNGText(src, text); err != nil {
+		return nil, err
+	}
+	if !src.Metric {
+		src.Note = narrowRangeNote(m)
+	}
+	return src, nil
+}
+
+// decodePNG decodes a grayscale PNG with its tEXt chunks of ours from
+// before the image data.
+func decodePNG(r io.Reader) (*terrain.Heightmap, map[string]string, error) {
 	// Keep the bytes DecodeConfig consumes so that Decode can read them again.
 	var header bytes.Buffer
 	cfg, err := png.DecodeConfig(io.TeeReader(r, &header))
 	if err != nil {
-		return nil, pngError(err)
+		return nil, nil, pngError(err)
 	}
 	if err := checkFileSize("png", cfg.Width, cfg.Height); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, ok := cfg.ColorModel.(color.Palette); ok {
-		return nil, errors.New("png: paletted image; want grayscale")
+		return nil, nil, errors.New("png: paletted image; want grayscale")
 	}
-	img, err := png.Decode(io.MultiReader(&header, r))
+	scan := newPNGTextScanner(io.MultiReader(&header, r))
+	img, err := png.Decode(scan)
 	if err != nil {
-		return nil, pngError(err)
+		if scan.err != nil {
+			return nil, nil, scan.err
+		}
+		return nil, nil, pngError(err)
 	}
-	return heightmapFromImage(img)
+	m, err := heightmapFromImage(img)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, scan.text, nil
 }
 
 // pngError gives the errors image/png passes through from its reader and

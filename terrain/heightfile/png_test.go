@@ -11,6 +11,7 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -66,9 +67,27 @@ func encodePNG(t testing.TB, img image.Image) []byte {
 	return buf.Bytes()
 }
 
+// plainPNG16 encodes m's samples as image/png writes a 16-bit gray image:
+// a PNG from another tool, with no metres recorded.
+func plainPNG16(t testing.TB, m *terrain.Heightmap) []byte {
+	img := image.NewGray16(image.Rect(0, 0, m.Width, m.Height))
+	for i, h := range m.Samples {
+		img.SetGray16(i%m.Width, i/m.Width, color.Gray16{Y: quantize16(h)})
+	}
+	return encodePNG(t, img)
+}
+
+// writePlainPNG16 writes plainPNG16(m) to path.
+func writePlainPNG16(t testing.TB, path string, m *terrain.Heightmap) {
+	t.Helper()
+	if err := os.WriteFile(path, plainPNG16(t, m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestPNG16RoundTrip(t *testing.T) {
 	m := randomHeightmap(37, 23, 4)
-	m.CellSize, m.VerticalScale = 3, 500 // not stored: decoding gives 1, 1
+	m.CellSize, m.VerticalScale = 3, 500 // DecodeHeightmapImage gives 1, 1 (DecodePNG reads them)
 	// The first row holds exact 16-bit levels, including both ends.
 	for col := range m.Width {
 		m.Samples[col] = float32(col*1771) / 65535
@@ -288,6 +307,10 @@ func FuzzDecodeHeightmapImage(f *testing.F) {
 	f.Add(encodePNG(f, image.NewPaletted(image.Rect(0, 0, 2, 2), color.Palette{color.Gray{7}})))
 	f.Add(rawPNG(2, 2, 8, pngRGBA, [][]byte{{1, 1, 1, 255, 2, 2, 2, 255}, {3, 3, 3, 255, 4, 4, 4, 200}}))
 	f.Add(rawPNG(2, 1, 16, pngGrayAlpha, [][]byte{{1, 2, 255, 255, 3, 4, 255, 255}}))
+	// The tEXt chunks that record a PNG's metres (DecodePNG).
+	f.Add(withChunks(grayPNG(), textChunk(pngKeyHeightMin, "-12.25"), textChunk(pngKeyHeightMax, "161.55"), textChunk(pngKeyCellSize, "2.5")))
+	f.Add(withChunks(grayPNG(), textChunk(pngKeyHeightMin, "0"), textChunk(pngKeyHeightMax, "NaN")))
+	f.Add(withChunks(grayPNG(), textChunk(pngKeyCellSize, "1e-300"), textChunk(pngKeyCellSize, "1")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Mutations almost never keep the chunk checksums right, so most
 		// inputs would stop at the first chunk; decode each input also with
@@ -307,8 +330,36 @@ func FuzzDecodeHeightmapImage(f *testing.F) {
 				continue
 			}
 			checkDecoded(t, m)
+			src, err := DecodePNG(bytes.NewReader(file))
+			if err != nil {
+				if src != nil || !strings.HasPrefix(err.Error(), "png: tEXt ") {
+					t.Fatalf("DecodePNG of a decodable image: %v, %v; want an error about our text chunks", src, err)
+				}
+				continue
+			}
+			checkSourceScale(t, src)
 		}
 	})
+}
+
+// checkSourceScale fails unless a decoded PNG's scale is one a map may
+// have: the vertical scale and base finite (1 and 0 when not metric), the
+// cell size within its bounds (1 when the file gave none).
+func checkSourceScale(t *testing.T, src *Source) {
+	t.Helper()
+	m := src.Map
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if !src.Metric && (m.VerticalScale != 1 || src.Base != 0) {
+		t.Fatalf("not metric, but vertical scale %v, base %v", m.VerticalScale, src.Base)
+	}
+	if math.Abs(src.Base) > maxAbsHeight || math.Abs(src.Base+m.VerticalScale) > maxAbsHeight {
+		t.Fatalf("black at %v m, white at %v m", src.Base, src.Base+m.VerticalScale)
+	}
+	if src.HasCellSize && !(m.CellSize >= minCellSize && m.CellSize <= maxCellSize) || !src.HasCellSize && m.CellSize != 1 {
+		t.Fatalf("cell size %v (given: %v)", m.CellSize, src.HasCellSize)
+	}
 }
 
 // repairPNGChecksums returns a copy of data with the CRC of every complete
