@@ -399,10 +399,11 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 // drawAddedPoints marks the points the current stage added, as red dots at
 // their place in the 3D view, all in one path.
 func (g *Game) drawAddedPoints(screen *ebiten.Image, added [][2]int) {
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	vr := g.viewRect(screen.Bounds().Dx(), screen.Bounds().Dy())
+	ox, oy := float32(vr.Min.X), float32(vr.Min.Y)
 	cell := lessonCell(teachSizes[g.teach.sizeIdx])
 	m := g.World.Map
-	p := newProjector(viewProjection(g.Camera, w, h), w, h, g.Camera.Near)
+	p := newProjector(viewProjection(g.Camera, vr.Dx(), vr.Dy()), vr.Dx(), vr.Dy(), g.Camera.Near)
 	var path vector.Path
 	for _, a := range added {
 		x, z := float64(a[0])*cell, float64(a[1])*cell
@@ -411,8 +412,9 @@ func (g *Game) drawAddedPoints(screen *ebiten.Image, added [][2]int) {
 			continue
 		}
 		v := p.vertex(surfaceVertex{pos: pos})
-		path.MoveTo(v.DstX+4, v.DstY)
-		path.Arc(v.DstX, v.DstY, 4, 0, 2*math.Pi, vector.Clockwise)
+		sx, sy := ox+v.DstX, oy+v.DstY
+		path.MoveTo(sx+4, sy)
+		path.Arc(sx, sy, 4, 0, 2*math.Pi, vector.Clockwise)
 		path.Close()
 	}
 	op := &vector.DrawPathOptions{AntiAlias: true}

@@ -156,8 +156,11 @@ var dropletColour = color.RGBA{40, 170, 255, 255}
 // shows, which helps to follow it).
 func (g *Game) drawDropletPaths(screen *ebiten.Image) {
 	e := &g.teach.erosion
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	p := newProjector(viewProjection(g.Camera, w, h), w, h, g.Camera.Near)
+	vr := g.viewRect(screen.Bounds().Dx(), screen.Bounds().Dy())
+	p := newProjector(viewProjection(g.Camera, vr.Dx(), vr.Dy()), vr.Dx(), vr.Dy(), g.Camera.Near)
+	at := func(v ebiten.Vertex) (float32, float32) {
+		return float32(vr.Min.X) + v.DstX, float32(vr.Min.Y) + v.DstY
+	}
 	lift := float32(e.m.CellSize) // above the ground, so the line is not half buried
 	for _, path := range e.paths {
 		var prev *ebiten.Vertex
@@ -169,7 +172,9 @@ func (g *Game) drawDropletPaths(screen *ebiten.Image) {
 			}
 			v := p.vertex(surfaceVertex{pos: pos})
 			if prev != nil {
-				vector.StrokeLine(screen, prev.DstX, prev.DstY, v.DstX, v.DstY, 2, dropletColour, true)
+				x0, y0 := at(*prev)
+				x1, y1 := at(v)
+				vector.StrokeLine(screen, x0, y0, x1, y1, 2, dropletColour, true)
 			}
 			prev = &v
 		}
@@ -177,8 +182,8 @@ func (g *Game) drawDropletPaths(screen *ebiten.Image) {
 			q := path[0]
 			pos := mgl32.Vec3{float32(q[0]), float32(q[1]) + lift, float32(q[2])}
 			if p.clipW(pos) >= p.near {
-				v := p.vertex(surfaceVertex{pos: pos})
-				vector.FillCircle(screen, v.DstX, v.DstY, 3, dropletColour, true)
+				x, y := at(p.vertex(surfaceVertex{pos: pos}))
+				vector.FillCircle(screen, x, y, 3, dropletColour, true)
 			}
 		}
 	}
