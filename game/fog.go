@@ -38,7 +38,7 @@ func FogVisibility(density float32) float64 {
 func (g *Game) fogWidgets(ctx *debugui.Context) {
 	v := &g.View
 	on := v.FogDensity > 0
-	ctx.Text("fog")
+	ctx.Text("Fog")
 	ctx.Checkbox(&on, "on (F6)").On(func() {
 		if on {
 			v.FogDensity = DefaultFog(g.World.Map)
@@ -51,7 +51,7 @@ func (g *Game) fogWidgets(ctx *debugui.Context) {
 	}
 	w, d := g.World.Map.Extent()
 	side := max(w, d)
-	ctx.Text("visibility m")
+	ctx.Text("Visibility, m")
 	vis := math.Round(FogVisibility(v.FogDensity))
 	ctx.SliderF(&vis, math.Round(side/10), math.Round(4*side), math.Max(1, math.Round(side/200)), 0).On(func() {
 		v.FogDensity = FogDensityFor(vis)

@@ -197,16 +197,16 @@ func (g *Game) resolutionText() string {
 func (g *Game) resolutionWidgets(ctx *debugui.Context) {
 	set := &g.Resolution
 	ctx.SetGridLayout([]int{-1}, nil)
-	ctx.Checkbox(&set.Auto, "auto resolution (holds the target FPS)")
-	ctx.SetGridLayout([]int{110, -1}, nil)
+	ctx.Checkbox(&set.Auto, "Auto resolution (holds the target FPS)")
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	if set.Auto {
-		ctx.Text("target FPS")
+		ctx.Text("Target FPS")
 		ctx.SliderF(&set.TargetFPS, 10, 60, 1, 0)
-		ctx.Text("resolution %")
+		ctx.Text("Resolution, %")
 		ctx.Text(fmt.Sprintf("%.0f (auto)", 100*g.res.scale))
 		return
 	}
-	ctx.Text("resolution %")
+	ctx.Text("Resolution, %")
 	pct := int(math.Round(100 * set.Fixed))
 	ctx.Slider(&pct, 25, 100, 1).On(func() { set.Fixed = float64(pct) / 100 })
 }

@@ -68,19 +68,19 @@ type teachState struct {
 // teachPanel draws the Teach panel's widgets.
 func (g *Game) teachPanel(ctx *debugui.Context) {
 	t := &g.teach
-	ctx.SetGridLayout([]int{90, -1}, nil)
-	ctx.Text("show")
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	ctx.Text("Lesson")
 	mode := t.mode
 	ctx.Dropdown(&mode, teachModes).On(func() { g.setTeachMode(mode) })
-	ctx.Text("plot")
+	ctx.Text("Plot")
 	pk := g.plots.kind
 	ctx.Dropdown(&pk, plotKinds).On(func() { g.setPlot(pk) })
 	switch t.mode {
 	case teachSubdivision:
-		ctx.Text("algorithm")
+		ctx.Text("Algorithm")
 		alg := t.alg
 		ctx.Dropdown(&alg, []string{"midpoint", "diamond-square"}).On(func() { t.alg = alg; g.buildLesson() })
-		ctx.Text("size")
+		ctx.Text("Samples per side")
 		opts := make([]string, len(teachSizes))
 		for i, n := range teachSizes {
 			opts[i] = fmt.Sprint(n)
@@ -102,8 +102,8 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 		if len(t.partials) == 0 {
 			break
 		}
-		ctx.SetGridLayout([]int{90, -1}, nil)
-		ctx.Text("octaves")
+		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+		ctx.Text("Octaves summed")
 		k := t.octK
 		ctx.Slider(&k, 1, len(t.partials), 1).On(func() { t.octK = k; g.showOctaves() })
 		ctx.SetGridLayout([]int{-1}, nil)
@@ -135,7 +135,7 @@ func (g *Game) setTeachMode(mode int) {
 		return
 	}
 	g.buildLesson()
-	if entering { // frame the lesson's mesh, wherever the camera was
+	if entering {
 		g.Camera.Overview(g.World.Map)
 		g.openPanel("Teach") // its controls step the lesson
 	}
@@ -316,13 +316,18 @@ func (g *Game) stageText() string {
 	}
 	s := steps[t.k-1]
 	what := map[string]string{
-		terrain.StageEdges:   "edge midpoints = mean of the edge's two ends + z",
-		terrain.StageCentres: "centres = mean of the four edge midpoints + z",
-		terrain.StageDiamond: "diamond: centres = mean of the square's corners + z",
-		terrain.StageSquare:  "square: edge points = mean of the diamond's corners + z",
+		terrain.StageEdges:   "edge midpoints = mean of the edge's ends + z",
+		terrain.StageCentres: "centres = mean of the 4 edge midpoints + z",
+		terrain.StageDiamond: "centres = mean of the square's corners + z",
+		terrain.StageSquare:  "edge points = mean of the diamond's corners + z",
 	}[s.Stage]
-	return fmt.Sprintf("iteration n = %d of N = %d, %s stage (%d of %d)\n%s\nd_n = 2^(N-n) = %d samples\nz = A·R·2^(-nH), R in [-1, 1]: |z| <= %.4g (A = %g, H = %g)\n%d points added (red)",
-		s.Iteration, N, s.Stage, t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added))
+	points := "points"
+	if len(s.Added) == 1 {
+		points = "point"
+	}
+	// Lines of at most 50 characters: the panel's width.
+	return fmt.Sprintf("Iteration n = %d of N = %d, %s stage\n(stage %d of %d)\n%s\nd_n = 2^(N-n) = %d samples\nz = A·R·2^(-nH), R in [-1, 1]\n|z| <= %.4g m (A = %g m, H = %g)\n%d %s added (red)",
+		s.Iteration, N, s.Stage, t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added), points)
 }
 
 // octaveText is the fractal sum's formula with its numbers.
@@ -330,10 +335,10 @@ func (g *Game) octaveText() string {
 	t := &g.teach
 	p := g.Params
 	formula := map[terrain.Algorithm]string{
-		terrain.FBm:    "H(p) = sum over i < k of N(λ^i p)·λ^(-iH)  (eq. 6.1, listing 6.1)",
-		terrain.Hetero: "v += v·λ^(-iH)·(N(λ^i p) + o)  (listing 6.2)",
-		terrain.Hybrid: "v += w·λ^(-iH)·(N + o), w *= λ^(-iH)·(N + o)  (listing 6.3)",
-		terrain.Quilez: "v += λ^(-iH)·N / (1 + |Σ∇N|²)  (listing 6.4)",
+		terrain.FBm:    "H(p) = sum over i < k of N(λ^i p)·λ^(-iH)\n(thesis eq. 6.1, listing 6.1)",
+		terrain.Hetero: "v += v·λ^(-iH)·(N(λ^i p) + o)\n(thesis listing 6.2)",
+		terrain.Hybrid: "v += w·λ^(-iH)·(N + o), w *= λ^(-iH)·(N + o)\n(thesis listing 6.3)",
+		terrain.Quilez: "v += λ^(-iH)·N / (1 + |Σ∇N|²)\n(thesis listing 6.4)",
 	}[p.Algorithm]
 	if formula == "" {
 		formula = string(p.Algorithm) + ", octave by octave"
@@ -341,10 +346,10 @@ func (g *Game) octaveText() string {
 	if tin := map[terrain.BasisTransform]string{
 		terrain.RidgedBasis: "1 - |N|", terrain.BillowBasis: "|N|",
 	}[p.BasisTransform]; tin != "" {
-		formula += "\nwith N replaced by T_in(N) = " + tin + "  (thesis eq. 3.4, fig. 3.3)"
+		formula += "\nwith N replaced by T_in(N) = " + tin + "\n(thesis eq. 3.4, fig. 3.3)"
 	}
 	i := t.octK - 1
-	return fmt.Sprintf("%s\nk = %d of %d octaves, λ = %g, H = %g\noctave %d: frequency λ^i = %.4g, amplitude λ^(-iH) = %.4g",
+	return fmt.Sprintf("%s\nk = %d of %d octaves, λ = %g, H = %g\noctave %d: frequency λ^i = %.4g,\namplitude λ^(-iH) = %.4g",
 		formula, t.octK, len(t.partials), p.Lacunarity, p.Hurst, t.octK, math.Pow(p.Lacunarity, float64(i)), math.Pow(p.Lacunarity, -float64(i)*p.Hurst))
 }
 
@@ -419,7 +424,7 @@ func (g *Game) drawAddedPoints(screen *ebiten.Image, added [][2]int) {
 	}
 	op := &vector.DrawPathOptions{AntiAlias: true}
 	op.ColorScale.ScaleWithColor(color.RGBA{230, 30, 30, 255})
-	vector.FillPath(screen, &path, nil, op)
+	vector.FillPath(screen.SubImage(vr).(*ebiten.Image), &path, nil, op) // clipped to the view
 }
 
 // teachDiagram draws the (2^N+1)² lattice like paper 003's 5×5 figure, on

@@ -117,16 +117,18 @@ func (g *Game) erosionPanel(ctx *debugui.Context) {
 func (g *Game) erosionText() string {
 	e := &g.teach.erosion
 	b := e.budget
-	text := fmt.Sprintf("batch %d: %d droplets of %d (%.2f per cell)\n"+
-		"each droplet runs downhill with inertia %g, carries up to\n"+
-		"capacity = max(slope, %g)·speed·water·%g, erodes at %g,\n"+
-		"deposits at %g, evaporates %g per step, lives %d steps",
+	// Lines of at most 50 characters: the panel's width.
+	text := fmt.Sprintf("Batch %d: %d droplets of %d (%.2f per cell)\n"+
+		"Each droplet runs downhill with inertia %g and\n"+
+		"carries up to max(slope, %g)·speed·water·%g;\n"+
+		"it erodes %g and deposits %g of the difference,\n"+
+		"evaporates %g per step and lives %d steps.",
 		e.pass, e.pass*e.batch, erosionLessonPasses*e.batch, float64(e.pass*e.batch)/float64(max(len(e.start.Samples), 1)),
 		g.Params.HydraulicInertia, g.Params.HydraulicMinSlope, g.Params.HydraulicCapacity, g.Params.HydraulicErosion,
 		g.Params.HydraulicDeposition, g.Params.HydraulicEvaporation, g.Params.HydraulicLifetime)
 	if b.Eroded > 0 {
-		text += fmt.Sprintf("\neroded %.4g m³ = deposited %.4g + in suspension when\nthe droplets died %.4g + carried off the map %.4g\n(balance %.2g m³)",
-			b.Eroded, b.Deposited, b.Suspended, b.CarriedOff, b.Eroded-b.Deposited-b.Suspended-b.CarriedOff)
+		text += fmt.Sprintf("\nEroded %s = deposited %s\n+ in the droplets when they died %s\n+ carried off the map %s\n(balance %.2g m³)",
+			volume(b.Eroded), volume(b.Deposited), volume(b.Suspended), volume(b.CarriedOff), b.Eroded-b.Deposited-b.Suspended-b.CarriedOff)
 	}
 	return text
 }
@@ -158,6 +160,7 @@ func (g *Game) drawDropletPaths(screen *ebiten.Image) {
 	e := &g.teach.erosion
 	vr := g.viewRect(screen.Bounds().Dx(), screen.Bounds().Dy())
 	p := newProjector(viewProjection(g.Camera, vr.Dx(), vr.Dy()), vr.Dx(), vr.Dy(), g.Camera.Near)
+	screen = screen.SubImage(vr).(*ebiten.Image) // clipped to the view, in the screen's coordinates
 	at := func(v ebiten.Vertex) (float32, float32) {
 		return float32(vr.Min.X) + v.DstX, float32(vr.Min.Y) + v.DstY
 	}
