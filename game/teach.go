@@ -136,9 +136,77 @@ func (g *Game) setTeachMode(mode int) {
 	}
 	g.buildLesson()
 	if entering {
-		g.Camera.Overview(g.World.Map)
-		g.openPanel("Teach") // its controls step the lesson
+		// The Teach section's controls step the lesson: show it, open,
+		// whether the panels were hidden or another section was open.
+		g.openPanel("Teach")
+		g.ShowUI = true
+		g.frameLesson() // the whole lesson map in view, wherever the camera was
 	}
+}
+
+// The lesson's framing: looking down at the map's centre from the south,
+// lessonPitch below the horizon, with every corner of the map's box inside
+// the view's [-lessonMargin, lessonMargin] (its top below the HUD's lines).
+const (
+	lessonPitch     = 40 * math.Pi / 180
+	lessonMargin    = 0.9
+	lessonMarginTop = 0.8
+)
+
+// frameLesson places the camera so that the whole lesson map shows in the
+// 3D view as it is laid out now (beside the panels or not): as near as it
+// can be with the eight corners of the map's box (its four corners at its
+// lowest and its highest height, or 0 and 1 in samples) inside the view.
+func (g *Game) frameLesson() {
+	m := g.World.Map
+	vr := g.viewRect(g.w, g.h)
+	if vr.Empty() { // not drawn yet: the default window
+		vr = g.viewRect(ScreenWidth, ScreenHeight)
+	}
+	// The lessons' maps are normalised to [0, 1] over their last stage, so
+	// the box holds that range whatever the stage shown now.
+	lo, hi := 0.0, 1.0
+	for _, s := range m.Samples {
+		lo, hi = math.Min(lo, float64(s)), math.Max(hi, float64(s))
+	}
+	lo, hi = lo*m.VerticalScale, hi*m.VerticalScale
+	w, d := m.Extent()
+	var box []mgl32.Vec3
+	for _, x := range []float64{0, w} {
+		for _, z := range []float64{0, d} {
+			for _, y := range []float64{lo, hi} {
+				box = append(box, mgl32.Vec3{float32(x), float32(y), float32(z)})
+			}
+		}
+	}
+	centre := mgl32.Vec3{float32(w / 2), float32((lo + hi) / 2), float32(d / 2)}
+	c := g.Camera
+	c.Mode, c.Yaw, c.Pitch = Fly, math.Pi/2, -lessonPitch
+	size := math.Max(w, d)
+	for dist := size / 4; dist < 50*size; dist *= 1.03 {
+		c.Pos = centre.Sub(c.Forward().Mul(float32(dist)))
+		if boxInView(c, vr.Dx(), vr.Dy(), box) {
+			break
+		}
+	}
+	c.Speed = float32(size / 20)
+}
+
+// boxInView reports whether every point lies in front of the camera and
+// inside the lesson's margins of a w×h view.
+func boxInView(c *Camera, w, h int, points []mgl32.Vec3) bool {
+	vp := viewProjection(c, w, h)
+	for _, p := range points {
+		clip := vp.Mul4x1(p.Vec4(1))
+		if clip[3] <= c.Near {
+			return false
+		}
+		x, y := clip[0]/clip[3], clip[1]/clip[3]
+		if x < -lessonMargin || x > lessonMargin || y < -lessonMargin || y > lessonMarginTop {
+			return false
+		}
+	}
+	return true
 }
 
 // buildLesson makes the stages or partial sums from the current parameters.
