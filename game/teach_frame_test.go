@@ -37,9 +37,20 @@ func TestTFramesTheLesson(t *testing.T) {
 	if !g.ShowUI || !slices.Contains(g.ui.unfolded, "Teach") {
 		t.Errorf("after T the panels are shown %v with %q unfolded; want the Teach section open", g.ShowUI, g.ui.unfolded)
 	}
-	vr := g.viewRect(g.w, g.h)
-	if vr.Min.X == 0 {
+	if vr := g.viewRect(g.w, g.h); vr.Min.X == 0 {
 		t.Fatalf("the view %v is not beside the panels", vr)
+	}
+	lessonMapInView(t, g)
+}
+
+// lessonMapInView checks that every corner of the lesson map's box (0 to
+// 1 in samples) projects inside the 3D view, and that the map reaches at
+// least 0.6 of the view's half-size.
+func lessonMapInView(t *testing.T, g *Game) {
+	t.Helper()
+	vr := g.viewRect(g.w, g.h)
+	if vr.Empty() {
+		vr = g.viewRect(ScreenWidth, ScreenHeight)
 	}
 	m := g.World.Map
 	w, d := m.Extent()
