@@ -116,14 +116,14 @@ func (g *Game) buildUI(ctx *debugui.Context) {
 }
 
 // statusRow is the window's first row: the progress while a map is being
-// made, "ready" otherwise. It is always there and one line long, so that no
+// made, "Ready" otherwise. It is always there and one line long, so that no
 // widget moves when a rebuild starts or ends (a click aimed at one would
 // land on another).
 func (g *Game) statusRow(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1}, nil)
-	text := "ready"
+	text := "Ready"
 	if busy, f := g.regen.Status(); busy {
-		text = fmt.Sprintf("generating… %.0f %%", 100*f)
+		text = fmt.Sprintf("Generating… %.0f %%", 100*f)
 		if g.stage != "" {
 			text += " (showing " + g.stage + ")"
 		}
@@ -221,7 +221,7 @@ func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 	for _, stage := range erosionStageOrder {
 		checked := slices.Contains(on, stage)
 		ctx.IDScope(stage, func() {
-			ctx.Checkbox(&checked, stage).On(func() {
+			ctx.Checkbox(&checked, strings.ToUpper(stage[:1])+stage[1:]).On(func() {
 				var list []string
 				for _, s := range erosionStageOrder {
 					if s == stage && checked || s != stage && slices.Contains(on, s) {
@@ -401,6 +401,7 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	ctx.Dropdown(&tex, []string{"height", "slope", "rules"}).On(func() { v.Texturing = Texturing(tex) })
 	sliderF32(ctx, "Sun elevation, °", &v.SunElevation, -10, 90, 1)
 	sliderF32(ctx, "Sun azimuth, °", &v.SunAzimuth, 0, 360, 1)
+	sliderF32(ctx, "Ambient light, %", &v.Ambient, 0, 100, 100)
 	g.fogWidgets(ctx)
 	g.waterWidgets(ctx)
 	ctx.SetGridLayout([]int{-1, -1, -1}, nil)
@@ -418,7 +419,6 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	g.subsection(ctx, "Materials and snow", func() { g.materialWidgets(ctx) })
 	g.subsection(ctx, "Light and colours", func() {
 		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
-		sliderF32(ctx, "Ambient light, %", &v.Ambient, 0, 100, 100)
 		sliderF32(ctx, "Shadow edge, °", &v.Penumbra, 0.5, 15, 1)
 		colourWidgets(ctx, v)
 	})
