@@ -25,9 +25,9 @@ func (r *renderer) antialias(dst, view *ebiten.Image) {
 
 // antialiased returns the view after the edge pass, in a second
 // offscreen image (the corner of the view's size).
-func (g *Game) antialiased(screen, view *ebiten.Image) *ebiten.Image {
+func (g *Game) antialiased(size image.Point, view *ebiten.Image) *ebiten.Image {
 	r := &g.res
-	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
+	sw, sh := size.X, size.Y
 	vb := view.Bounds()
 	if r.aaImg == nil || r.aaImg.Bounds().Dx() != sw || r.aaImg.Bounds().Dy() != sh {
 		if r.aaImg != nil {

@@ -196,11 +196,7 @@ func TestLessonsFrameTheCameraAndTitlePlots(t *testing.T) {
 	g.Camera.Pos = mgl32.Vec3{5000, 3, -4000} // far off the map
 	onLoop(func() { g.setTeachMode(teachOctaves) })
 	t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
-	var want Camera
-	want.Overview(g.World.Map)
-	if g.Camera.Pos != want.Pos || g.Camera.Yaw != want.Yaw {
-		t.Errorf("camera at %v yaw %v after entering the lesson, want the overview %v yaw %v", g.Camera.Pos, g.Camera.Yaw, want.Pos, want.Yaw)
-	}
+	lessonMapInView(t, g)
 	onLoop(func() { g.teach.octK = 3; g.showOctaves() })
 	if name := g.shownName(); !strings.Contains(name, "partial sum of 3 of 5 octaves") {
 		t.Errorf("plot title %q, want it to name the partial sum shown", name)

@@ -33,13 +33,13 @@ func FogVisibility(density float32) float64 {
 	return math.Sqrt(-math.Log(fogContrastLeft)) / float64(density)
 }
 
-// fogWidgets are the Viewer panel's fog settings: on or off (F6), and the
-// visibility, from a tenth of the map's larger side to four times it.
+// fogWidgets are the Viewer panel's fog settings, on one row: on or off
+// (F6), and the visibility, from a tenth of the map's larger side to four
+// times it.
 func (g *Game) fogWidgets(ctx *debugui.Context) {
 	v := &g.View
 	on := v.FogDensity > 0
-	ctx.Text("fog")
-	ctx.Checkbox(&on, "on (F6)").On(func() {
+	ctx.Checkbox(&on, "Fog range, m").On(func() {
 		if on {
 			v.FogDensity = DefaultFog(g.World.Map)
 		} else {
@@ -47,11 +47,11 @@ func (g *Game) fogWidgets(ctx *debugui.Context) {
 		}
 	})
 	if !on {
+		ctx.Text("off (F6)")
 		return
 	}
 	w, d := g.World.Map.Extent()
 	side := max(w, d)
-	ctx.Text("visibility m")
 	vis := math.Round(FogVisibility(v.FogDensity))
 	ctx.SliderF(&vis, math.Round(side/10), math.Round(4*side), math.Max(1, math.Round(side/200)), 0).On(func() {
 		v.FogDensity = FogDensityFor(vis)

@@ -416,9 +416,11 @@ func (g *Game) pointer(in pointerInput, overPanel bool) {
 		return
 	}
 	if in.leftJust {
-		g.leftLook = true
+		// Only a press on the 3D view looks around: not one on the strip
+		// that holds the panels, below or beside their window.
+		g.leftLook = image.Pt(in.x, in.y).In(g.viewRect(g.w, g.h))
 		if g.ShowMinimap {
-			if wx, wz, ok := g.World.Minimap.WorldAt(in.x, in.y, g.w, g.h); ok {
+			if wx, wz, ok := g.World.Minimap.WorldAt(in.x, in.y, g.viewRect(g.w, g.h)); ok {
 				g.leftLook = false
 				g.World.Minimap.Teleport(g.Camera, wx, wz)
 				g.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
@@ -451,29 +453,32 @@ func (g *Game) setCapture(on bool) {
 	}
 }
 
-// Draw renders the sky, the terrain, the minimap, the HUD and the UI.
+// Draw renders the sky, the terrain, the minimap, the HUD and the UI. The
+// 3D view fills viewRect: beside the panels, not under them.
 func (g *Game) Draw(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	g.w, g.h = w, h // as Layout said, and for a screen drawn without it (the render command, tests)
+	vr := g.viewRect(w, h)
 	now := time.Now()
 	scale := g.viewScale(now)
 	g.render.pollLight(g.World, &g.View)
-	key := g.viewKeyOf(image.Pt(w, h), scale)
+	key := g.viewKeyOf(vr.Size(), scale)
 	if g.view.needsRedraw(key, now, g.redrawCost()) {
-		view, vw, vh := g.viewTarget(screen, scale)
+		view, vw, vh := g.viewTarget(vr.Size(), scale)
 		g.frame.water, g.frame.wet = waterLevel(&g.View, g.World.Map)
 		g.frame.waterKnown = true
 		g.frame.build(g.Camera, vw, vh, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
 		g.render.draw(view, g.Camera, &g.View, g.World, &g.frame)
-		g.view.drawn(key, g.finishView(screen, view))
+		g.view.drawn(key, g.finishView(vr.Size(), view))
 		g.res.redrew(now)
 		if g.DrawDelay > 0 {
 			time.Sleep(g.DrawDelay)
 		}
 	}
-	g.presentView(screen, g.view.shown)
+	g.presentView(screen, vr, g.view.shown)
 	if g.shotPending {
 		g.shotPending = false
-		path, err := g.saveScreenshot(screen)
+		path, err := g.saveScreenshot(screen, vr)
 		if err != nil {
 			g.fail(fmt.Errorf("screenshot: %w", err))
 		} else {
@@ -483,9 +488,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if g.ShowMinimap {
 		g.World.Minimap.SetWater(g.View.Water)
 		g.World.Minimap.ShowBeyond(g.View.Continue)
-		g.World.Minimap.Draw(screen, g.Camera, w, h)
+		g.World.Minimap.Draw(screen, g.Camera, vr)
 		if g.World.Route != nil {
-			g.World.Route.drawOnMinimap(screen, g.World.Minimap, w, h)
+			g.World.Route.drawOnMinimap(screen, g.World.Minimap, vr)
 		}
 	}
 	g.drawTeach(screen)
@@ -518,7 +523,7 @@ func (g *Game) drawProgress(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	var minimap image.Rectangle
 	if g.ShowMinimap {
-		minimap = g.World.Minimap.Rect(w, h)
+		minimap = g.World.Minimap.Rect(g.viewRect(w, h))
 	}
 	r := progressRect(g.viewLeft(), w, h, minimap)
 	x, y, bw, bh := float32(r.Min.X), float32(r.Max.Y-progressBarH), float32(r.Dx()), float32(progressBarH)
@@ -544,12 +549,27 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	ebitenutil.DebugPrintAt(screen, text, g.viewLeft(), 0)
 }
 
-// viewLeft is where the 3D view is not covered by the panels.
-func (g *Game) viewLeft() int {
-	if g.ShowUI {
-		return uiWidth + 20
+// viewLeft is where the 3D view starts: right of the panels' strip.
+func (g *Game) viewLeft() int { return g.viewRect(g.w, g.h).Min.X }
+
+// panelStrip is the width of the window's left strip that holds the
+// panels: their window and a margin either side.
+const panelStrip = 10 + uiWidth + 10
+
+// minViewWidth is the narrowest 3D view laid out beside the panels: on a
+// window narrower than the strip and this, the view takes the whole
+// window and the panels cover its left part.
+const minViewWidth = 320
+
+// viewRect is where the 3D view is drawn on a w×h window: right of the
+// panels' strip while the panels are shown, the whole window when U hides
+// them. Its projection, offscreen image, minimap and HUD all follow it, so
+// the frame's centre is the view's centre.
+func (g *Game) viewRect(w, h int) image.Rectangle {
+	if g.ShowUI && w-panelStrip >= minViewWidth {
+		return image.Rect(panelStrip, 0, w, h)
 	}
-	return 0
+	return image.Rect(0, 0, w, h)
 }
 
 // Glyph size of ebitenutil's debug font.
@@ -578,10 +598,10 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 // Quit ends the game loop after the current frame.
 func (g *Game) Quit() { g.err = errQuit }
 
-// saveScreenshot writes the 3D view at the screen's full size to a new
-// numbered PNG.
-func (g *Game) saveScreenshot(screen *ebiten.Image) (string, error) {
-	img := g.shotPixels(screen)
+// saveScreenshot writes the 3D view, vr on the screen, at its full size to
+// a new numbered PNG.
+func (g *Game) saveScreenshot(screen *ebiten.Image, vr image.Rectangle) (string, error) {
+	img := g.shotPixels(screen, vr)
 	for i := 0; ; i++ {
 		path := filepath.Join(g.ScreenshotDir, fmt.Sprintf("cordillera-%s-%d.png", time.Now().Format("20060102-150405"), i))
 		if _, err := os.Stat(path); err == nil {

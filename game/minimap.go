@@ -268,18 +268,18 @@ func (mm *Minimap) fit(long float64) (w, h int) {
 	return max(int(math.Round(fw)), 1), max(int(math.Round(fh)), 1)
 }
 
-// Rect is where the minimap is drawn on a screenW×screenH screen: the
-// bottom-right corner, minimapMargin pixels in, its longer side the
-// minimap's nominal size but never more than a third of the screen's
-// smaller side. It holds the land beyond the map when that is shown. It
-// is empty on a screen too small to hold it.
-func (mm *Minimap) Rect(screenW, screenH int) image.Rectangle {
-	long := min(mm.nominal(), min(screenW, screenH)/3)
+// Rect is where the minimap is drawn over view, the 3D view's rectangle
+// on the screen: its bottom-right corner, minimapMargin pixels in, its
+// longer side the minimap's nominal size but never more than a third of
+// the view's smaller side. It holds the land beyond the map when that is
+// shown. It is empty on a view too small to hold it.
+func (mm *Minimap) Rect(view image.Rectangle) image.Rectangle {
+	long := min(mm.nominal(), min(view.Dx(), view.Dy())/3)
 	if long < 1 {
 		return image.Rectangle{}
 	}
 	w, h := mm.fit(float64(long))
-	x1, y1 := screenW-minimapMargin, screenH-minimapMargin
+	x1, y1 := view.Max.X-minimapMargin, view.Max.Y-minimapMargin
 	return image.Rect(x1-w, y1-h, x1, y1)
 }
 
@@ -287,8 +287,8 @@ func (mm *Minimap) Rect(screenW, screenH int) image.Rectangle {
 // (bounds: the map's [0, w]×[0, d], or with the land beyond the
 // overview's) spans Rect exactly, z growing downward. Points off it land
 // outside Rect.
-func (mm *Minimap) MapToScreen(x, z float64, screenW, screenH int) (px, py float64) {
-	r := mm.Rect(screenW, screenH)
+func (mm *Minimap) MapToScreen(x, z float64, view image.Rectangle) (px, py float64) {
+	r := mm.Rect(view)
 	x0, z0, x1, z1 := mm.bounds()
 	px, py = float64(r.Min.X)+float64(r.Dx())/2, float64(r.Min.Y)+float64(r.Dy())/2
 	if x1 > x0 {
@@ -300,21 +300,21 @@ func (mm *Minimap) MapToScreen(x, z float64, screenW, screenH int) (px, py float
 	return px, py
 }
 
-// PixelsPerMetre is the minimap's scale on a screenW×screenH screen (0
+// PixelsPerMetre is the minimap's scale over the 3D view's rectangle (0
 // for a map of no extent), for its scale bar.
-func (mm *Minimap) PixelsPerMetre(screenW, screenH int) float64 {
+func (mm *Minimap) PixelsPerMetre(view image.Rectangle) float64 {
 	x0, _, x1, _ := mm.bounds()
 	if x1 <= x0 {
 		return 0
 	}
-	return float64(mm.Rect(screenW, screenH).Dx()) / (x1 - x0)
+	return float64(mm.Rect(view).Dx()) / (x1 - x0)
 }
 
 // WorldAt returns the world (x, z) under the centre of screen pixel
 // (px, py), and whether that pixel is on the minimap: the inverse of
 // MapToScreen, MapToScreen(WorldAt(px, py)) = (px+½, py+½).
-func (mm *Minimap) WorldAt(px, py int, screenW, screenH int) (x, z float64, ok bool) {
-	r := mm.Rect(screenW, screenH)
+func (mm *Minimap) WorldAt(px, py int, view image.Rectangle) (x, z float64, ok bool) {
+	r := mm.Rect(view)
 	if !image.Pt(px, py).In(r) {
 		return 0, 0, false
 	}
@@ -324,13 +324,13 @@ func (mm *Minimap) WorldAt(px, py int, screenW, screenH int) (x, z float64, ok b
 	return x, z, true
 }
 
-// Draw draws the minimap onto dst, a screenW×screenH screen: the relief
+// Draw draws the minimap onto dst over view, the 3D view's rectangle: the relief
 // pixel for pixel in Rect inside a 1-pixel frame, the map's square framed
 // when the land beyond it shows, and unless cam is nil the top view of
 // cam's frustum and cam's position as a dot, both clipped to what the
 // minimap shows.
-func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, screenW, screenH int) {
-	r := mm.Rect(screenW, screenH)
+func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, view image.Rectangle) {
+	r := mm.Rect(view)
 	if r.Empty() {
 		return
 	}
@@ -349,24 +349,24 @@ func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, screenW, screenH int) {
 	dst.DrawImage(mm.img, op)
 	on := dst.SubImage(r).(*ebiten.Image) // clips the lines and the dot to the minimap
 	if mm.beyondShown() {
-		mm.drawSquare(on, screenW, screenH)
+		mm.drawSquare(on, view)
 	}
 	if cam == nil {
 		return
 	}
 
-	segments := mm.frustumTop(cam, float64(screenW)/float64(screenH))
+	segments := mm.frustumTop(cam, float64(view.Dx())/float64(view.Dy()))
 	for _, style := range []struct {
 		width float32
 		clr   color.Color
 	}{{3, minimapShadow}, {1.5, minimapFrustum}} {
 		for _, s := range segments {
-			x0, y0 := mm.MapToScreen(s[0], s[1], screenW, screenH)
-			x1, y1 := mm.MapToScreen(s[2], s[3], screenW, screenH)
+			x0, y0 := mm.MapToScreen(s[0], s[1], view)
+			x1, y1 := mm.MapToScreen(s[2], s[3], view)
 			vector.StrokeLine(on, float32(x0), float32(y0), float32(x1), float32(y1), style.width, style.clr, true)
 		}
 	}
-	cx, cy := mm.MapToScreen(float64(cam.Pos[0]), float64(cam.Pos[2]), screenW, screenH)
+	cx, cy := mm.MapToScreen(float64(cam.Pos[0]), float64(cam.Pos[2]), view)
 	vector.FillCircle(on, float32(cx), float32(cy), minimapDotRadius+1, minimapShadow, true)
 	vector.FillCircle(on, float32(cx), float32(cy), minimapDotRadius, minimapDot, true)
 }
@@ -374,10 +374,10 @@ func (mm *Minimap) Draw(dst *ebiten.Image, cam *Camera, screenW, screenH int) {
 // drawSquare frames the map's square on the minimap: a light line on the
 // pixels just outside it over a dark band a pixel wider on each side, so
 // that it reads on snow and on dark ground alike, as the wedge's lines do.
-func (mm *Minimap) drawSquare(on *ebiten.Image, screenW, screenH int) {
+func (mm *Minimap) drawSquare(on *ebiten.Image, view image.Rectangle) {
 	ew, ed := mm.m.Extent()
-	ax, ay := mm.MapToScreen(0, 0, screenW, screenH)
-	bx, by := mm.MapToScreen(ew, ed, screenW, screenH)
+	ax, ay := mm.MapToScreen(0, 0, view)
+	bx, by := mm.MapToScreen(ew, ed, view)
 	// The square covers pixels [x0, x1)×[y0, y1); the lines' centres lie
 	// half a pixel outside it.
 	x0, y0 := float32(math.Round(ax))-0.5, float32(math.Round(ay))-0.5

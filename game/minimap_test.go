@@ -50,7 +50,7 @@ func TestMinimapRect(t *testing.T) {
 		{"default size", square, 0, 1920, 1080, image.Rect(1710, 870, 1910, 1070)},
 		{"screen too small", square, 200, 2, 2, image.Rectangle{}},
 	} {
-		if got := NewMinimap(tc.m, tc.size).Rect(tc.sw, tc.sh); got != tc.want {
+		if got := NewMinimap(tc.m, tc.size).Rect(image.Rect(0, 0, tc.sw, tc.sh)); got != tc.want {
 			t.Errorf("%s: Rect(%d, %d) = %v, want %v", tc.name, tc.sw, tc.sh, got, tc.want)
 		}
 	}
@@ -64,17 +64,17 @@ func TestMinimapWorldAtInvertsMapToScreen(t *testing.T) {
 	mm := NewMinimap(m, 160)
 	for _, s := range [][2]int{{640, 480}, {1280, 720}, {300, 200}} {
 		sw, sh := s[0], s[1]
-		r := mm.Rect(sw, sh)
+		r := mm.Rect(image.Rect(0, 0, sw, sh))
 		for py := r.Min.Y - 1; py <= r.Max.Y; py++ {
 			for px := r.Min.X - 1; px <= r.Max.X; px++ {
-				x, z, ok := mm.WorldAt(px, py, sw, sh)
+				x, z, ok := mm.WorldAt(px, py, image.Rect(0, 0, sw, sh))
 				if in := image.Pt(px, py).In(r); ok != in {
 					t.Fatalf("%v: WorldAt(%d, %d) ok = %v, want %v (Rect %v)", s, px, py, ok, in, r)
 				}
 				if !ok {
 					continue
 				}
-				bx, by := mm.MapToScreen(x, z, sw, sh)
+				bx, by := mm.MapToScreen(x, z, image.Rect(0, 0, sw, sh))
 				if math.Abs(bx-(float64(px)+0.5)) > 1e-9 || math.Abs(by-(float64(py)+0.5)) > 1e-9 {
 					t.Fatalf("%v: MapToScreen(WorldAt(%d, %d)) = (%v, %v), want the pixel's centre", s, px, py, bx, by)
 				}
@@ -83,8 +83,8 @@ func TestMinimapWorldAtInvertsMapToScreen(t *testing.T) {
 		ew, ed := m.Extent()
 		cellX, cellZ := ew/float64(r.Dx()), ed/float64(r.Dy()) // world size of a pixel
 		for _, p := range [][2]float64{{0.3, 0.3}, {100, 17}, {511.7, 255.9}, {256, 128}, {1, 250}} {
-			px, py := mm.MapToScreen(p[0], p[1], sw, sh)
-			x, z, ok := mm.WorldAt(int(math.Floor(px)), int(math.Floor(py)), sw, sh)
+			px, py := mm.MapToScreen(p[0], p[1], image.Rect(0, 0, sw, sh))
+			x, z, ok := mm.WorldAt(int(math.Floor(px)), int(math.Floor(py)), image.Rect(0, 0, sw, sh))
 			if !ok || math.Abs(x-p[0]) > cellX/2+1e-9 || math.Abs(z-p[1]) > cellZ/2+1e-9 {
 				t.Errorf("%v: WorldAt(MapToScreen(%v)) = (%v, %v, %v), want within half a pixel", s, p, x, z, ok)
 			}
@@ -98,7 +98,7 @@ func TestMinimapCorners(t *testing.T) {
 	m := minimapTestMap()
 	mm := NewMinimap(m, 160)
 	const sw, sh = 640, 480
-	r := mm.Rect(sw, sh)
+	r := mm.Rect(image.Rect(0, 0, sw, sh))
 	ew, ed := m.Extent()
 	for _, tc := range []struct {
 		name   string
@@ -110,13 +110,13 @@ func TestMinimapCorners(t *testing.T) {
 		{"south-west", 0, ed, r.Min.X, r.Max.Y},
 		{"south-east", ew, ed, r.Max.X, r.Max.Y},
 	} {
-		px, py := mm.MapToScreen(tc.x, tc.z, sw, sh)
+		px, py := mm.MapToScreen(tc.x, tc.z, image.Rect(0, 0, sw, sh))
 		if px != float64(tc.px) || py != float64(tc.py) {
 			t.Errorf("%s corner (%v, %v): MapToScreen = (%v, %v), want (%d, %d)", tc.name, tc.x, tc.z, px, py, tc.px, tc.py)
 		}
 		// The pixel inside Rect at that corner holds the corner's world point.
 		ix, iy := min(tc.px, r.Max.X-1), min(tc.py, r.Max.Y-1)
-		x, z, ok := mm.WorldAt(ix, iy, sw, sh)
+		x, z, ok := mm.WorldAt(ix, iy, image.Rect(0, 0, sw, sh))
 		if !ok || math.Abs(x-tc.x) > ew/float64(r.Dx()) || math.Abs(z-tc.z) > ed/float64(r.Dy()) {
 			t.Errorf("%s corner: WorldAt(%d, %d) = (%v, %v, %v), want near (%v, %v)", tc.name, ix, iy, x, z, ok, tc.x, tc.z)
 		}
@@ -227,7 +227,7 @@ func drawMinimapFrame(mm *Minimap, cam *Camera, bg color.Color) *image.RGBA {
 		screen := ebiten.NewImage(testW, testH)
 		defer screen.Deallocate()
 		screen.Fill(bg)
-		mm.Draw(screen, cam, testW, testH)
+		mm.Draw(screen, cam, image.Rect(0, 0, testW, testH))
 		img = ScreenPixels(screen)
 	})
 	return img
@@ -248,7 +248,7 @@ func TestMinimapPixels(t *testing.T) {
 	mm := NewMinimap(m, 160)
 	defer onLoop(mm.Deallocate)
 	bg := color.RGBA{20, 40, 90, 255}
-	r := mm.Rect(testW, testH)
+	r := mm.Rect(image.Rect(0, 0, testW, testH))
 	if r.Dx() != 160 || r.Dy() != 80 {
 		t.Fatalf("Rect %v: want 160×80 for a 2:1 map on %d×%d", r, testW, testH)
 	}
@@ -278,7 +278,7 @@ func TestMinimapPixels(t *testing.T) {
 	// size, pixel for pixel, not blurred.
 	big := NewMinimap(m, 400)
 	defer onLoop(big.Deallocate)
-	if got := big.Rect(testW, testH); got != r {
+	if got := big.Rect(image.Rect(0, 0, testW, testH)); got != r {
 		t.Fatalf("Rect of a 400-pixel minimap = %v, want %v", got, r)
 	}
 	if img := drawMinimapFrame(big, nil, bg); !bytes.Equal(img.Pix, plain.Pix) {
@@ -291,7 +291,7 @@ func TestMinimapPixels(t *testing.T) {
 	withCam := drawMinimapFrame(mm, cam, bg)
 
 	// The dot: the pixel under the camera has the dot's colour.
-	cx, cy := mm.MapToScreen(float64(cam.Pos[0]), float64(cam.Pos[2]), testW, testH)
+	cx, cy := mm.MapToScreen(float64(cam.Pos[0]), float64(cam.Pos[2]), image.Rect(0, 0, testW, testH))
 	if got := withCam.RGBAAt(int(cx), int(cy)); colourDistance(got, minimapDot) > 2 {
 		t.Errorf("camera pixel (%d, %d) = %v, want the dot's %v", int(cx), int(cy), got, minimapDot)
 	}
@@ -303,7 +303,7 @@ func TestMinimapPixels(t *testing.T) {
 	pixelWorld := 512.0 / float64(r.Dx())
 	at := func(angle, pixels float64) image.Point {
 		d := pixels * pixelWorld
-		px, py := mm.MapToScreen(float64(cam.Pos[0])+d*math.Cos(angle), float64(cam.Pos[2])+d*math.Sin(angle), testW, testH)
+		px, py := mm.MapToScreen(float64(cam.Pos[0])+d*math.Cos(angle), float64(cam.Pos[2])+d*math.Sin(angle), image.Rect(0, 0, testW, testH))
 		return image.Pt(int(px), int(py))
 	}
 	yaw := float64(cam.Yaw)
@@ -387,27 +387,27 @@ func beyondMinimap(t *testing.T) (*Minimap, *terrain.Heightmap, *terrain.Overvie
 func TestMinimapBeyondMapsTheMargin(t *testing.T) {
 	mm, m, _ := beyondMinimap(t)
 	ew, ed := m.Extent()
-	if r := mm.Rect(testW, testH); r != image.Rect(640-10-144, 480-10-144, 630, 470) {
+	if r := mm.Rect(image.Rect(0, 0, testW, testH)); r != image.Rect(640-10-144, 480-10-144, 630, 470) {
 		t.Fatalf("Rect %v, want 144×144 in the corner", r)
 	}
-	r := mm.Rect(testW, testH)
+	r := mm.Rect(image.Rect(0, 0, testW, testH))
 	for _, c := range []struct{ x, z, px, py float64 }{
 		{0, 0, float64(r.Min.X + 24), float64(r.Min.Y + 24)},
 		{ew, ed, float64(r.Min.X + 120), float64(r.Min.Y + 120)},
 		{-ew / 4, -ed / 4, float64(r.Min.X), float64(r.Min.Y)},
 		{1.25 * ew, 1.25 * ed, float64(r.Max.X), float64(r.Max.Y)},
 	} {
-		if px, py := mm.MapToScreen(c.x, c.z, testW, testH); math.Abs(px-c.px) > 1e-9 || math.Abs(py-c.py) > 1e-9 {
+		if px, py := mm.MapToScreen(c.x, c.z, image.Rect(0, 0, testW, testH)); math.Abs(px-c.px) > 1e-9 || math.Abs(py-c.py) > 1e-9 {
 			t.Errorf("MapToScreen(%v, %v) = (%v, %v), want (%v, %v)", c.x, c.z, px, py, c.px, c.py)
 		}
 	}
 	for _, s := range [][2]int{{640, 480}, {1280, 720}, {300, 200}} {
 		sw, sh := s[0], s[1]
-		r := mm.Rect(sw, sh)
+		r := mm.Rect(image.Rect(0, 0, sw, sh))
 		margin := 0
 		for py := r.Min.Y - 1; py <= r.Max.Y; py++ {
 			for px := r.Min.X - 1; px <= r.Max.X; px++ {
-				x, z, ok := mm.WorldAt(px, py, sw, sh)
+				x, z, ok := mm.WorldAt(px, py, image.Rect(0, 0, sw, sh))
 				if in := image.Pt(px, py).In(r); ok != in {
 					t.Fatalf("%v: WorldAt(%d, %d) ok = %v, want %v (Rect %v)", s, px, py, ok, in, r)
 				}
@@ -417,7 +417,7 @@ func TestMinimapBeyondMapsTheMargin(t *testing.T) {
 				if x < 0 || z < 0 || x > ew || z > ed {
 					margin++
 				}
-				bx, by := mm.MapToScreen(x, z, sw, sh)
+				bx, by := mm.MapToScreen(x, z, image.Rect(0, 0, sw, sh))
 				if math.Abs(bx-(float64(px)+0.5)) > 1e-9 || math.Abs(by-(float64(py)+0.5)) > 1e-9 {
 					t.Fatalf("%v: MapToScreen(WorldAt(%d, %d)) = (%v, %v), want the pixel's centre", s, px, py, bx, by)
 				}
@@ -428,19 +428,19 @@ func TestMinimapBeyondMapsTheMargin(t *testing.T) {
 		}
 		// The scale bar's scale is the minimap's: a metre spans
 		// PixelsPerMetre pixels, here 144 pixels for 1.5 map widths.
-		ppm := mm.PixelsPerMetre(sw, sh)
-		a, _ := mm.MapToScreen(10, 0, sw, sh)
-		b, _ := mm.MapToScreen(110, 0, sw, sh)
+		ppm := mm.PixelsPerMetre(image.Rect(0, 0, sw, sh))
+		a, _ := mm.MapToScreen(10, 0, image.Rect(0, 0, sw, sh))
+		b, _ := mm.MapToScreen(110, 0, image.Rect(0, 0, sw, sh))
 		if math.Abs(ppm*100-(b-a)) > 1e-9 || math.Abs(ppm-float64(r.Dx())/(1.5*ew)) > 1e-9 {
 			t.Errorf("%v: %v pixels per metre, but 100 m span %v pixels", s, ppm, b-a)
 		}
 	}
 	// Turned off, the minimap is the map's square alone again.
 	mm.ShowBeyond(false)
-	if r := mm.Rect(testW, testH); r != image.Rect(640-10-96, 480-10-96, 630, 470) {
+	if r := mm.Rect(image.Rect(0, 0, testW, testH)); r != image.Rect(640-10-96, 480-10-96, 630, 470) {
 		t.Errorf("land beyond off: Rect %v, want the 96-pixel square", r)
 	}
-	if ppm := mm.PixelsPerMetre(testW, testH); math.Abs(ppm-96/ew) > 1e-12 {
+	if ppm := mm.PixelsPerMetre(image.Rect(0, 0, testW, testH)); math.Abs(ppm-96/ew) > 1e-12 {
 		t.Errorf("land beyond off: %v pixels per metre, want %v", ppm, 96/ew)
 	}
 }
@@ -451,9 +451,9 @@ func TestMinimapBeyondMapsTheMargin(t *testing.T) {
 func TestMinimapBeyondTeleport(t *testing.T) {
 	mm, m, ov := beyondMinimap(t)
 	ew, _ := m.Extent()
-	r := mm.Rect(testW, testH)
+	r := mm.Rect(image.Rect(0, 0, testW, testH))
 	px, py := r.Min.X+5, r.Min.Y+60 // west of the map, beside its north half
-	x, z, ok := mm.WorldAt(px, py, testW, testH)
+	x, z, ok := mm.WorldAt(px, py, image.Rect(0, 0, testW, testH))
 	if !ok || x >= 0 || z <= 0 || z >= ew {
 		t.Fatalf("test set-up: pixel (%d, %d) is world (%v, %v, %v), want west of the map", px, py, x, z, ok)
 	}
@@ -546,7 +546,7 @@ func TestMinimapBeyondPixels(t *testing.T) {
 	mm, m, _ := beyondMinimap(t)
 	defer onLoop(mm.Deallocate)
 	bg := color.RGBA{20, 40, 90, 255}
-	r := mm.Rect(testW, testH)
+	r := mm.Rect(image.Rect(0, 0, testW, testH))
 	img := drawMinimapFrame(mm, nil, bg)
 	sq := image.Rect(r.Min.X+24, r.Min.Y+24, r.Min.X+120, r.Min.Y+120) // the square's pixels
 	light, dark := sq.Inset(-1), sq.Inset(-2)
@@ -584,7 +584,7 @@ func TestMinimapBeyondPixels(t *testing.T) {
 		for _, side := range []float64{-1, 1} {
 			a := float64(cam.Yaw) + side*half
 			wx, wz := 60+d/math.Cos(half)*math.Cos(a), 128+d/math.Cos(half)*math.Sin(a)
-			px, py := mm.MapToScreen(wx, wz, testW, testH)
+			px, py := mm.MapToScreen(wx, wz, image.Rect(0, 0, testW, testH))
 			p := image.Pt(int(px), int(py))
 			if !p.In(r) || p.In(dark) {
 				continue

@@ -19,9 +19,9 @@ func TestProgressBarClearsTheMinimap(t *testing.T) {
 	mm := NewMinimap(m, minimapSize)
 	oldOverlaps := 0
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {960, 600}, {800, 600}, {640, 480}, {480, 360}} {
-		for _, left := range []int{0, uiWidth + 20} {
+		for _, left := range []int{0, panelStrip} {
 			w, h := size[0], size[1]
-			mini := mm.Rect(w, h)
+			mini := mm.Rect(image.Rect(left, 0, w, h))
 			r := progressRect(left, w, h, mini)
 			if r.Overlaps(mini) {
 				t.Errorf("%dx%d, view from x %d: the progress bar %v covers the minimap %v", w, h, left, r, mini)

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"image"
 	"testing"
 )
 
@@ -10,7 +11,7 @@ import (
 func TestLeftDragLooksAround(t *testing.T) {
 	g := undoGame(t)
 	g.w, g.h = ScreenWidth, ScreenHeight
-	mini := g.World.Minimap.Rect(g.w, g.h)
+	mini := g.World.Minimap.Rect(image.Rect(0, 0, g.w, g.h))
 	type step struct {
 		x, y      int
 		left      bool
@@ -51,3 +52,27 @@ func TestLeftDragLooksAround(t *testing.T) {
 }
 
 func near32(a, b, tol float32) bool { return a-b <= tol && b-a <= tol }
+
+// With the panels shown, a left drag that starts on their strip outside
+// their window (below it, in the margin) does not look around, and a
+// click on the minimap, drawn in the view right of the strip, teleports.
+func TestPointerUsesTheViewRect(t *testing.T) {
+	g := undoGame(t)
+	g.w, g.h, g.ShowUI, g.ShowMinimap = ScreenWidth, ScreenHeight, true, true
+	g.Camera.Overview(g.World.Map)
+	yaw := g.Camera.Yaw
+	g.cursor = [2]int{300, 600}
+	for _, s := range []pointerInput{{x: 300, y: 600, left: true, leftJust: true}, {x: 700, y: 500, left: true}, {x: 760, y: 480, left: true}} {
+		g.pointer(s, false)
+	}
+	if g.Camera.Yaw != yaw {
+		t.Errorf("a drag from the panels' strip turned the camera (yaw %.3f → %.3f)", yaw, g.Camera.Yaw)
+	}
+	g.pointer(pointerInput{x: 760, y: 480}, false)
+	mini := g.World.Minimap.Rect(g.viewRect(g.w, g.h))
+	pos := g.Camera.Pos
+	g.pointer(pointerInput{x: mini.Min.X + 5, y: mini.Max.Y - 5, left: true, leftJust: true}, false)
+	if g.Camera.Pos == pos {
+		t.Errorf("a click on the minimap at %v did not teleport", mini)
+	}
+}

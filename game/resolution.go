@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"time"
 
@@ -123,13 +124,13 @@ func (g *Game) viewScale(now time.Time) float64 {
 	return math.Max(minViewScale, math.Min(set.Fixed, maxViewScale))
 }
 
-// viewTarget returns the image the 3D view is drawn into at scale and its
-// size: a corner of the offscreen image, which keeps the view for the
-// frames that do not draw it again.
-func (g *Game) viewTarget(screen *ebiten.Image, scale float64) (*ebiten.Image, int, int) {
+// viewTarget returns the image a 3D view of the size is drawn into at
+// scale and its size: a corner of the offscreen image, which keeps the
+// view for the frames that do not draw it again.
+func (g *Game) viewTarget(size image.Point, scale float64) (*ebiten.Image, int, int) {
 	r := &g.res
 	r.scale = scale
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	w, h := size.X, size.Y
 	if r.img == nil || r.img.Bounds().Dx() != w || r.img.Bounds().Dy() != h {
 		if r.img != nil {
 			r.img.Deallocate()
@@ -141,15 +142,15 @@ func (g *Game) viewTarget(screen *ebiten.Image, scale float64) (*ebiten.Image, i
 	return r.img.SubImage(image.Rect(0, 0, vw, vh)).(*ebiten.Image), vw, vh
 }
 
-// finishView returns the drawn view as it is shown, the screen's size:
-// through the edge anti-aliasing pass when it is on, then through the
-// sharp upscale (upscale.go) when it was drawn smaller. Both are done once
-// per drawing of the view, not per frame: the frames between copy it.
-func (g *Game) finishView(screen, view *ebiten.Image) *ebiten.Image {
+// finishView returns the drawn view as it is shown, at the size: through
+// the edge anti-aliasing pass when it is on, then through the sharp
+// upscale (upscale.go) when it was drawn smaller. Both are done once per
+// drawing of the view, not per frame: the frames between copy it.
+func (g *Game) finishView(size image.Point, view *ebiten.Image) *ebiten.Image {
 	if g.View.Antialias {
-		view = g.antialiased(screen, view)
+		view = g.antialiased(size, view)
 	}
-	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
+	sw, sh := size.X, size.Y
 	if view.Bounds().Dx() == sw && view.Bounds().Dy() == sh {
 		return view
 	}
@@ -164,10 +165,19 @@ func (g *Game) finishView(screen, view *ebiten.Image) *ebiten.Image {
 	return r.upImg
 }
 
-// presentView copies the shown view, the screen's size, onto the screen.
-func (g *Game) presentView(screen, view *ebiten.Image) {
+// panelStripColour fills the strip left of the 3D view that holds the
+// panels: darker than their window, so the window stands out on it.
+var panelStripColour = color.RGBA{24, 24, 24, 255}
+
+// presentView copies the shown view, vr's size, onto vr of the screen,
+// and fills what lies left of it (the panels' strip).
+func (g *Game) presentView(screen *ebiten.Image, vr image.Rectangle, view *ebiten.Image) {
+	if vr.Min.X > 0 {
+		screen.SubImage(image.Rect(0, 0, vr.Min.X, vr.Max.Y)).(*ebiten.Image).Fill(panelStripColour)
+	}
 	var op ebiten.DrawImageOptions
 	op.Blend = ebiten.BlendCopy
+	op.GeoM.Translate(float64(vr.Min.X), float64(vr.Min.Y))
 	screen.DrawImage(view, &op)
 }
 
@@ -187,16 +197,16 @@ func (g *Game) resolutionText() string {
 func (g *Game) resolutionWidgets(ctx *debugui.Context) {
 	set := &g.Resolution
 	ctx.SetGridLayout([]int{-1}, nil)
-	ctx.Checkbox(&set.Auto, "auto resolution (holds the target FPS)")
-	ctx.SetGridLayout([]int{110, -1}, nil)
+	ctx.Checkbox(&set.Auto, "Auto resolution (holds the target FPS)")
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	if set.Auto {
-		ctx.Text("target FPS")
+		ctx.Text("Target FPS")
 		ctx.SliderF(&set.TargetFPS, 10, 60, 1, 0)
-		ctx.Text("resolution %")
+		ctx.Text("Resolution, %")
 		ctx.Text(fmt.Sprintf("%.0f (auto)", 100*g.res.scale))
 		return
 	}
-	ctx.Text("resolution %")
+	ctx.Text("Resolution, %")
 	pct := int(math.Round(100 * set.Fixed))
 	ctx.Slider(&pct, 25, 100, 1).On(func() { set.Fixed = float64(pct) / 100 })
 }

@@ -236,15 +236,15 @@ var routeColour = color.RGBA{255, 0, 255, 255}
 const routeAlbedo = 0.7
 
 // drawOnMinimap draws the route over the minimap.
-func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, sw, sh int) {
-	r := mm.Rect(sw, sh)
+func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, view image.Rectangle) {
+	r := mm.Rect(view)
 	sub := dst.SubImage(r).(*ebiten.Image)
 	for i := 1; i < len(rv.points); i++ {
 		if rv.cum[i] == rv.cum[i-1] {
 			continue
 		}
-		ax, ay := mm.MapToScreen(rv.points[i-1][0], rv.points[i-1][1], sw, sh)
-		bx, by := mm.MapToScreen(rv.points[i][0], rv.points[i][1], sw, sh)
+		ax, ay := mm.MapToScreen(rv.points[i-1][0], rv.points[i-1][1], view)
+		bx, by := mm.MapToScreen(rv.points[i][0], rv.points[i][1], view)
 		vector.StrokeLine(sub, float32(ax), float32(ay), float32(bx), float32(by), 1.5, routeColour, true)
 	}
 }

@@ -81,10 +81,11 @@ func (g *Game) drawScaleBars(screen *ebiten.Image, w, h int) {
 			fmt.Sprintf("%s at %s", metres(length), metres(dist)))
 	}
 	if g.ShowMinimap {
-		r := g.World.Minimap.Rect(w, h)
+		vr := g.viewRect(w, h)
+		r := g.World.Minimap.Rect(vr)
 		// The minimap's own scale: with the land beyond the map shown, the
 		// map's square is a part of it.
-		if ppm := g.World.Minimap.PixelsPerMetre(w, h); r.Dx() > 40 && ppm > 0 {
+		if ppm := g.World.Minimap.PixelsPerMetre(vr); r.Dx() > 40 && ppm > 0 {
 			length, px := scaleBar(ppm, 0.45*float64(r.Dx()))
 			// Above the minimap, so that the map itself stays clear.
 			drawScaleBar(screen, float32(r.Min.X), float32(r.Min.Y-6), float32(px), metres(length))

@@ -6,16 +6,16 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// shotPixels returns the 3D view for a screenshot, drawn at the screen's
-// full size. The frame on the screen may have been drawn at a share of it
+// shotPixels returns the 3D view, vr on the screen, for a screenshot,
+// drawn at its full size. The frame on the screen may have been drawn at a share of it
 // and upscaled (dynamic resolution), softer than a picture to keep should
 // be; the shot draws the view once more at 100 %, which a slow machine
 // pays for once.
-func (g *Game) shotPixels(screen *ebiten.Image) *image.RGBA {
+func (g *Game) shotPixels(screen *ebiten.Image, vr image.Rectangle) *image.RGBA {
 	if g.res.scale >= maxViewScale {
-		return ScreenPixels(screen)
+		return ScreenPixels(screen.SubImage(vr).(*ebiten.Image))
 	}
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	w, h := vr.Dx(), vr.Dy()
 	full := ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
 	defer full.Deallocate()
 	// A frame of its own, so the frame kept for the screen stays as built;

@@ -89,7 +89,7 @@ func (g *Game) writeState(tick int64) {
 // state is what the explorer shows at tick: the state file's content.
 func (g *Game) state(tick int64) State {
 	c := g.Camera
-	r := g.World.Minimap.Rect(g.w, g.h)
+	r := g.World.Minimap.Rect(g.viewRect(g.w, g.h))
 	busy, _ := g.regen.Status()
 	sum := g.mapSum()
 	ew, ed := g.World.Map.Extent()

@@ -68,19 +68,19 @@ type teachState struct {
 // teachPanel draws the Teach panel's widgets.
 func (g *Game) teachPanel(ctx *debugui.Context) {
 	t := &g.teach
-	ctx.SetGridLayout([]int{90, -1}, nil)
-	ctx.Text("show")
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	ctx.Text("Lesson")
 	mode := t.mode
 	ctx.Dropdown(&mode, teachModes).On(func() { g.setTeachMode(mode) })
-	ctx.Text("plot")
+	ctx.Text("Plot")
 	pk := g.plots.kind
 	ctx.Dropdown(&pk, plotKinds).On(func() { g.setPlot(pk) })
 	switch t.mode {
 	case teachSubdivision:
-		ctx.Text("algorithm")
+		ctx.Text("Algorithm")
 		alg := t.alg
 		ctx.Dropdown(&alg, []string{"midpoint", "diamond-square"}).On(func() { t.alg = alg; g.buildLesson() })
-		ctx.Text("size")
+		ctx.Text("Samples per side")
 		opts := make([]string, len(teachSizes))
 		for i, n := range teachSizes {
 			opts[i] = fmt.Sprint(n)
@@ -102,8 +102,8 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 		if len(t.partials) == 0 {
 			break
 		}
-		ctx.SetGridLayout([]int{90, -1}, nil)
-		ctx.Text("octaves")
+		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+		ctx.Text("Octaves summed")
 		k := t.octK
 		ctx.Slider(&k, 1, len(t.partials), 1).On(func() { t.octK = k; g.showOctaves() })
 		ctx.SetGridLayout([]int{-1}, nil)
@@ -135,10 +135,78 @@ func (g *Game) setTeachMode(mode int) {
 		return
 	}
 	g.buildLesson()
-	if entering { // frame the lesson's mesh, wherever the camera was
-		g.Camera.Overview(g.World.Map)
-		g.openPanel("Teach") // its controls step the lesson
+	if entering {
+		// The Teach section's controls step the lesson: show it, open,
+		// whether the panels were hidden or another section was open.
+		g.openPanel("Teach")
+		g.ShowUI = true
+		g.frameLesson() // the whole lesson map in view, wherever the camera was
 	}
+}
+
+// The lesson's framing: looking down at the map's centre from the south,
+// lessonPitch below the horizon, with every corner of the map's box inside
+// the view's [-lessonMargin, lessonMargin] (its top below the HUD's lines).
+const (
+	lessonPitch     = 40 * math.Pi / 180
+	lessonMargin    = 0.9
+	lessonMarginTop = 0.8
+)
+
+// frameLesson places the camera so that the whole lesson map shows in the
+// 3D view as it is laid out now (beside the panels or not): as near as it
+// can be with the eight corners of the map's box (its four corners at its
+// lowest and its highest height, or 0 and 1 in samples) inside the view.
+func (g *Game) frameLesson() {
+	m := g.World.Map
+	vr := g.viewRect(g.w, g.h)
+	if vr.Empty() { // not drawn yet: the default window
+		vr = g.viewRect(ScreenWidth, ScreenHeight)
+	}
+	// The lessons' maps are normalised to [0, 1] over their last stage, so
+	// the box holds that range whatever the stage shown now.
+	lo, hi := 0.0, 1.0
+	for _, s := range m.Samples {
+		lo, hi = math.Min(lo, float64(s)), math.Max(hi, float64(s))
+	}
+	lo, hi = lo*m.VerticalScale, hi*m.VerticalScale
+	w, d := m.Extent()
+	var box []mgl32.Vec3
+	for _, x := range []float64{0, w} {
+		for _, z := range []float64{0, d} {
+			for _, y := range []float64{lo, hi} {
+				box = append(box, mgl32.Vec3{float32(x), float32(y), float32(z)})
+			}
+		}
+	}
+	centre := mgl32.Vec3{float32(w / 2), float32((lo + hi) / 2), float32(d / 2)}
+	c := g.Camera
+	c.Mode, c.Yaw, c.Pitch = Fly, math.Pi/2, -lessonPitch
+	size := math.Max(w, d)
+	for dist := size / 4; dist < 50*size; dist *= 1.03 {
+		c.Pos = centre.Sub(c.Forward().Mul(float32(dist)))
+		if boxInView(c, vr.Dx(), vr.Dy(), box) {
+			break
+		}
+	}
+	c.Speed = float32(size / 20)
+}
+
+// boxInView reports whether every point lies in front of the camera and
+// inside the lesson's margins of a w×h view.
+func boxInView(c *Camera, w, h int, points []mgl32.Vec3) bool {
+	vp := viewProjection(c, w, h)
+	for _, p := range points {
+		clip := vp.Mul4x1(p.Vec4(1))
+		if clip[3] <= c.Near {
+			return false
+		}
+		x, y := clip[0]/clip[3], clip[1]/clip[3]
+		if x < -lessonMargin || x > lessonMargin || y < -lessonMargin || y > lessonMarginTop {
+			return false
+		}
+	}
+	return true
 }
 
 // buildLesson makes the stages or partial sums from the current parameters.
@@ -316,13 +384,18 @@ func (g *Game) stageText() string {
 	}
 	s := steps[t.k-1]
 	what := map[string]string{
-		terrain.StageEdges:   "edge midpoints = mean of the edge's two ends + z",
-		terrain.StageCentres: "centres = mean of the four edge midpoints + z",
-		terrain.StageDiamond: "diamond: centres = mean of the square's corners + z",
-		terrain.StageSquare:  "square: edge points = mean of the diamond's corners + z",
+		terrain.StageEdges:   "edge midpoints = mean of the edge's ends + z",
+		terrain.StageCentres: "centres = mean of the 4 edge midpoints + z",
+		terrain.StageDiamond: "centres = mean of the square's corners + z",
+		terrain.StageSquare:  "edge points = mean of the diamond's corners + z",
 	}[s.Stage]
-	return fmt.Sprintf("iteration n = %d of N = %d, %s stage (%d of %d)\n%s\nd_n = 2^(N-n) = %d samples\nz = A·R·2^(-nH), R in [-1, 1]: |z| <= %.4g (A = %g, H = %g)\n%d points added (red)",
-		s.Iteration, N, s.Stage, t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added))
+	points := "points"
+	if len(s.Added) == 1 {
+		points = "point"
+	}
+	// Lines of at most 50 characters: the panel's width.
+	return fmt.Sprintf("Iteration n = %d of N = %d, %s stage\n(stage %d of %d)\n%s\nd_n = 2^(N-n) = %d samples\nz = A·R·2^(-nH), R in [-1, 1]\n|z| <= %.4g m (A = %g m, H = %g)\n%d %s added (red)",
+		s.Iteration, N, s.Stage, t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added), points)
 }
 
 // octaveText is the fractal sum's formula with its numbers.
@@ -330,10 +403,10 @@ func (g *Game) octaveText() string {
 	t := &g.teach
 	p := g.Params
 	formula := map[terrain.Algorithm]string{
-		terrain.FBm:    "H(p) = sum over i < k of N(λ^i p)·λ^(-iH)  (eq. 6.1, listing 6.1)",
-		terrain.Hetero: "v += v·λ^(-iH)·(N(λ^i p) + o)  (listing 6.2)",
-		terrain.Hybrid: "v += w·λ^(-iH)·(N + o), w *= λ^(-iH)·(N + o)  (listing 6.3)",
-		terrain.Quilez: "v += λ^(-iH)·N / (1 + |Σ∇N|²)  (listing 6.4)",
+		terrain.FBm:    "H(p) = sum over i < k of N(λ^i p)·λ^(-iH)\n(thesis eq. 6.1, listing 6.1)",
+		terrain.Hetero: "v += v·λ^(-iH)·(N(λ^i p) + o)\n(thesis listing 6.2)",
+		terrain.Hybrid: "v += w·λ^(-iH)·(N + o), w *= λ^(-iH)·(N + o)\n(thesis listing 6.3)",
+		terrain.Quilez: "v += λ^(-iH)·N / (1 + |Σ∇N|²)\n(thesis listing 6.4)",
 	}[p.Algorithm]
 	if formula == "" {
 		formula = string(p.Algorithm) + ", octave by octave"
@@ -341,10 +414,10 @@ func (g *Game) octaveText() string {
 	if tin := map[terrain.BasisTransform]string{
 		terrain.RidgedBasis: "1 - |N|", terrain.BillowBasis: "|N|",
 	}[p.BasisTransform]; tin != "" {
-		formula += "\nwith N replaced by T_in(N) = " + tin + "  (thesis eq. 3.4, fig. 3.3)"
+		formula += "\nwith N replaced by T_in(N) = " + tin + "\n(thesis eq. 3.4, fig. 3.3)"
 	}
 	i := t.octK - 1
-	return fmt.Sprintf("%s\nk = %d of %d octaves, λ = %g, H = %g\noctave %d: frequency λ^i = %.4g, amplitude λ^(-iH) = %.4g",
+	return fmt.Sprintf("%s\nk = %d of %d octaves, λ = %g, H = %g\noctave %d: frequency λ^i = %.4g,\namplitude λ^(-iH) = %.4g",
 		formula, t.octK, len(t.partials), p.Lacunarity, p.Hurst, t.octK, math.Pow(p.Lacunarity, float64(i)), math.Pow(p.Lacunarity, -float64(i)*p.Hurst))
 }
 
@@ -399,10 +472,11 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 // drawAddedPoints marks the points the current stage added, as red dots at
 // their place in the 3D view, all in one path.
 func (g *Game) drawAddedPoints(screen *ebiten.Image, added [][2]int) {
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	vr := g.viewRect(screen.Bounds().Dx(), screen.Bounds().Dy())
+	ox, oy := float32(vr.Min.X), float32(vr.Min.Y)
 	cell := lessonCell(teachSizes[g.teach.sizeIdx])
 	m := g.World.Map
-	p := newProjector(viewProjection(g.Camera, w, h), w, h, g.Camera.Near)
+	p := newProjector(viewProjection(g.Camera, vr.Dx(), vr.Dy()), vr.Dx(), vr.Dy(), g.Camera.Near)
 	var path vector.Path
 	for _, a := range added {
 		x, z := float64(a[0])*cell, float64(a[1])*cell
@@ -411,13 +485,14 @@ func (g *Game) drawAddedPoints(screen *ebiten.Image, added [][2]int) {
 			continue
 		}
 		v := p.vertex(surfaceVertex{pos: pos})
-		path.MoveTo(v.DstX+4, v.DstY)
-		path.Arc(v.DstX, v.DstY, 4, 0, 2*math.Pi, vector.Clockwise)
+		sx, sy := ox+v.DstX, oy+v.DstY
+		path.MoveTo(sx+4, sy)
+		path.Arc(sx, sy, 4, 0, 2*math.Pi, vector.Clockwise)
 		path.Close()
 	}
 	op := &vector.DrawPathOptions{AntiAlias: true}
 	op.ColorScale.ScaleWithColor(color.RGBA{230, 30, 30, 255})
-	vector.FillPath(screen, &path, nil, op)
+	vector.FillPath(screen.SubImage(vr).(*ebiten.Image), &path, nil, op) // clipped to the view
 }
 
 // teachDiagram draws the (2^N+1)² lattice like paper 003's 5×5 figure, on

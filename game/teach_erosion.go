@@ -117,16 +117,18 @@ func (g *Game) erosionPanel(ctx *debugui.Context) {
 func (g *Game) erosionText() string {
 	e := &g.teach.erosion
 	b := e.budget
-	text := fmt.Sprintf("batch %d: %d droplets of %d (%.2f per cell)\n"+
-		"each droplet runs downhill with inertia %g, carries up to\n"+
-		"capacity = max(slope, %g)·speed·water·%g, erodes at %g,\n"+
-		"deposits at %g, evaporates %g per step, lives %d steps",
+	// Lines of at most 50 characters: the panel's width.
+	text := fmt.Sprintf("Batch %d: %d droplets of %d (%.2f per cell)\n"+
+		"Each droplet runs downhill with inertia %g and\n"+
+		"carries up to max(slope, %g)·speed·water·%g;\n"+
+		"it erodes %g and deposits %g of the difference,\n"+
+		"evaporates %g per step and lives %d steps.",
 		e.pass, e.pass*e.batch, erosionLessonPasses*e.batch, float64(e.pass*e.batch)/float64(max(len(e.start.Samples), 1)),
 		g.Params.HydraulicInertia, g.Params.HydraulicMinSlope, g.Params.HydraulicCapacity, g.Params.HydraulicErosion,
 		g.Params.HydraulicDeposition, g.Params.HydraulicEvaporation, g.Params.HydraulicLifetime)
 	if b.Eroded > 0 {
-		text += fmt.Sprintf("\neroded %.4g m³ = deposited %.4g + in suspension when\nthe droplets died %.4g + carried off the map %.4g\n(balance %.2g m³)",
-			b.Eroded, b.Deposited, b.Suspended, b.CarriedOff, b.Eroded-b.Deposited-b.Suspended-b.CarriedOff)
+		text += fmt.Sprintf("\nEroded %s = deposited %s\n+ in the droplets when they died %s\n+ carried off the map %s\n(balance %.2g m³)",
+			volume(b.Eroded), volume(b.Deposited), volume(b.Suspended), volume(b.CarriedOff), b.Eroded-b.Deposited-b.Suspended-b.CarriedOff)
 	}
 	return text
 }
@@ -156,8 +158,12 @@ var dropletColour = color.RGBA{40, 170, 255, 255}
 // shows, which helps to follow it).
 func (g *Game) drawDropletPaths(screen *ebiten.Image) {
 	e := &g.teach.erosion
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	p := newProjector(viewProjection(g.Camera, w, h), w, h, g.Camera.Near)
+	vr := g.viewRect(screen.Bounds().Dx(), screen.Bounds().Dy())
+	p := newProjector(viewProjection(g.Camera, vr.Dx(), vr.Dy()), vr.Dx(), vr.Dy(), g.Camera.Near)
+	screen = screen.SubImage(vr).(*ebiten.Image) // clipped to the view, in the screen's coordinates
+	at := func(v ebiten.Vertex) (float32, float32) {
+		return float32(vr.Min.X) + v.DstX, float32(vr.Min.Y) + v.DstY
+	}
 	lift := float32(e.m.CellSize) // above the ground, so the line is not half buried
 	for _, path := range e.paths {
 		var prev *ebiten.Vertex
@@ -169,7 +175,9 @@ func (g *Game) drawDropletPaths(screen *ebiten.Image) {
 			}
 			v := p.vertex(surfaceVertex{pos: pos})
 			if prev != nil {
-				vector.StrokeLine(screen, prev.DstX, prev.DstY, v.DstX, v.DstY, 2, dropletColour, true)
+				x0, y0 := at(*prev)
+				x1, y1 := at(v)
+				vector.StrokeLine(screen, x0, y0, x1, y1, 2, dropletColour, true)
 			}
 			prev = &v
 		}
@@ -177,8 +185,8 @@ func (g *Game) drawDropletPaths(screen *ebiten.Image) {
 			q := path[0]
 			pos := mgl32.Vec3{float32(q[0]), float32(q[1]) + lift, float32(q[2])}
 			if p.clipW(pos) >= p.near {
-				v := p.vertex(surfaceVertex{pos: pos})
-				vector.FillCircle(screen, v.DstX, v.DstY, 3, dropletColour, true)
+				x, y := at(p.vertex(surfaceVertex{pos: pos}))
+				vector.FillCircle(screen, x, y, 3, dropletColour, true)
 			}
 		}
 	}

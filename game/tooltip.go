@@ -103,7 +103,7 @@ func (g *Game) drawTip(screen *ebiten.Image) {
 	const lineH, pad = 16, 6
 	w, h := tipChars*6+2*pad, len(lines)*lineH+2*pad
 	r := g.ui.tip.over
-	x, y := 10+uiWidth+8, r.Min.Y // just right of the panels (ui.go's window)
+	x, y := panelStrip+8, r.Min.Y // just right of the panels (ui.go's window)
 	if sh := screen.Bounds().Dy(); y+h > sh {
 		y = max(sh-h, 0)
 	}

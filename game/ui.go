@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
@@ -54,6 +56,12 @@ type uiState struct {
 	replace pendingReplace // a save that asked before replacing a file
 
 	generateOver *terrain.Heightmap // the loaded map whose Generator controls were asked for
+
+	// unfold is the subsection laid out unfolded whatever its tree node
+	// says (the tests measure it so), and scrolls whether the window's
+	// content was taller than its body at the last update.
+	unfold  string
+	scrolls bool
 }
 
 // OpenPanels sets which panels start unfolded: any of Generator, Erosion,
@@ -85,6 +93,7 @@ func (g *Game) buildUI(ctx *debugui.Context) {
 	g.ui.built = true
 	ctx.Window("Cordillera", image.Rect(10, 10, 10+uiWidth, 10+h), func(layout debugui.ContainerLayout) {
 		g.beginTips(layout.BodyBounds)
+		g.ui.scrolls = layout.ContentSize.Y > layout.BodyBounds.Dy()
 		defer g.endTips()
 		g.statusRow(ctx)
 		p := g.Params
@@ -107,14 +116,14 @@ func (g *Game) buildUI(ctx *debugui.Context) {
 }
 
 // statusRow is the window's first row: the progress while a map is being
-// made, "ready" otherwise. It is always there and one line long, so that no
+// made, "Ready" otherwise. It is always there and one line long, so that no
 // widget moves when a rebuild starts or ends (a click aimed at one would
 // land on another).
 func (g *Game) statusRow(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1}, nil)
-	text := "ready"
+	text := "Ready"
 	if busy, f := g.regen.Status(); busy {
-		text = fmt.Sprintf("generating… %.0f %%", 100*f)
+		text = fmt.Sprintf("Generating… %.0f %%", 100*f)
 		if g.stage != "" {
 			text += " (showing " + g.stage + ")"
 		}
@@ -180,17 +189,39 @@ func (g *Game) ShowMask(name string) {
 // talus slopes that settle what they left.
 var erosionStageOrder = []string{terrain.FluvialErosion, terrain.HydraulicErosion, terrain.ThermalErosion}
 
+// subsection is a fold inside a section: a tree node, folded until it is
+// clicked. Folds keep a long section short enough for the window. The
+// tests lay one out unfolded (ui.unfold) to measure it.
+func (g *Game) subsection(ctx *debugui.Context, label string, body func()) {
+	ctx.IDScope(label, func() {
+		if g.ui.unfold == label {
+			ctx.SetGridLayout([]int{-1}, nil)
+			ctx.Text(label) // a tree node's row
+			body()
+			return
+		}
+		ctx.TreeNode(label, body)
+	})
+}
+
+// erosionStageNames are the stages' names on their settings' fold.
+var erosionStageNames = map[string]string{
+	terrain.FluvialErosion:   "Rivers (fluvial)",
+	terrain.HydraulicErosion: "Droplets (hydraulic)",
+	terrain.ThermalErosion:   "Talus (thermal)",
+}
+
 // erosionSection is the Erosion panel: a checkbox per stage, and the
 // parameters of the stages that are on.
 func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 	on := erosion.Stages(*p)
 	ctx.SetGridLayout([]int{-1}, nil)
-	ctx.Text("stages, run in the order listed: " + p.Erosion)
+	ctx.Text("Stages, run left to right:")
 	ctx.SetGridLayout([]int{-1, -1, -1}, nil)
 	for _, stage := range erosionStageOrder {
 		checked := slices.Contains(on, stage)
 		ctx.IDScope(stage, func() {
-			ctx.Checkbox(&checked, stage).On(func() {
+			ctx.Checkbox(&checked, strings.ToUpper(stage[:1])+stage[1:]).On(func() {
 				var list []string
 				for _, s := range erosionStageOrder {
 					if s == stage && checked || s != stage && slices.Contains(on, s) {
@@ -209,15 +240,23 @@ func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 			})
 		})
 	}
-	for _, s := range terrain.Specs {
-		stage, _, _ := strings.Cut(s.Name, "-")
-		if s.Group == "erosion" && s.Name != "erosion" && slices.Contains(on, stage) {
-			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, p) })
+	// Each stage's settings fold under its name, so that all three on
+	// do not make the section scroll.
+	for _, stage := range erosionStageOrder {
+		if !slices.Contains(on, stage) {
+			continue
 		}
+		g.subsection(ctx, erosionStageNames[stage]+" settings", func() {
+			for _, s := range terrain.Specs {
+				if prefix, _, _ := strings.Cut(s.Name, "-"); s.Group == "erosion" && prefix == stage && s.Name != "erosion" {
+					ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, p) })
+				}
+			}
+		})
 	}
 	if masks := g.World.Masks; masks != nil {
-		ctx.SetGridLayout([]int{110, -1}, nil)
-		ctx.Text("minimap shows")
+		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+		ctx.Text("Minimap shows")
 		choices := append([]string{"relief"}, erosion.MaskNames...)
 		i := max(slices.Index(choices, g.World.Minimap.OverlayName), 0)
 		ctx.Dropdown(&i, choices).On(func() { g.ShowMask(choices[i]) })
@@ -225,24 +264,27 @@ func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 	if len(on) > 0 && g.budget.Eroded > 0 {
 		b := g.budget
 		ctx.SetGridLayout([]int{-1}, nil)
-		ctx.Text(fmt.Sprintf("eroded %.3g m³: deposited %.0f %%, suspended %.0f %%, off the map %.0f %%",
-			b.Eroded, 100*b.Deposited/b.Eroded, 100*b.Suspended/b.Eroded, 100*b.CarriedOff/b.Eroded))
+		ctx.Text(fmt.Sprintf("Eroded %s, of which", volume(b.Eroded)))
+		ctx.Text(fmt.Sprintf("deposited %.0f %%, suspended %.0f %%, off the map %.0f %%",
+			100*b.Deposited/b.Eroded, 100*b.Suspended/b.Eroded, 100*b.CarriedOff/b.Eroded))
 	}
 }
 
 // specWidget draws one parameter on one row: its name, with its range and
 // meaning in a tooltip, and a widget suited to its type.
 func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Params) {
-	tip := s.Name + " " + s.RangeText() + ": " + s.Usage
+	// The tooltip gives the flag's name and range: what the command
+	// line and the parameter files call it.
+	tip := "-" + s.Name + " " + s.RangeText() + ": " + s.Usage
 	if s.Kind == terrain.ChoiceParam { // the dropdown lists the choices
-		tip = s.Name + ": " + s.Usage
+		tip = "-" + s.Name + ": " + s.Usage
 	}
 	if s.Name == "seed" {
 		ctx.SetGridLayout([]int{specLabelW, -1, 80}, nil)
 	} else {
 		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	}
-	g.labelWithTip(ctx, s.Name, tip)
+	g.labelWithTip(ctx, specLabel(s), tip)
 	set := func(text string) {
 		if err := s.Set(p, text); err != nil {
 			g.fail(err)
@@ -277,18 +319,44 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 				*p = p.WithSize(n) // more or fewer samples over the same ground
 			}
 		})
+	case s.Name == "feature-size":
+		// In metres, from one cell to the map's side; typed values
+		// (shift+click) are as exact as the share terrain keeps.
+		m := featureMetres(p)
+		lo, hi := p.CellSize, p.CellSize*float64(p.Size)
+		ctx.SliderF(&m, lo, hi, (hi-lo)/200, 0).On(func() { set(strconv.FormatFloat(featureShare(p, m), 'g', 6, 64)) })
+	case s.Kind == terrain.IntParam && s.Max-s.Min > 256: // counts up to thousands: typed or stepped
+		v := int(mustFloat(s.Get(p)))
+		ctx.NumberField(&v, 1).On(func() { set(strconv.Itoa(v)) })
 	case s.Kind == terrain.IntParam:
 		v := int(mustFloat(s.Get(p)))
-		ctx.Slider(&v, int(s.Min), int(min(s.Max, 64)), 1).On(func() { set(strconv.Itoa(v)) })
+		ctx.Slider(&v, int(s.Min), int(s.Max), 1).On(func() { set(strconv.Itoa(v)) })
 	default:
-		v := mustFloat(s.Get(p))
-		if s.Max/math.Max(math.Abs(s.Min), 1e-9) > 1e4 && s.Min > 0 { // huge ranges: type the value
-			ctx.NumberFieldF(&v, s.Max/1e5, decimalsOf(v)).On(func() { set(strconv.FormatFloat(v, 'g', -1, 64)) })
+		k := specScale(s)
+		v := mustFloat(s.Get(p)) * k
+		lo, hi := s.Min*k, s.Max*k
+		setScaled := func() { set(strconv.FormatFloat(v/k, 'g', -1, 64)) }
+		if hi/math.Max(math.Abs(lo), 1e-9) > 1e4 && lo > 0 { // huge ranges: type the value
+			ctx.NumberFieldF(&v, hi/1e5, decimalsOf(v)).On(setScaled)
 		} else {
-			step := (s.Max - s.Min) / 200
-			ctx.SliderF(&v, s.Min, s.Max, step, digitsFor(step)).On(func() { set(strconv.FormatFloat(v, 'g', -1, 64)) })
+			step := (hi - lo) / 200
+			ctx.SliderF(&v, lo, hi, step, digitsFor(step)).On(setScaled)
 		}
 	}
+}
+
+// volume is a volume in words a reader takes in at once: "12 300 m³",
+// "1.2 million m³".
+func volume(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1e9:
+		return fmt.Sprintf("%.3g billion m³", v/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.3g million m³", v/1e6)
+	case a >= 1e4:
+		return fmt.Sprintf("%.0f 000 m³", math.Round(v/1e3))
+	}
+	return fmt.Sprintf("%.3g m³", v)
 }
 
 // digitsFor is how many decimals show a value that moves in steps of d:
@@ -321,96 +389,152 @@ func mustFloat(s string) float64 {
 	return v
 }
 
-// viewerPanel edits the look of the world and the camera.
+// viewerPanel edits the look of the world and the camera. The settings
+// used most are on top; materials, colours and the camera fold under their
+// names, so that the section fits a 720-pixel window with any one of them
+// open.
 func (g *Game) viewerPanel(ctx *debugui.Context) {
 	v := &g.View
-	ctx.SetGridLayout([]int{110, -1}, nil)
-	ctx.Text("texturing by")
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	ctx.Text("Texturing by")
 	tex := int(v.Texturing)
 	ctx.Dropdown(&tex, []string{"height", "slope", "rules"}).On(func() { v.Texturing = Texturing(tex) })
-	sliderF32(ctx, "snow line", &v.SnowLine, 0, 1.2)
-	sliderF32(ctx, "snow max slope", &v.SnowSlope, 10, 90)
-	sliderF32(ctx, "shadow softness", &v.Penumbra, 0.5, 15)
-	sliderF32(ctx, "boundary 1", &v.Boundaries[0], 0, 1)
-	sliderF32(ctx, "boundary 2", &v.Boundaries[1], 0, 1)
-	sliderF32(ctx, "boundary 3", &v.Boundaries[2], 0, 1)
-	ctx.Text("materials")
+	sliderF32(ctx, "Sun elevation, °", &v.SunElevation, -10, 90, 1)
+	sliderF32(ctx, "Sun azimuth, °", &v.SunAzimuth, 0, 360, 1)
+	sliderF32(ctx, "Ambient light, %", &v.Ambient, 0, 100, 100)
+	g.fogWidgets(ctx)
+	g.waterWidgets(ctx)
+	ctx.SetGridLayout([]int{-1, -1, -1}, nil)
+	ctx.Checkbox(&v.Triplanar, "Triplanar")
+	ctx.Checkbox(&v.DetailMaps, "Detail maps")
+	ctx.Checkbox(&v.Lighting, "Lighting")
+	ctx.Checkbox(&v.Shadows, "Shadows")
+	ctx.Checkbox(&v.Occlusion, "Occlusion")
+	ctx.Checkbox(&v.Wireframe, "Wireframe")
+	ctx.Checkbox(&v.FlatShading, "Flat shading")
+	ctx.Checkbox(&v.ColourScheme, "Solid colours")
+	ctx.Checkbox(&v.Antialias, "Anti-aliasing")
+	ctx.Checkbox(&v.BreakTiling, "Hide repeats")
+	ctx.Checkbox(&v.Continue, "Land beyond")
+	g.subsection(ctx, "Materials and snow", func() { g.materialWidgets(ctx) })
+	g.subsection(ctx, "Light and colours", func() {
+		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+		sliderF32(ctx, "Shadow edge, °", &v.Penumbra, 0.5, 15, 1)
+		colourWidgets(ctx, v)
+	})
+	g.subsection(ctx, "Camera and resolution", func() { g.cameraWidgets(ctx) })
+}
+
+// materialWidgets are the Viewer's materials: the snow, the height or
+// slope bands and the materials they show, and the textures' scale.
+func (g *Game) materialWidgets(ctx *debugui.Context) {
+	v := &g.View
+	vs := g.World.Map.VerticalScale // heights are shares of it
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	sliderF32(ctx, "Snow line, m", &v.SnowLine, 0, 1.2*vs, vs)
+	sliderF32(ctx, "Snow max slope, °", &v.SnowSlope, 10, 90, 1)
+	ctx.SetGridLayout([]int{specLabelW, -1, -1, -1}, nil)
+	ctx.Text("Band tops, %")
+	for i := range 3 {
+		ctx.IDScope(fmt.Sprint("top", i), func() {
+			f := 100 * float64(v.Boundaries[i])
+			ctx.SliderF(&f, 0, 100, 0.5, 0).On(func() { v.Boundaries[i] = float32(f / 100) })
+		})
+	}
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	ctx.Text("Bands")
 	ctx.Slider(&v.MaterialCount, 1, 4, 1)
+	ctx.SetGridLayout([]int{-1, -1, -1, -1}, nil) // the bands' materials, lowest first
 	for i := range v.MaterialCount {
 		ctx.IDScope(fmt.Sprint("band", i), func() {
-			ctx.Text(fmt.Sprintf("band %d shows", i+1))
 			m := v.BandMaterials[i]
 			ctx.Dropdown(&m, materialNames).On(func() { v.BandMaterials[i] = m })
 		})
 	}
-	sliderF32(ctx, "blend", &v.Blend, 0, 0.3)
-	sliderF32(ctx, "tiling", &v.Tiling, 1, 400)
-	sliderF32(ctx, "detail tiling", &v.DetailTiling, 1, 3000)
-	sliderF32(ctx, "detail distance", &v.DetailDist, 0, 1000)
-	sliderF32(ctx, "ambient", &v.Ambient, 0, 1)
-	sliderF32(ctx, "sun elevation", &v.SunElevation, -10, 90)
-	sliderF32(ctx, "sun azimuth", &v.SunAzimuth, 0, 360)
-	g.fogWidgets(ctx)
-	g.waterWidgets(ctx)
-	ctx.SetGridLayout([]int{-1, -1}, nil)
-	ctx.Checkbox(&v.Triplanar, "triplanar")
-	ctx.Checkbox(&v.DetailMaps, "detail maps")
-	ctx.Checkbox(&v.Lighting, "lighting")
-	ctx.Checkbox(&v.Shadows, "shadows")
-	ctx.Checkbox(&v.Occlusion, "ambient occlusion")
-	ctx.Checkbox(&v.Wireframe, "wireframe")
-	ctx.Checkbox(&v.FlatShading, "flat shading")
-	ctx.Checkbox(&v.ColourScheme, "colour scheme")
-	ctx.Checkbox(&v.Antialias, "anti-aliasing")
-	ctx.Checkbox(&v.BreakTiling, "hide texture repeat")
-	ctx.Checkbox(&v.Continue, "land beyond the map")
-	ctx.SetGridLayout([]int{110, -1}, nil)
-	colourSliders(ctx, "sky", &v.SkyColor)
-	colourSliders(ctx, "horizon", &v.HorizonColor)
-	colourSliders(ctx, "sun", &v.SunColor)
-	colourSliders(ctx, "fog", &v.FogColor)
-	ctx.Text("camera speed")
-	speed := float64(g.Camera.Speed)
-	ctx.SliderF(&speed, 0.5, 2000, 0.5, 1).On(func() { g.Camera.Speed = float32(speed) })
-	ctx.Text("camera")
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	sliderF32(ctx, "Band blend, %", &v.Blend, 0, 30, 100)
+	sliderF32(ctx, "Texture repeats", &v.Tiling, 1, 400, 1)
+	sliderF32(ctx, "Detail repeats", &v.DetailTiling, 1, 3000, 1)
+	sliderF32(ctx, "Detail reach, m", &v.DetailDist, 0, 1000, 1)
+}
+
+// cameraWidgets are the Viewer's camera, route and resolution settings.
+func (g *Game) cameraWidgets(ctx *debugui.Context) {
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	ctx.Text("Camera")
 	mode := int(g.Camera.Mode)
 	ctx.Dropdown(&mode, []string{"fly", "walk"}).On(func() { g.Camera.SwitchMode(Mode(mode), g.World.Map) })
+	ctx.Text("Camera speed, m/s")
+	speed := float64(g.Camera.Speed)
+	ctx.SliderF(&speed, 0.5, 2000, 0.5, 1).On(func() { g.Camera.Speed = float32(speed) })
 	if g.World.Route != nil {
-		ctx.Text("route speed")
+		ctx.Text("Route speed, m/s")
 		fs := float64(g.FollowSpeed)
 		ctx.SliderF(&fs, 0.5, 200, 0.5, 1).On(func() { g.FollowSpeed = float32(fs) })
 		ctx.SetGridLayout([]int{-1}, nil)
 		follow := g.Follow
-		ctx.Checkbox(&follow, "follow the route (R)").On(func() { g.setFollow(follow) })
+		ctx.Checkbox(&follow, "Follow the route (R)").On(func() { g.setFollow(follow) })
 	}
 	g.resolutionWidgets(ctx)
 }
 
-func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi float64) {
+// sliderF32 is a row: a label and a slider of *v shown times scale (a
+// share as a %, a height share in metres) over [lo, hi], in those units.
+func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi, scale float64) {
 	ctx.IDScope(label, func() {
 		ctx.Text(label)
-		f := float64(*v)
-		ctx.SliderF(&f, lo, hi, (hi-lo)/500, digitsFor((hi-lo)/500)).On(func() { *v = float32(f) })
+		f := float64(*v) * scale
+		ctx.SliderF(&f, lo, hi, (hi-lo)/500, digitsFor((hi-lo)/500)).On(func() { *v = float32(f / scale) })
 	})
 }
 
-// colourSliders edits a linear colour as its three 8-bit sRGB channels.
-func colourSliders(ctx *debugui.Context, label string, c *[3]float32) {
+// colourWidgets edit the sky's, the horizon's, the sun's and the fog's
+// colours: a row each, its swatch and its three 8-bit sRGB channels.
+func colourWidgets(ctx *debugui.Context, v *Viewer) {
+	widths := []int{56, 18, -1, -1, -1}
+	ctx.SetGridLayout(widths, nil)
+	for _, h := range []string{"Colour", "", "red", "green", "blue"} {
+		ctx.Text(h)
+	}
+	colourRow(ctx, "Sky", &v.SkyColor)
+	colourRow(ctx, "Horizon", &v.HorizonColor)
+	colourRow(ctx, "Sun", &v.SunColor)
+	colourRow(ctx, "Fog", &v.FogColor)
+}
+
+// colourRow edits a linear colour as its three 8-bit sRGB channels, beside
+// a swatch of it.
+func colourRow(ctx *debugui.Context, label string, c *[3]float32) {
 	ctx.IDScope(label, func() {
-		for k, ch := range []string{" R", " G", " B"} {
+		ctx.Text(label)
+		srgb := func(k int) int { return int(math.Round(255 * math.Pow(float64(c[k]), 1/2.2))) }
+		ctx.GridCell(func(bounds image.Rectangle) {
+			ctx.SetGridLayout([]int{-1}, nil)
+			ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
+				r := bounds.Inset(1)
+				vector.FillRect(screen, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), swatchFrame, false)
+				r = r.Inset(1)
+				vector.FillRect(screen, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()),
+					color.RGBA{uint8(srgb(0)), uint8(srgb(1)), uint8(srgb(2)), 255}, false)
+			})
+		})
+		for k, ch := range []string{"R", "G", "B"} {
 			ctx.IDScope(ch, func() {
-				ctx.Text(label + ch)
-				v := int(math.Round(255 * math.Pow(float64(c[k]), 1/2.2)))
+				v := srgb(k)
 				ctx.Slider(&v, 0, 255, 1).On(func() { c[k] = float32(math.Pow(float64(v)/255, 2.2)) })
 			})
 		}
 	})
 }
 
+// swatchFrame rims a colour swatch: light, and unlike the widgets' dark
+// border, so that a dark colour still shows its edge.
+var swatchFrame = color.RGBA{150, 150, 150, 255}
+
 // filePanel loads and saves maps, parameters, screenshots and materials.
 func (g *Game) filePanel(ctx *debugui.Context) {
-	ctx.SetGridLayout([]int{60, -1}, nil)
-	ctx.Text("file")
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	ctx.Text("File path")
 	ctx.TextField(&g.ui.path)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Load map or params").On(func() { g.LoadFile(g.ui.path) })
@@ -421,12 +545,21 @@ func (g *Game) filePanel(ctx *debugui.Context) {
 		g.saveAsking("Save params", g.ui.path, func(path string) error { return terrain.SaveParams(path, g.Params) })
 	})
 	ctx.Button("Screenshot").On(func() { g.shotPending = true })
-	ctx.SetGridLayout([]int{60, -1}, nil)
-	ctx.Text("materials")
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	ctx.Text("Materials folder")
 	ctx.TextField(&g.ui.matDir)
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Button("Import materials folder").On(func() { g.importMaterials(g.ui.matDir) })
-	ctx.Text("Maps: .png (8/16-bit gray), .r16; save also .obj. Parameters: .json. Routes (GPX, TCX, GeoJSON, CSV) make terrain through the track with the Generator's parameters. Dropping a file on the window loads it.")
+	// One line each, at most 50 characters: the panel's width.
+	for _, l := range []string{
+		"Maps: .png (8/16-bit grey), .r16, .exr, .tif;",
+		"a map saves as .obj too. Parameters: .json.",
+		"Routes (.gpx, .tcx, .geojson, .csv) make terrain",
+		"through the track with the Generator's settings.",
+		"Dropping a file on the window loads it.",
+	} {
+		ctx.Text(l)
+	}
 }
 
 // materialNames are the four materials, in the order of the atlas.

@@ -142,9 +142,9 @@ func (g *Game) presetRow(ctx *debugui.Context, p *terrain.Params) {
 		names[i] = pr.Name
 	}
 	modified := g.presetModified()
-	label := "preset"
+	label := "Preset"
 	if modified {
-		label = "preset *"
+		label = "Preset, changed"
 	}
 	reset := func() {
 		q, err := terrain.PresetParams(names[g.ui.preset])
@@ -155,9 +155,9 @@ func (g *Game) presetRow(ctx *debugui.Context, p *terrain.Params) {
 		*p = q
 	}
 	if modified {
-		ctx.SetGridLayout([]int{60, -1, 50}, nil)
+		ctx.SetGridLayout([]int{specLabelW, -1, 50}, nil)
 	} else {
-		ctx.SetGridLayout([]int{60, -1}, nil)
+		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	}
 	ctx.Text(label)
 	ctx.Dropdown(&g.ui.preset, names).On(func() {

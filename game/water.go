@@ -32,8 +32,9 @@ func horizonLevel(v *Viewer, m *terrain.Heightmap) float32 {
 	return 0
 }
 
-// waterWidgets are the Viewer panel's water setting: the level as a share
-// of the height range, 0 for none.
+// waterWidgets are the Viewer panel's water setting: the level in metres
+// (kept as a share of the height range), 0 for none.
 func (g *Game) waterWidgets(ctx *debugui.Context) {
-	sliderF32(ctx, "water level", &g.View.Water, 0, 1)
+	vs := g.World.Map.VerticalScale
+	sliderF32(ctx, "Water level, m", &g.View.Water, 0, vs, vs)
 }

@@ -1,0 +1,91 @@
+package game
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cordillera/terrain"
+	"cordillera/terrain/erosion"
+)
+
+// panelFit is one section open alone in a state that shows many of its
+// rows, and optionally one of its subsections unfolded.
+type panelFit struct {
+	name, section, unfold string
+	setup                 func(g *Game)
+}
+
+// panelFits are the states TestPanelsFitTheWindow lays out.
+func panelFits() []panelFit {
+	allStages := func(g *Game) {
+		g.Params.Erosion = "fluvial,hydraulic,thermal"
+		g.World.Masks = &erosion.Masks{}
+		g.budget = erosion.Budget{Eroded: 1e6, Deposited: 6e5, Suspended: 3e5, CarriedOff: 1e5}
+	}
+	fits := []panelFit{
+		{name: "generator", section: "Generator"},
+		{name: "generator-hetero-effect", section: "Generator", setup: func(g *Game) {
+			g.Params.Algorithm, g.Params.Effect = terrain.Hetero, terrain.Effects[1]
+		}},
+		{name: "generator-diamond-square", section: "Generator", setup: func(g *Game) { g.Params.Algorithm = terrain.DiamondSquareAlg }},
+		{name: "erosion", section: "Erosion", setup: allStages},
+		{name: "route", section: "Route"},
+		{name: "viewer", section: "Viewer", setup: func(g *Game) { g.View.FogDensity = DefaultFog(g.World.Map) }},
+		{name: "viewer-materials", section: "Viewer", unfold: "Materials and snow", setup: func(g *Game) { g.View.FogDensity = DefaultFog(g.World.Map) }},
+		{name: "viewer-colours", section: "Viewer", unfold: "Sky and light colours"},
+		{name: "viewer-camera", section: "Viewer", unfold: "Camera and resolution", setup: func(g *Game) { g.Resolution.Auto = true }},
+		{name: "file", section: "File"},
+		{name: "teach-subdivision", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachSubdivision); g.teachStep(1) }},
+		{name: "teach-octaves", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachOctaves) }},
+		{name: "teach-erosion", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachErosion); g.erosionStep() }},
+	}
+	for _, stage := range erosionStageOrder {
+		fits = append(fits, panelFit{name: "erosion-" + stage, section: "Erosion", unfold: erosionStageNames[stage] + " settings", setup: allStages})
+	}
+	return fits
+}
+
+// At 1280×720 every section, open alone, fits the window without
+// scrolling, with any one of its subsections unfolded. With
+// CORDILLERA_PANEL_SHOTS=DIR each layout is also saved there as a PNG.
+func TestPanelsFitTheWindow(t *testing.T) {
+	needLoop(t)
+	shots := os.Getenv("CORDILLERA_PANEL_SHOTS")
+	for _, c := range panelFits() {
+		t.Run(c.name, func(t *testing.T) {
+			g := newTestGame(t, testWorld(t, 129))
+			g.ShowUI, g.HUD, g.ShowMinimap = true, true, true
+			g.Layout(ScreenWidth, ScreenHeight)
+			g.OpenPanels(c.section)
+			g.ui.unfold = c.unfold
+			var err error
+			onLoop(func() {
+				if c.setup != nil {
+					c.setup(g)
+				}
+			})
+			if strings.HasPrefix(c.name, "teach") {
+				t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+			}
+			for range 3 { // the window takes its content's height from the update before
+				if onLoop(func() { err = g.Update() }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(g.ui.unfolded) != 1 || g.ui.unfolded[0] != c.section {
+				t.Fatalf("unfolded %q; want %s alone", g.ui.unfolded, c.section)
+			}
+			if g.ui.scrolls {
+				t.Errorf("%s scrolls at %dx%d", c.name, ScreenWidth, ScreenHeight)
+			}
+			if shots != "" {
+				img := renderSized(g, ScreenWidth, ScreenHeight)
+				if err := SavePNG(filepath.Join(shots, c.name+".png"), img); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
