@@ -370,17 +370,7 @@ func TestE2EEveryWidgetKind(t *testing.T) {
 	// The File panel's path field: type, move the caret, delete.
 	clickHeader(a, "File", labels["File"])
 	f0 = a.frame("file-open")
-	top, bottom = section(f0, labels["File"])
-	var field widget
-	for _, w := range findWidgets(f0, uiWindow(f0)) {
-		if w.Kind == baseWidget && w.R.Dx() >= 150 && w.R.Min.Y >= top && w.R.Max.Y <= bottom {
-			field = w
-			break
-		}
-	}
-	if field.R.Empty() {
-		t.Fatal("no path field in the File panel")
-	}
+	field := pathField(t, f0, labels["File"])
 	a.click(field.center().X, field.center().Y)
 	a.clearField(field)
 	a.typeText("maps.png")
@@ -400,4 +390,18 @@ func TestE2EEveryWidgetKind(t *testing.T) {
 	clickHeader(a, "Teach", labels["Teach"])
 	n += pickEach(a, "teach", labels["Teach"])
 	t.Logf("worked %d dropdowns", n)
+}
+
+// pathField is the File panel's path field in f: the first wide field
+// under the File header with the label.
+func pathField(t testing.TB, f frameView, label string) widget {
+	t.Helper()
+	top, bottom := section(f, label)
+	for _, w := range findWidgets(f, uiWindow(f)) {
+		if w.Kind == baseWidget && w.R.Dx() >= 150 && w.R.Min.Y >= top && w.R.Max.Y <= bottom {
+			return w
+		}
+	}
+	t.Fatal("no path field in the File panel")
+	return widget{}
 }

@@ -177,17 +177,7 @@ func TestWebEveryWidgetKind(t *testing.T) {
 	// File: click the path field, type, take one character back.
 	clickHeader(d, "File", labels["File"])
 	f0 = d.frame("web-file-open")
-	top, bottom = section(f0, labels["File"])
-	var field widget
-	for _, w := range findWidgets(f0, uiWindow(f0)) {
-		if w.Kind == baseWidget && w.R.Dx() >= 150 && w.R.Min.Y >= top && w.R.Max.Y <= bottom {
-			field = w
-			break
-		}
-	}
-	if field.R.Empty() {
-		t.Fatal("no path field in the File panel")
-	}
+	field := pathField(t, f0, labels["File"])
 	d.click(field.center().X, field.center().Y)
 	path0, _ := p.state()
 	for _, k := range []string{"x", "y", "z"} {

@@ -118,7 +118,7 @@ func (g *Group) Add(path string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	bw := bufio.NewWriterSize(ctxWriter{g.ctx, tmp}, 1<<16)
+	bw := bufio.NewWriterSize(ContextWriter(g.ctx, tmp), 1<<16)
 	if err := write(bw); err != nil {
 		return err
 	}
@@ -273,8 +273,11 @@ func same(a, b string) bool {
 	return errA == nil && errB == nil && absA == absB
 }
 
-// ctxWriter fails every write once ctx is cancelled, so that an encoder
-// writing a large file stops within one buffer of the cancellation.
+// ContextWriter returns a writer to w that fails every write once ctx is
+// cancelled, so that an encoder writing a large file (or a texture into
+// memory) stops within one buffer of the cancellation.
+func ContextWriter(ctx context.Context, w io.Writer) io.Writer { return ctxWriter{ctx, w} }
+
 type ctxWriter struct {
 	ctx context.Context
 	w   io.Writer

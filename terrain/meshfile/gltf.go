@@ -193,7 +193,7 @@ func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt O
 	var tex []byte
 	if opt.Texture != nil {
 		var buf bytes.Buffer
-		if err := png.Encode(ctxWriter{ctx, &buf}, opt.Texture); err != nil {
+		if err := png.Encode(atomicfile.ContextWriter(ctx, &buf), opt.Texture); err != nil {
 			return fmt.Errorf("gltf: texture: %w", err)
 		}
 		tex = buf.Bytes()
@@ -515,20 +515,6 @@ func (o *binOut) flush() {
 	}
 	o.n += int64(len(o.buf))
 	o.buf = o.buf[:0]
-}
-
-// ctxWriter fails every write once ctx is cancelled, so that encoding the
-// texture stops too.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
 }
 
 // grid is the decimated mesh's layout: a step per chunk and the heights of
