@@ -203,11 +203,9 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	walk := fs.Bool("walk", false, "put the camera at eye height above the ground at x,z")
 	width := fs.Int("width", 1280, "image width in pixels")
 	height := fs.Int("height", 720, "image height in pixels")
-	wire := fs.Bool("wireframe", false, "draw the mesh edges")
-	scheme := fs.Bool("colour-scheme", false, "paper 001's colours by height share instead of textures")
-	flat := fs.Bool("flat", false, "flat shading (face normals)")
-	slope := fs.Bool("slope", false, "choose materials by slope instead of height")
-	fog := fs.Bool("fog", false, "distance fog")
+	view := addViewerFlags(fs) // -texturing, -sun-elevation, -water, -aa, …: docs/viewer.md
+	slope := fs.Bool("slope", false, "choose materials by slope: -texturing slope")
+	fog := fs.Bool("fog", false, "distance fog, its visibility a little under the map's side (-fog-density sets it)")
 	full := fs.Bool("full-mesh", false, "draw every triangle (no level of detail or culling)")
 	hud := fs.Bool("hud", false, "draw the HUD (FPS, triangles, camera) as the explorer does")
 	ui := fs.Bool("ui", false, "draw the panels and the minimap as the explorer does")
@@ -215,12 +213,7 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	help := fs.Bool("help-overlay", false, "draw the key help overlay")
 	mask := fs.String("mask", "", "with -erosion: show an erosion mask on the minimap: flow, eroded or deposited")
 	follow := fs.Float64("follow", -1, "with -route: put the camera on the route this many world units along it, following it")
-	sunEl := fs.Float64("sun-elevation", math.NaN(), "the sun's elevation above the horizon, degrees (default: the preset's)")
-	sunAz := fs.Float64("sun-azimuth", math.NaN(), "the sun's direction, degrees like the camera yaw: 0 towards +x, 90 towards +z (default: the preset's)")
-	noShadows := fs.Bool("no-shadows", false, "leave out the terrain's shadows and ambient occlusion")
-	water := fs.Float64("water", 0, "water level as a share of the height range, 0–1 (0: no water)")
-	texturing := fs.String("texturing", "", "materials: rules (the default look), height or slope (the thesis's bands)")
-	aa := fs.Bool("aa", true, "edge anti-aliasing of the 3D view (smooth silhouettes); -aa=false: off. Unset: the preset's (on, off in the thesis's scenarios)")
+	noShadows := fs.Bool("no-shadows", false, "leave out the terrain's shadows and ambient occlusion: -shadows=false -occlusion=false")
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
 	}
@@ -229,12 +222,6 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	}
 	if *width < 16 || *height < 16 || *width > 8192 || *height > 8192 {
 		return fmt.Errorf("render: -width %d -height %d: each must be between 16 and 8192", *width, *height)
-	}
-	aaSet := false
-	fs.Visit(func(f *flag.Flag) { aaSet = aaSet || f.Name == "aa" })
-	tex := map[string]game.Texturing{"rules": game.ByRules, "height": game.ByHeight, "slope": game.BySlope}
-	if _, ok := tex[*texturing]; *texturing != "" && !ok {
-		return fmt.Errorf("render: -texturing %q: want rules, height or slope", *texturing)
 	}
 	var pose *game.CameraPose
 	if *camera != "" {
@@ -247,9 +234,6 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	}
 	if *mask != "" && !slices.Contains(erosion.MaskNames, *mask) {
 		return fmt.Errorf("render: -mask %q: want one of %s", *mask, strings.Join(erosion.MaskNames, ", "))
-	}
-	if !(*water >= 0 && *water <= 1) {
-		return fmt.Errorf("render: -water %g: want a share of the height range from 0 to 1", *water)
 	}
 	if math.IsNaN(*follow) || math.IsInf(*follow, 0) {
 		return fmt.Errorf("render: -follow %g: want a distance along the route in world units", *follow)
@@ -285,29 +269,14 @@ func Render(args []string, stdout, stderr io.Writer) error {
 			g.Camera.Pitch = -0.09
 		}
 		v := &g.View
-		v.Wireframe, v.ColourScheme, v.FlatShading = *wire, *scheme, *flat
-		if *texturing != "" {
-			v.Texturing = tex[*texturing]
-		}
+		view.apply(v)
 		if *slope {
 			v.Texturing = game.BySlope
-		}
-		if aaSet {
-			v.Antialias = *aa
-		}
-		if !math.IsNaN(*sunEl) {
-			v.SunElevation = float32(*sunEl)
-		}
-		if !math.IsNaN(*sunAz) {
-			v.SunAzimuth = float32(*sunAz)
 		}
 		if *noShadows {
 			v.Shadows, v.Occlusion = false, false
 		}
-		if *water > 0 {
-			v.Water = float32(*water)
-		}
-		if *fog {
+		if *fog && !view.isGiven("fog-density") {
 			v.FogDensity = game.DefaultFog(m)
 		}
 	})

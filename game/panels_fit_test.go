@@ -33,13 +33,15 @@ func panelFits() []panelFit {
 		{name: "erosion", section: "Erosion", setup: allStages},
 		{name: "route", section: "Route"},
 		{name: "viewer", section: "Viewer", setup: func(g *Game) { g.View.FogDensity = DefaultFog(g.World.Map) }},
-		{name: "viewer-materials", section: "Viewer", unfold: "Materials and snow", setup: func(g *Game) { g.View.FogDensity = DefaultFog(g.World.Map) }},
-		{name: "viewer-colours", section: "Viewer", unfold: "Sky and light colours"},
-		{name: "viewer-camera", section: "Viewer", unfold: "Camera and resolution", setup: func(g *Game) { g.Resolution.Auto = true }},
 		{name: "file", section: "File"},
 		{name: "teach-subdivision", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachSubdivision); g.teachStep(1) }},
 		{name: "teach-octaves", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachOctaves) }},
 		{name: "teach-erosion", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachErosion); g.erosionStep() }},
+	}
+	for _, fold := range viewerFolds { // each with the fog's and the auto resolution's rows shown
+		fits = append(fits, panelFit{name: "viewer-" + strings.ToLower(strings.Fields(fold)[0]), section: "Viewer", unfold: fold, setup: func(g *Game) {
+			g.View.FogDensity, g.Resolution.Auto = DefaultFog(g.World.Map), true
+		}})
 	}
 	for _, stage := range erosionStageOrder {
 		fits = append(fits, panelFit{name: "erosion-" + stage, section: "Erosion", unfold: erosionStageNames[stage] + " settings", setup: allStages})

@@ -389,73 +389,20 @@ func mustFloat(s string) float64 {
 	return v
 }
 
-// viewerPanel edits the look of the world and the camera. The settings
-// used most are on top; materials, colours and the camera fold under their
-// names, so that the section fits a 720-pixel window with any one of them
-// open.
+// viewerPanel edits the look of the world and the camera, its rows drawn
+// from ViewerSpecs. The settings used most are on top; materials, colours
+// and the camera fold under their names, so that the section fits a
+// 720-pixel window with any one of them open.
 func (g *Game) viewerPanel(ctx *debugui.Context) {
-	v := &g.View
-	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
-	ctx.Text("Texturing by")
-	tex := int(v.Texturing)
-	ctx.Dropdown(&tex, []string{"height", "slope", "rules"}).On(func() { v.Texturing = Texturing(tex) })
-	sliderF32(ctx, "Sun elevation, °", &v.SunElevation, -10, 90, 1)
-	sliderF32(ctx, "Sun azimuth, °", &v.SunAzimuth, 0, 360, 1)
-	sliderF32(ctx, "Ambient light, %", &v.Ambient, 0, 100, 100)
-	g.fogWidgets(ctx)
-	g.waterWidgets(ctx)
-	ctx.SetGridLayout([]int{-1, -1, -1}, nil)
-	ctx.Checkbox(&v.Triplanar, "Triplanar")
-	ctx.Checkbox(&v.DetailMaps, "Detail maps")
-	ctx.Checkbox(&v.Lighting, "Lighting")
-	ctx.Checkbox(&v.Shadows, "Shadows")
-	ctx.Checkbox(&v.Occlusion, "Occlusion")
-	ctx.Checkbox(&v.Wireframe, "Wireframe")
-	ctx.Checkbox(&v.FlatShading, "Flat shading")
-	ctx.Checkbox(&v.ColourScheme, "Solid colours")
-	ctx.Checkbox(&v.Antialias, "Anti-aliasing")
-	ctx.Checkbox(&v.BreakTiling, "Hide repeats")
-	ctx.Checkbox(&v.Continue, "Land beyond")
-	g.subsection(ctx, "Materials and snow", func() { g.materialWidgets(ctx) })
-	g.subsection(ctx, "Light and colours", func() {
-		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
-		sliderF32(ctx, "Shadow edge, °", &v.Penumbra, 0.5, 15, 1)
-		colourWidgets(ctx, v)
-	})
-	g.subsection(ctx, "Camera and resolution", func() { g.cameraWidgets(ctx) })
-}
-
-// materialWidgets are the Viewer's materials: the snow, the height or
-// slope bands and the materials they show, and the textures' scale.
-func (g *Game) materialWidgets(ctx *debugui.Context) {
-	v := &g.View
-	vs := g.World.Map.VerticalScale // heights are shares of it
-	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
-	sliderF32(ctx, "Snow line, m", &v.SnowLine, 0, 1.2*vs, vs)
-	sliderF32(ctx, "Snow max slope, °", &v.SnowSlope, 10, 90, 1)
-	ctx.SetGridLayout([]int{specLabelW, -1, -1, -1}, nil)
-	ctx.Text("Band tops, %")
-	for i := range 3 {
-		ctx.IDScope(fmt.Sprint("top", i), func() {
-			f := 100 * float64(v.Boundaries[i])
-			ctx.SliderF(&f, 0, 100, 0.5, 0).On(func() { v.Boundaries[i] = float32(f / 100) })
+	g.viewerRows(ctx, "")
+	for _, fold := range viewerFolds {
+		g.subsection(ctx, fold, func() {
+			g.viewerRows(ctx, fold)
+			if fold == foldCamera {
+				g.cameraWidgets(ctx)
+			}
 		})
 	}
-	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
-	ctx.Text("Bands")
-	ctx.Slider(&v.MaterialCount, 1, 4, 1)
-	ctx.SetGridLayout([]int{-1, -1, -1, -1}, nil) // the bands' materials, lowest first
-	for i := range v.MaterialCount {
-		ctx.IDScope(fmt.Sprint("band", i), func() {
-			m := v.BandMaterials[i]
-			ctx.Dropdown(&m, materialNames).On(func() { v.BandMaterials[i] = m })
-		})
-	}
-	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
-	sliderF32(ctx, "Band blend, %", &v.Blend, 0, 30, 100)
-	sliderF32(ctx, "Texture repeats", &v.Tiling, 1, 400, 1)
-	sliderF32(ctx, "Detail repeats", &v.DetailTiling, 1, 3000, 1)
-	sliderF32(ctx, "Detail reach, m", &v.DetailDist, 0, 1000, 1)
 }
 
 // cameraWidgets are the Viewer's camera, route and resolution settings.
@@ -486,20 +433,6 @@ func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi, scale flo
 		f := float64(*v) * scale
 		ctx.SliderF(&f, lo, hi, (hi-lo)/500, digitsFor((hi-lo)/500)).On(func() { *v = float32(f / scale) })
 	})
-}
-
-// colourWidgets edit the sky's, the horizon's, the sun's and the fog's
-// colours: a row each, its swatch and its three 8-bit sRGB channels.
-func colourWidgets(ctx *debugui.Context, v *Viewer) {
-	widths := []int{56, 18, -1, -1, -1}
-	ctx.SetGridLayout(widths, nil)
-	for _, h := range []string{"Colour", "", "red", "green", "blue"} {
-		ctx.Text(h)
-	}
-	colourRow(ctx, "Sky", &v.SkyColor)
-	colourRow(ctx, "Horizon", &v.HorizonColor)
-	colourRow(ctx, "Sun", &v.SunColor)
-	colourRow(ctx, "Fog", &v.FogColor)
 }
 
 // colourRow edits a linear colour as its three 8-bit sRGB channels, beside

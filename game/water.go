@@ -1,10 +1,6 @@
 package game
 
-import (
-	"github.com/ebitengine/debugui"
-
-	"cordillera/terrain"
-)
+import "cordillera/terrain"
 
 // Water: a level below which the ground lies under water. The terrain
 // shader draws the water surface itself (shaders/terrain.kage, water):
@@ -30,11 +26,4 @@ func horizonLevel(v *Viewer, m *terrain.Heightmap) float32 {
 		return min(0, level-waterDepthShare*float32(m.VerticalScale))
 	}
 	return 0
-}
-
-// waterWidgets are the Viewer panel's water setting: the level in metres
-// (kept as a share of the height range), 0 for none.
-func (g *Game) waterWidgets(ctx *debugui.Context) {
-	vs := g.World.Map.VerticalScale
-	sliderF32(ctx, "Water level, m", &g.View.Water, 0, vs, vs)
 }

@@ -31,7 +31,7 @@
 //	SunColor vec3         sun (diffuse) light colour, linear 0–1
 //	Lighting float        1: colour × (SkyColor·Ambient + SunColor·max(N·L, 0))
 //	                      (thesis eq. 5.3); 0: unlit
-//	Ambient float         ambient strength, default 0.35
+//	Ambient float         ambient strength, default 0.45
 //	Attribute float       texturing attribute: 0 height, 1 slope = 1 − n.y
 //	                      (thesis listing 5.2); 2 materials by rules (rock on
 //	                      steep ground, grass and forest on gentle ground,
