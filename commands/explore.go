@@ -205,7 +205,7 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	height := fs.Int("height", 720, "image height in pixels")
 	view := addViewerFlags(fs) // -texturing, -sun-elevation, -water, -aa, …: docs/viewer.md
 	slope := fs.Bool("slope", false, "choose materials by slope: -texturing slope")
-	fog := fs.Bool("fog", false, "distance fog, its visibility a little under the map's side (-fog-density sets it)")
+	fog := fs.Bool("fog", false, "distance fog, its visibility about twice the map's side (-fog-density sets it)")
 	full := fs.Bool("full-mesh", false, "draw every triangle (no level of detail or culling)")
 	hud := fs.Bool("hud", false, "draw the HUD (FPS, triangles, camera) as the explorer does")
 	ui := fs.Bool("ui", false, "draw the panels and the minimap as the explorer does")

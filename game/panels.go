@@ -8,6 +8,10 @@ import (
 	"cordillera/terrain"
 )
 
+// panelNames are the window's panels in the order buildUI lays them out;
+// docs/explorer.md's Panels section lists them so (TestPanelsDoc).
+var panelNames = []string{"Generator", "Erosion", "Route", "Viewer", "File", "Teach"}
+
 // panel is one of the window's folding panels. debugui unfolds a header
 // when its initial expansion differs from whether it was clicked, so a
 // panel the program opened or closed (openPanel) passes the opposite.
