@@ -33,13 +33,13 @@ func FogVisibility(density float32) float64 {
 	return math.Sqrt(-math.Log(fogContrastLeft)) / float64(density)
 }
 
-// fogWidgets are the Viewer panel's fog settings, on one row: on or off
-// (F6), and the visibility, from a tenth of the map's larger side to four
+// fogWidgets are the Viewer panel's fog settings, on one row under label:
+// on or off (F6), and the visibility, from a tenth of the map's larger side to four
 // times it.
-func (g *Game) fogWidgets(ctx *debugui.Context) {
+func (g *Game) fogWidgets(ctx *debugui.Context, label string) {
 	v := &g.View
 	on := v.FogDensity > 0
-	ctx.Checkbox(&on, "Fog range, m").On(func() {
+	ctx.Checkbox(&on, label).On(func() {
 		if on {
 			v.FogDensity = DefaultFog(g.World.Map)
 		} else {

@@ -72,7 +72,7 @@ type ViewerSpec struct {
 	Doc     string // one line: what it does
 
 	// row draws a setting whose row is not one of the plain kinds'.
-	row func(g *Game, ctx *debugui.Context)
+	row func(g *Game, ctx *debugui.Context, s ViewerSpec)
 }
 
 // ViewerSpecs are the Viewer's settings in the panel's order.
@@ -86,7 +86,7 @@ var ViewerSpecs = []ViewerSpec{
 	{Name: "Ambient", Label: "Ambient light, %", Kind: ViewerNumber, Min: 0, Max: 1, Scale: 100, Flag: "ambient", Uniform: "Ambient",
 		Doc: "the strength of the sky's light, which reaches slopes facing away from the sun"},
 	{Name: "FogDensity", Label: "Fog range, m", Kind: ViewerNumber, Min: 0, Max: 0.1, Flag: "fog-density", Feeds: []string{"FogBeta"},
-		row: func(g *Game, ctx *debugui.Context) { g.fogWidgets(ctx) },
+		row: func(g *Game, ctx *debugui.Context, s ViewerSpec) { g.fogWidgets(ctx, s.Label) },
 		Doc: "exp² fog per world unit, 0 for none; the panel shows its visibility, √ln 20 / density metres (5 % of the contrast left)"},
 	{Name: "Water", Label: "Water level, m", Kind: ViewerNumber, Min: 0, Max: 1, Heights: true, Flag: "water", Feeds: []string{"UseWater", "WaterLevel"},
 		Doc: "the water level as a share of the height range; 0 for no water"},
@@ -279,7 +279,7 @@ func (g *Game) viewerRows(ctx *debugui.Context, fold string) {
 			switch p := s.field(v).(type) {
 			case *float32:
 				if s.row != nil {
-					s.row(g, ctx)
+					s.row(g, ctx, s)
 					return
 				}
 				k := s.shownScale(g.World.Map.VerticalScale)
@@ -292,17 +292,17 @@ func (g *Game) viewerRows(ctx *debugui.Context, fold string) {
 				i := int(*p)
 				ctx.Dropdown(&i, s.Choices).On(func() { *p = Texturing(i) })
 			default:
-				s.row(g, ctx)
+				s.row(g, ctx, s)
 			}
 		})
 	}
 }
 
 // bandTopsRow edits the tops of the first three bands in % (the last is 1).
-func bandTopsRow(g *Game, ctx *debugui.Context) {
+func bandTopsRow(g *Game, ctx *debugui.Context, s ViewerSpec) {
 	v := &g.View
 	ctx.SetGridLayout([]int{specLabelW, -1, -1, -1}, nil)
-	ctx.Text("Band tops, %")
+	ctx.Text(s.Label)
 	for i := range 3 {
 		ctx.IDScope(fmt.Sprint("top", i), func() {
 			f := 100 * float64(v.Boundaries[i])
@@ -312,7 +312,7 @@ func bandTopsRow(g *Game, ctx *debugui.Context) {
 }
 
 // bandMaterialsRow picks the material of each band in use, lowest first.
-func bandMaterialsRow(g *Game, ctx *debugui.Context) {
+func bandMaterialsRow(g *Game, ctx *debugui.Context, _ ViewerSpec) {
 	v := &g.View
 	ctx.SetGridLayout([]int{-1, -1, -1, -1}, nil)
 	for i := range v.MaterialCount {
