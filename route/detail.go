@@ -117,7 +117,7 @@ func Precheck(p terrain.Params, t *Track) error {
 // tolerance, and -route-warn.
 func followAdvice(path *Path, p terrain.Params) string {
 	tol := path.trackTolerance()
-	var ways []string
+	var ways, tried []string
 	c := path.CellSize
 	if c > p.CellSize*(1+1e-9) {
 		for size := 2*p.Size - 1; size <= terrain.MaxSize; size = 2*size - 1 {
@@ -127,6 +127,9 @@ func followAdvice(path *Path, p terrain.Params) string {
 				break
 			}
 		}
+		if len(ways) == 0 && p.Size < terrain.MaxSize {
+			tried = append(tried, fmt.Sprintf("-size up to %d", terrain.MaxSize))
+		}
 	} else {
 		for cs := c / 2; cs >= c/64; cs /= 2 {
 			if path.unheldDetail(unheldReach*cs) <= adviseShare*tol {
@@ -134,7 +137,11 @@ func followAdvice(path *Path, p terrain.Params) string {
 				break
 			}
 		}
+		if len(ways) == 0 {
+			tried = append(tried, fmt.Sprintf("-cell-size down to %.3g", c/64))
+		}
 	}
+	sized := len(ways)
 	// A few windows, each a median over the whole track, up to the largest
 	// -route-median takes.
 	for _, w := range []int{7, 11, 15, 21, 31, 51} {
@@ -151,6 +158,15 @@ func followAdvice(path *Path, p terrain.Params) string {
 			ways = append(ways, fmt.Sprintf("-route-median %d (smooths detail finer than the samples away)", w))
 			break
 		}
+	}
+	if len(ways) == sized && p.RouteMedian < 51 {
+		tried = append(tried, "-route-median up to 51")
+	}
+	if len(ways) == 0 && len(tried) > 0 {
+		// Say what was tried, so that "-route-warn" alone does not read
+		// as an oversight: the altitude itself is too rough to follow.
+		return fmt.Sprintf("no %s would hold it (the altitude changes too much between neighbouring fixes); -route-warn writes the map anyway",
+			strings.Join(tried, " or "))
 	}
 	ways = append(ways, "-route-warn (writes the map anyway)")
 	return "what would hold it: " + strings.Join(ways, "; ")

@@ -166,3 +166,43 @@ func TestPrecheckedTrackMakesTheSameMap(t *testing.T) {
 		t.Errorf("-route-median 7 took the path prepared with 5")
 	}
 }
+
+// roughAltitudeTrack is 68 km of fixes 3–15 m apart whose GPS altitude
+// jumps by up to ±15 m from fix to fix around a gentle profile, as some
+// loggers record it: changes no map finer than the fixes could follow and
+// no median window removes (the filter keeps points on their neighbours'
+// grades).
+func roughAltitudeTrack() *Track {
+	rng := rand.New(rand.NewPCG(3, 4))
+	kLat := EarthRadius * math.Pi / 180
+	kLon := kLat * math.Cos(45*math.Pi/180)
+	var seg []Point
+	x, y, s, n := 0.0, 0.0, 0.0, 0.0
+	for s < 68000 {
+		e := 170 + 40*math.Sin(s/11000)
+		n = 0.6*n + 8*rng.NormFloat64()
+		seg = append(seg, Point{Lat: 45 + y/kLat, Lon: 7 + x/kLon, Ele: e + n, HasEle: true})
+		step := 3 + 12*rng.Float64()
+		a := 0.6*math.Sin(s/5000) + 0.2*rng.NormFloat64()
+		x, y, s = x+step*math.Cos(a), y+step*math.Sin(a), s+step
+	}
+	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+}
+
+// Where no -size and no -route-median would hold a track, the refusal says
+// what was tried instead of offering -route-warn alone, which read as if
+// the advice had been forgotten.
+func TestPrecheckSaysWhatWasTried(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size = 1025
+	err := Precheck(p, roughAltitudeTrack())
+	if err == nil {
+		t.Fatal("Precheck accepted a track whose altitude jumps ±15 m between fixes metres apart")
+	}
+	msg := err.Error()
+	for _, want := range []string{"not built", "no -size up to 8193 or -route-median up to 51 would hold it", "-route-warn"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("Precheck: %v\nwant it to contain %q", err, want)
+		}
+	}
+}
