@@ -205,14 +205,16 @@ func decodeEXRSamples(r io.ReaderAt, size int64) (img *exrImage, data []float32,
 		return nil, nil, 0, fmt.Errorf("exr: %s of %d channels holds %d MB, more than the %d MB read at once; "+
 			"re-save the map with fewer channels or smaller tiles", what, len(img.channels), chunk>>20, maxEXRChunkBytes>>20)
 	}
-	table := make([]byte, 8*chunks)
-	if _, err := io.ReadFull(br, table); err != nil {
-		return nil, nil, 0, errors.New("exr: truncated offset table")
-	}
+	// The offset table is read an entry at a time as the chunks are: a
+	// table of 1×1 tiles is twice the size of the map it describes.
 	data = make([]float32, img.width*img.height)
 	done := make([]bool, chunks)
+	var entry [8]byte
 	for i := range chunks {
-		if err := img.readChunk(i, int64(binary.LittleEndian.Uint64(table[8*i:])), data, done); err != nil {
+		if _, err := io.ReadFull(br, entry[:]); err != nil {
+			return nil, nil, 0, errors.New("exr: truncated offset table")
+		}
+		if err := img.readChunk(i, int64(binary.LittleEndian.Uint64(entry[:])), data, done); err != nil {
 			return nil, nil, 0, err
 		}
 	}

@@ -310,6 +310,36 @@ func TestEXRChannelBomb(t *testing.T) {
 	}
 }
 
+// A sparse file of 1×1 tiles holds an offset table twice the size of its
+// map: the table is read as the chunks are, never held whole, so what is
+// allocated before the first bad chunk is refused is the map and a flag a
+// chunk. The old decoder read the table whole first (a 537 MB sparse file
+// of an 8193² map: 567 MB resident before its first chunk failed).
+func TestEXROffsetTableNotHeldWhole(t *testing.T) {
+	const side = 2049
+	var hd exrHeader
+	hd.attr("channels", "chlist", []byte("Y\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00"))
+	hd.attr("compression", "compression", []byte{exrZIP})
+	hd.attr("dataWindow", "box2i", append(append(le32(0), le32(0)...), append(le32(side-1), le32(side-1)...)...))
+	hd.attr("tiles", "tiledesc", append(append(le32(1), le32(1)...), 0))
+	file := append([]byte{0x76, 0x2f, 0x31, 0x01, 2, 2, 0, 0}, hd.b...)
+	file = append(file, 0)
+	r := sparseReader{file, int64(len(file)) + 8*side*side + 4096}
+	n, err := allocated(func() error {
+		src, err := DecodeEXR(r, r.size)
+		if src != nil {
+			t.Error("decoded")
+		}
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "chunk 0 is tile") {
+		t.Errorf("%v; want the first chunk refused", err)
+	}
+	if mapBytes := uint64(5 * side * side); n > mapBytes+4<<20 {
+		t.Errorf("allocated %d MB; the map and its chunk flags are %d MB", n>>20, mapBytes>>20)
+	}
+}
+
 // Malformed PIZ chunks are errors, never a panic: the bytes of a real
 // PIZ file's chunks (each of the first 400, then every fifth) set to 0,
 // 255 and their complement in turn, and the file cut short.
