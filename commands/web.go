@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -33,9 +35,11 @@ import (
 const explorerPackage = "cordillera/web/explorer"
 
 // manifestFile marks a folder 'cordillera web -o' wrote and lists the
-// files it wrote there: a folder holding it may be refreshed, any other
-// that is not empty is refused (unless -force). A dotfile, so that the
-// server never sends it and a folder listing hides it.
+// files it wrote there, each with its SHA-256: a folder holding it may be
+// refreshed unless one of those files was changed since (a teacher's own
+// title in index.html), any other that is not empty is refused (unless
+// -force). A dotfile, so that the server never sends it and a folder
+// listing hides it.
 const manifestFile = ".cordillera-web"
 
 // manifestHeader is the manifest's first line.
@@ -196,7 +200,14 @@ func checkPageFolder(dir string, force bool) error {
 	if err != nil {
 		return fmt.Errorf("web: -o %w", err)
 	}
-	if len(entries) == 0 || force || ownPageFolder(dir) {
+	if len(entries) == 0 || force {
+		return nil
+	}
+	if written, own := ownPageFolder(dir); own {
+		if edited := editedPageFiles(dir, written); len(edited) > 0 {
+			return fmt.Errorf("web: -o %s: %s changed since 'cordillera web' wrote it; keep a copy and add -force to replace it with the page's own, or give another folder",
+				dir, joinFew(edited))
+		}
 		return nil
 	}
 	names := make([]string, len(entries))
@@ -208,14 +219,62 @@ func checkPageFolder(dir string, force bool) error {
 }
 
 // ownPageFolder reports whether dir holds the manifest 'cordillera web -o'
-// leaves: a regular file (not a link) that starts with manifestHeader.
-func ownPageFolder(dir string) bool {
+// leaves: a regular file (not a link) that starts with manifestHeader. It
+// returns the files the manifest lists, in its order, each with the hex
+// SHA-256 it was written with ("" in a manifest written before the hashes).
+func ownPageFolder(dir string) (written [][2]string, own bool) {
 	path := filepath.Join(dir, manifestFile)
 	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() {
-		return false
+		return nil, false
 	}
 	data, err := inputfile.ReadAll(path, 64<<10, "the page's manifest")
-	return err == nil && strings.HasPrefix(string(data), manifestHeader+"\n")
+	rest, own := strings.CutPrefix(string(data), manifestHeader+"\n")
+	if err != nil || !own {
+		return nil, false
+	}
+	for _, line := range strings.Split(rest, "\n") {
+		name, sum, _ := strings.Cut(line, "\t")
+		if name != "" && name == filepath.Base(name) && name != ".." {
+			written = append(written, [2]string{name, sum})
+		}
+	}
+	return written, true
+}
+
+// editedPageFiles returns the files of written (name, SHA-256) that dir
+// holds with other contents than the manifest records, or as other than
+// a regular file. A file gone is not edited: the page writes it anew.
+func editedPageFiles(dir string, written [][2]string) []string {
+	var edited []string
+	for _, w := range written {
+		if w[1] == "" {
+			continue
+		}
+		path := filepath.Join(dir, w[0])
+		info, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || !info.Mode().IsRegular() || fileSHA256(path) != w[1] {
+			edited = append(edited, w[0])
+		}
+	}
+	return edited
+}
+
+// fileSHA256 is the hex SHA-256 of the regular file at path (at most 1 GB),
+// or "" when it cannot be read.
+func fileSHA256(path string) string {
+	f, _, err := inputfile.Open(path, 1<<30, "a page file")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // joinFew lists a few names for a message.
@@ -236,7 +295,11 @@ func WritePage(ctx context.Context, dir string, p *Page) error {
 	if err := g.MkdirAll(dir); err != nil { // removed again if anything fails
 		return fmt.Errorf("web: -o %s: %w", dir, err)
 	}
-	manifest := []byte(manifestHeader + "\n" + strings.Join(p.names, "\n") + "\n")
+	manifest := []byte(manifestHeader + "\n")
+	for _, name := range p.names {
+		sum := sha256.Sum256(p.files[name])
+		manifest = fmt.Appendf(manifest, "%s\t%s\n", name, hex.EncodeToString(sum[:]))
+	}
 	add := func(name string, data []byte) error {
 		return g.Add(filepath.Join(dir, name), func(w io.Writer) error { _, err := w.Write(data); return err })
 	}

@@ -385,3 +385,57 @@ func TestWebRefusesAFolderItDidNotMake(t *testing.T) {
 		t.Errorf("the page's folder holds %q; want %q", names, want)
 	}
 }
+
+// A page file the user edited since 'cordillera web -o' wrote it (a
+// teacher's own title in index.html) is not replaced by a refresh without
+// -force: the manifest records each file's SHA-256, and the refusal names
+// the file and comes before the build. The old manifest listed only names,
+// and the refresh replaced the edited index.html without a word. Files
+// untouched since are refreshed, and a manifest of names alone (written
+// before the hashes) is still taken as it was.
+func TestWebKeepsAPageFileTheUserEdited(t *testing.T) {
+	withFakeBuild(t)
+	dir := t.TempDir()
+	if err := runWeb(context.Background(), []string{"-o", dir}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := runWeb(context.Background(), []string{"-o", dir}, io.Discard, io.Discard); err != nil {
+		t.Fatalf("refreshing an untouched page: %v", err)
+	}
+	index := filepath.Join(dir, "index.html")
+	if err := os.WriteFile(index, []byte("<title>Geography 3B</title>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err := runWeb(context.Background(), []string{"-o", dir}, &out, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "index.html") || !strings.Contains(err.Error(), "-force") || strings.Contains(err.Error(), "cordillera.js") {
+		t.Errorf("refreshing over an edited index.html: %v; want a refusal naming index.html alone and -force", err)
+	}
+	if strings.Contains(out.String(), "building") {
+		t.Error("the refusal came after the build")
+	}
+	if data, _ := os.ReadFile(index); string(data) != "<title>Geography 3B</title>" {
+		t.Fatalf("index.html now holds %q", data)
+	}
+	if err := runWeb(context.Background(), []string{"-o", dir, "-force"}, io.Discard, io.Discard); err != nil {
+		t.Fatalf("-force: %v", err)
+	}
+	want, err := fs.ReadFile(web.Page, "index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(index); !bytes.Equal(data, want) {
+		t.Errorf("-force left index.html as %q", data)
+	}
+	// A manifest of names alone.
+	old := manifestHeader + "\ncordillera.js\nindex.html\nwasm_exec.js\ncordillera.wasm\ncordillera.wasm.js\n"
+	if err := os.WriteFile(filepath.Join(dir, manifestFile), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(index, []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := runWeb(context.Background(), []string{"-o", dir}, io.Discard, io.Discard); err != nil {
+		t.Errorf("a manifest without hashes: %v", err)
+	}
+}

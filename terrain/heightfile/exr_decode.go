@@ -205,14 +205,16 @@ func decodeEXRSamples(r io.ReaderAt, size int64) (img *exrImage, data []float32,
 		return nil, nil, 0, fmt.Errorf("exr: %s of %d channels holds %d MB, more than the %d MB read at once; "+
 			"re-save the map with fewer channels or smaller tiles", what, len(img.channels), chunk>>20, maxEXRChunkBytes>>20)
 	}
-	table := make([]byte, 8*chunks)
-	if _, err := io.ReadFull(br, table); err != nil {
-		return nil, nil, 0, errors.New("exr: truncated offset table")
-	}
+	// The offset table is read an entry at a time as the chunks are: a
+	// table of 1×1 tiles is twice the size of the map it describes.
 	data = make([]float32, img.width*img.height)
 	done := make([]bool, chunks)
+	var entry [8]byte
 	for i := range chunks {
-		if err := img.readChunk(i, int64(binary.LittleEndian.Uint64(table[8*i:])), data, done); err != nil {
+		if _, err := io.ReadFull(br, entry[:]); err != nil {
+			return nil, nil, 0, errors.New("exr: truncated offset table")
+		}
+		if err := img.readChunk(i, int64(binary.LittleEndian.Uint64(entry[:])), data, done); err != nil {
 			return nil, nil, 0, err
 		}
 	}
@@ -367,9 +369,16 @@ func (img *exrImage) unpack(packed []byte, n, cw, rows int) ([]byte, error) {
 // at most a few kilobytes (a preview image is the largest).
 const maxEXRAttribute = 1 << 24
 
+// exrUsedAttributes are the header attributes DecodeEXR reads; every other
+// is skipped unread, whatever it claims, so that a small (or sparse) file
+// cannot make the reader hold attributes it does not use.
+var exrUsedAttributes = map[string]bool{"channels": true, "compression": true, "dataWindow": true, "tiles": true, exrCellSize: true}
+
 // readEXRHeader reads the attributes up to the empty name that ends the
-// header, and returns them with the number of bytes read so far.
+// header, and returns those DecodeEXR uses with the number of bytes read
+// so far. An attribute named twice is an error, as in OpenEXR.
 func readEXRHeader(br *bufio.Reader, size int64) (map[string][]byte, int64, error) {
+	seen := map[string]bool{}
 	attrs := map[string][]byte{}
 	read := int64(8)
 	readString := func() (string, error) {
@@ -400,11 +409,21 @@ func readEXRHeader(br *bufio.Reader, size int64) (map[string][]byte, int64, erro
 		if sz < 0 || sz > maxEXRAttribute || sz > size-read {
 			return nil, 0, fmt.Errorf("exr: attribute %q claims %d bytes", name, sz)
 		}
+		if seen[name] {
+			return nil, 0, fmt.Errorf("exr: attribute %q appears twice in the header", name)
+		}
+		seen[name] = true
+		read += sz
+		if !exrUsedAttributes[name] {
+			if _, err := br.Discard(int(sz)); err != nil {
+				return nil, 0, errors.New("exr: truncated header")
+			}
+			continue
+		}
 		v := make([]byte, sz)
 		if _, err := io.ReadFull(br, v); err != nil {
 			return nil, 0, errors.New("exr: truncated header")
 		}
-		read += sz
 		attrs[name] = v
 	}
 }

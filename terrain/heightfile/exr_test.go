@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -308,6 +309,129 @@ func TestEXRChannelBomb(t *testing.T) {
 	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
 		t.Errorf("channel bomb: allocated %d MB before refusing", got>>20)
 	}
+}
+
+// A sparse file of 1×1 tiles holds an offset table twice the size of its
+// map: the table is read as the chunks are, never held whole, so what is
+// allocated before the first bad chunk is refused is the map and a flag a
+// chunk. The old decoder read the table whole first (a 537 MB sparse file
+// of an 8193² map: 567 MB resident before its first chunk failed).
+func TestEXROffsetTableNotHeldWhole(t *testing.T) {
+	const side = 2049
+	var hd exrHeader
+	hd.attr("channels", "chlist", []byte("Y\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00"))
+	hd.attr("compression", "compression", []byte{exrZIP})
+	hd.attr("dataWindow", "box2i", append(append(le32(0), le32(0)...), append(le32(side-1), le32(side-1)...)...))
+	hd.attr("tiles", "tiledesc", append(append(le32(1), le32(1)...), 0))
+	file := append([]byte{0x76, 0x2f, 0x31, 0x01, 2, 2, 0, 0}, hd.b...)
+	file = append(file, 0)
+	r := sparseReader{file, int64(len(file)) + 8*side*side + 4096}
+	n, err := allocated(func() error {
+		src, err := DecodeEXR(r, r.size)
+		if src != nil {
+			t.Error("decoded")
+		}
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "chunk 0 is tile") {
+		t.Errorf("%v; want the first chunk refused", err)
+	}
+	if mapBytes := uint64(5 * side * side); n > mapBytes+4<<20 {
+		t.Errorf("allocated %d MB; the map and its chunk flags are %d MB", n>>20, mapBytes>>20)
+	}
+}
+
+// Header attributes the decoder does not use are skipped unread, and a
+// name given twice is refused: eight unknown attributes of 16 MB each in
+// a sparse file, or "channels" listed eight times at 16 MB, allocate
+// little before the file is refused. The old decoder kept every attribute
+// (32 of them in a 537 MB sparse file: 561 MB resident).
+func TestEXRUnusedAttributesNotHeld(t *testing.T) {
+	chlist := []byte("Y\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00")
+	for _, repeat := range []string{"", "channels"} {
+		var hd exrHeader
+		if repeat == "" {
+			hd.attr("channels", "chlist", chlist)
+		}
+		hd.attr("compression", "compression", []byte{exrZIP})
+		hd.attr("dataWindow", "box2i", append(append(le32(0), le32(0)...), append(le32(15), le32(15)...)...))
+		file := zeroRuns{{data: append([]byte{0x76, 0x2f, 0x31, 0x01, 2, 0, 0, 0}, hd.b...)}}
+		for i := range 8 {
+			name, typ, value := fmt.Sprintf("junk%d", i), "opaque", maxEXRAttribute
+			if repeat != "" {
+				name, typ = repeat, "chlist"
+			}
+			head := append([]byte(name+"\x00"+typ+"\x00"), le32(uint32(value))...)
+			if repeat != "" { // a channel list padded with zeros after its end
+				file = append(file, zeroRun{data: append(head, chlist...), zeros: int64(value - len(chlist))})
+				continue
+			}
+			file = append(file, zeroRun{data: head, zeros: int64(value)})
+		}
+		// The header ends; the offsets of the one chunk are zero.
+		file = append(file, zeroRun{data: []byte{0}, zeros: 8 + 4096})
+		n, err := allocated(func() error {
+			src, err := DecodeEXR(file, file.size())
+			if src != nil {
+				t.Error("decoded")
+			}
+			return err
+		})
+		want := "chunk 0"
+		if repeat != "" {
+			want = `attribute "channels" appears twice`
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("attributes named %q: %v; want %q", repeat, err, want)
+		}
+		if n > 24<<20 {
+			t.Errorf("attributes named %q: allocated %d MB before refusing", repeat, n>>20)
+		}
+	}
+}
+
+// zeroRuns is a sparse file: each run's data followed by its zeros.
+type zeroRuns []zeroRun
+
+type zeroRun struct {
+	data  []byte
+	zeros int64
+}
+
+func (z zeroRuns) size() int64 {
+	var n int64
+	for _, r := range z {
+		n += int64(len(r.data)) + r.zeros
+	}
+	return n
+}
+
+func (z zeroRuns) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	for _, r := range z {
+		runLen := int64(len(r.data)) + r.zeros
+		if off >= runLen {
+			off -= runLen
+			continue
+		}
+		for n < len(p) && off < runLen {
+			if off < int64(len(r.data)) {
+				c := copy(p[n:], r.data[off:])
+				n += c
+				off += int64(c)
+				continue
+			}
+			c := int(min(int64(len(p)-n), runLen-off))
+			clear(p[n : n+c])
+			n += c
+			off += int64(c)
+		}
+		if n == len(p) {
+			return n, nil
+		}
+		off = 0
+	}
+	return n, io.EOF
 }
 
 // Malformed PIZ chunks are errors, never a panic: the bytes of a real

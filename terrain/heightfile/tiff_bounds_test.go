@@ -77,7 +77,8 @@ func allocated(f func() error) (uint64, error) {
 // allocated each tile whole (a 16×1025 image in tiles of 1024² with 16
 // float64 samples: 128 MB; 16×16385 in tiles of 16384²: 34 GB from a
 // 1 KB file) and every tag's values (8 unknown BYTE tags of 16 M values
-// each in a 16 MB sparse file, or 100 M strip offsets: 4.7 GB).
+// each in a 16 MB sparse file, or 100 M strip offsets: 4.7 GB), and
+// a known tag as often as it was listed (20 copies of a 4 MB one: 80 MB).
 func TestTIFFBombs(t *testing.T) {
 	le := binary.LittleEndian
 	var z bytes.Buffer
@@ -113,6 +114,12 @@ func TestTIFFBombs(t *testing.T) {
 		{tagBitsPerSample, typeShort, 1, 16}}, unknown...))
 	offsets := craftTIFF(nil, [][4]uint32{{tagImageWidth, typeLong, 1, 16}, {tagImageLength, typeLong, 1, 16},
 		{tagStripOffsets, typeLong, 100 << 20, 16}})
+	// The largest tag read, GDAL's metadata text, listed 20 times.
+	var repeated [][4]uint32
+	for range 20 {
+		repeated = append(repeated, [4]uint32{tagGDALMetadata, typeASCII, 1 << 22, 16})
+	}
+	twice := craftTIFF(nil, append([][4]uint32{{tagImageWidth, typeLong, 1, 16}, {tagImageLength, typeLong, 1, 16}}, repeated...))
 	for _, tt := range []struct {
 		name string
 		r    sparseReader
@@ -122,6 +129,7 @@ func TestTIFFBombs(t *testing.T) {
 		{"tiles of 16384²", sparseReader{tile(16384), 0}, "20032 bytes of image data cannot hold the 34361835520 bytes of a 16×16385 image in 16384×16384 tiles"},
 		{"unknown tags", sparseReader{sparse, 16 << 20}, "tiff: 0 data offsets and 0 byte counts for 1 chunks"},
 		{"offsets", sparseReader{offsets, 1 << 30}, "tiff: tag 273 has 104857600 values; at most 262144 make sense"},
+		{"a tag repeated", sparseReader{twice, 16 << 20}, "tiff: tag 42112 appears twice in the image directory"},
 	} {
 		if tt.r.size == 0 {
 			tt.r.size = int64(len(tt.r.data))

@@ -112,6 +112,17 @@ func (d *tiffDecoder) readIFD() error {
 	if err != nil {
 		return err
 	}
+	// TIFF lists each tag once; a tag this reader uses, repeated, would be
+	// read again each time (990 copies of a 4 MB GDALMetadata in a sparse
+	// file took seconds), so repeats are refused before any is read.
+	seen := map[uint16]bool{}
+	for i := range n {
+		tag := d.order.Uint16(entries[12*i:])
+		if _, known := tiffTagCounts[tag]; known && seen[tag] {
+			return fmt.Errorf("tiff: tag %d appears twice in the image directory", tag)
+		}
+		seen[tag] = true
+	}
 	d.tags = map[uint16]tiffField{}
 	for i := range n {
 		e := entries[12*i:]
