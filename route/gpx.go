@@ -84,7 +84,7 @@ var gpxPointKinds = map[string]string{"trkpt": "track point", "rtept": "route po
 
 // gpxPoint reads a <trkpt> or <rtept> whose start el has been read: its
 // lat and lon attributes and its <ele>, skipping everything else.
-func gpxPoint(d *xml.Decoder, el xml.StartElement) (Point, error) {
+func gpxPoint(d *xmlDecoder, el xml.StartElement) (Point, error) {
 	var lat, lon *float64
 	for _, a := range el.Attr {
 		var dst **float64
@@ -167,9 +167,63 @@ func xmlRoot(data []byte) string {
 }
 
 // newXMLDecoder decodes data as XML in whichever character set its
-// declaration names.
-func newXMLDecoder(data []byte) *xml.Decoder {
+// declaration names, refusing elements nested deeper than maxXMLDepth.
+func newXMLDecoder(data []byte) *xmlDecoder {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.CharsetReader = charset.NewReaderLabel
-	return d
+	return &xmlDecoder{Decoder: d}
+}
+
+// maxXMLDepth bounds how deeply a route file's elements may nest. Real
+// GPX, TCX and KML files nest under 20 deep (KML folders a little more);
+// xml.Decoder keeps every open element, so a small file of millions of
+// nested elements would otherwise take gigabytes before failing.
+const maxXMLDepth = 1000
+
+// xmlDecoder is an xml.Decoder that counts how deeply its elements nest.
+// Token, Skip and DecodeElement are the only ways the parsers read, so the
+// count stays true (DecodeElement has the standard library's own bound).
+type xmlDecoder struct {
+	*xml.Decoder
+	depth int
+}
+
+func (d *xmlDecoder) Token() (xml.Token, error) {
+	tok, err := d.Decoder.Token()
+	switch tok.(type) {
+	case xml.StartElement:
+		if d.depth++; d.depth > maxXMLDepth {
+			return nil, fmt.Errorf("elements nested more than %d deep", maxXMLDepth)
+		}
+	case xml.EndElement:
+		d.depth--
+	}
+	return tok, err
+}
+
+// Skip reads to the end of the element whose start was just read.
+func (d *xmlDecoder) Skip() error {
+	for open := 0; ; {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			open++
+		case xml.EndElement:
+			if open == 0 {
+				return nil
+			}
+			open--
+		}
+	}
+}
+
+// DecodeElement decodes the element whose start was just read, through
+// its end.
+func (d *xmlDecoder) DecodeElement(v any, start *xml.StartElement) error {
+	err := d.Decoder.DecodeElement(v, start)
+	d.depth--
+	return err
 }
