@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/ebitengine/debugui"
-	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
@@ -340,7 +338,7 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 			ctx.NumberFieldF(&v, hi/1e5, decimalsOf(v)).On(setScaled)
 		} else {
 			step := (hi - lo) / 200
-			ctx.SliderF(&v, lo, hi, step, digitsFor(step)).On(setScaled)
+			ctx.SliderF(&v, lo, hi, step, sliderDigits(v, step)).On(setScaled)
 		}
 	}
 }
@@ -377,6 +375,23 @@ func decimalsOf(v float64) int {
 		}
 	}
 	return 3
+}
+
+// sliderDigits is how many decimals show v on a slider that moves in steps
+// of step: the step's (digitsFor), less the value's trailing zeros, so that
+// a whole value shows none ("35", not "35.0") and a half one one ("0.5",
+// not "0.500").
+func sliderDigits(v, step float64) int { return decimals(v, digitsFor(step)) }
+
+// decimals is how many of v's first most decimals are not trailing zeros,
+// once v is rounded to most decimals (so 0.1+0.2 has one, not most).
+func decimals(v float64, most int) int {
+	s := strconv.FormatFloat(v, 'f', max(most, 0), 64)
+	dot := strings.IndexByte(s, '.')
+	if dot < 0 {
+		return 0
+	}
+	return len(strings.TrimRight(s, "0")) - dot - 1
 }
 
 // isBool reports whether a parameter is a yes-or-no choice: a checkbox.
@@ -444,13 +459,7 @@ func (g *Game) materialWidgets(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	ctx.Text("Bands")
 	ctx.Slider(&v.MaterialCount, 1, 4, 1)
-	ctx.SetGridLayout([]int{-1, -1, -1, -1}, nil) // the bands' materials, lowest first
-	for i := range v.MaterialCount {
-		ctx.IDScope(fmt.Sprint("band", i), func() {
-			m := v.BandMaterials[i]
-			ctx.Dropdown(&m, materialNames).On(func() { v.BandMaterials[i] = m })
-		})
-	}
+	g.bandMaterialsRow(ctx)
 	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	sliderF32(ctx, "Band blend, %", &v.Blend, 0, 30, 100)
 	sliderF32(ctx, "Texture repeats", &v.Tiling, 1, 400, 1)
@@ -484,7 +493,8 @@ func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi, scale flo
 	ctx.IDScope(label, func() {
 		ctx.Text(label)
 		f := float64(*v) * scale
-		ctx.SliderF(&f, lo, hi, (hi-lo)/500, digitsFor((hi-lo)/500)).On(func() { *v = float32(f / scale) })
+		step := (hi - lo) / 500
+		ctx.SliderF(&f, lo, hi, step, sliderDigits(f, step)).On(func() { *v = float32(f / scale) })
 	})
 }
 
@@ -508,16 +518,7 @@ func colourRow(ctx *debugui.Context, label string, c *[3]float32) {
 	ctx.IDScope(label, func() {
 		ctx.Text(label)
 		srgb := func(k int) int { return int(math.Round(255 * math.Pow(float64(c[k]), 1/2.2))) }
-		ctx.GridCell(func(bounds image.Rectangle) {
-			ctx.SetGridLayout([]int{-1}, nil)
-			ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
-				r := bounds.Inset(1)
-				vector.FillRect(screen, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), swatchFrame, false)
-				r = r.Inset(1)
-				vector.FillRect(screen, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()),
-					color.RGBA{uint8(srgb(0)), uint8(srgb(1)), uint8(srgb(2)), 255}, false)
-			})
-		})
+		swatch(ctx, color.RGBA{uint8(srgb(0)), uint8(srgb(1)), uint8(srgb(2)), 255})
 		for k, ch := range []string{"R", "G", "B"} {
 			ctx.IDScope(ch, func() {
 				v := srgb(k)
@@ -526,10 +527,6 @@ func colourRow(ctx *debugui.Context, label string, c *[3]float32) {
 		}
 	})
 }
-
-// swatchFrame rims a colour swatch: light, and unlike the widgets' dark
-// border, so that a dark colour still shows its edge.
-var swatchFrame = color.RGBA{150, 150, 150, 255}
 
 // filePanel loads and saves maps, parameters, screenshots and materials.
 func (g *Game) filePanel(ctx *debugui.Context) {
