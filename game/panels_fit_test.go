@@ -34,7 +34,7 @@ func panelFits() []panelFit {
 		{name: "route", section: "Route"},
 		{name: "viewer", section: "Viewer", setup: func(g *Game) { g.View.FogDensity = DefaultFog(g.World.Map) }},
 		{name: "viewer-materials", section: "Viewer", unfold: "Materials and snow", setup: func(g *Game) { g.View.FogDensity = DefaultFog(g.World.Map) }},
-		{name: "viewer-colours", section: "Viewer", unfold: "Sky and light colours"},
+		{name: "viewer-colours", section: "Viewer", unfold: "Light and colours"},
 		{name: "viewer-camera", section: "Viewer", unfold: "Camera and resolution", setup: func(g *Game) { g.Resolution.Auto = true }},
 		{name: "file", section: "File"},
 		{name: "teach-subdivision", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachSubdivision); g.teachStep(1) }},
