@@ -223,8 +223,15 @@ func pickEach(a panelDriver, name, label string) int {
 			f0 := a.frame(name + "-before")
 			if pass == 0 && i == 0 {
 				first = f0
-			} else if pass == 1 && i == 0 && changedPixels(first, f0, uiWindow(f0)) == 0 {
-				break // the panel does not scroll: the first pass saw it all
+			} else if pass == 1 && i == 0 {
+				// The panel does not scroll when its header stays where it
+				// was (the pixels differ: the picks changed the labels),
+				// and then the first pass saw it all.
+				top0, _ := section(first, label)
+				top1, _ := section(f0, label)
+				if top0 == top1 {
+					break
+				}
 			}
 			top, bottom := section(f0, label)
 			dds := dropdowns(f0, findWidgets(f0, uiWindow(f0)), top, bottom)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,8 +89,8 @@ func (d *webDriver) settingsNow() settings {
 
 // TestWebEveryWidgetKind works the web page's panels with the browser's
 // own pointer and key events, as TestE2EEveryWidgetKind does the desktop
-// explorer's: every dropdown of the Generator, Teach and Viewer panels
-// opens its list and takes a pick, a Viewer slider follows a drag, a
+// explorer's: every dropdown of the Generator, Erosion, Route, Teach and
+// Viewer panels opens its list and takes a pick, a Viewer slider follows a drag, a
 // Viewer checkbox toggles, and the File panel's path field takes typing
 // and BackSpace.
 func TestWebEveryWidgetKind(t *testing.T) {
@@ -107,14 +108,39 @@ func TestWebEveryWidgetKind(t *testing.T) {
 		s, _ := p.state()
 		return slices.Contains(s.Panels, name)
 	}
-	for _, name := range []string{"Generator", "Teach", "Viewer"} {
+	// The Generator's size dropdown leaves the map at one of its first two
+	// sizes, 65² or 129², so the erosion after it is quick even in the
+	// browser.
+	for _, name := range []string{"Generator", "Erosion", "Route", "Teach", "Viewer"} {
 		if !isOpen(name) { // the page opens with the Generator unfolded
 			clickHeader(d, name, labels[name])
 		}
 		if !isOpen(name) {
 			t.Fatalf("a click on the %s header left the panels %v", name, p.waitState("", 0, func(webState) bool { return true }).Panels)
 		}
-		n += pickEach(d, "web-"+name, labels[name])
+		if name == "Erosion" {
+			// Its one dropdown, the minimap's masks, shows once a stage
+			// has run: the droplets, the quickest, on and off again.
+			box := d.erosionStage(labels[name], 1)
+			s0, _ := p.state()
+			d.click(box.center().X, box.center().Y)
+			s1 := p.waitState("the eroded world", 3*time.Minute, func(q webState) bool {
+				return q.IsError || q.WorldID > s0.WorldID && !q.Busy
+			})
+			if !strings.Contains(s1.Params.Erosion, "hydraulic") || s1.IsError {
+				t.Fatalf("after ticking the droplets' stage the erosion is %q (message %q); want hydraulic", s1.Params.Erosion, s1.Message)
+			}
+			d.settle()
+			n += pickEach(d, "web-"+name, labels[name])
+			d.scroll(20)
+			d.click(box.center().X, box.center().Y)
+			d.settle()
+			if s, _ := p.state(); s.Params.Erosion != "none" {
+				t.Fatalf("the droplets' stage ticked twice left the erosion %q; want none", s.Params.Erosion)
+			}
+		} else {
+			n += pickEach(d, "web-"+name, labels[name])
+		}
 		d.scroll(20)
 		if name != "Viewer" {
 			clickHeader(d, name, labels[name]) // fold it
@@ -199,4 +225,23 @@ func TestWebEveryWidgetKind(t *testing.T) {
 		t.Errorf("the path field at %v looks the same after typing", field.R)
 	}
 	t.Logf("worked %d dropdowns, a slider, a checkbox and a text field", n)
+}
+
+// erosionStage is the checkbox of the i-th erosion stage in the unfolded
+// Erosion section under the header with the label.
+func (d *webDriver) erosionStage(label string, i int) widget {
+	d.p.t.Helper()
+	d.scroll(20)
+	f := d.frame("web-erosion-open")
+	top, bottom := section(f, label)
+	var boxes []widget
+	for _, b := range checkboxes(findWidgets(f, uiWindow(f))) {
+		if b.R.Min.Y >= top && b.R.Max.Y <= bottom {
+			boxes = append(boxes, b)
+		}
+	}
+	if len(boxes) != 3 {
+		d.p.t.Fatalf("the Erosion section shows %d stage checkboxes; want 3", len(boxes))
+	}
+	return boxes[i]
 }

@@ -47,7 +47,7 @@ func (g *Game) fogWidgets(ctx *debugui.Context, label string) {
 		}
 	})
 	if !on {
-		ctx.Text("off (F6)")
+		ctx.Text("Off — press F6")
 		return
 	}
 	w, d := g.World.Map.Extent()

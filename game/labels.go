@@ -2,7 +2,6 @@ package game
 
 import (
 	"math"
-	"unicode/utf8"
 
 	"cordillera/terrain"
 )
@@ -24,46 +23,46 @@ var specLabels = map[string]string{
 	"seed":            "Seed",
 	"feature-size":    "Feature size, m",
 	"octaves":         "Octaves",
-	"lacunarity":      "Lacunarity λ",
-	"hurst":           "Hurst exponent H",
-	"offset":          "Offset o",
+	"lacunarity":      "Freq. ratio λ",
+	"hurst":           "Smoothness H",
+	"offset":          "Sea-level shift o",
 	"amplitude":       "Height range, m",
 	"corners":         "Corners",
 	"corner-value":    "Corner height, ×A",
 	"distortion":      "Distortion, %",
 	"effect":          "Effect",
-	"intensity":       "Intensity, %",
+	"intensity":       "Effect amount, %",
 	"cell-size":       "Cell size, m",
 	"tileable":        "Tileable",
 	// Erosion
 	"erosion":               "Stages",
 	"hydraulic-droplets":    "Droplets per cell",
 	"hydraulic-inertia":     "Inertia",
-	"hydraulic-capacity":    "Capacity, cells",
+	"hydraulic-capacity":    "Sediment capacity",
 	"hydraulic-min-slope":   "Min slope, m/m",
 	"hydraulic-erosion":     "Erosion per step",
 	"hydraulic-deposition":  "Deposit per step",
 	"hydraulic-evaporation": "Evaporation/step",
 	"hydraulic-gravity":     "Gravity",
 	"hydraulic-lifetime":    "Lifetime, steps",
-	"hydraulic-radius":      "Brush, cells",
-	"thermal-talus":         "Talus angle, °",
-	"thermal-iterations":    "Sweeps",
-	"thermal-rate":          "Rate per sweep",
+	"hydraulic-radius":      "Radius, cells",
+	"thermal-talus":         "Steepest slope, °",
+	"thermal-iterations":    "Passes over map",
+	"thermal-rate":          "Moved per pass",
 	"fluvial-uplift":        "Uplift, mm/yr",
 	"fluvial-k":             "Erodibility, 1e-6",
 	"fluvial-m":             "Area exponent m",
 	"fluvial-n":             "Slope exponent n",
 	"fluvial-dt":            "Time step, kyr",
 	"fluvial-steps":         "Time steps",
-	"fluvial-head":          "Head area, cells",
+	"fluvial-head":          "River head, cells",
 	"fluvial-wander":        "River wander",
 	// Route
-	"levels":         "Lattice levels",
+	"levels":         "Detail levels N",
 	"interpolation":  "Interpolation",
-	"route-margin":   "Margin, % of side",
-	"route-median":   "Median, points",
-	"route-relief":   "Relief, × route",
+	"route-margin":   "Border, % of side",
+	"route-median":   "Spike filter, pts",
+	"route-relief":   "Roughness × route",
 	"route-keep-all": "Keep every point",
 	"road-width":     "Road width, m",
 }
@@ -100,7 +99,20 @@ func specLabel(s terrain.Spec) string {
 const labelChars = (specLabelW - 2*5) / debugCharW
 
 // fitsLabel reports whether a label shows on one line of its cell.
-func fitsLabel(s string) bool { return utf8.RuneCountInString(s) <= labelChars }
+func fitsLabel(s string) bool { return labelWidth(s) <= labelChars }
+
+// labelWidth is the width of s in characters of the 6-pixel font: a Greek
+// or Cyrillic letter (λ) is two, as the panels draw it full-width.
+func labelWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x0370 && r <= 0x04ff {
+			n++
+		}
+	}
+	return n
+}
 
 // Feature size in metres. terrain keeps it as a share on a log scale
 // (period = size^(fs/100) samples, 0 % one sample, 100 % the whole map);

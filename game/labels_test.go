@@ -18,7 +18,7 @@ func TestEverySpecHasAPanelName(t *testing.T) {
 		case l == s.Name:
 			t.Errorf("%s's panel name is its flag's", s.Name)
 		case !fitsLabel(l):
-			t.Errorf("%s's panel name %q is longer than the %d characters its cell holds", s.Name, l, labelChars)
+			t.Errorf("%s's panel name %q is %d characters wide, more than the %d its cell holds", s.Name, l, labelWidth(l), labelChars)
 		}
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/ebitengine/debugui"
-	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
@@ -340,7 +338,7 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 			ctx.NumberFieldF(&v, hi/1e5, decimalsOf(v)).On(setScaled)
 		} else {
 			step := (hi - lo) / 200
-			ctx.SliderF(&v, lo, hi, step, digitsFor(step)).On(setScaled)
+			ctx.SliderF(&v, lo, hi, step, sliderDigits(v, step)).On(setScaled)
 		}
 	}
 }
@@ -379,6 +377,23 @@ func decimalsOf(v float64) int {
 	return 3
 }
 
+// sliderDigits is how many decimals show v on a slider that moves in steps
+// of step: the step's (digitsFor), less the value's trailing zeros, so that
+// a whole value shows none ("35", not "35.0") and a half one one ("0.5",
+// not "0.500").
+func sliderDigits(v, step float64) int { return decimals(v, digitsFor(step)) }
+
+// decimals is how many of v's first most decimals are not trailing zeros,
+// once v is rounded to most decimals (so 0.1+0.2 has one, not most).
+func decimals(v float64, most int) int {
+	s := strconv.FormatFloat(v, 'f', max(most, 0), 64)
+	dot := strings.IndexByte(s, '.')
+	if dot < 0 {
+		return 0
+	}
+	return len(strings.TrimRight(s, "0")) - dot - 1
+}
+
 // isBool reports whether a parameter is a yes-or-no choice: a checkbox.
 func isBool(s terrain.Spec) bool {
 	return s.Kind == terrain.ChoiceParam && slices.Equal(s.Choices, []string{"false", "true"})
@@ -413,11 +428,11 @@ func (g *Game) cameraWidgets(ctx *debugui.Context) {
 	ctx.Dropdown(&mode, []string{"fly", "walk"}).On(func() { g.Camera.SwitchMode(Mode(mode), g.World.Map) })
 	ctx.Text("Camera speed, m/s")
 	speed := float64(g.Camera.Speed)
-	ctx.SliderF(&speed, 0.5, 2000, 0.5, 1).On(func() { g.Camera.Speed = float32(speed) })
+	ctx.SliderF(&speed, 0.5, 2000, 0.5, sliderDigits(speed, 0.5)).On(func() { g.Camera.Speed = float32(speed) })
 	if g.World.Route != nil {
 		ctx.Text("Route speed, m/s")
 		fs := float64(g.FollowSpeed)
-		ctx.SliderF(&fs, 0.5, 200, 0.5, 1).On(func() { g.FollowSpeed = float32(fs) })
+		ctx.SliderF(&fs, 0.5, 200, 0.5, sliderDigits(fs, 0.5)).On(func() { g.FollowSpeed = float32(fs) })
 		ctx.SetGridLayout([]int{-1}, nil)
 		follow := g.Follow
 		ctx.Checkbox(&follow, "Follow the route (R)").On(func() { g.setFollow(follow) })
@@ -431,7 +446,8 @@ func sliderF32(ctx *debugui.Context, label string, v *float32, lo, hi, scale flo
 	ctx.IDScope(label, func() {
 		ctx.Text(label)
 		f := float64(*v) * scale
-		ctx.SliderF(&f, lo, hi, (hi-lo)/500, digitsFor((hi-lo)/500)).On(func() { *v = float32(f / scale) })
+		step := (hi - lo) / 500
+		ctx.SliderF(&f, lo, hi, step, sliderDigits(f, step)).On(func() { *v = float32(f / scale) })
 	})
 }
 
@@ -441,16 +457,7 @@ func colourRow(ctx *debugui.Context, label string, c *[3]float32) {
 	ctx.IDScope(label, func() {
 		ctx.Text(label)
 		srgb := func(k int) int { return int(math.Round(255 * math.Pow(float64(c[k]), 1/2.2))) }
-		ctx.GridCell(func(bounds image.Rectangle) {
-			ctx.SetGridLayout([]int{-1}, nil)
-			ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
-				r := bounds.Inset(1)
-				vector.FillRect(screen, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), swatchFrame, false)
-				r = r.Inset(1)
-				vector.FillRect(screen, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()),
-					color.RGBA{uint8(srgb(0)), uint8(srgb(1)), uint8(srgb(2)), 255}, false)
-			})
-		})
+		swatch(ctx, color.RGBA{uint8(srgb(0)), uint8(srgb(1)), uint8(srgb(2)), 255})
 		for k, ch := range []string{"R", "G", "B"} {
 			ctx.IDScope(ch, func() {
 				v := srgb(k)
@@ -459,10 +466,6 @@ func colourRow(ctx *debugui.Context, label string, c *[3]float32) {
 		}
 	})
 }
-
-// swatchFrame rims a colour swatch: light, and unlike the widgets' dark
-// border, so that a dark colour still shows its edge.
-var swatchFrame = color.RGBA{150, 150, 150, 255}
 
 // filePanel loads and saves maps, parameters, screenshots and materials.
 func (g *Game) filePanel(ctx *debugui.Context) {

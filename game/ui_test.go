@@ -3,6 +3,7 @@ package game
 import (
 	"image"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/ebitengine/debugui"
@@ -142,6 +143,24 @@ func TestDecimalsOf(t *testing.T) {
 	}{{200, 0}, {1.5, 1}, {0.25, 2}, {1e-4, 3}, {1.0 / 3, 3}} {
 		if got := decimalsOf(c.v); got != c.want {
 			t.Errorf("decimalsOf(%v) = %d; want %d", c.v, got, c.want)
+		}
+	}
+}
+
+// A slider shows as many decimals as its step and its value need: a whole
+// value none, a half one one, whatever the step; float noise in the value
+// adds none.
+func TestSliderDigits(t *testing.T) {
+	for _, c := range []struct {
+		v, step float64
+		want    string
+	}{
+		{35, 0.2, "35"}, {35.2, 0.2, "35.2"}, {0.5, 0.001, "0.5"}, {2, 0.075, "2"},
+		{2.25, 0.075, "2.25"}, {0.1 + 0.2, 0.001, "0.3"}, {1.0 / 3, 0.001, "0.333"},
+		{512.4, 5, "512"}, {0.0004, 0.001, "0"}, {-1.5, 0.01, "-1.5"}, {12, 0, "12"},
+	} {
+		if got := strconv.FormatFloat(c.v, 'f', sliderDigits(c.v, c.step), 64); got != c.want {
+			t.Errorf("%v on a slider of step %v shows %q; want %q", c.v, c.step, got, c.want)
 		}
 	}
 }

@@ -90,7 +90,7 @@ var ViewerSpecs = []ViewerSpec{
 		Doc: "exp² fog per world unit, 0 for none; the panel shows its visibility, √ln 20 / density metres (5 % of the contrast left)"},
 	{Name: "Water", Label: "Water level, m", Kind: ViewerNumber, Min: 0, Max: 1, Heights: true, Flag: "water", Feeds: []string{"UseWater", "WaterLevel"},
 		Doc: "the water level as a share of the height range; 0 for no water"},
-	{Name: "Triplanar", Label: "Triplanar", Kind: ViewerBool, Flag: "triplanar", Uniform: "UseTriplanar",
+	{Name: "Triplanar", Label: "Cliff textures", Kind: ViewerBool, Flag: "triplanar", Uniform: "UseTriplanar",
 		Doc: "project the textures from three planes, so steep slopes are not smeared (thesis eq. 5.2)"},
 	{Name: "DetailMaps", Label: "Detail maps", Kind: ViewerBool, Flag: "detail-maps", Uniform: "UseDetail",
 		Doc: "add the detail maps near the camera (thesis eq. 5.1)"},
@@ -104,7 +104,7 @@ var ViewerSpecs = []ViewerSpec{
 		Doc: "draw the mesh edges over the ground"},
 	{Name: "FlatShading", Label: "Flat shading", Kind: ViewerBool, Flag: "flat", Uniform: "FlatShading",
 		Doc: "light each triangle with its face normal"},
-	{Name: "ColourScheme", Label: "Solid colours", Kind: ViewerBool, Flag: "colour-scheme", Uniform: "Scheme",
+	{Name: "ColourScheme", Label: "Colour by height", Kind: ViewerBool, Flag: "colour-scheme", Uniform: "Scheme",
 		Doc: "paper 001's solid colours by height share instead of textures"},
 	{Name: "Antialias", Label: "Anti-aliasing", Kind: ViewerBool, Flag: "aa",
 		Doc: "an edge anti-aliasing pass (FXAA) over the 3D view: smooth silhouettes"},
@@ -311,14 +311,8 @@ func bandTopsRow(g *Game, ctx *debugui.Context, s ViewerSpec) {
 	}
 }
 
-// bandMaterialsRow picks the material of each band in use, lowest first.
-func bandMaterialsRow(g *Game, ctx *debugui.Context, _ ViewerSpec) {
-	v := &g.View
-	ctx.SetGridLayout([]int{-1, -1, -1, -1}, nil)
-	for i := range v.MaterialCount {
-		ctx.IDScope(fmt.Sprint("band", i), func() {
-			m := v.BandMaterials[i]
-			ctx.Dropdown(&m, materialNames).On(func() { v.BandMaterials[i] = m })
-		})
-	}
+// bandMaterialsRow picks the material of each band in use, lowest first,
+// each beside a swatch of its colour (bandSwatches).
+func bandMaterialsRow(g *Game, ctx *debugui.Context, s ViewerSpec) {
+	g.bandSwatches(ctx, s.Label+", lowest first")
 }

@@ -4,6 +4,7 @@ package debugui
 
 import (
 	"image"
+	"strconv"
 	"testing"
 
 	"github.com/hajimehoshi/bitmapfont/v4"
@@ -328,5 +329,48 @@ func TestGreekLettersAreWhole(t *testing.T) {
 	wide, _ := bitmapfont.FaceEA.GlyphAdvance('λ')
 	if got, want := textWidth("λ"), wide.Round(); got != want {
 		t.Fatalf("λ is %d pixels wide, want the full-width %d", got, want)
+	}
+}
+
+// A slider's value is drawn clear of its thumb, wherever the thumb is:
+// upstream centred the text over the slider, so a thumb near the middle
+// covered it.
+func TestSliderValueClearOfThumb(t *testing.T) {
+	p := play(t)
+	var d DebugUI
+	var r rows
+	vi, vf := 0, 0.0
+	ui := func(ctx *Context) {
+		ctx.Window("W", image.Rect(0, 0, 200, 400), func(ContainerLayout) {
+			ctx.SetGridLayout([]int{-1}, nil)
+			r.next(ctx, 0, func() { ctx.Slider(&vi, 0, 100, 1) })
+			r.next(ctx, 1, func() { ctx.SliderF(&vf, 0, 100, 0.5, 1) })
+		})
+	}
+	p.pos = image.Pt(300, 300)
+	for v := 0; v <= 100; v += 5 {
+		vi, vf = v, float64(v)
+		p.tick(t, &d, ui)
+		for i, want := range []string{strconv.Itoa(v), strconv.FormatFloat(float64(v), 'f', 1, 64)} {
+			s := r.at[i]
+			var thumb, text image.Rectangle
+			for cmd := range d.ctx.commands() {
+				switch {
+				case cmd.typ == commandRect && cmd.rect.rect.In(s) && cmd.rect.rect.Dx() == defaultStyle.thumbSize && cmd.rect.rect.Dy() == s.Dy():
+					thumb = cmd.rect.rect
+				case cmd.typ == commandText && cmd.text.str == want && cmd.text.pos.In(s):
+					text = image.Rect(cmd.text.pos.X, cmd.text.pos.Y, cmd.text.pos.X+textWidth(want), cmd.text.pos.Y+lineHeight())
+				}
+			}
+			if thumb.Empty() || text.Empty() {
+				t.Fatalf("slider %d at %d: no thumb (%v) or no text %q (%v) drawn in %v", i, v, thumb, want, text, s)
+			}
+			if text.Min.X < s.Min.X || text.Max.X > s.Max.X {
+				t.Errorf("slider %d at %d: its value %v is not inside the slider %v", i, v, text, s)
+			}
+			if text.Min.X < thumb.Max.X+1 && text.Max.X > thumb.Min.X-1 {
+				t.Errorf("slider %d at %d: its value %v touches the thumb %v", i, v, text, thumb)
+			}
+		}
 	}
 }

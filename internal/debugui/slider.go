@@ -90,8 +90,7 @@ func (c *Context) slider(value *int, low, high, step int, id widgetID, opt optio
 		}
 		thumb := image.Rect(bounds.Min.X+x, bounds.Min.Y, bounds.Min.X+x+w, bounds.Max.Y)
 		c.drawWidgetFrame(id, thumb, colorButton, opt)
-		text := fmt.Sprintf("%d", v)
-		c.drawWidgetText(text, bounds, colorText, opt)
+		c.drawSliderValue(fmt.Sprintf("%d", v), bounds, thumb)
 	})
 }
 
@@ -136,9 +135,29 @@ func (c *Context) sliderF(value *float64, low, high, step float64, digits int, i
 		}
 		thumb := image.Rect(bounds.Min.X+x, bounds.Min.Y, bounds.Min.X+x+w, bounds.Max.Y)
 		c.drawWidgetFrame(id, thumb, colorButton, opt)
-		text := formatNumber(v, digits)
-		c.drawWidgetText(text, bounds, colorText, opt)
+		c.drawSliderValue(formatNumber(v, digits), bounds, thumb)
 	})
+}
+
+// drawSliderValue draws a slider's value centred on it, or, where the
+// thumb would touch it there, centred in the wider part beside the thumb.
+// Cordillera: upstream always centred it, so a thumb near the middle hid
+// the value under it.
+func (c *Context) drawSliderValue(str string, bounds, thumb image.Rectangle) {
+	const gap = 2 // pixels kept between the value and the thumb
+	tw := textWidth(str)
+	x := bounds.Min.X + (bounds.Dx()-tw)/2
+	if x < thumb.Max.X+gap && x+tw > thumb.Min.X-gap {
+		left, right := thumb.Min.X-bounds.Min.X, bounds.Max.X-thumb.Max.X
+		if left > right {
+			x = bounds.Min.X + (left-tw)/2
+		} else {
+			x = thumb.Max.X + (right-tw)/2
+		}
+	}
+	c.pushClipRect(bounds)
+	c.drawText(str, image.Pt(x, bounds.Min.Y+(bounds.Dy()-lineHeight())/2), c.style().colors[colorText])
+	c.popClipRect()
 }
 
 func (c *Context) numberTextField(value *int, id widgetID) error {
