@@ -176,8 +176,8 @@ func TestGenerateExportMemoryBudget(t *testing.T) {
 // erosionStagesBudgetMB is what generate with all three erosion stages and
 // -masks may hold for a map of the given samples: 64 MB and 72 bytes a
 // sample. This is not yet README's 2 GB at 8193² (it allows 4.9 GB): the
-// fluvial stage alone holds about 46 bytes a sample at once
-// (docs/performance.md). It keeps what the stages leave behind from adding
+// fluvial stage alone is within it (TestFluvialMemoryBudget), but the
+// pipeline with masks peaks elsewhere (docs/performance.md). It keeps what the stages leave behind from adding
 // up: each stage's arrays are collected before the next stage (and the
 // masks' flow) allocates its own.
 func erosionStagesBudgetMB(samples int) float64 {
