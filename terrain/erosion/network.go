@@ -35,11 +35,11 @@ type network struct {
 	// [1 − wander/2, 1 + wander/2] drawn from a hash of key and the sample
 	// (fixed from step to step, and hashed afresh where it is used: a
 	// multiply or two is cheaper than 8 bytes a sample read from memory)
-	// when choosing the receiver: on the planar
-	// slopes plain D8 drains along the grid's axes and diagonals in
-	// parallel straight lines, and a little randomness lets the channels
-	// wander and join as real ones do. Only lower neighbours are
-	// candidates, so the network stays free of cycles.
+	// when choosing the receiver: on the planar slopes plain D8 drains
+	// along the grid's axes and diagonals in parallel straight lines, and
+	// a little randomness lets the channels wander and join as real ones
+	// do. Only lower neighbours are candidates, so the network stays free
+	// of cycles.
 	wander float64
 	key    uint64
 }
