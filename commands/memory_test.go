@@ -176,8 +176,8 @@ func TestGenerateExportMemoryBudget(t *testing.T) {
 // erosionStagesBudgetMB is what generate with all three erosion stages and
 // -masks may hold for a map of the given samples: 64 MB and 72 bytes a
 // sample. This is not yet README's 2 GB at 8193² (it allows 4.9 GB): the
-// fluvial stage alone holds about 46 bytes a sample at once
-// (docs/performance.md). It keeps what the stages leave behind from adding
+// fluvial stage alone is within it (TestFluvialMemoryBudget), but the
+// pipeline with masks peaks elsewhere (docs/performance.md). It keeps what the stages leave behind from adding
 // up: each stage's arrays are collected before the next stage (and the
 // masks' flow) allocates its own.
 func erosionStagesBudgetMB(samples int) float64 {
@@ -198,5 +198,41 @@ func TestErosionStagesMemoryBudget(t *testing.T) {
 	t.Logf("three erosion stages with masks at %d²: peak %.0f MB, budget %.0f MB", side, peak, budget)
 	if peak > budget {
 		t.Errorf("three erosion stages with masks at %d²: peak %.0f MB over the budget of %.0f MB", side, peak, budget)
+	}
+}
+
+// fluvialBytesPerSample is what generate -erosion fluvial may hold per
+// sample of the map beyond what a tiny map costs: the map (4 bytes), the
+// fluvial stage's float64 heights (8), receivers and drainage areas (8),
+// its byte of marks and the flood's front, and the collector's headroom.
+// With the runtime and the generator's fixed part (under 64 MB) that is
+// 64 MB + 28 × 8193² bytes = 1.9 GB at 8193², within README's 2 GB for
+// generate.
+const fluvialBytesPerSample = 28
+
+// The fluvial stage reaches its peak in its first step, when every array
+// it keeps is made; two steps measure it quickly. Each sample costs the
+// difference between a 2049² run and a 257² one (which holds the runtime
+// and the fixed part). Before, the stage held 46 bytes a sample (the
+// wander factors and Δt·U each in a grid of their own, a bool and an
+// int32 where a byte does): this test measured 45 bytes a sample.
+func TestFluvialMemoryBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("erodes a 2049² map in a child process")
+	}
+	dir := t.TempDir()
+	run := func(side int) float64 {
+		return peakMB(t, "generate", "-size", strconv.Itoa(side), "-erosion", "fluvial", "-fluvial-steps", "2",
+			"-o", filepath.Join(dir, "f.r16"))
+	}
+	const small, side = 257, 2049
+	fixed, peak := run(small), run(side)
+	perSample := (peak - fixed) * (1 << 20) / float64(side*side-small*small)
+	t.Logf("fluvial: peak %.0f MB at %d², %.0f MB at %d²: %.1f bytes a sample, budget %d", peak, side, fixed, small, perSample, fluvialBytesPerSample)
+	if fixed > 64 {
+		t.Errorf("fluvial at %d²: peak %.0f MB, over the 64 MB the budget allows for the fixed part", small, fixed)
+	}
+	if perSample > fluvialBytesPerSample {
+		t.Errorf("fluvial: %.1f bytes a sample (peak %.0f MB at %d², %.0f MB at %d²), over the budget of %d", perSample, peak, side, fixed, small, fluvialBytesPerSample)
 	}
 }

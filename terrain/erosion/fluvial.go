@@ -44,8 +44,8 @@ import (
 // lines along the grid's axes and diagonals. Both leave the steady-state
 // law above intact over the channels.
 //
-// The uplift is U_i = fluvial-uplift × (input height normalised to [0, 1]),
-// so that the mountains of the input keep rising where they were and its
+// The uplift is U_i = fluvial-uplift × (input height, its pits filled,
+// normalised to [0, 1]), so that the mountains of the input keep rising where they were and its
 // lowlands stay low: the result is the input's shape, cut by a river
 // network in equilibrium with it. At the end the heights are rescaled
 // linearly onto the input's range, so that the map keeps its amplitude
@@ -90,7 +90,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	z := g.z
 	lo, hi := minMax(z)
 	net := newFluvialNetwork(g, p)
-	var input []float32 // the input's samples, for the masks: passes overwrite m
+	var input []float32 // the input's samples, for the masks
 	if opt.Masks != nil {
 		input = slices.Clone(m.Samples)
 	}
@@ -105,19 +105,22 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		return Budget{}, err
 	}
 
-	dt := p.FluvialDt
-	dtU := make([]float64, len(z))
-	for i := range z {
-		u := p.FluvialUplift
-		switch {
-		case uplift != nil:
-			u = uplift[i]
-		case hi > lo:
-			u = p.FluvialUplift * ((z[i] - lo) / (hi - lo))
+	up := upliftField{dt: p.FluvialDt, u: p.FluvialUplift, field: uplift}
+	if uplift == nil && hi > lo {
+		// The uplift follows the filled input, read back from float32
+		// samples: m's own unless passes overwrite them. Until the end of
+		// the stage m then holds the filled input.
+		filled := m.Samples
+		if opt.Pass != nil {
+			filled = make([]float32, len(z))
 		}
-		dtU[i] = float64(dt * u)
+		vs := m.VerticalScale
+		for i, v := range z {
+			filled[i] = float32(v / vs)
+		}
+		up.filled, up.vs, up.lo, up.relief = filled, vs, lo, hi-lo
 	}
-	sp := newStreamPower(g, net, p, dtU, base)
+	sp := newStreamPower(g, net, p, up, base)
 
 	var eroded float64 // metres over one cell
 	steps := p.FluvialSteps
@@ -175,6 +178,33 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	}
 	f := g.cellArea() * scale
 	return Budget{Eroded: eroded * f, Deposited: raised * f, CarriedOff: (eroded - raised) * f}, nil
+}
+
+// upliftField is Δt·U per sample in metres: U = u × the filled input's
+// height normalised to [0, 1] by the input's range; u everywhere on a flat
+// input; or, where field is not nil, Δt × field. It is worked out where it
+// is used from the filled input's float32 samples rather than kept in a
+// float64 grid of its own: 8 bytes a sample less for a division a sample.
+// (The float32 rounding moves Δt·U by about 1e-7 of itself; the uplift of
+// the unfilled input instead would move the rivers of every map with
+// lakes.)
+type upliftField struct {
+	dt, u      float64
+	filled     []float32 // nil on a flat input
+	vs         float64   // the input's vertical scale
+	lo, relief float64   // the input's lowest height and its range, metres
+	field      []float64 // m/yr per sample, replacing the above
+}
+
+func (f *upliftField) at(i int) float64 {
+	switch {
+	case f.field != nil:
+		return float64(f.dt * f.field[i])
+	case f.filled == nil:
+		return float64(f.dt * f.u)
+	}
+	z := float64(f.filled[i]) * f.vs
+	return float64(f.dt * float64(f.u*float64((z-f.lo)/f.relief)))
 }
 
 // newFluvialNetwork is the drainage network of the fluvial stage: D8 with

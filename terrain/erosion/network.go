@@ -21,20 +21,27 @@ type network struct {
 	todo    []int32    // buildStack: samples whose donors are still to add
 	area    []int32    // drainage area in cells (the sample and all upstream)
 	pits    []int      // per row block, samples with no lower neighbour off the edge
-	closed  []bool     // fill: samples already reached by the flood
 	heap    floodHeap  // fill: the flood's front
 	pit     []int32    // fill: samples being raised, first in first out
 
+	// marks holds a byte per sample, four to a word, for the passes that
+	// need one and never run at the same time: fill's marks of the samples
+	// the flood has reached, and stream power's counts of the donors a
+	// sample still waits for. A byte rather than a bool and an int32 each
+	// keeps the fluvial stage's working set small on large maps.
+	marks []uint32
+
 	// wander, if above 0, scales each way's slope by a factor in
 	// [1 − wander/2, 1 + wander/2] drawn from a hash of key and the sample
-	// (fixed from step to step) when choosing the receiver: on the planar
-	// slopes plain D8 drains along the grid's axes and diagonals in
-	// parallel straight lines, and a little randomness lets the channels
-	// wander and join as real ones do. Only lower neighbours are
-	// candidates, so the network stays free of cycles.
+	// (fixed from step to step, and hashed afresh where it is used: a
+	// multiply or two is cheaper than 8 bytes a sample read from memory)
+	// when choosing the receiver: on the planar slopes plain D8 drains
+	// along the grid's axes and diagonals in parallel straight lines, and
+	// a little randomness lets the channels wander and join as real ones
+	// do. Only lower neighbours are candidates, so the network stays free
+	// of cycles.
 	wander float64
 	key    uint64
-	bits   []uint64 // per sample, eight random bytes: one factor per way
 }
 
 func newNetwork(g *grid) *network {
@@ -129,17 +136,9 @@ func (n *network) receivers(ctx context.Context, z []float64) (pits int, err err
 	return pits, nil
 }
 
-// setWander turns on wandering receivers with factors drawn from key,
-// computed once for the whole run.
+// setWander turns on wandering receivers with factors drawn from key.
 func (n *network) setWander(wander float64, key uint64) {
 	n.wander, n.key = wander, key
-	if wander <= 0 {
-		return
-	}
-	n.bits = make([]uint64, n.w*n.h)
-	for i := range n.bits {
-		n.bits[i] = noise.SplitMix64(key ^ uint64(i))
-	}
 }
 
 // wanderingRow sets the receivers of inner row y like receivers, with
@@ -149,14 +148,13 @@ func (n *network) wanderingRow(z []float64, y int, row []int32) (pits int) {
 	w := n.w
 	row[0], row[w-1] = int32(y*w), int32(y*w+w-1)
 	lo, span := 1-n.wander/2, n.wander/255
-	// The factor of way k is lo + span·(byte k of the sample's bits), with
+	// The factor of way k is lo + span·(byte k of the sample's hash), with
 	// the distance folded in: the same unrolled shape as receivers.
 	ia, id := n.invDist[1], n.invDist[0]
 	la, ld, sa, sd := lo*ia, lo*id, span*ia, span*id
 	up, mid, down := z[(y-1)*w:y*w], z[y*w:(y+1)*w], z[(y+1)*w:(y+2)*w]
-	bitsRow := n.bits[y*w : (y+1)*w]
 	for x := 1; x < w-1; x++ {
-		b := bitsRow[x]
+		b := noise.SplitMix64(n.key ^ uint64(y*w+x))
 		zi := mid[x]
 		best, r := 0.0, y*w+x
 		if d := zi - up[x-1]; d > 0 {
@@ -274,18 +272,14 @@ func (n *network) accumulate() {
 // raises in metres and, if deposit is not nil, adds each raise to it.
 func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (raised float64, err error) {
 	w, h := n.w, n.h
-	if len(n.closed) != len(z) {
-		n.closed = make([]bool, len(z))
-	} else {
-		clear(n.closed)
-	}
-	n.heap.reset(len(z))
+	closed := n.resetMarks(len(z))
+	n.heap.reset(z)
 	n.pit = n.pit[:0]
 	head := 0
 	for i := range z {
 		if n.onEdgeXY(i%w, i/w) {
-			n.closed[i] = true
-			n.heap.push(z[i], int32(i))
+			closed[i>>2] |= 1 << (8 * (i & 3))
+			n.heap.push(int32(i))
 		}
 	}
 	for count := 0; ; count++ {
@@ -309,10 +303,11 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 				continue
 			}
 			d := ny*w + nx
-			if n.closed[d] {
+			word, bit := d>>2, uint32(1)<<(8*(d&3))
+			if closed[word]&bit != 0 {
 				continue
 			}
-			n.closed[d] = true
+			closed[word] |= bit
 			if z[d] < spill {
 				raised += spill - z[d]
 				if deposit != nil {
@@ -321,7 +316,7 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 				z[d] = spill
 				n.pit = append(n.pit, int32(d))
 			} else {
-				n.heap.push(z[d], int32(d))
+				n.heap.push(int32(d))
 			}
 		}
 		if head == len(n.pit) {
@@ -331,60 +326,83 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 	return raised, nil
 }
 
+// resetMarks returns marks for samples samples, all zero.
+func (n *network) resetMarks(samples int) []uint32 {
+	words := (samples + 3) / 4
+	if len(n.marks) != words {
+		n.marks = make([]uint32, words)
+	} else {
+		clear(n.marks)
+	}
+	return n.marks
+}
+
 func (n *network) onEdgeXY(x, y int) bool { return x == 0 || y == 0 || x == n.w-1 || y == n.h-1 }
 
 // floodHeap is a binary min-heap of samples keyed by height, ties broken
-// by index so that the flood's order, and so its result, is fixed.
+// by index so that the flood's order, and so its result, is fixed. It
+// holds only the samples' indices and reads their heights from z: a sample
+// in the heap is closed, and fill never changes a closed sample's height.
 type floodHeap struct {
 	z   []float64
 	idx []int32
 }
 
-func (q *floodHeap) reset(capacity int) {
-	if cap(q.z) < capacity/8 {
-		q.z, q.idx = make([]float64, 0, capacity/8), make([]int32, 0, capacity/8)
+func (q *floodHeap) reset(z []float64) {
+	q.z = z
+	if capacity := len(z) / 16; cap(q.idx) < capacity {
+		q.idx = make([]int32, 0, capacity)
 	}
-	q.z, q.idx = q.z[:0], q.idx[:0]
+	q.idx = q.idx[:0]
 }
 
-func (q *floodHeap) len() int { return len(q.z) }
+func (q *floodHeap) len() int { return len(q.idx) }
 
-func (q *floodHeap) less(a, b int) bool {
-	return q.z[a] < q.z[b] || (q.z[a] == q.z[b] && q.idx[a] < q.idx[b])
+// before reports whether sample a leaves the heap before sample b.
+func (q *floodHeap) before(a, b int32) bool {
+	za, zb := q.z[a], q.z[b]
+	return za < zb || (za == zb && a < b)
 }
 
-func (q *floodHeap) push(z float64, i int32) {
-	q.z, q.idx = append(q.z, z), append(q.idx, i)
-	for c := len(q.z) - 1; c > 0; {
+func (q *floodHeap) push(i int32) {
+	q.idx = append(q.idx, i)
+	c := len(q.idx) - 1
+	for c > 0 {
 		p := (c - 1) / 2
-		if !q.less(c, p) {
+		if !q.before(i, q.idx[p]) {
 			break
 		}
-		q.z[c], q.z[p] = q.z[p], q.z[c]
-		q.idx[c], q.idx[p] = q.idx[p], q.idx[c]
+		q.idx[c] = q.idx[p]
 		c = p
 	}
+	q.idx[c] = i
 }
 
 func (q *floodHeap) pop() int32 {
-	top := q.idx[0]
-	last := len(q.z) - 1
-	q.z[0], q.idx[0] = q.z[last], q.idx[last]
-	q.z, q.idx = q.z[:last], q.idx[:last]
-	for c := 0; ; {
-		l, r, s := 2*c+1, 2*c+2, c
-		if l < last && q.less(l, s) {
-			s = l
-		}
-		if r < last && q.less(r, s) {
-			s = r
-		}
-		if s == c {
+	idx := q.idx
+	top := idx[0]
+	last := len(idx) - 1
+	moved := idx[last]
+	idx = idx[:last]
+	q.idx = idx
+	if last == 0 {
+		return top
+	}
+	c := 0
+	for {
+		s := 2*c + 1
+		if s >= last {
 			break
 		}
-		q.z[c], q.z[s] = q.z[s], q.z[c]
-		q.idx[c], q.idx[s] = q.idx[s], q.idx[c]
+		if r := s + 1; r < last && q.before(idx[r], idx[s]) {
+			s = r
+		}
+		if !q.before(idx[s], moved) {
+			break
+		}
+		idx[c] = idx[s]
 		c = s
 	}
+	idx[c] = moved
 	return top
 }

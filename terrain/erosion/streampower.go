@@ -35,16 +35,15 @@ import (
 type streamPower struct {
 	g                     *grid
 	net                   *network
-	dtU                   []float64 // Δt·U per sample, metres
-	base                  float64   // the base level, metres
-	head                  float64   // drainage area in cells below which the head's is used
+	uplift                upliftField
+	base                  float64 // the base level, metres
+	head                  float64 // drainage area in cells below which the head's is used
 	mExp, nExp            float64
 	c0                    float64   // K·Δt·(cell area)^m: F = c0·cells^m / d^n
 	powTab                []float64 // max(cells, head)^m for small areas
 	invAxial, invDiagonal float64   // 1/d^n to a side and a diagonal neighbour
 	trunkArea             int32
 
-	pending []int32   // donors not yet done, per sample (step's areas)
 	hanging []int32   // roots of the subtrees hanging off the trunk, in trunk order
 	sums    []stepSum // per hanging subtree
 	pool    sync.Pool // *[]int32 depth-first stacks of the tasks
@@ -59,8 +58,8 @@ func (a stepSum) add(b stepSum) stepSum {
 }
 
 // newStreamPower prepares the step's constants for p on g.
-func newStreamPower(g *grid, net *network, p terrain.Params, dtU []float64, base float64) *streamPower {
-	sp := &streamPower{g: g, net: net, dtU: dtU, base: base, mExp: p.FluvialM, nExp: p.FluvialN}
+func newStreamPower(g *grid, net *network, p terrain.Params, uplift upliftField, base float64) *streamPower {
+	sp := &streamPower{g: g, net: net, uplift: uplift, base: base, mExp: p.FluvialM, nExp: p.FluvialN}
 	// Below the channel head's area the ground is hillslope: it erodes as
 	// the head does, so its slope never exceeds the head's. Without this,
 	// a sample that drains only itself would stand at S = (U/K)^(1/n)
@@ -105,7 +104,7 @@ func (sp *streamPower) update(i int, s *stepSum) {
 	}
 	f := float64(sp.c0*am) * inv
 	old := z[i]
-	up := old + sp.dtU[i]
+	up := old + sp.uplift.at(i)
 	var next float64
 	if sp.nExp == 1 {
 		next = (up + float64(f*zr)) / (1 + f)
@@ -165,16 +164,20 @@ func (sp *streamPower) step(ctx context.Context) (change, top, eroded float64, e
 func (sp *streamPower) accumulate(ctx context.Context) error {
 	net := sp.net
 	w, h := net.w, net.h
-	if len(sp.pending) != w*h {
-		sp.pending = make([]int32, w*h)
-	}
-	pending, rec, area := sp.pending, net.rec, net.area
+	// The counts are the network's marks, a byte per sample (at most 8
+	// donors, or leaf): a block writes the words that lie wholly in its
+	// rows and ORs into the two it shares with its neighbours, so the
+	// marks are cleared first.
+	pending := net.resetMarks(w * h)
+	rec, area := net.rec, net.area
 	err := parallel.Blocks(ctx, h, func(y0, y1 int) {
+		lo, hi := y0*w, y1*w
+		var word uint32
 		for y := y0; y < y1; y++ {
 			for x := 0; x < w; x++ {
 				i := y*w + x
 				area[i] = 1
-				var donors int32
+				var donors uint32
 				if x > 0 && y > 0 && x < w-1 && y < h-1 {
 					for _, off := range net.offset {
 						if rec[i+off] == int32(i) {
@@ -192,7 +195,15 @@ func (sp *streamPower) accumulate(ctx context.Context) error {
 				if donors == 0 {
 					donors = leaf
 				}
-				pending[i] = donors
+				word |= donors << (8 * (i & 3))
+				if i&3 == 3 || i == hi-1 {
+					if k := i >> 2; k<<2 >= lo && k<<2+3 < hi {
+						pending[k] = word
+					} else {
+						atomic.OrUint32(&pending[k], word)
+					}
+					word = 0
+				}
 			}
 		}
 	})
@@ -201,7 +212,7 @@ func (sp *streamPower) accumulate(ctx context.Context) error {
 	}
 	return parallel.Blocks(ctx, h, func(y0, y1 int) {
 		for i := y0 * w; i < y1*w; i++ {
-			if atomic.LoadInt32(&pending[i]) != leaf {
+			if uint8(atomic.LoadUint32(&pending[i>>2])>>(8*(i&3))) != leaf {
 				continue
 			}
 			// i has no donors: walk down from it while this walk completes
@@ -212,7 +223,10 @@ func (sp *streamPower) accumulate(ctx context.Context) error {
 					break
 				}
 				atomic.AddInt32(&area[r], atomic.LoadInt32(&area[c]))
-				if atomic.AddInt32(&pending[r], -1) != 0 {
+				// r's count is at least 1 here (c is one of its donors), so
+				// taking 1 from its byte never borrows from its neighbours'.
+				shift := 8 * (r & 3)
+				if uint8(atomic.AddUint32(&pending[r>>2], ^(uint32(1)<<shift-1))>>shift) != 0 {
 					break
 				}
 				c = r
@@ -223,7 +237,7 @@ func (sp *streamPower) accumulate(ctx context.Context) error {
 
 // leaf marks a sample with no donors in accumulate's pending counts: the
 // counts of the others fall to 0 as their donors finish.
-const leaf = -1
+const leaf = 0xff
 
 // solveTrunk solves the samples draining more than trunkArea cells, from
 // the outlets up, on the calling goroutine, and lists the roots of the
