@@ -3,7 +3,6 @@ package route
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"cordillera/terrain"
@@ -105,7 +104,7 @@ func Precheck(p terrain.Params, t *Track) error {
 	tol := path.trackTolerance()
 	if d := path.unheldDetail(unheldReach * path.CellSize); d > tol {
 		return fmt.Errorf("the track's detail is finer than the map's %.1f m per sample: it departs by up to %.1f m from its own profile smoothed over %g samples, more than the tolerance of %.1f m, so the map would miss it by more (not built); %s",
-			path.CellSize, d, unheldReach, tol, followAdvice(path, p))
+			path.CellSize, d, unheldReach, tol, followAdvice(path, t, p, "would"))
 	}
 	return nil
 }
@@ -114,8 +113,10 @@ func Precheck(p terrain.Params, t *Track) error {
 // prepared path: the smallest -size (or, where the track already lies at
 // -cell-size, a smaller -cell-size) and the smallest -route-median window
 // that bring unheldDetail over two samples within adviseShare of the
-// tolerance, and -route-warn.
-func followAdvice(path *Path, p terrain.Params) string {
+// tolerance, and -route-warn; t is the track as read, which a window is
+// tried on, and would how sure the advice is ("would" before a build,
+// "may" after one that missed).
+func followAdvice(path *Path, t *Track, p terrain.Params, would string) string {
 	tol := path.trackTolerance()
 	var ways, tried []string
 	c := path.CellSize
@@ -133,7 +134,7 @@ func followAdvice(path *Path, p terrain.Params) string {
 	} else {
 		for cs := c / 2; cs >= c/64; cs /= 2 {
 			if path.unheldDetail(unheldReach*cs) <= adviseShare*tol {
-				ways = append(ways, fmt.Sprintf("-cell-size %.3g", cs))
+				ways = append(ways, cellSizeAdvice(t, p, cs))
 				break
 			}
 		}
@@ -142,19 +143,21 @@ func followAdvice(path *Path, p terrain.Params) string {
 		}
 	}
 	sized := len(ways)
-	// A few windows, each a median over the whole track, up to the largest
-	// -route-median takes.
+	// A few windows, up to the largest -route-median takes, each tried as
+	// a run would take it: the track prepared again with that window (a
+	// window over the already filtered path promised more than the run
+	// then gave).
 	for _, w := range []int{7, 11, 15, 21, 31, 51} {
 		if w <= p.RouteMedian {
 			continue
 		}
-		q := *path
-		q.Segments = make([][]Sample, len(path.Segments))
-		for k, seg := range path.Segments {
-			q.Segments[k] = slices.Clone(seg)
-			medianFilter(q.Segments[k], w)
+		pw := p
+		pw.RouteMedian = w
+		q, err := Prepare(t, prepareOptions(pw))
+		if err != nil {
+			continue
 		}
-		if q.unheldDetail(unheldReach*c) <= adviseShare*tol {
+		if q.unheldDetail(unheldReach*q.CellSize) <= adviseShare*q.trackTolerance() {
 			ways = append(ways, fmt.Sprintf("-route-median %d (smooths detail finer than the samples away)", w))
 			break
 		}
@@ -169,5 +172,24 @@ func followAdvice(path *Path, p terrain.Params) string {
 			strings.Join(tried, " or "))
 	}
 	ways = append(ways, "-route-warn (writes the map anyway)")
-	return "what would hold it: " + strings.Join(ways, "; ")
+	return "what " + would + " hold it: " + strings.Join(ways, "; ")
+}
+
+// cellSizeAdvice names -cell-size cs for a map of p holding track t, with
+// the smallest -size whose map still spans the track at that cell size: a
+// map of p.Size samples at a finer cell is smaller, and where the track no
+// longer fits, the cell grows back to fit it.
+func cellSizeAdvice(t *Track, p terrain.Params, cs float64) string {
+	pw := p
+	pw.CellSize = cs
+	for ; pw.Size <= terrain.MaxSize; pw.Size = 2*pw.Size - 1 {
+		q, err := Prepare(t, prepareOptions(pw))
+		if err != nil || q.CellSize <= cs*(1+1e-9) {
+			break
+		}
+	}
+	if pw.Size == p.Size || pw.Size > terrain.MaxSize {
+		return fmt.Sprintf("-cell-size %.3g", cs)
+	}
+	return fmt.Sprintf("-cell-size %.3g -size %d", cs, pw.Size)
 }

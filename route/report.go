@@ -110,9 +110,11 @@ func (r *Result) CheckTrack() error {
 		if r.prepared != nil {
 			// Detail finer than the samples made misses of up to 2.6 times
 			// its departure (unheldReach); a larger miss is passes that
-			// disagree, which no size or median mends.
+			// disagree, which no size or median mends. After a build the
+			// advice is less sure than Precheck's: passes that disagree by
+			// less than the detail explains add to the miss too.
 			if d := r.prepared.unheldDetail(unheldReach * r.prepared.CellSize); miss <= 3*d {
-				advice = followAdvice(r.prepared, r.params)
+				advice = followAdvice(r.prepared, r.track, r.params, "may")
 			} else {
 				advice = fmt.Sprintf("a larger -size holds finer detail, but the track's detail finer than the samples explains at most %.1f m of the miss: passes over the same ground disagree", 3*d)
 			}

@@ -61,9 +61,11 @@ type Result struct {
 	// that the route's work changed (the road and its shoulders, or
 	// followTrack's kernel): where CreaseRatio looks for a crease.
 	creaseReach float64
-	// prepared is the track as Prepare left it, and params the map's
+	// prepared is the track as Prepare left it, track the track as read,
+	// and params the map's
 	// parameters: what CheckTrack's advice is worked out from.
 	prepared   *Path
+	track      *Track
 	params     terrain.Params
 	creaseMu   sync.Mutex
 	crease     float64 // CreaseRatio's measurement, once made
@@ -268,7 +270,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	m.VerticalScale = fit.amp * span
 	res := &Result{Map: m, Path: track, Base: fit.z0 + fit.amp*tLo, Spacing: spacing, Merged: fit.merged,
 		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted, Falloff: fit.beta, creaseReach: creaseReach,
-		prepared: prepared, params: p}
+		prepared: prepared, track: t, params: p}
 	for _, c := range fit.cons {
 		rp := SolvedPoint{X: c.X, Y: c.Y, Target: (c.T - tLo) / span, Height: bilinear(m, c.X, c.Y)}
 		res.Points = append(res.Points, rp)
