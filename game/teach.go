@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/ebitengine/debugui"
 	"github.com/go-gl/mathgl/mgl32"
@@ -14,7 +15,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"cordillera/terrain"
-	"cordillera/terrain/analysis"
 )
 
 // Teaching mode: the Teach panel steps through the subdivision algorithms
@@ -245,15 +245,20 @@ func (g *Game) buildLesson() {
 			im.Deallocate()
 		}
 		t.thumbs, t.thumbRGB = nil, nil
+		// Every thumbnail is drawn on the first octave's scale, so that
+		// each octave's share of the height shows as its contrast.
+		var scale float64
 		for i := range parts {
 			c, err := terrain.OctaveContribution(context.Background(), p, i)
 			if err != nil {
 				g.fail(err)
 				return
 			}
-			c.Normalize()
-			c.VerticalScale = float64(c.Width) / 4
-			t.thumbRGB = append(t.thumbRGB, analysis.ShadedRelief(c, thumbSide, thumbSide, analysis.ReliefOptions{Grey: true}))
+			if i == 0 {
+				lo, hi := c.Range()
+				scale = max(math.Abs(float64(lo)), math.Abs(float64(hi)))
+			}
+			t.thumbRGB = append(t.thumbRGB, octaveThumb(c, scale))
 		}
 		g.showOctaves()
 	case teachErosion:
@@ -398,27 +403,104 @@ func (g *Game) stageText() string {
 		s.Iteration, N, s.Stage, t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added), points)
 }
 
-// octaveText is the fractal sum's formula with its numbers.
+// octaveText is the fractal sum's formula, as its source writes it, with
+// the numbers of the octave shown last.
 func (g *Game) octaveText() string {
 	t := &g.teach
 	p := g.Params
-	formula := map[terrain.Algorithm]string{
-		terrain.FBm:    "H(p) = sum over i < k of N(λ^i p)·λ^(-iH)\n(thesis eq. 6.1, listing 6.1)",
-		terrain.Hetero: "v += v·λ^(-iH)·(N(λ^i p) + o)\n(thesis listing 6.2)",
-		terrain.Hybrid: "v += w·λ^(-iH)·(N + o), w *= λ^(-iH)·(N + o)\n(thesis listing 6.3)",
-		terrain.Quilez: "v += λ^(-iH)·N / (1 + |Σ∇N|²)\n(thesis listing 6.4)",
-	}[p.Algorithm]
-	if formula == "" {
-		formula = string(p.Algorithm) + ", octave by octave"
+	var b strings.Builder
+	if f, ok := terrain.OctaveFormulas[p.Algorithm]; ok {
+		b.WriteString(f.Source + ":\n" + strings.Join(f.Lines, "\n"))
+		if f.Note != "" {
+			b.WriteString("\n" + f.Note)
+		}
+	} else {
+		b.WriteString(string(p.Algorithm) + ", octave by octave")
 	}
 	if tin := map[terrain.BasisTransform]string{
 		terrain.RidgedBasis: "1 - |N|", terrain.BillowBasis: "|N|",
 	}[p.BasisTransform]; tin != "" {
-		formula += "\nwith N replaced by T_in(N) = " + tin + "\n(thesis eq. 3.4, fig. 3.3)"
+		b.WriteString("\nwith N replaced by T_in(N) = " + tin + "\n(thesis eq. 3.4, fig. 3.3)")
+	}
+	fmt.Fprintf(&b, "\nbands = %d of %d, λ = %g, H = %g", t.octK, len(t.partials), p.Lacunarity, p.Hurst)
+	if p.Algorithm == terrain.Hetero || p.Algorithm == terrain.Hybrid {
+		fmt.Fprintf(&b, ", offset = %g", p.Offset)
+	}
+	if n := t.partials[0].Width; n != p.Size {
+		// The lesson's map is made at its own size, not cut from the
+		// world's: feature size is a share of the side.
+		fmt.Fprintf(&b, "\nthe map made at %d², not the world's %d²", n, p.Size)
 	}
 	i := t.octK - 1
-	return fmt.Sprintf("%s\nk = %d of %d octaves, λ = %g, H = %g\noctave %d: frequency λ^i = %.4g,\namplitude λ^(-iH) = %.4g",
-		formula, t.octK, len(t.partials), p.Lacunarity, p.Hurst, t.octK, math.Pow(p.Lacunarity, float64(i)), math.Pow(p.Lacunarity, -float64(i)*p.Hurst))
+	o := g.octaveInfo(i)
+	fmt.Fprintf(&b, "\noctave %d (i = %d): frequency λ^i = %.4g,\nwavelength %.3g samples", t.octK, i, math.Pow(p.Lacunarity, float64(i)), o.wavelength)
+	if o.aliased {
+		b.WriteString(": below 2 samples: aliased")
+	}
+	if p.Algorithm == terrain.Swiss {
+		fmt.Fprintf(&b, "\namp <= λ^(-i·H) = %.4g", o.amp)
+	} else {
+		fmt.Fprintf(&b, "\nλ^(-i·H) = %.4g", o.amp)
+	}
+	return b.String()
+}
+
+// octave is what the lesson tells of one octave.
+type octave struct {
+	amp        float64 // λ^(−iH), the octave's scale factor in the listings
+	wavelength float64 // in samples of the lesson's map
+	aliased    bool    // under 2 samples: past the Nyquist limit
+}
+
+// octaveInfo returns octave i's (0-based) scale factor and wavelength in
+// the lesson's map.
+func (g *Game) octaveInfo(i int) octave {
+	p := g.Params
+	p.Size = g.teach.partials[0].Width
+	if p.Algorithm.IsSubdivision() {
+		p.Algorithm = terrain.FBm
+	}
+	o := octave{amp: math.Pow(p.Lacunarity, -float64(i)*p.Hurst)}
+	o.wavelength, _ = terrain.OctaveWavelength(p, i) // p made the lesson: it is valid
+	o.aliased = o.wavelength < 2
+	return o
+}
+
+// octaveLabel is the caption under octave i's thumbnail: its number and
+// scale factor, and a warning where the map's samples cannot hold it.
+func (g *Game) octaveLabel(i int) string {
+	o := g.octaveInfo(i)
+	s := fmt.Sprintf("%d x%.2g", i+1, o.amp)
+	if o.aliased {
+		s += "\naliased"
+	}
+	return s
+}
+
+// octaveThumb draws an octave's contribution c as a thumbSide² grey image
+// on the scale ±scale: mid-grey where the octave adds nothing, white where
+// it adds scale or more, black where it takes scale or more away. The
+// multifractals' later octaves add little beside their first, which
+// carries the offset, so a scale from 0 keeps them readable where one
+// from the first octave's lowest value would draw them black. One sample
+// per pixel, the nearest: averaging would blur the fine octaves'
+// amplitude away.
+func octaveThumb(c *terrain.Heightmap, scale float64) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, thumbSide, thumbSide))
+	for y := range thumbSide {
+		row := (y*(c.Height-1) + (thumbSide-1)/2) / (thumbSide - 1)
+		for x := range thumbSide {
+			col := (x*(c.Width-1) + (thumbSide-1)/2) / (thumbSide - 1)
+			v := 0.5
+			if scale > 0 {
+				v += 0.5 * float64(c.At(col, row)) / scale
+			}
+			grey := uint8(math.Round(255 * min(max(v, 0), 1)))
+			o := img.PixOffset(x, y)
+			img.Pix[o], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3] = grey, grey, grey, 255
+		}
+	}
+	return img
 }
 
 // Sizes and place of the teaching overlays, in pixels: below the HUD's
@@ -463,7 +545,9 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 			if i == t.octK-1 {
 				vector.StrokeRect(screen, x-1, y-1, thumbSide+2, thumbSide+2, 2, color.RGBA{255, 60, 60, 255}, false)
 			}
-			ebitenutil.DebugPrintAt(screen, fmt.Sprint(i+1), int(x)+2, int(y)+thumbSide+2)
+			label := g.octaveLabel(i)
+			textBackdrop(screen, label, int(x)-1, int(y)+thumbSide+2)
+			ebitenutil.DebugPrintAt(screen, label, int(x)+2, int(y)+thumbSide+2)
 		}
 	}
 	_ = h

@@ -159,3 +159,109 @@ func TestExplorerSpectrumPlot(t *testing.T) {
 		t.Error("choosing no plot left the plot on screen")
 	}
 }
+
+// The octave thumbnails share the first octave's scale: on screen, each
+// fBm octave's grey spread against the first's is its share of the height
+// (λ^(−H) = 1/2 per octave here), not a full-contrast picture of its own.
+func TestTeachOctaveThumbsCommonScale(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	g.Params.Algorithm, g.Params.Size, g.Params.Octaves = terrain.FBm, 129, 5
+	g.Params.Hurst, g.Params.Lacunarity = 1, 2
+	onLoop(func() { g.setTeachMode(teachOctaves) })
+	t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+	onLoop(func() { g.teach.octK = 5; g.showOctaves() }) // every thumbnail opaque
+	frame := renderFrame(g, false)
+	spread := func(vs []float64) float64 {
+		var s, s2 float64
+		for _, v := range vs {
+			s += v
+			s2 += v * v
+		}
+		m := s / float64(len(vs))
+		return math.Sqrt(s2/float64(len(vs)) - m*m)
+	}
+	var pix, height []float64
+	for i := range 5 {
+		x0 := testW - (5-i)*(thumbSide+6) - 4
+		var grey []float64
+		for y := teachTop; y < teachTop+thumbSide; y++ {
+			for x := x0; x < x0+thumbSide; x++ {
+				c := frame.RGBAAt(x, y)
+				if c.R != c.G || c.G != c.B {
+					t.Fatalf("thumbnail %d at (%d, %d) is %v, not grey", i+1, x, y, c)
+				}
+				grey = append(grey, float64(c.R))
+			}
+		}
+		pix = append(pix, spread(grey))
+		c, err := terrain.OctaveContribution(context.Background(), g.Params, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hs []float64
+		for _, v := range c.Samples {
+			hs = append(hs, float64(v))
+		}
+		height = append(height, spread(hs))
+	}
+	for i := 1; i < 5; i++ {
+		got, want := pix[i]/pix[0], height[i]/height[0]
+		if math.Abs(got-want) > 0.25*want {
+			t.Errorf("octave %d: grey spread %.3g of octave 1's, its heights' %.3g (λ^(-iH) = %.3g)", i+1, got, want, math.Pow(2, -float64(i)))
+		}
+	}
+	if g := pix[1] / pix[0]; g > 0.7 {
+		t.Errorf("octave 2 spreads %.2g of octave 1's greys; at H = 1 it carries about half the height", g)
+	}
+}
+
+// At 257², the lesson's size for the default 1025² world, octave 8 has a
+// wavelength of 1.15 samples: its label and the panel say it is aliased;
+// octave 7 (2.3 samples) is not flagged.
+func TestTeachOctaveAliasFlag(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	g.Params = terrain.DefaultParams() // fBm, 8 octaves, 1025²
+	onLoop(func() { g.setTeachMode(teachOctaves) })
+	t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+	if n := g.teach.partials[0].Width; n != 257 {
+		t.Fatalf("the lesson's map is %d², want 257²", n)
+	}
+	if l := g.octaveLabel(7); !strings.Contains(l, "aliased") || !strings.Contains(l, "x0.0078") {
+		t.Errorf("octave 8's label %q does not flag it aliased or lacks its factor 0.0078", l)
+	}
+	if l := g.octaveLabel(6); strings.Contains(l, "aliased") {
+		t.Errorf("octave 7's label %q flags it, at 2.3 samples", l)
+	}
+	text := g.octaveText()
+	for _, want := range []string{"octave 8 (i = 7): frequency λ^i = 128", "wavelength 1.15 samples: below 2 samples: aliased", "the map made at 257², not the world's 1025²"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the panel says\n%s\nwithout %q", text, want)
+		}
+	}
+	onLoop(func() { g.teach.octK = 7; g.showOctaves() })
+	if text := g.octaveText(); strings.Contains(text, "aliased") {
+		t.Errorf("octave 7 is flagged aliased:\n%s", text)
+	}
+}
+
+// The panel shows each fractal generator's formula as terrain's table
+// has it (checked there against the thesis's listings and the generator),
+// under its source.
+func TestTeachOctaveFormulaShown(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	g.Params.Size, g.Params.Octaves = 33, 3
+	onLoop(func() { g.setTeachMode(teachOctaves) })
+	t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+	for alg, f := range terrain.OctaveFormulas {
+		onLoop(func() { g.Params.Algorithm = alg; g.buildLesson() })
+		text := g.octaveText()
+		for _, l := range append([]string{f.Source + ":"}, f.Lines...) {
+			if !strings.Contains(text, l+"\n") {
+				t.Errorf("%s: the panel says\n%s\nwithout the line %q", alg, text, l)
+			}
+		}
+	}
+}

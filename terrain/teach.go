@@ -3,6 +3,7 @@ package terrain
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // The explorer's Teach panel (issue 6) shows how a map comes about: a
@@ -200,4 +201,120 @@ func partialSum(ctx context.Context, p Params, octaves int) (*Heightmap, error) 
 	}
 	m.CellSize, m.VerticalScale = p.CellSize, p.Amplitude
 	return m, nil
+}
+
+// OctaveFormula is how a fractal generator folds its octaves together,
+// written as its source writes it, for the Teach panel to show: a
+// lecturer can put it beside the source on a slide.
+type OctaveFormula struct {
+	// Source names where the formula comes from, as docs/sources.md cites
+	// it, with the source's own name for the function.
+	Source string
+	// Lines are the source's statements in order, in its variable names
+	// (value, amp, n, w, aux, d; p the point, λ the lacunarity, bands the
+	// octave count), with · for the product and x^(y) for pow(x, y). N(p)
+	// is the basis noise at p; where the generator's basis differs from the
+	// source's (its own seed per octave, a hashed lattice) docs/sources.md
+	// says so.
+	Lines []string
+	// Note says what a line's names stand for where the source's own
+	// names do not tell, or is empty.
+	Note string
+}
+
+// OctaveFormulas holds every fractal generator's formula. The thesis's
+// four generators are its listings 6.1–6.4 statement by statement
+// (TestOctaveFormulasAreTheListings checks them against the listings'
+// C++); ridged, billow and Swiss turbulence, which the thesis only
+// proposes (§8.2), are written as the generator folds them. Every formula
+// agrees with the generator to 1e-9 (TestOctaveFormulasAgreeWithGenerator).
+var OctaveFormulas = map[Algorithm]OctaveFormula{
+	FBm: {"thesis listing 6.1 (fBm), eq. 6.1", []string{
+		"value = 0",
+		"for i = 0 to bands-1:",
+		"  n = N(p)",
+		"  amp = λ^(-i·H)",
+		"  value += amp·n",
+		"  p *= λ",
+	}, ""},
+	Hetero: {"thesis listing 6.2 (HeteroMultifractal)", []string{
+		"n = N(p)",
+		"value = (n+offset)",
+		"p *= λ",
+		"for i = 1 to bands-1:",
+		"  n = N(p)",
+		"  amp = λ^(-i·H)",
+		"  value += value·amp·(n+offset)",
+		"  p *= λ",
+	}, ""},
+	Hybrid: {"thesis listing 6.3 (HybridMultifractal)", []string{
+		"n = N(p)",
+		"w = value = (n+offset)",
+		"p *= λ",
+		"for i = 1 to bands-1:",
+		"  if (w > 1) w = 1",
+		"  n = N(p)",
+		"  amp = λ^(-i·H)",
+		"  aux = amp·(n+offset)",
+		"  value += w·aux",
+		"  w *= aux",
+		"  p *= λ",
+	}, ""},
+	Quilez: {"thesis listing 6.4 (QuilezTurbulence)", []string{
+		"value = 0",
+		"d = (0, 0)",
+		"for i = 0 to bands-1:",
+		"  n = N(p)",
+		"  d += (n.y, n.z)",
+		"  amp = λ^(-i·H)",
+		"  value += amp·n.x/(1 + d·d)",
+		"  p *= λ",
+	}, "n = (N, dN/dx, dN/dy): the noise and its gradient"},
+	Ridged: {"Musgrave's ridged multifractal (thesis §8.2)", []string{
+		"n = N(p)",
+		"signal = value = (1 - |n|)^2",
+		"p *= λ",
+		"for i = 1 to bands-1:",
+		"  weight = clamp(2·signal, 0, 1)",
+		"  n = N(p)",
+		"  signal = (1 - |n|)^2·weight",
+		"  value += signal·λ^(-i·H)",
+		"  p *= λ",
+	}, ""},
+	Billow: {"billowy noise, fBm of |N| (thesis §8.2)", []string{
+		"value = 0",
+		"for i = 0 to bands-1:",
+		"  n = N(p)",
+		"  value += λ^(-i·H)·|n|",
+		"  p *= λ",
+	}, ""},
+	Swiss: {"de Carpentier's Swiss turbulence (thesis §8.2)", []string{
+		"value = 0, amp = 1, s = (0, 0)",
+		"for i = 0 to bands-1:",
+		"  n, (dx, dy) = N(λ^i·(p + 0.15·s))",
+		"  value += amp·(1 - |n|)",
+		"  s += amp·(-n)·(dx, dy)",
+		"  amp *= λ^(-H)·clamp(value, 0, 1)",
+	}, "(dx, dy): the gradient of N; s warps later octaves"},
+}
+
+// OctaveWavelength is the wavelength of octave i (0-based) in samples of
+// p's map: the first octave's lattice period, size^(fs/100) or, for a
+// tileable map, the side divided by a whole number of cells, over λ^i.
+// Under 2 samples an octave is past the Nyquist limit: the map's samples
+// cannot hold it, and it shows as aliased noise. Domain distortion and
+// Swiss turbulence's warp stretch it locally.
+func OctaveWavelength(p Params, i int) (float64, error) {
+	if err := checkFractalParams(p); err != nil {
+		return 0, err
+	}
+	period := featurePeriod(p.Size, p.FeatureSize)
+	cells, _, err := tileableLattice(p)
+	if err != nil {
+		return 0, err
+	}
+	if cells > 0 {
+		period = float64(p.Size-1) / float64(cells)
+	}
+	return period / math.Pow(p.Lacunarity, float64(i)), nil
 }
