@@ -325,6 +325,10 @@ func TestE2EEveryWidgetKind(t *testing.T) {
 	n += pickEach(a, "generator", labels["Generator"])
 	a.scroll(20)
 	clickHeader(a, "Generator", labels["Generator"])
+	clickHeader(a, "Route", labels["Route"])
+	n += pickEach(a, "route", labels["Route"])
+	a.scroll(20)
+	clickHeader(a, "Route", labels["Route"])
 
 	// Viewer: its dropdowns, then a drag on its third slider from a
 	// quarter of its width to its right end.
