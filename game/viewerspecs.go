@@ -104,7 +104,7 @@ var ViewerSpecs = []ViewerSpec{
 		Doc: "draw the mesh edges over the ground"},
 	{Name: "FlatShading", Label: "Flat shading", Kind: ViewerBool, Flag: "flat", Uniform: "FlatShading",
 		Doc: "light each triangle with its face normal"},
-	{Name: "ColourScheme", Label: "Colour by height", Kind: ViewerBool, Flag: "colour-scheme", Uniform: "Scheme",
+	{Name: "ColourScheme", Label: "Height colours", Kind: ViewerBool, Flag: "colour-scheme", Uniform: "Scheme",
 		Doc: "paper 001's solid colours by height share instead of textures"},
 	{Name: "Antialias", Label: "Anti-aliasing", Kind: ViewerBool, Flag: "aa",
 		Doc: "an edge anti-aliasing pass (FXAA) over the 3D view: smooth silhouettes"},

@@ -334,3 +334,15 @@ func TestViewerDoc(t *testing.T) {
 		}
 	}
 }
+
+// Every Viewer checkbox's label shows whole in its third of the panel: a
+// third of the window less the box leaves 14 characters of the 6-pixel
+// font ("Colour by height" was drawn as "Colour by heig").
+func TestViewerCheckboxLabelsFit(t *testing.T) {
+	const chars = 14
+	for _, s := range ViewerSpecs {
+		if s.Kind == ViewerBool && s.Label != "" && labelWidth(s.Label) > chars {
+			t.Errorf("checkbox %q is %d characters wide; at most %d show", s.Label, labelWidth(s.Label), chars)
+		}
+	}
+}
