@@ -188,7 +188,10 @@ func startBrowser(t *testing.T, url string, extra ...chromedp.ExecAllocatorOptio
 			t.Logf("chromedp: %s", msg)
 		}
 	}))
-	ctx, cancelTime := context.WithTimeout(ctx, 10*time.Minute)
+	// A guard against a page that hangs, not a measure of speed: the widget
+	// walk, which works some thirty dropdowns each with a redraw in the
+	// software-rendered tab, has taken over ten minutes on a loaded machine.
+	ctx, cancelTime := context.WithTimeout(ctx, 25*time.Minute)
 	stop := func() { cancelTime(); cancelTab(); cancelAlloc() }
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(webViewport.X), int64(webViewport.Y)), chromedp.Navigate(url)); err != nil {
 		stop()
