@@ -289,8 +289,12 @@ func boxSlope(height func(col, row int) float64, col, row, s int) (gx, gz float6
 }
 
 // vertexStep is the cell size, in samples, of the finest ring that holds
-// the vertex at (col, row).
+// the vertex at (col, row); 1 on the map's edge, where the vertex meets
+// the map's samples and their one-sample normals.
 func (o *Outside) vertexStep(col, row int) int {
+	if o.distance(col, row) == 0 {
+		return 1
+	}
 	for _, r := range o.Rings {
 		if col >= r.Xs[0] && col <= r.Xs[len(r.Xs)-1] && row >= r.Zs[0] && row <= r.Zs[len(r.Zs)-1] {
 			return r.Step
