@@ -82,7 +82,7 @@ func TestOutsideLightPacked(t *testing.T) {
 			t.Fatal("no light for the land beyond")
 		}
 		g := lm.Outside
-		if lm.Width < max(lm.MapWidth, g.Side) || lm.Height != lm.MapHeight+g.Side || len(lm.Pix) != 4*lm.Width*lm.Height {
+		if lm.Width < max(lm.MapWidth, g.Side) || lm.Height != lm.MapHeight+g.Side+lightLevelsHeight(lm.MapHeight) || len(lm.Pix) != 4*lm.Width*lm.Height {
 			t.Fatalf("light image %d×%d (%d bytes) for a %d×%d map and %d² beyond", lm.Width, lm.Height, len(lm.Pix), lm.MapWidth, lm.MapHeight, g.Side)
 		}
 		for j := 0; j < g.Side; j++ {
