@@ -52,8 +52,8 @@ type Outside struct {
 	// the plane beyond it.
 	Fade []float32
 	// SlopeX and SlopeZ are, per vertex, the height's gradient (world
-	// height per world distance) averaged over a box as wide as the
-	// vertex's cells (boxSlope). A gradient at the map's own sample
+	// height per world distance) averaged over a box half as wide as the
+	// vertex's cells (boxSlope, slopeBox). A gradient at the map's own sample
 	// spacing, sampled at vertices 16 and more samples apart, aliases:
 	// each vertex draws a random fine slope, and every cell shades and
 	// takes rock or grass by it, as blotches the size of the cells. The
@@ -263,7 +263,7 @@ func NewOutsideOf(ctx context.Context, m *Heightmap, minReach float64, height fu
 		}
 		col, row := o.X[k], o.Z[k]
 		o.Heights[k] = float32(height(col, row) * m.VerticalScale)
-		gx, gz := boxSlope(height, col, row, o.vertexStep(col, row))
+		gx, gz := boxSlope(height, col, row, o.slopeBox(col, row))
 		o.SlopeX[k] = float32(gx * m.VerticalScale / m.CellSize)
 		o.SlopeZ[k] = float32(gz * m.VerticalScale / m.CellSize)
 		o.Fade[k] = outsideFade(o.distance(col, row), reach)
@@ -287,6 +287,13 @@ func boxSlope(height func(col, row int) float64, col, row, s int) (gx, gz float6
 	}
 	return gx / float64(4*h), gz / float64(4*h)
 }
+
+// slopeBox is the width, in samples, of the box the slope of the vertex at
+// (col, row) is averaged over: half its cells' size. A box as wide as the
+// cells left the land beyond too smooth at a low sun: the mean slope of a
+// cell catches little of a sun a few degrees high, where its steeper
+// facets catch much, and the hills' relief and shadows faded out.
+func (o *Outside) slopeBox(col, row int) int { return o.vertexStep(col, row) / 2 }
 
 // vertexStep is the cell size, in samples, of the finest ring that holds
 // the vertex at (col, row); 1 on the map's edge, where the vertex meets
