@@ -228,7 +228,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	for i := range f.batches {
 		for _, d := range f.batches[i].calls() {
 			// Chunks wholly above the water surface never show it.
-			r.drawCall(dst, &d, v, route == nil, !lit, !masks, !water || d.dry, outsideLit)
+			r.drawCall(dst, &d, v, route == nil, !lit, !masks, !water || d.dry, false)
 		}
 	}
 	r.drawCall(dst, &r.horizon.skirt, v, route == nil, !outsideLit, !masks, !water, outsideLit)
@@ -346,8 +346,7 @@ func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks, n
 		NoTileBreak: v.ColourScheme || !v.BreakTiling,
 		// With the repeat hidden every projection is biplanar.
 		NoThreePlanes: !v.ColourScheme && v.BreakTiling,
-		// The map's own chunks are lit by the land beyond's coarse
-		// light too where seen from afar.
+		// The map's own chunks never reach beyond it.
 		NoOutsideLight: !beyond,
 	}
 	return r.variant(key)
