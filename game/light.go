@@ -55,14 +55,18 @@ type lightKey struct {
 // LightMap is a world's light, one texel per sample of Map (the world's
 // map or, for maps over maxLightSide, a coarser copy) in its top-left
 // MapWidth × MapHeight texels: R the sun's visibility, G the sky's, both
-// 0–255, B 0 and A 255. Where the world has land beyond the map, the
-// Outside.Side² texels below them hold that land's light the same way.
+// 0–255, B and A the normal's x and z. Where the world has land beyond
+// the map, the Outside.Side² texels below them hold that land's light
+// the same way (B 0, A 255); below all of them, from row LevelsY, the
+// map's texels at coarser levels (lightLevels).
 type LightMap struct {
 	key                 lightKey
 	Width, Height       int // the image's size
 	MapWidth, MapHeight int
 	Outside             *OutsideLight
-	Pix                 []byte
+	// LevelsY is the row of the map's coarser levels (lightLevels).
+	LevelsY int
+	Pix     []byte
 }
 
 // maxLightSide bounds the light map's side; larger maps are lit from a
@@ -189,6 +193,18 @@ func (l *Lighter) compute(ctx context.Context, k lightKey) *LightMap {
 		lm.Outside, outSun, outSky = &g, sun, sky
 		lm.Width, lm.Height = max(lm.Width, g.Side), lm.Height+g.Side
 	}
+	// The map's normals for its coarser levels (the map's own where the
+	// light has every sample).
+	normals := k.world.Normals
+	if len(normals) != 3*n {
+		var err error
+		if normals, err = terrain.NormalsContext(ctx, m); err != nil {
+			return nil
+		}
+	}
+	lm.LevelsY = lm.Height
+	lm.Height += lightLevelsHeight(m.Height)
+	lm.Width = max(lm.Width, lightLevelsWidth(m.Width))
 	lm.Pix = make([]byte, 4*lm.Width*lm.Height)
 	put := func(x, y int, sun, sky []float32, i int) {
 		p := lm.Pix[4*(y*lm.Width+x) : 4*(y*lm.Width+x)+4]
@@ -202,7 +218,10 @@ func (l *Lighter) compute(ctx context.Context, k lightKey) *LightMap {
 	}
 	for i := 0; i < n; i++ {
 		put(i%m.Width, i/m.Width, vis, ao, i)
+		p := lm.Pix[4*((i/m.Width)*lm.Width+i%m.Width):]
+		p[2], p[3] = unitByte(normals[3*i]), unitByte(normals[3*i+2])
 	}
+	lightLevels(lm.Pix, lm.Width, m.Width, m.Height, lm.LevelsY)
 	if g := lm.Outside; g != nil {
 		for i := 0; i < g.Side*g.Side; i++ {
 			put(i%g.Side, m.Height+i/g.Side, outSun, outSky, i)
@@ -240,4 +259,75 @@ func metricSnowLine(m *terrain.Heightmap) float32 {
 		return maxSnowLine
 	}
 	return float32(math.Min(math.Max(share, 0), maxSnowLine))
+}
+
+// The map's light and normals at coarser scales. Seen from afar a pixel
+// spans many of the map's samples; sampled at one point, the light map's
+// shadows and occlusion and the map's one-sample normals alias into a fine
+// speckle that the land beyond the map, whose cells are 16 samples and
+// more wide, does not have, and the map's square stands out as a denser
+// patch. So the light image carries box-filtered levels of the map's
+// texels (a mip chain: level k is ⌈W/2^k⌉ × ⌈H/2^k⌉ texels, each the mean
+// of a 2×2 block of level k−1's), side by side in one row of height
+// ⌈H/2⌉ below the map's texels and the land beyond's, level 1 at x 0 and
+// each next level to the right of the one before; the shader filters the
+// light and the normal to the pixel's footprint on the ground from them.
+// Each texel holds the sun's visibility (R), the sky's (G) and the mean
+// normal's x and z (B, A; (n+1)/2), whose length below 1 flattens the
+// mean normal, as the relief it averages looks flatter from afar.
+//
+// lightMaxLevel is the coarsest level: 2^7 samples a texel, past the
+// land beyond's coarse light and cells.
+const lightMaxLevel = 7
+
+// lightLevelsHeight is the height of the row of coarser levels of a map
+// h texels high.
+func lightLevelsHeight(h int) int { return (h + 1) / 2 }
+
+// lightLevelsWidth is the width of the row of coarser levels of a map w
+// texels wide.
+func lightLevelsWidth(w int) int {
+	sum := 0
+	for range lightMaxLevel {
+		w = (w + 1) / 2
+		sum += w
+	}
+	return sum
+}
+
+// unitByte encodes x in −1 … 1 as a byte.
+func unitByte(x float32) uint8 { return uint8(min(max(x*0.5+0.5, 0), 1)*255 + 0.5) }
+
+// lightLevels fills the coarser levels of the w×h map texels at the top
+// left of pix (an image stride texels wide) into the row at y.
+func lightLevels(pix []byte, stride, w, h, y int) {
+	// Level k−1 lies at (px, py), pw×ph texels.
+	px, py, pw, ph := 0, 0, w, h
+	x := 0
+	for range lightMaxLevel {
+		if pw < 2 && ph < 2 {
+			return
+		}
+		nw, nh := (pw+1)/2, (ph+1)/2
+		for j := range nh {
+			for i := range nw {
+				var sum [4]int
+				for dj := range 2 {
+					for di := range 2 {
+						si, sj := min(2*i+di, pw-1), min(2*j+dj, ph-1)
+						o := 4 * ((py+sj)*stride + px + si)
+						for c := range 4 {
+							sum[c] += int(pix[o+c])
+						}
+					}
+				}
+				o := 4 * ((y+j)*stride + x + i)
+				for c := range 4 {
+					pix[o+c] = uint8((sum[c] + 2) / 4)
+				}
+			}
+		}
+		px, py, pw, ph = x, y, nw, nh
+		x += nw
+	}
 }

@@ -34,6 +34,7 @@ type renderer struct {
 	// The light image's layout: the map's texels, and where the land
 	// beyond the map has its light, that land's coarse grid.
 	lightMapSize [2]int
+	lightLevelsY int
 	lightOutside *OutsideLight
 
 	// The erosion masks of maskWorld as an image (nil: it has none).
@@ -190,6 +191,14 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	if lit {
 		tu["LightScale"] = float32(float64(r.lightMapSize[0]-1) / (float64(m.Width-1) * m.CellSize))
 		tu["LightSize"] = []float32{float32(r.lightMapSize[0]), float32(r.lightMapSize[1])}
+		tu["LightLevelsY"] = float32(r.lightLevelsY)
+		// The map meets the land beyond in that land's band: its cells
+		// next to the map in light texels.
+		tu["EdgeLevel"] = float32(0)
+		if out := outsideOf(v, world); out != nil && len(out.Rings) > 0 {
+			texels := float64(out.Rings[0].Step) * float64(r.lightMapSize[0]-1) / float64(m.Width-1)
+			tu["EdgeLevel"] = float32(math.Log2(max(texels, 1)))
+		}
 		r.terrainOpts.Images[2] = r.lightImg
 	}
 	if outsideLit {
@@ -305,7 +314,7 @@ func (r *renderer) pollLight(world *World, v *Viewer) {
 			r.lightImg.WritePixels(lm.Pix)
 		}
 		r.lightKey = lm.key
-		r.lightMapSize, r.lightOutside = [2]int{lm.MapWidth, lm.MapHeight}, lm.Outside
+		r.lightMapSize, r.lightOutside, r.lightLevelsY = [2]int{lm.MapWidth, lm.MapHeight}, lm.Outside, lm.LevelsY
 	}
 }
 

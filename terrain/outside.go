@@ -52,13 +52,13 @@ type Outside struct {
 	// the plane beyond it.
 	Fade []float32
 	// SlopeX and SlopeZ are, per vertex, the height's gradient (world
-	// height per world distance) at the map's own sample spacing, by
-	// central differences over neighbouring map samples. The cells are 16
-	// and more samples wide, so differences over the mesh itself would
-	// give the smooth slopes of a blurred land: snow would blanket peaks
-	// whose map counterparts are rock. With these the land beyond is lit
-	// and textured as the map's coarse chunks are, which take their
-	// normals from the map's samples.
+	// height per world distance) averaged over a box half as wide as the
+	// vertex's cells (boxSlope, slopeBox). A gradient at the map's own sample
+	// spacing, sampled at vertices 16 and more samples apart, aliases:
+	// each vertex draws a random fine slope, and every cell shades and
+	// takes rock or grass by it, as blotches the size of the cells. The
+	// map, seen from as far, is shaded with its normals filtered to the
+	// pixel's footprint, the same band.
 	SlopeX, SlopeZ []float32
 	// Cells are the mesh's cells, ring by ring.
 	Cells []OutsideCell
@@ -255,7 +255,6 @@ func NewOutsideOf(ctx context.Context, m *Heightmap, minReach float64, height fu
 	o.Fade = make([]float32, n)
 	o.SlopeX = make([]float32, n)
 	o.SlopeZ = make([]float32, n)
-	slope := m.VerticalScale / (2 * m.CellSize)
 	for k := range n {
 		if k%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -264,11 +263,51 @@ func NewOutsideOf(ctx context.Context, m *Heightmap, minReach float64, height fu
 		}
 		col, row := o.X[k], o.Z[k]
 		o.Heights[k] = float32(height(col, row) * m.VerticalScale)
-		o.SlopeX[k] = float32((height(col+1, row) - height(col-1, row)) * slope)
-		o.SlopeZ[k] = float32((height(col, row+1) - height(col, row-1)) * slope)
+		gx, gz := boxSlope(height, col, row, o.slopeBox(col, row))
+		o.SlopeX[k] = float32(gx * m.VerticalScale / m.CellSize)
+		o.SlopeZ[k] = float32(gz * m.VerticalScale / m.CellSize)
 		o.Fade[k] = outsideFade(o.distance(col, row), reach)
 	}
 	return o, nil
+}
+
+// boxSlope is the gradient (height per sample) at (col, row) of height
+// averaged over a box s samples wide: the differences across the box's
+// width along each axis, at a quarter of its width either side of the
+// vertex across it. With s 1 (or less) it is the central difference over
+// the neighbouring samples.
+func boxSlope(height func(col, row int) float64, col, row, s int) (gx, gz float64) {
+	if s < 2 {
+		return (height(col+1, row) - height(col-1, row)) / 2, (height(col, row+1) - height(col, row-1)) / 2
+	}
+	h, q := s/2, max(s/4, 1)
+	for _, d := range [2]int{-q, q} {
+		gx += height(col+h, row+d) - height(col-h, row+d)
+		gz += height(col+d, row+h) - height(col+d, row-h)
+	}
+	return gx / float64(4*h), gz / float64(4*h)
+}
+
+// slopeBox is the width, in samples, of the box the slope of the vertex at
+// (col, row) is averaged over: half its cells' size. A box as wide as the
+// cells left the land beyond too smooth at a low sun: the mean slope of a
+// cell catches little of a sun a few degrees high, where its steeper
+// facets catch much, and the hills' relief and shadows faded out.
+func (o *Outside) slopeBox(col, row int) int { return o.vertexStep(col, row) / 2 }
+
+// vertexStep is the cell size, in samples, of the finest ring that holds
+// the vertex at (col, row); 1 on the map's edge, where the vertex meets
+// the map's samples and their one-sample normals.
+func (o *Outside) vertexStep(col, row int) int {
+	if o.distance(col, row) == 0 {
+		return 1
+	}
+	for _, r := range o.Rings {
+		if col >= r.Xs[0] && col <= r.Xs[len(r.Xs)-1] && row >= r.Zs[0] && row <= r.Zs[len(r.Zs)-1] {
+			return r.Step
+		}
+	}
+	return o.Rings[len(o.Rings)-1].Step
 }
 
 // distance is how far sample (col, row) lies beyond the map, in samples,

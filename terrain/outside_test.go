@@ -123,18 +123,61 @@ func TestOutsideHeightsAreTheNoiseAtEachVertex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slope := m.VerticalScale / (2 * m.CellSize)
+	slope := m.VerticalScale / m.CellSize
 	for k := range o.X {
 		x, z := o.X[k], o.Z[k]
 		if want := float32(f.height(x, z) * m.VerticalScale); o.Heights[k] != want {
 			t.Fatalf("vertex (%d, %d): height %v, the noise there %v", x, z, o.Heights[k], want)
 		}
-		if want := float32((f.height(x+1, z) - f.height(x-1, z)) * slope); o.SlopeX[k] != want {
-			t.Fatalf("vertex (%d, %d): slope x %v, the noise's %v", x, z, o.SlopeX[k], want)
+		// The slope averaged over the vertex's cell: differences across
+		// it, half a cell either side, at a quarter cell either side.
+		s := o.slopeBox(x, z)
+		h, q := s/2, s/4
+		wantX := (f.height(x+h, z-q) - f.height(x-h, z-q) + f.height(x+h, z+q) - f.height(x-h, z+q)) / float64(4*h) * slope
+		wantZ := (f.height(x-q, z+h) - f.height(x-q, z-h) + f.height(x+q, z+h) - f.height(x+q, z-h)) / float64(4*h) * slope
+		if s < 2 {
+			wantX = (f.height(x+1, z) - f.height(x-1, z)) / 2 * slope
+			wantZ = (f.height(x, z+1) - f.height(x, z-1)) / 2 * slope
 		}
-		if want := float32((f.height(x, z+1) - f.height(x, z-1)) * slope); o.SlopeZ[k] != want {
-			t.Fatalf("vertex (%d, %d): slope z %v, the noise's %v", x, z, o.SlopeZ[k], want)
+		if o.SlopeX[k] != float32(wantX) {
+			t.Fatalf("vertex (%d, %d), cells %d wide: slope x %v, the noise's over the cell %v", x, z, s, o.SlopeX[k], wantX)
 		}
+		if o.SlopeZ[k] != float32(wantZ) {
+			t.Fatalf("vertex (%d, %d), cells %d wide: slope z %v, the noise's over the cell %v", x, z, s, o.SlopeZ[k], wantZ)
+		}
+	}
+}
+
+// The land beyond's vertex slopes are the relief of their cells' size,
+// not a one-sample slope drawn at random every 16 samples and more: over
+// the vertices off the map's edge, the slopes vary far less than the
+// one-sample slopes at the same vertices (which shaded and textured the
+// land beyond as blotches the size of its cells).
+func TestOutsideSlopesAreOfTheCellsBand(t *testing.T) {
+	o, m, p := outsideOf(t, [][2]string{{"algorithm", "fbm"}, {"amplitude", "200"}}, 257)
+	f, err := newHeightField(p, m, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slope := m.VerticalScale / (2 * m.CellSize)
+	var got, point float64
+	n := 0
+	for k := range o.X {
+		x, z := o.X[k], o.Z[k]
+		if o.distance(x, z) == 0 || o.Fade[k] < 1 {
+			continue
+		}
+		px := (f.height(x+1, z) - f.height(x-1, z)) * slope
+		pz := (f.height(x, z+1) - f.height(x, z-1)) * slope
+		got += float64(o.SlopeX[k])*float64(o.SlopeX[k]) + float64(o.SlopeZ[k])*float64(o.SlopeZ[k])
+		point += px*px + pz*pz
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d vertices off the map's edge", n)
+	}
+	if ratio := math.Sqrt(got / point); ratio > 0.85 {
+		t.Fatalf("RMS slope of the vertices %.3f of the one-sample slopes' at them: the cells' slopes are not averaged", ratio)
 	}
 }
 
