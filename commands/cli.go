@@ -462,7 +462,8 @@ func commit(g *atomicfile.Group) error {
 }
 
 // saveWorld adds the map to -o, and the parameters and masks where asked,
-// to the group g, and returns the list of files written.
+// to the group g, and returns the list of files written. It uses up
+// w.Masks.
 func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *pipeline.World) (string, error) {
 	files, err := saveMap(ctx, g, opt, w)
 	if err != nil {
@@ -481,7 +482,9 @@ func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w 
 		}
 		base := strings.TrimSuffix(filepath.Base(opt.out), filepath.Ext(opt.out))
 		for _, name := range erosion.MaskNames {
-			mask, ms, err := w.Masks.NormalisedScale(name)
+			// Each mask is normalised in its own storage and written at
+			// once: no copy of it is made, and nothing reads the masks after.
+			mask, ms, err := w.Masks.TakeNormalised(name)
 			if err != nil {
 				return "", fmt.Errorf("generate: -masks: %w", err)
 			}

@@ -69,7 +69,7 @@ func Run(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Option
 	stages := Stages(p)
 	if opt.Masks != nil {
 		opt.Masks.ensure(m)
-		opt.Masks.reset(len(m.Samples))
+		opt.Masks.reset()
 	}
 	var total Budget
 	for k, stage := range stages {
