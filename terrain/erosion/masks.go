@@ -273,12 +273,26 @@ func single(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Opt
 	return b, nil
 }
 
-// finishStage records a hydraulic or thermal stage's net change in the
-// masks and writes the heights back into m.
-func finishStage(g *grid, m *terrain.Heightmap, opt Options) {
+// stageInput is what finishStage needs of a hydraulic or thermal stage's
+// input: nothing, as the map holds it until the end, unless passes
+// overwrite the map on the way and the masks need it; then a copy.
+func stageInput(m *terrain.Heightmap, opt Options) []float32 {
+	if opt.Masks != nil && opt.Pass != nil {
+		return slices.Clone(m.Samples)
+	}
+	return nil
+}
+
+// finishStage records a hydraulic or thermal stage's net change from its
+// input (before, or m's samples if before is nil) in the masks and writes
+// the heights back into m.
+func finishStage(g *grid, m *terrain.Heightmap, before []float32, opt Options) {
 	if opt.Masks != nil {
 		opt.Masks.ensure(m)
-		opt.Masks.addNet(g, m)
+		if before == nil {
+			before = m.Samples
+		}
+		opt.Masks.addNetFrom(g, before, m.VerticalScale)
 	}
 	g.store(m)
 }
