@@ -363,12 +363,19 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 		overrideScale(stdout, opt.heightmap, loaded, opt.mapHeight, opt.params.CellSize, opt.cellSizeGiven)
 		ep := opt.params
 		ep.Size = max(src.Width, src.Height)
+		// The loaded map is kept beside the eroded copy: 4 bytes a sample more.
+		if err := checkMemory(opt.params, src.Width, src.Height, 4, opt.masks != "", ""); err != nil {
+			return fmt.Errorf("generate: -heightmap %s: %w", opt.heightmap, err)
+		}
 		warnCost(stderr, ep)
 		w, err = pipeline.Erode(ctx, src, opt.params, popt)
 		if err != nil {
 			return fmt.Errorf("generate: -heightmap %s: %w", opt.heightmap, err)
 		}
 	} else {
+		if err := checkMemory(opt.params, opt.params.Size, opt.params.Size, 0, opt.masks != "", "-size"); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
 		warnCost(stderr, opt.params)
 		w, err = pipeline.Generate(ctx, opt.params, popt)
 		if err != nil {
@@ -403,6 +410,62 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, wrote)
 	fmt.Fprint(stdout, opt.export.report.String())
 	return nil
+}
+
+// generateMemoryLimit is the peak memory generate promises to stay under
+// (docs/generate.md), in bytes.
+const generateMemoryLimit = 2e9
+
+// checkMemory refuses, before anything is made, erosion whose estimated
+// peak (erosion.PeakBytesPerSample, with extra bytes a sample the caller
+// holds beside the map, and 64 MB for the runtime and the generator's
+// tables) passes generateMemoryLimit: it names the estimate and what would
+// fit (no -masks, fewer stages, or, where sizeFlag names the flag that
+// sets it, a smaller size), rather than letting the run go out of memory
+// part of the way through.
+func checkMemory(p terrain.Params, width, height, extra int, masks bool, sizeFlag string) error {
+	samples := width * height
+	stages := erosion.Stages(p)
+	if len(stages) == 0 {
+		return nil
+	}
+	estimate := func(q terrain.Params, samples int, masks bool) float64 {
+		return 64<<20 + float64(erosion.PeakBytesPerSample(q, masks)+extra)*float64(samples)
+	}
+	est := estimate(p, samples, masks)
+	if est <= generateMemoryLimit {
+		return nil
+	}
+	var fits []string
+	if masks && estimate(p, samples, false) <= generateMemoryLimit {
+		fits = append(fits, "no -masks")
+	}
+	if len(stages) > 1 {
+		for i := range stages {
+			q := p
+			q.Erosion = strings.Join(slices.Delete(slices.Clone(stages), i, i+1), ",")
+			if estimate(q, samples, masks) <= generateMemoryLimit {
+				fits = append(fits, "-erosion "+q.Erosion)
+			}
+		}
+	}
+	if sizeFlag != "" {
+		for size := (p.Size-1)/2 + 1; size > 2; size = (size-1)/2 + 1 {
+			if estimate(p, size*size, masks) <= generateMemoryLimit {
+				fits = append(fits, fmt.Sprintf("%s %d", sizeFlag, size))
+				break
+			}
+		}
+	}
+	what := "-erosion " + p.Erosion
+	if masks {
+		what += " with -masks"
+	}
+	msg := fmt.Sprintf("%s on %d×%d samples would peak at about %.1f GB of memory, over generate's %.0f GB", what, width, height, est/1e9, generateMemoryLimit/1e9)
+	if len(fits) > 0 {
+		msg += "; within it: " + strings.Join(fits, ", or ")
+	}
+	return errors.New(msg + "; nothing written")
 }
 
 // warnCost says before it starts that a hydraulic stage will take long:
@@ -462,7 +525,8 @@ func commit(g *atomicfile.Group) error {
 }
 
 // saveWorld adds the map to -o, and the parameters and masks where asked,
-// to the group g, and returns the list of files written.
+// to the group g, and returns the list of files written. It uses up
+// w.Masks.
 func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *pipeline.World) (string, error) {
 	files, err := saveMap(ctx, g, opt, w)
 	if err != nil {
@@ -481,7 +545,9 @@ func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w 
 		}
 		base := strings.TrimSuffix(filepath.Base(opt.out), filepath.Ext(opt.out))
 		for _, name := range erosion.MaskNames {
-			mask, ms, err := w.Masks.NormalisedScale(name)
+			// Each mask is normalised in its own storage and written at
+			// once: no copy of it is made, and nothing reads the masks after.
+			mask, ms, err := w.Masks.TakeNormalised(name)
 			if err != nil {
 				return "", fmt.Errorf("generate: -masks: %w", err)
 			}
@@ -506,6 +572,9 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 	}
 	if err := track.SelectPart(opt.routePart); err != nil {
 		return fmt.Errorf("generate: -route %s: -route-%w", opt.route, err)
+	}
+	if err := checkMemory(opt.params, opt.params.Size, opt.params.Size, 0, opt.masks != "", "-size"); err != nil {
+		return fmt.Errorf("generate: -route %s: %w", opt.route, err)
 	}
 	if !opt.routeWarn { // refuse in milliseconds what the build would refuse after seconds
 		if err := route.Precheck(opt.params, track); err != nil {

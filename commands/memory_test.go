@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"cordillera/terrain"
+	"cordillera/terrain/erosion"
 )
 
 // The memory budgets of README's table, checked by running a command in a
@@ -173,31 +176,64 @@ func TestGenerateExportMemoryBudget(t *testing.T) {
 	}
 }
 
-// erosionStagesBudgetMB is what generate with all three erosion stages and
-// -masks may hold for a map of the given samples: 64 MB and 72 bytes a
-// sample. This is not yet README's 2 GB at 8193² (it allows 4.9 GB): the
-// fluvial stage alone is within it (TestFluvialMemoryBudget), but the
-// pipeline with masks peaks elsewhere (docs/performance.md). It keeps what the stages leave behind from adding
-// up: each stage's arrays are collected before the next stage (and the
-// masks' flow) allocates its own.
-func erosionStagesBudgetMB(samples int) float64 {
-	return 64 + 72*float64(samples)/(1<<20)
-}
-
-// Before the runtime collected between stages, a 1025² map with all three
-// stages and masks peaked at 188 MB (2049²: 521 MB); now 109 MB (319 MB).
+// generate with all three erosion stages and -masks holds, per sample of
+// the map beyond what a tiny map costs, at most what the estimate that
+// generate refuses by allows (erosion.PeakBytesPerSample: 32 bytes, the
+// thermal stage's two float64 grids beside the map and two masks, with the
+// collector's headroom), and the fixed part stays under 64 MB. Each
+// sample costs the difference between a 1025² run and a 257² one. Before,
+// the stages held the three masks from the start, the fluvial stage a copy
+// of the input, the flow mask every array of its network at once, and
+// saving a normalised copy of each mask and a sorted copy of its non-zero
+// values: this test measured 71 bytes a sample (now 28.5).
 func TestErosionStagesMemoryBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("erodes a 1025² map with all three stages in a child process")
 	}
-	const side = 1025
+	const stages = "fluvial,hydraulic,thermal"
 	dir := t.TempDir()
-	budget := erosionStagesBudgetMB(side * side)
-	peak := peakMB(t, "generate", "-size", strconv.Itoa(side), "-erosion", "fluvial,hydraulic,thermal",
-		"-masks", filepath.Join(dir, "masks"), "-o", filepath.Join(dir, "e.r16"))
-	t.Logf("three erosion stages with masks at %d²: peak %.0f MB, budget %.0f MB", side, peak, budget)
-	if peak > budget {
-		t.Errorf("three erosion stages with masks at %d²: peak %.0f MB over the budget of %.0f MB", side, peak, budget)
+	run := func(side int) float64 {
+		return peakMB(t, "generate", "-size", strconv.Itoa(side), "-erosion", stages,
+			"-masks", filepath.Join(dir, "masks"), "-o", filepath.Join(dir, "e.r16"))
+	}
+	const small, side = 257, 1025
+	fixed, peak := run(small), run(side)
+	perSample := (peak - fixed) * (1 << 20) / float64(side*side-small*small)
+	p := terrain.DefaultParams()
+	p.Erosion = stages
+	budget := erosion.PeakBytesPerSample(p, true)
+	t.Logf("three erosion stages with masks: peak %.0f MB at %d², %.0f MB at %d²: %.1f bytes a sample, budget %d", peak, side, fixed, small, perSample, budget)
+	if fixed > 64 {
+		t.Errorf("three erosion stages with masks at %d²: peak %.0f MB, over the 64 MB the budget allows for the fixed part", small, fixed)
+	}
+	if perSample > float64(budget) {
+		t.Errorf("three erosion stages with masks: %.1f bytes a sample (peak %.0f MB at %d², %.0f MB at %d²), over the budget of %d", perSample, peak, side, fixed, small, budget)
+	}
+}
+
+// generate refuses, before it starts, erosion whose estimated peak passes
+// 2 GB, and says what would fit. Before, the three stages with -masks at
+// 8193² set out to use about 4.7 GB.
+func TestGenerateRefusesOverMemory(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "a.r16")
+	err := Generate([]string{"-size", "8193", "-erosion", "fluvial,hydraulic,thermal", "-masks", filepath.Join(dir, "m"), "-o", out}, io.Discard, io.Discard)
+	if err == nil {
+		t.Fatal("generate -size 8193 with three stages and -masks: no error")
+	}
+	for _, want := range []string{"8193×8193", "2.2 GB", "over generate's 2 GB", "no -masks", "-erosion fluvial,hydraulic", "-size 4097"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Errorf("%s was written", out)
+	}
+	// Without -masks the three stages fit.
+	p := terrain.DefaultParams()
+	p.Size, p.Erosion = 8193, "fluvial,hydraulic,thermal"
+	if err := checkMemory(p, p.Size, p.Size, 0, false, "-size"); err != nil {
+		t.Errorf("three stages without masks at 8193²: %v", err)
 	}
 }
 

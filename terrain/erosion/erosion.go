@@ -69,7 +69,7 @@ func Run(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Option
 	stages := Stages(p)
 	if opt.Masks != nil {
 		opt.Masks.ensure(m)
-		opt.Masks.reset(len(m.Samples))
+		opt.Masks.reset()
 	}
 	var total Budget
 	for k, stage := range stages {
@@ -214,3 +214,46 @@ func (g *grid) store(m *terrain.Heightmap) {
 
 // cellArea is the ground area of one sample in m².
 func (g *grid) cellArea() float64 { return g.cell * g.cell }
+
+// The bytes a sample that a run holds at its peak, beyond a fixed part
+// (the runtime, the generator's tables: under 64 MB): the map's float32
+// sample, the arrays of the stage that holds most, Eroded and Deposited
+// once a stage has recorded into them, and the collector's headroom over
+// what is live. Each stage's own arrays (docs/performance.md):
+const (
+	mapBytes       = 4  // the map's samples
+	maskBytes      = 8  // Eroded and Deposited, float32 each
+	fluvialBytes   = 18 // float64 heights, receivers, drainage areas, marks, the flood's front
+	hydraulicBytes = 8  // float64 heights
+	thermalBytes   = 16 // float64 heights and the sweep's second buffer
+	flowBytes      = 12 // the flow mask's float64 heights and receivers (the marks are dropped before)
+	headroomBytes  = 4  // the collector's, as measured
+)
+
+// PeakBytesPerSample estimates the bytes a sample a run of p's stages
+// holds at its peak, with the masks or not: the largest of its stages',
+// each with the masks the stages before it have made.
+func PeakBytesPerSample(p terrain.Params, masks bool) int {
+	peak := mapBytes
+	recorded := false // Eroded and Deposited are made
+	for _, stage := range Stages(p) {
+		held := mapBytes
+		if recorded {
+			held += maskBytes
+		}
+		switch stage {
+		case terrain.FluvialErosion:
+			held += fluvialBytes
+		case terrain.HydraulicErosion:
+			held += hydraulicBytes
+		case terrain.ThermalErosion:
+			held += thermalBytes
+		}
+		peak = max(peak, held)
+		recorded = masks
+	}
+	if masks && recorded {
+		peak = max(peak, mapBytes+maskBytes+flowBytes)
+	}
+	return peak + headroomBytes
+}

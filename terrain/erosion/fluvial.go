@@ -3,6 +3,7 @@ package erosion
 import (
 	"context"
 	"math"
+	"runtime"
 	"slices"
 
 	"cordillera/noise"
@@ -90,8 +91,15 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	z := g.z
 	lo, hi := minMax(z)
 	net := newFluvialNetwork(g, p)
-	var input []float32 // the input's samples, for the masks
-	if opt.Masks != nil {
+	// The masks need the input's samples at the end. The uplift keeps the
+	// filled input as samples (below), which differ from the input only
+	// where the first fill raised them: those few are kept aside (input
+	// stays nil) rather than a copy of the whole map. Only where the
+	// uplift keeps nothing and passes overwrite the map is the input
+	// copied whole.
+	var input []float32
+	var unfilled []sampleValue
+	if opt.Masks != nil && opt.Pass != nil && (uplift != nil || hi <= lo) {
 		input = slices.Clone(m.Samples)
 	}
 	base := math.Inf(1) // the lowest point of the base level, below every other sample
@@ -115,6 +123,11 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 			filled = make([]float32, len(z))
 		}
 		vs := m.VerticalScale
+		if opt.Masks != nil {
+			if unfilled, input = keepUnfilled(z, m.Samples, vs); input != nil {
+				input = slices.Clone(m.Samples)
+			}
+		}
 		for i, v := range z {
 			filled[i] = float32(v / vs)
 		}
@@ -162,6 +175,9 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		}
 	}
 
+	// The network's arrays (9 bytes a sample) are dropped here, where the
+	// masks may be made, rather than whenever the stage's values go.
+	net.release()
 	scale := rescale(z, lo, hi)
 	if opt.Masks != nil {
 		// The masks show where the ground ends up lower or higher than it
@@ -169,7 +185,21 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		// to incision over the run is about its uplift, which would only
 		// repeat the height map.
 		opt.Masks.ensure(m)
-		copy(m.Samples, input)
+		switch {
+		case input != nil:
+			copy(m.Samples, input)
+		case up.filled != nil:
+			copy(m.Samples, up.filled) // the same slice unless passes overwrote m
+			for _, u := range unfilled {
+				m.Samples[u.i] = u.s
+			}
+		}
+		input, unfilled = nil, nil
+		if opt.Masks.Eroded == nil {
+			// The first stage to record: collect the network before the
+			// masks are made, so that they take its place.
+			runtime.GC()
+		}
 		opt.Masks.addNet(g, m)
 	}
 	g.store(m)
@@ -178,6 +208,36 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	}
 	f := g.cellArea() * scale
 	return Budget{Eroded: eroded * f, Deposited: raised * f, CarriedOff: (eroded - raised) * f}, nil
+}
+
+// sampleValue is a sample's index and value.
+type sampleValue struct {
+	i int32
+	s float32
+}
+
+// keepUnfilled returns the samples whose value the filled heights z (in
+// metres, of vertical scale vs) no longer give back, with their values
+// before the fill. Where they are more than half the map (8 bytes each
+// against 4 for a copy), it returns none and dense set instead: the
+// caller then copies the map.
+func keepUnfilled(z []float64, samples []float32, vs float64) (kept []sampleValue, dense []float32) {
+	count := 0
+	for i, v := range z {
+		if float32(v/vs) != samples[i] {
+			count++
+		}
+	}
+	if count > len(z)/2 {
+		return nil, samples
+	}
+	kept = make([]sampleValue, 0, count)
+	for i, v := range z {
+		if float32(v/vs) != samples[i] {
+			kept = append(kept, sampleValue{int32(i), samples[i]})
+		}
+	}
+	return kept, nil
 }
 
 // upliftField is Δt·U per sample in metres: U = u × the filled input's
@@ -211,6 +271,7 @@ func (f *upliftField) at(i int) float64 {
 // p's wander, its random factors drawn from p's seed.
 func newFluvialNetwork(g *grid, p terrain.Params) *network {
 	net := newNetwork(g)
+	net.rec, net.area = make([]int32, len(g.z)), make([]int32, len(g.z))
 	net.setWander(p.FluvialWander, noise.SplitMix64(uint64(p.Seed)^0x6a09e667f3bcc909))
 	return net
 }

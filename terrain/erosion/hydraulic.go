@@ -181,6 +181,7 @@ func HydraulicReference(ctx context.Context, m *terrain.Heightmap, p terrain.Par
 
 // hydraulic runs the rounds and phases, fast or as the reference.
 func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options, reference bool) (Budget, error) {
+	before := stageInput(m, opt)
 	g := newGrid(m)
 	hp := newHydraulicParams(p, g)
 	tileBudget := make([]Budget, hp.tilesTotal)
@@ -235,7 +236,7 @@ func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt 
 		}
 	}
 	total = total.scaled(g.cellArea())
-	finishStage(g, m, opt)
+	finishStage(g, m, before, opt)
 	if opt.Pass != nil {
 		opt.Pass(terrain.HydraulicErosion, hydraulicRounds, hydraulicRounds)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
 	"cordillera/terrain"
@@ -29,39 +30,41 @@ type Masks struct {
 // MaskNames are the names Normalised accepts, in the order a viewer lists them.
 var MaskNames = []string{"flow", "eroded", "deposited"}
 
-// reset makes the masks n samples long and zero.
-func (mk *Masks) reset(n int) {
-	mk.Flow = resize(mk.Flow, n)
-	mk.Eroded = resize(mk.Eroded, n)
-	mk.Deposited = resize(mk.Deposited, n)
-	clear(mk.Flow)
-	clear(mk.Eroded)
-	clear(mk.Deposited)
+// reset empties the masks, freeing their storage: addNet makes Eroded and
+// Deposited when a stage first records into them, and fillFlow makes
+// Flow, so that a run holds no mask before it has something to put in it
+// (a first fluvial stage peaks without them; Flow, filled at the very
+// end, is never held during a stage).
+func (mk *Masks) reset() {
+	mk.Flow, mk.Eroded, mk.Deposited = nil, nil, nil
 }
 
 // ensure gives the masks the size of m, keeping their values if they
 // already have it.
 func (mk *Masks) ensure(m *terrain.Heightmap) {
 	n := len(m.Samples)
-	if mk.Width != m.Width || mk.Height != m.Height || len(mk.Eroded) != n || len(mk.Deposited) != n || len(mk.Flow) != n {
-		mk.reset(n)
+	if mk.Width != m.Width || mk.Height != m.Height ||
+		(mk.Eroded != nil && len(mk.Eroded) != n) || (mk.Deposited != nil && len(mk.Deposited) != n) || (mk.Flow != nil && len(mk.Flow) != n) {
+		mk.reset()
 	}
 	mk.Width, mk.Height, mk.CellSize = m.Width, m.Height, m.CellSize
-}
-
-func resize(s []float32, n int) []float32 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]float32, n)
 }
 
 // addNet adds the net change from m (before) to g (after) to Eroded and
 // Deposited.
 func (mk *Masks) addNet(g *grid, m *terrain.Heightmap) {
-	vs := m.VerticalScale
+	mk.addNetFrom(g, m.Samples, m.VerticalScale)
+}
+
+// addNetFrom adds the net change from the samples before (of vertical
+// scale vs) to g (after) to Eroded and Deposited, making them if no stage
+// has recorded into them yet.
+func (mk *Masks) addNetFrom(g *grid, before []float32, vs float64) {
+	if len(mk.Eroded) != len(g.z) || len(mk.Deposited) != len(g.z) {
+		mk.Eroded, mk.Deposited = make([]float32, len(g.z)), make([]float32, len(g.z))
+	}
 	for i, z := range g.z {
-		d := z - float64(m.Samples[i])*vs
+		d := z - float64(before[i])*vs
 		if d < 0 {
 			mk.Eroded[i] += float32(-d)
 		} else {
@@ -70,22 +73,37 @@ func (mk *Masks) addNet(g *grid, m *terrain.Heightmap) {
 	}
 }
 
-// fillFlow computes Flow for the map as it is now.
+// fillFlow computes Flow for the map as it is now. It is the last thing a
+// run does, with the map and Eroded and Deposited held, so it drops each
+// array as soon as it is done with it and collects before the next large
+// one: the heights (8 bytes a sample) once the receivers are set, the
+// flood's marks before the stack, the stack before Flow.
 func (mk *Masks) fillFlow(ctx context.Context, m *terrain.Heightmap) error {
 	mk.ensure(m)
+	mk.Flow = nil
 	g := newGrid(m)
 	net := newNetwork(g)
 	if _, err := net.fill(ctx, g.z, nil); err != nil {
 		return err
 	}
-	if _, err := net.route(ctx, g.z); err != nil {
+	net.marks, net.heap, net.pit = nil, floodHeap{}, nil
+	runtime.GC()
+	if _, err := net.receivers(ctx, g.z); err != nil {
 		return err
 	}
-	net.accumulate()
 	area := g.cellArea()
+	g = nil
+	runtime.GC()
+	net.buildStack()
+	net.todo = nil
+	net.accumulate()
+	net.stack, net.rec = nil, nil
+	runtime.GC()
+	flow := make([]float32, len(net.area))
 	for i, a := range net.area {
-		mk.Flow[i] = float32(float64(a) * area)
+		flow[i] = float32(float64(a) * area)
 	}
+	mk.Flow = flow
 	return nil
 }
 
@@ -115,6 +133,40 @@ type MaskScale struct {
 // NormalisedScale returns the named mask as Normalised does, with what
 // its 0 and 1 stand for.
 func (mk *Masks) NormalisedScale(name string) (*terrain.Heightmap, MaskScale, error) {
+	src, err := mk.named(name)
+	if err != nil {
+		return nil, MaskScale{}, err
+	}
+	out := terrain.NewHeightmap(mk.Width, mk.Height)
+	out.CellSize = mk.CellSize
+	scale := normalise(name, src, out.Samples, mk.CellSize)
+	return out, scale, nil
+}
+
+// TakeNormalised is NormalisedScale without a copy: the named mask is
+// normalised in its own storage, which the returned map then holds, and
+// the masks no longer hold it. A writer that saves the masks one by one
+// and has no further use for them adds nothing to what it holds.
+func (mk *Masks) TakeNormalised(name string) (*terrain.Heightmap, MaskScale, error) {
+	src, err := mk.named(name)
+	if err != nil {
+		return nil, MaskScale{}, err
+	}
+	scale := normalise(name, src, src, mk.CellSize)
+	switch name {
+	case "flow":
+		mk.Flow = nil
+	case "eroded":
+		mk.Eroded = nil
+	case "deposited":
+		mk.Deposited = nil
+	}
+	out := &terrain.Heightmap{Width: mk.Width, Height: mk.Height, Samples: src, CellSize: mk.CellSize, VerticalScale: 1}
+	return out, scale, nil
+}
+
+// named returns the named mask's values.
+func (mk *Masks) named(name string) ([]float32, error) {
 	var src []float32
 	switch name {
 	case "flow":
@@ -124,41 +176,77 @@ func (mk *Masks) NormalisedScale(name string) (*terrain.Heightmap, MaskScale, er
 	case "deposited":
 		src = mk.Deposited
 	default:
-		return nil, MaskScale{}, fmt.Errorf("erosion mask %q: want one of flow, eroded, deposited", name)
+		return nil, fmt.Errorf("erosion mask %q: want one of flow, eroded, deposited", name)
 	}
 	if mk.Width <= 0 || mk.Height <= 0 || len(src) != mk.Width*mk.Height {
-		return nil, MaskScale{}, fmt.Errorf("erosion mask %q: not filled (%d values for %d×%d)", name, len(src), mk.Width, mk.Height)
+		return nil, fmt.Errorf("erosion mask %q: not filled (%d values for %d×%d)", name, len(src), mk.Width, mk.Height)
 	}
-	out := terrain.NewHeightmap(mk.Width, mk.Height)
-	out.CellSize = mk.CellSize
+	return src, nil
+}
+
+// normalise writes the named mask's values src, normalised, into dst
+// (which may be src) and says what 0 and 1 stand for.
+func normalise(name string, src, dst []float32, cellSize float64) MaskScale {
 	if name == "flow" {
-		lo := mk.CellSize * mk.CellSize
+		lo := cellSize * cellSize
 		hi := float64(slices.Max(src))
 		scale := MaskScale{Unit: "m2", Zero: lo, One: lo, Log: true}
 		if hi > lo {
 			scale.One = hi
 			span := math.Log(hi / lo)
 			for i, a := range src {
-				out.Samples[i] = float32(math.Log(max(float64(a), lo)/lo) / span)
+				dst[i] = float32(math.Log(max(float64(a), lo)/lo) / span)
 			}
+		} else {
+			clear(dst)
 		}
-		return out, scale, nil
+		return scale
 	}
-	var nonZero []float32
+	top, ok := positiveQuantile(src, 0.995)
+	if !ok {
+		clear(dst)
+		return MaskScale{Unit: "m"}
+	}
+	for i, v := range src {
+		dst[i] = float32(min(1, float64(v)/float64(top)))
+	}
+	return MaskScale{Unit: "m", One: float64(top)}
+}
+
+// positiveQuantile returns the value at rank ⌊q·n⌋ (from 0, at most n−1)
+// of the n positive values of src in ascending order, and false if there
+// are none. Positive float32 values order as their bits do, so the rank is
+// found by counting: the top 16 bits first, then the low 16 bits of those
+// in the bucket that holds it. Two passes over src and no copy of it,
+// where sorting the positive values would hold them all.
+func positiveQuantile(src []float32, q float64) (float32, bool) {
+	counts := make([]int, 1<<16)
+	n := 0
 	for _, v := range src {
 		if v > 0 {
-			nonZero = append(nonZero, v)
+			counts[math.Float32bits(v)>>16]++
+			n++
 		}
 	}
-	if len(nonZero) == 0 {
-		return out, MaskScale{Unit: "m"}, nil
+	if n == 0 {
+		return 0, false
 	}
-	slices.Sort(nonZero)
-	top := float64(nonZero[min(len(nonZero)-1, int(0.995*float64(len(nonZero))))])
-	for i, v := range src {
-		out.Samples[i] = float32(min(1, float64(v)/top))
+	rank := min(n-1, int(q*float64(n)))
+	high := 0
+	for ; rank >= counts[high]; high++ {
+		rank -= counts[high]
 	}
-	return out, MaskScale{Unit: "m", One: top}, nil
+	clear(counts)
+	for _, v := range src {
+		if b := math.Float32bits(v); v > 0 && int(b>>16) == high {
+			counts[b&0xffff]++
+		}
+	}
+	low := 0
+	for ; rank >= counts[low]; low++ {
+		rank -= counts[low]
+	}
+	return math.Float32frombits(uint32(high)<<16 | uint32(low)), true
 }
 
 // single runs one stage on its own, as the exported per-process functions
@@ -185,12 +273,26 @@ func single(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Opt
 	return b, nil
 }
 
-// finishStage records a hydraulic or thermal stage's net change in the
-// masks and writes the heights back into m.
-func finishStage(g *grid, m *terrain.Heightmap, opt Options) {
+// stageInput is what finishStage needs of a hydraulic or thermal stage's
+// input: nothing, as the map holds it until the end, unless passes
+// overwrite the map on the way and the masks need it; then a copy.
+func stageInput(m *terrain.Heightmap, opt Options) []float32 {
+	if opt.Masks != nil && opt.Pass != nil {
+		return slices.Clone(m.Samples)
+	}
+	return nil
+}
+
+// finishStage records a hydraulic or thermal stage's net change from its
+// input (before, or m's samples if before is nil) in the masks and writes
+// the heights back into m.
+func finishStage(g *grid, m *terrain.Heightmap, before []float32, opt Options) {
 	if opt.Masks != nil {
 		opt.Masks.ensure(m)
-		opt.Masks.addNet(g, m)
+		if before == nil {
+			before = m.Samples
+		}
+		opt.Masks.addNetFrom(g, before, m.VerticalScale)
 	}
 	g.store(m)
 }

@@ -44,9 +44,12 @@ type network struct {
 	key    uint64
 }
 
+// newNetwork returns the network of g, its arrays not yet made: each is
+// made where it is first needed (receivers, area by accumulate or the
+// fluvial stage), so that a fill before them does not hold them.
 func newNetwork(g *grid) *network {
 	n := &network{w: g.w, h: g.h,
-		rec: make([]int32, len(g.z)), area: make([]int32, len(g.z)),
+		rec:  make([]int32, len(g.z)),
 		pits: make([]int, (g.h+parallel.RowBlock-1)/parallel.RowBlock)}
 	for k, nb := range neighbours8 {
 		n.offset[k] = nb.dy*g.w + nb.dx
@@ -57,6 +60,13 @@ func newNetwork(g *grid) *network {
 		n.invDist[k] = 1 / d
 	}
 	return n
+}
+
+// release drops the network's arrays, so that the collector can take them
+// while the network itself is still referenced.
+func (n *network) release() {
+	n.rec, n.stack, n.todo, n.area, n.pit, n.marks = nil, nil, nil, nil, nil, nil
+	n.heap = floodHeap{}
 }
 
 // route sets the receivers and builds the stack; see receivers.
@@ -73,6 +83,9 @@ func (n *network) route(ctx context.Context, z []float64) (pits int, err error) 
 // fill removes).
 func (n *network) receivers(ctx context.Context, z []float64) (pits int, err error) {
 	w, h := n.w, n.h
+	if len(n.rec) != w*h {
+		n.rec = make([]int32, w*h)
+	}
 	ia, id := n.invDist[1], n.invDist[0] // to a side, to a diagonal neighbour
 	err = parallel.Blocks(ctx, h, func(y0, y1 int) {
 		count := 0
@@ -252,6 +265,9 @@ func (n *network) buildStack() {
 // accumulate sums drainage areas in cells from the top of the stack down:
 // each sample passes its area on to its receiver.
 func (n *network) accumulate() {
+	if len(n.area) != len(n.rec) {
+		n.area = make([]int32, len(n.rec))
+	}
 	for i := range n.area {
 		n.area[i] = 1
 	}

@@ -45,6 +45,7 @@ func ThermalReference(ctx context.Context, m *terrain.Heightmap, p terrain.Param
 }
 
 func thermal(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options, reference bool) (Budget, error) {
+	before := stageInput(m, opt)
 	g := newGrid(m)
 	h := g.h
 	next := make([]float64, len(g.z))
@@ -73,7 +74,7 @@ func thermal(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 			opt.Pass(terrain.ThermalErosion, pass, passes)
 		}
 	}
-	finishStage(g, m, opt)
+	finishStage(g, m, before, opt)
 	if opt.Pass != nil {
 		opt.Pass(terrain.ThermalErosion, passes, passes)
 	}
