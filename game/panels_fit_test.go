@@ -6,9 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"cordillera/route"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 )
+
+// partsWarning is what the route package says of a file holding several
+// recordings far apart: the Route panel's longest note.
+const partsWarning = "the file holds 3 recordings far apart; the map is of part 1: 3000 points, 9.0 km long, 5.5 km across, around 46.0247° N 14.0342° E (the longest); left out: part 2: 1000 points, 3.0 km long, 1.8 km across, around 47.1234° N 14.0114° E, 122 km away; part 3: 500 points, 1.6 km long, 0.9 km across, around 41.4176° N 14.0057° E, 512 km away; -route-part N (1 to 3) picks another"
 
 // panelFit is one section open alone in a state that shows many of its
 // rows, and optionally one of its subsections unfolded.
@@ -32,6 +37,11 @@ func panelFits() []panelFit {
 		{name: "generator-diamond-square", section: "Generator", setup: func(g *Game) { g.Params.Algorithm = terrain.DiamondSquareAlg }},
 		{name: "erosion", section: "Erosion", setup: allStages},
 		{name: "route", section: "Route"},
+		{name: "route-notes", section: "Route", setup: func(g *Game) {
+			m := g.World.Map
+			g.World.Route = NewRouteView(&route.Result{Map: m, Path: &route.Path{CellSize: m.CellSize,
+				Segments: [][]route.Sample{{{X: 10, Y: 10}, {X: 100, Y: 90}}}, Warnings: []string{partsWarning}}})
+		}},
 		{name: "viewer", section: "Viewer", setup: func(g *Game) { g.View.FogDensity = DefaultFog(g.World.Map) }},
 		{name: "file", section: "File"},
 		{name: "teach-subdivision", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachSubdivision); g.teachStep(1) }},

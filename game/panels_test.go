@@ -2,8 +2,10 @@ package game
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
+	"cordillera/route"
 	"cordillera/terrain"
 )
 
@@ -54,5 +56,28 @@ func TestSectionsRememberedAcrossU(t *testing.T) {
 	g.rememberPanels()
 	if !g.panelStartsOpen("Erosion") || g.panelStartsOpen("Route") {
 		t.Errorf("after U: Erosion open %v, Route open %v; want them as they were", g.panelStartsOpen("Erosion"), g.panelStartsOpen("Route"))
+	}
+}
+
+// The Route panel says what the file made the track leave out, with how
+// to pick another recording, in lines that fit the panel: the explorer
+// printed it on its standard output only.
+func TestRouteNotesShown(t *testing.T) {
+	rv := &RouteView{Stats: &route.Result{Path: &route.Path{Warnings: []string{partsWarning}}}}
+	lines := routeNotes(rv)
+	all := strings.Join(lines, " ")
+	if all != "Note: "+partsWarning {
+		t.Errorf("the Route panel's notes read %q; want the warning whole", all)
+	}
+	for _, l := range lines {
+		if len([]rune(l)) > (uiWidth-30)/6 {
+			t.Errorf("note line %q is wider than the panel", l)
+		}
+	}
+	if !strings.Contains(all, "-route-part N (1 to 3)") {
+		t.Errorf("the notes %q do not say how to pick another recording", all)
+	}
+	if routeNotes(nil) != nil || routeNotes(&RouteView{Stats: &route.Result{Path: &route.Path{}}}) != nil {
+		t.Error("notes shown for a world without a route or without warnings")
 	}
 }

@@ -153,6 +153,28 @@ func (g *Game) routeSection(ctx *debugui.Context, p *terrain.Params) {
 			ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, p) })
 		}
 	}
+	// What the file itself made the track leave out or choose (recordings
+	// far apart, copies of one recording, a damaged checksum): said here
+	// as generate says it, since whoever opened the explorer from a
+	// desktop never sees its standard output.
+	if lines := routeNotes(g.World.Route); len(lines) > 0 {
+		ctx.SetGridLayout([]int{-1}, nil)
+		for _, line := range lines {
+			ctx.Text(line)
+		}
+	}
+}
+
+// routeNotes are the track's warnings as the Route panel's lines.
+func routeNotes(rv *RouteView) []string {
+	if rv == nil || rv.Stats == nil || rv.Stats.Path == nil {
+		return nil
+	}
+	var lines []string
+	for _, w := range rv.Stats.Path.Warnings {
+		lines = append(lines, wrapWords("Note: "+w, (uiWidth-30)/6)...)
+	}
+	return lines
 }
 
 // maskTints colour the erosion masks on the minimap: water blue for the
