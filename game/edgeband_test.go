@@ -1,12 +1,9 @@
 package game
 
 import (
-	"context"
 	"image"
 	"math"
 	"testing"
-
-	"cordillera/terrain"
 )
 
 // Seen from high above, the map does not read as a denser patch than the
@@ -20,20 +17,7 @@ func TestMapNoDenserFromAbove(t *testing.T) {
 	needLoop(t)
 	// The default world at the size whose look was judged: the land
 	// beyond's cells are 16 of its samples, a 64th of its side.
-	p, err := terrain.PresetParams("default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Size = 1025
-	m, err := terrain.Generate(context.Background(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := NewWorld(m)
-	AddOutside(context.Background(), w, p)
-	if w.Outside == nil {
-		t.Fatal("the default world has no land beyond it")
-	}
+	w := generatedWorldBeyond(t, 1025)
 	g := newTestGame(t, w)
 	ew, _ := w.Map.Extent()
 	for _, height := range []float64{1.5, 4} {

@@ -10,6 +10,27 @@ import (
 	"cordillera/terrain"
 )
 
+// generatedWorldBeyond is the default preset's world made at size, with
+// the land beyond its map.
+func generatedWorldBeyond(tb testing.TB, size int) *World {
+	tb.Helper()
+	p, err := terrain.PresetParams("default")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p.Size = size
+	m, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := NewWorld(m)
+	AddOutside(context.Background(), w, p)
+	if w.Outside == nil {
+		tb.Fatal("the default world has no land beyond it")
+	}
+	return w
+}
+
 // beyondWorld is the default preset's world with the land beyond its map.
 func beyondWorld(t *testing.T) *World {
 	t.Helper()
@@ -164,20 +185,7 @@ func TestOutsideShadowsDrawn(t *testing.T) {
 // map: the coarse field, the occlusion (once per world) and a sun (per
 // sun change) apart.
 func BenchmarkOutsideLight1025(b *testing.B) {
-	p, err := terrain.PresetParams("default")
-	if err != nil {
-		b.Fatal(err)
-	}
-	p.Size = 1025
-	m, err := terrain.Generate(context.Background(), p, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := NewWorld(m)
-	AddOutside(context.Background(), w, p)
-	if w.Outside == nil {
-		b.Fatal("no land beyond")
-	}
+	w := generatedWorldBeyond(b, 1025)
 	v := DefaultViewer()
 	for _, c := range []struct {
 		name               string
