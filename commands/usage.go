@@ -1,6 +1,6 @@
 // Package commands holds Cordillera's subcommands — generate, presets,
-// explore, render, sweep, plot and web — each a function of its arguments and
-// output streams, so the tests run them in-process. main.go only
+// explore, render, sweep, plot, analyze and web — each a function of its
+// arguments and output streams, so the tests run them in-process. main.go only
 // dispatches to them, through Commands. The commands make worlds through
 // pipeline and write them through terrain/heightfile; they hold no terrain
 // maths of their own.
@@ -47,6 +47,8 @@ func Commands() []Command {
 			{"sweep -figure fig7.5 -o sheet.png", "redraw a thesis figure (7.4–7.14); -list lists them"}}},
 		{Name: "plot", Run: Plot, Forms: []Form{
 			{"plot -kind profile|histogram|spectrum -o plot.png [flags]", "a height profile, the height histogram, or the power spectrum with its slope"}}},
+		{Name: "analyze", Run: Analyze, Forms: []Form{
+			{"analyze MAP | -preset NAME [-json] [-picture relief.png]", "slope, hypsometry, drainage density, concavity, Hack and spectral exponents of a map"}}},
 		{Name: "web", Run: Web, Forms: []Form{
 			{"web -o DIR [-serve :8080]", "the explorer and its lessons as a web page (builds it with the Go toolchain)"}}},
 		{Name: "help", NoFlags: true, Run: help, Forms: []Form{

@@ -38,9 +38,16 @@ type Geomorphometry struct {
 	// valleys, 0.5 a plane, near 0 a plain with a few peaks.
 	HypsometricIntegral float64
 
+	// FilledFraction is the share of cells the depression filling raised:
+	// pits, closed basins and flats, where the map holds water as lakes
+	// rather than draining it. A real DEM has a few per cent (noise,
+	// lakes, flat valley floors).
+	FilledFraction float64
+
 	// ChannelArea is the threshold in m²; ChannelCells the cells whose
-	// drainage area reaches it; ChannelLengthM the summed D8 links from
-	// each channel cell to the next, metres.
+	// drainage area reaches it, lakes (filled cells) left out;
+	// ChannelLengthM the summed D8 links from each channel cell to the
+	// next, metres.
 	ChannelArea    float64
 	ChannelCells   int
 	ChannelLengthM float64
@@ -96,8 +103,12 @@ func Geomorph(m *terrain.Heightmap, channelArea float64) (Geomorphometry, *Flow,
 
 	var area, slope []float64          // of the channel cells with a drop
 	var hackArea, hackLength []float64 // of every channel cell
+	filled := 0
 	for i, a := range f.Area {
-		if a < channelArea {
+		if f.Filled[i] > f.Elevation[i] {
+			filled++
+		}
+		if !f.IsChannel(i, channelArea) {
 			continue
 		}
 		g.ChannelCells++
@@ -116,6 +127,7 @@ func Geomorph(m *terrain.Heightmap, channelArea float64) (Geomorphometry, *Flow,
 			slope = append(slope, s)
 		}
 	}
+	g.FilledFraction = float64(filled) / float64(len(f.Area))
 	g.DrainageDensity = g.ChannelLengthM / (float64(m.Width*m.Height) * m.CellSize * m.CellSize)
 
 	g.Concavity, g.Steepness = math.NaN(), math.NaN()
@@ -133,6 +145,16 @@ func Geomorph(m *terrain.Heightmap, channelArea float64) (Geomorphometry, *Flow,
 		}
 	}
 	return g, f, nil
+}
+
+// IsChannel reports whether cell i is a channel: its drainage area is at
+// least channelArea m² and the depression filling left it at its height.
+// A filled cell is under a lake: the ε surface the filling leaves there
+// routes the inflow across the lake bed by parallel lines all of which
+// gather area, and counting them would count the lake's area as river
+// length.
+func (f *Flow) IsChannel(i int, channelArea float64) bool {
+	return f.Area[i] >= channelArea && f.Filled[i] == f.Elevation[i]
 }
 
 // slopeStats returns the mean and 90th percentile of the slope angle in

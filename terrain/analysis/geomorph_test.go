@@ -289,3 +289,37 @@ func TestGeomorphErrors(t *testing.T) {
 		t.Error("NaN heights: no error")
 	}
 }
+
+// A 10×10 pit dug 5 m into a plane falling 0.5 m a row south fills to its
+// lowest rim: exactly its 100 cells are raised, and none of them counts as
+// a channel although the inflow gathered across the lake bed passes the
+// threshold there.
+func TestGeomorphLakeIsNotAChannel(t *testing.T) {
+	const w, h = 30, 60
+	inPit := func(col, row int) bool { return col >= 10 && col < 20 && row >= 20 && row < 30 }
+	m := metricMap(w, h, 1, func(col, row int) float64 {
+		z := 0.5 * float64(h-1-row)
+		if inPit(col, row) {
+			z -= 5
+		}
+		return z
+	})
+	g, f := geomorph(t, m, 10)
+	if want := 100.0 / (w * h); g.FilledFraction != want {
+		t.Errorf("filled fraction %g, want %g (the pit's cells)", g.FilledFraction, want)
+	}
+	gathered := 0
+	for i := range f.Area {
+		if inPit(i%w, i/w) {
+			if f.IsChannel(i, 10) {
+				t.Fatalf("pit cell (%d, %d) counted as a channel", i%w, i/w)
+			}
+			if f.Area[i] >= 10 {
+				gathered++
+			}
+		}
+	}
+	if gathered == 0 {
+		t.Error("no pit cell gathers the channel area: the test does not test the rule")
+	}
+}
