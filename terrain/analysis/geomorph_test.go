@@ -229,7 +229,9 @@ func TestRouteFlowAgainstOracles(t *testing.T) {
 			for c := int32(i); c >= 0; c = f.Receiver[c] {
 				area[c] += f.CellSize * f.CellSize
 				length[c] = max(length[c], dist)
-				dist += f.linkLength(c)
+				if r := int(f.Receiver[c]); r >= 0 {
+					dist += f.CellSize * math.Hypot(float64(r%w-int(c)%w), float64(r/w-int(c)/w))
+				}
 			}
 		}
 		for i := range w * h {
@@ -321,5 +323,15 @@ func TestGeomorphLakeIsNotAChannel(t *testing.T) {
 	}
 	if gathered == 0 {
 		t.Error("no pit cell gathers the channel area: the test does not test the rule")
+	}
+}
+
+// The nearest-rank percentile: the 90th of 1…10 is 9, of 1…100 is 90, of
+// one value that value.
+func TestPercentileRank(t *testing.T) {
+	for _, tc := range []struct{ n, want int }{{10, 8}, {100, 89}, {1, 0}, {11, 9}} {
+		if got := percentileRank(tc.n, 0.9); got != tc.want {
+			t.Errorf("percentileRank(%d, 0.9) = %d, want %d", tc.n, got, tc.want)
+		}
 	}
 }
