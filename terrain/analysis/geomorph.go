@@ -101,6 +101,7 @@ func Geomorph(m *terrain.Heightmap, channelArea float64) (Geomorphometry, *Flow,
 		g.HypsometricIntegral = (mean - lo) / (hi - lo)
 	}
 
+	minDrop := reachDrops * heightStep(f.Elevation)
 	var area, slope []float64          // of the channel cells with a drop
 	var hackArea, hackLength []float64 // of every channel cell
 	filled := 0
@@ -116,13 +117,7 @@ func Geomorph(m *terrain.Heightmap, channelArea float64) (Geomorphometry, *Flow,
 		g.ChannelLengthM += link
 		hackArea = append(hackArea, a)
 		hackLength = append(hackLength, f.Length[i])
-		if link == 0 {
-			continue
-		}
-		// The slope on the heights as they are: across a filled pit the
-		// filled surface falls by ε, a slope of nothing that says only
-		// that a lake was there.
-		if s := (f.Elevation[i] - f.Elevation[f.Receiver[i]]) / link; s > 0 {
+		if s := f.channelSlope(int32(i), minDrop); s > 0 {
 			area = append(area, a)
 			slope = append(slope, s)
 		}
@@ -155,6 +150,48 @@ func Geomorph(m *terrain.Heightmap, channelArea float64) (Geomorphometry, *Flow,
 // length.
 func (f *Flow) IsChannel(i int, channelArea float64) bool {
 	return f.Area[i] >= channelArea && f.Filled[i] == f.Elevation[i]
+}
+
+// reachDrops is how many of the DEM's height steps a channel must fall
+// before its slope is read: the slope over a reach of at least 10 steps is
+// off by at most a tenth for the rounding of the heights.
+const reachDrops = 10
+
+// channelSlope is the channel slope at cell i: the fall of the heights as
+// they are (not the filled ones, which fall by ε across a lake) from i
+// down its flow path to the first cell at least minDrop lower, over the
+// path's length. A DEM stores heights rounded to a step (SRTM to 1 m):
+// from one cell to the next a river on 30 m cells falls 0 or 1 m, a
+// slope of 0 or 0.033 and nothing between, which flattens the slope–area
+// relation. With a step finer than the slopes (a generated map's floats)
+// the reach is one link. 0 when the path leaves the map first.
+func (f *Flow) channelSlope(i int32, minDrop float64) float64 {
+	length := 0.0
+	for j := i; f.Receiver[j] >= 0; j = f.Receiver[j] {
+		length += f.linkLength(j)
+		if drop := f.Elevation[i] - f.Elevation[f.Receiver[j]]; drop >= minDrop && drop > 0 {
+			return drop / length
+		}
+	}
+	return 0
+}
+
+// heightStep is the smallest difference between two distinct heights of
+// the map: the step its heights are rounded to (1 m for SRTM, the span
+// over 65535 for a 16-bit PNG), or less where they are not rounded.
+func heightStep(z []float64) float64 {
+	sorted := slices.Clone(z)
+	slices.Sort(sorted)
+	step := math.Inf(1)
+	for k := 1; k < len(sorted); k++ {
+		if d := sorted[k] - sorted[k-1]; d > 0 {
+			step = min(step, d)
+		}
+	}
+	if math.IsInf(step, 1) {
+		return 0
+	}
+	return step
 }
 
 // slopeStats returns the mean and 90th percentile of the slope angle in

@@ -122,6 +122,14 @@ func TestGeomorphConcavity(t *testing.T) {
 	if !near(g.Concavity, 0.5, 0.005) || !near(g.Steepness, 1, 0.03) {
 		t.Errorf("concavity θ %.4f, ks %.4f over %d bins; want 0.5 and 1", g.Concavity, g.Steepness, g.ConcavityBins)
 	}
+	// Heights rounded to 5 cm, as a DEM stores them: the lower floor falls
+	// 0 or 5 cm from one cell to the next, and only slopes read over a
+	// reach of several steps keep the relation.
+	rounded := vValley(w, h, cell, 2, func(row int) float64 { return math.Round(floor[row]/0.05) * 0.05 })
+	g, _ = geomorph(t, rounded, w*cell*cell)
+	if !near(g.Concavity, 0.5, 0.05) {
+		t.Errorf("heights rounded to 5 cm: concavity θ %.4f over %d bins, want 0.5", g.Concavity, g.ConcavityBins)
+	}
 	// A floor of constant slope has no concavity.
 	g, _ = geomorph(t, vValley(w, h, cell, 2, func(row int) float64 { return 0.05 * cell * float64(h-1-row) }), w*cell*cell)
 	if !near(g.Concavity, 0, 0.005) {
