@@ -232,7 +232,7 @@ func TestRealDEMsInLiteratureRanges(t *testing.T) {
 		g, _ := geomorph(t, m, 100*m.CellSize*m.CellSize)
 		t.Logf("%s: HI %.3f, Hack %.3f, θ %.3f, β %.3f, filled %.4f", name, g.HypsometricIntegral, g.HackExponent, g.Concavity, g.SpectralExponent, g.FilledFraction)
 		for _, c := range []struct {
-			what     string
+			what      string
 			v, lo, hi float64
 		}{
 			{"hypsometric integral", g.HypsometricIntegral, 0.3, 0.7},
