@@ -37,11 +37,11 @@ func analyzeJSON(t *testing.T, args ...string) map[string]any {
 }
 
 // valleyEXR writes a V valley in metres to an EXR, which records its cell
-// size: a valley 21 cells wide and 40 long, 10 m cells, sides rising 5 m a
+// size: a valley 21 cells wide and h long, 10 m cells, sides rising 5 m a
 // cell, floor falling 0.5 m a row.
-func valleyEXR(t *testing.T) string {
+func valleyEXR(t *testing.T, h int) string {
 	t.Helper()
-	const w, h = 21, 40
+	const w = 21
 	m := terrain.NewHeightmap(w, h)
 	m.CellSize, m.VerticalScale = 10, 100
 	for row := range h {
@@ -58,16 +58,16 @@ func valleyEXR(t *testing.T) string {
 }
 
 // A file's statistics come from its own cell size and metres: on the
-// valley floor, which is a channel of 40 cells with a threshold of 21
-// cells (2100 m²), the drainage density is 39·10 m over 21·40·100 m²; the
+// valley floor, which is a channel of 80 cells with a threshold of 21
+// cells (2100 m²), the drainage density is 79·10 m over 21·80·100 m²; the
 // MAP may come after the flags; every statistic is named in the JSON.
 func TestAnalyzeFileJSON(t *testing.T) {
-	path := valleyEXR(t)
+	path := valleyEXR(t, 80)
 	got := analyzeJSON(t, "-channel-area", "2100", path)
-	if got["cell_size_m"] != 10.0 || got["channel_cells"] != 40.0 {
-		t.Errorf("cell size %v, channel cells %v; want the file's 10 m and the 40 floor cells", got["cell_size_m"], got["channel_cells"])
+	if got["cell_size_m"] != 10.0 || got["channel_cells"] != 80.0 {
+		t.Errorf("cell size %v, channel cells %v; want the file's 10 m and the 80 floor cells", got["cell_size_m"], got["channel_cells"])
 	}
-	if dd, want := got["drainage_density"].(float64), 390.0/84000; math.Abs(dd-want) > 1e-9 {
+	if dd, want := got["drainage_density"].(float64), 790.0/168000; math.Abs(dd-want) > 1e-9 {
 		t.Errorf("drainage density %v, want %v", dd, want)
 	}
 	for _, key := range []string{"slope_mean_deg", "slope_p90_deg", "hypsometric_integral", "drainage_density",
@@ -76,13 +76,15 @@ func TestAnalyzeFileJSON(t *testing.T) {
 			t.Errorf("JSON lacks %q", key)
 		}
 	}
-	// The floor falls evenly: no concavity. A 21-sample side is too small
-	// for a spectrum: null, not a made-up number.
+	// The floor falls evenly: no concavity (its heights lie on a 0.5 m
+	// lattice, which the slopes are read over 5 m of fall for). A
+	// 21-sample side is too small for a spectrum: null, not a made-up
+	// number.
 	if c, ok := got["concavity"].(float64); !ok || math.Abs(c) > 1e-3 {
 		t.Errorf("concavity %v of an evenly falling floor, want 0", got["concavity"])
 	}
 	if got["spectral_exponent"] != nil {
-		t.Errorf("spectral exponent %v of a 21×40 valley: want null", got["spectral_exponent"])
+		t.Errorf("spectral exponent %v of a 21×80 valley: want null", got["spectral_exponent"])
 	}
 }
 
@@ -114,7 +116,7 @@ func TestAnalyzePresetMatchesPipeline(t *testing.T) {
 // The table names every statistic with its unit; -picture draws the
 // channels in blue over the relief, the map's size.
 func TestAnalyzeTableAndPicture(t *testing.T) {
-	path := valleyEXR(t)
+	path := valleyEXR(t, 40)
 	pic := filepath.Join(t.TempDir(), "relief.png")
 	stdout, _, err := runAnalyzeCLI(path, "-channel-area", "2100", "-picture", pic)
 	if err != nil {
@@ -177,7 +179,7 @@ func TestAnalyzeCellSizeFlag(t *testing.T) {
 
 func TestAnalyzeBadInput(t *testing.T) {
 	dir := t.TempDir()
-	valley := valleyEXR(t)
+	valley := valleyEXR(t, 40)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -200,5 +202,22 @@ func TestAnalyzeBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.jpg")); err == nil {
 		t.Error("a refused -picture was written")
+	}
+}
+
+// A real GeoTIFF DEM through the project's own reader: Big Tujunga (SRTM,
+// 30 m, Int16 with a nodata value it never uses) gets its cell size from
+// the file, and its mean slope is gdaldem's 21.5197° (terrain/analysis
+// checks that against gdaldem itself).
+func TestAnalyzeRealGeoTIFF(t *testing.T) {
+	got := analyzeJSON(t, filepath.Join("..", "terrain", "analysis", "testdata", "dems", "bigtujunga30m.tif"))
+	if got["cell_size_m"] != 30.0 || got["width"] != 1197.0 || got["height"] != 643.0 {
+		t.Errorf("grid %v×%v at %v m, want 1197×643 at 30 m", got["width"], got["height"], got["cell_size_m"])
+	}
+	if s := got["slope_mean_deg"].(float64); math.Abs(s-21.5197) > 0.001 {
+		t.Errorf("mean slope %.4f°, gdaldem says 21.5197°", s)
+	}
+	if r := got["relief_m"].(float64); r != 1980 {
+		t.Errorf("relief %v m, want 2295 − 315 = 1980", r)
 	}
 }

@@ -3,8 +3,10 @@ package analysis
 import (
 	"cordillera/internal/testenv"
 	"cordillera/terrain"
-	"cordillera/terrain/heightfile"
+	"encoding/binary"
 	"encoding/json"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -15,8 +17,11 @@ import (
 	"testing"
 )
 
-// The statistics of a real DEM against independent tools: GDAL's gdaldem
+// The statistics of real DEMs against independent tools: GDAL's gdaldem
 // for the slope, GRASS GIS's r.watershed for the D8 flow accumulation.
+// The rasters are read through GDAL too (gdal_translate to raw floats),
+// not through terrain/heightfile, which sits beside this package in the
+// pipeline and is no independent reader anyway.
 
 // Mont Blanc from SRTM, as ../shared/data/heightmaps/alps-montblanc_presets.txt
 // describes it: 647×647 samples over 60 km, heights 454–4810 m spread over
@@ -29,49 +34,109 @@ const (
 	montBlancHighM   = 4810.0
 )
 
-// montBlanc loads the DEM in metres and writes it as a Float32 GeoTIFF in
-// UTM metres with GDAL's own gdal_translate (the PNG records no scale, so
-// both sides are given the one above).
+// montBlanc loads the DEM in metres (16-bit grey through image/png) and
+// writes it as a Float32 GeoTIFF in UTM metres with gdal_translate (the
+// PNG records no scale, so both sides are given the one above).
 func montBlanc(t *testing.T) (*terrain.Heightmap, string) {
 	t.Helper()
-	png := testenv.SharedData(t, "heightmaps", montBlancPNG)
+	path := testenv.SharedData(t, "heightmaps", montBlancPNG)
 	translate := needTool(t, "gdal_translate", "gdal-bin")
-	src, err := heightfile.Load(png)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := src.Map
-	if m.Width != montBlancSide || m.Height != montBlancSide {
-		t.Fatalf("%s is %d×%d, want %d²", png, m.Width, m.Height, montBlancSide)
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
 	}
+	gray, ok := img.(*image.Gray16)
+	if !ok || gray.Bounds().Dx() != montBlancSide || gray.Bounds().Dy() != montBlancSide {
+		t.Fatalf("%s: %T %v, want a %d² 16-bit grey PNG", path, img, img.Bounds(), montBlancSide)
+	}
+	m := terrain.NewHeightmap(montBlancSide, montBlancSide)
 	m.CellSize = montBlancExtentM / montBlancSide
-	m.VerticalScale = montBlancHighM - montBlancLowM
+	for row := range montBlancSide {
+		for col := range montBlancSide {
+			v := float64(gray.Gray16At(col, row).Y) / 65535
+			m.Set(col, row, float32(montBlancLowM+v*(montBlancHighM-montBlancLowM)))
+		}
+	}
 	tif := filepath.Join(t.TempDir(), "montblanc.tif")
 	runTool(t, translate, "-q", "-ot", "Float32", "-scale", "0", "65535", ftoa(montBlancLowM), ftoa(montBlancHighM),
-		"-a_srs", "EPSG:32632", "-a_ullr", "300000", "5100000", ftoa(300000+montBlancExtentM), ftoa(5100000-montBlancExtentM), png, tif)
+		"-a_srs", "EPSG:32632", "-a_ullr", "300000", "5100000", ftoa(300000+montBlancExtentM), ftoa(5100000-montBlancExtentM), path, tif)
 	return m, tif
+}
+
+// gdalRaster reads band 1 of a raster through GDAL: gdalinfo -json for its
+// size, cell size and nodata value, gdal_translate to raw little-endian
+// float32 for its values. The map holds the values as they are
+// (VerticalScale 1); nodata marks the cells equal to the nodata value.
+func gdalRaster(t *testing.T, path string) (m *terrain.Heightmap, nodata []bool) {
+	t.Helper()
+	gdalinfo := needTool(t, "gdalinfo", "gdal-bin")
+	translate := needTool(t, "gdal_translate", "gdal-bin")
+	var info struct {
+		Size         [2]int    `json:"size"`
+		GeoTransform []float64 `json:"geoTransform"`
+		Bands        []struct {
+			NoData *float64 `json:"noDataValue"`
+		} `json:"bands"`
+	}
+	if err := json.Unmarshal([]byte(runTool(t, gdalinfo, "-json", path)), &info); err != nil || len(info.Bands) == 0 {
+		t.Fatalf("gdalinfo -json %s: %v", path, err)
+	}
+	raw := filepath.Join(t.TempDir(), "raster.bin")
+	runTool(t, translate, "-q", "-of", "ENVI", "-ot", "Float32", "-co", "INTERLEAVE=BSQ", path, raw)
+	data, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := info.Size[0], info.Size[1]
+	if len(data) < 4*w*h {
+		t.Fatalf("%s: %d bytes of raw floats for %d×%d", path, len(data), w, h)
+	}
+	m = terrain.NewHeightmap(w, h)
+	if len(info.GeoTransform) == 6 {
+		m.CellSize = info.GeoTransform[1]
+	}
+	for i := range m.Samples {
+		v := math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		m.Samples[i] = v
+		if nd := info.Bands[0].NoData; nd != nil && float64(v) == float64(float32(*nd)) {
+			if nodata == nil {
+				nodata = make([]bool, w*h)
+			}
+			nodata[i] = true
+		}
+	}
+	return m, nodata
 }
 
 // The mean slope and its 90th percentile match gdaldem slope (Horn's
 // kernel, degrees, the edge cells left out) on the same DEM: the mean as
 // gdalinfo -stats reports it, the percentile over gdaldem's raster. Mont
-// Blanc goes through gdal_translate; the DEMs in testdata are read by
-// each side's own reader (those with nodata cells are left out: our reader
-// fills them, gdaldem leaves them out).
+// Blanc goes through gdal_translate, and so do the DEMs in testdata.
 func TestSlopeMatchesGdaldem(t *testing.T) {
 	m, tif := montBlanc(t)
 	compareSlopeWithGdaldem(t, m, tif)
-	for _, name := range []string{"bigtujunga30m.tif", "orkhon92m.tif", "bijou-gully5m.tif"} {
+	for _, name := range testDEMs {
 		path := filepath.Join("testdata", "dems", name)
-		src, err := heightfile.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if src.NoData != nil || !src.HasCellSize || !src.Metric {
-			t.Fatalf("%s: nodata %v, cell size %v, metres %v; want a full DEM in metres", path, src.NoData != nil, src.HasCellSize, src.Metric)
-		}
-		compareSlopeWithGdaldem(t, src.Map, path)
+		compareSlopeWithGdaldem(t, testDEM(t, name), path)
 	}
+}
+
+// testDEMs are the real DEMs in testdata/dems (README.md there).
+var testDEMs = []string{"bigtujunga30m.tif", "frontrange90m.tif", "orkhon92m.tif", "bijou-escarpment30m.tif", "bijou-gully5m.tif"}
+
+// testDEM reads one of testDEMs, which have data on every cell.
+func testDEM(t *testing.T, name string) *terrain.Heightmap {
+	t.Helper()
+	m, nodata := gdalRaster(t, filepath.Join("testdata", "dems", name))
+	if nodata != nil || !(m.CellSize > 0) {
+		t.Fatalf("%s: nodata cells %v, cell size %g; want a full DEM on a metric grid", name, nodata != nil, m.CellSize)
+	}
+	return m
 }
 
 func compareSlopeWithGdaldem(t *testing.T, m *terrain.Heightmap, tif string) {
@@ -90,14 +155,11 @@ func compareSlopeWithGdaldem(t *testing.T, m *terrain.Heightmap, tif string) {
 	}
 	gdalMean := atof(t, info.Bands[0].Metadata[""]["STATISTICS_MEAN"])
 
-	src, err := heightfile.Load(slopeTIF)
-	if err != nil {
-		t.Fatal(err)
-	}
+	slope, nodata := gdalRaster(t, slopeTIF)
 	var angles []float64
-	for i, v := range src.Map.Samples {
-		if src.NoData == nil || !src.NoData[i] {
-			angles = append(angles, src.Base+float64(v)*src.Map.VerticalScale)
+	for i, v := range slope.Samples {
+		if nodata == nil || !nodata[i] {
+			angles = append(angles, float64(v))
 		}
 	}
 	if want := (m.Width - 2) * (m.Height - 2); len(angles) != want {
@@ -137,10 +199,7 @@ func TestFlowMatchesGRASS(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("grass r.watershed: %v\n%s", err, out)
 	}
-	src, err := heightfile.Load(accTIF)
-	if err != nil {
-		t.Fatal(err)
-	}
+	acc, _ := gdalRaster(t, accTIF)
 	f, err := RouteFlow(m)
 	if err != nil {
 		t.Fatal(err)
@@ -149,8 +208,8 @@ func TestFlowMatchesGRASS(t *testing.T) {
 	cell := f.CellSize * f.CellSize
 	var both, either, equal int
 	var grassMax, oursMax float64
-	for i, v := range src.Map.Samples {
-		grassCells := math.Round(src.Base + float64(v)*src.Map.VerticalScale)
+	for i, v := range acc.Samples {
+		grassCells := float64(v)
 		ours := math.Round(f.Area[i] / cell)
 		if grassCells == ours {
 			equal++
@@ -223,12 +282,8 @@ func atof(t *testing.T, s string) float64 {
 // miss by far, not a tight check on any one number (docs/analyze.md has
 // the values).
 func TestRealDEMsInLiteratureRanges(t *testing.T) {
-	for _, name := range []string{"bigtujunga30m.tif", "frontrange90m.tif", "orkhon92m.tif", "bijou-escarpment30m.tif", "bijou-gully5m.tif"} {
-		src, err := heightfile.Load(filepath.Join("testdata", "dems", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := src.Map
+	for _, name := range testDEMs {
+		m := testDEM(t, name)
 		g, _ := geomorph(t, m, 100*m.CellSize*m.CellSize)
 		t.Logf("%s: HI %.3f, Hack %.3f, θ %.3f, β %.3f, filled %.4f", name, g.HypsometricIntegral, g.HackExponent, g.Concavity, g.SpectralExponent, g.FilledFraction)
 		for _, c := range []struct {
