@@ -138,6 +138,22 @@ func Analyze(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// analyzeBytesPerSample is analyze's measured peak memory a sample (heights,
+// filled heights, receivers, areas, path lengths in float64, the order, the
+// sorted slopes, the spectrum's complex grid, and the collector's slack):
+// about 95 bytes at 2049².
+const analyzeBytesPerSample = 100
+
+// checkAnalyzeMemory refuses a map whose analysis would pass generate's
+// memory budget, before the work starts rather than out of memory.
+func checkAnalyzeMemory(width, height int) error {
+	if need := float64(width) * float64(height) * analyzeBytesPerSample; need > generateMemoryLimit {
+		return fmt.Errorf("a %d×%d map needs about %.1f GB to analyze, over the %.0f GB budget (at most about %d² samples)",
+			width, height, need/1e9, generateMemoryLimit/1e9, int(math.Sqrt(generateMemoryLimit/analyzeBytesPerSample)))
+	}
+	return nil
+}
+
 // loadMap reads the MAP file, or generates the world of the parameters,
 // and names it. notes are what the user should know about the scale.
 func (opt analyzeOptions) loadMap(stderr io.Writer) (*terrain.Heightmap, string, []string, error) {
@@ -148,6 +164,9 @@ func (opt analyzeOptions) loadMap(stderr io.Writer) (*terrain.Heightmap, string,
 	if opt.file == "" {
 		if err := pipeline.Check(p); err != nil {
 			return nil, "", nil, fmt.Errorf("analyze: %w", err)
+		}
+		if err := checkAnalyzeMemory(p.Size, p.Size); err != nil {
+			return nil, "", nil, fmt.Errorf("analyze: -size %d: %w", p.Size, err)
 		}
 		if err := checkMemory(p, p.Size, p.Size, 0, false, "-size"); err != nil {
 			return nil, "", nil, fmt.Errorf("analyze: %w", err)
@@ -166,6 +185,9 @@ func (opt analyzeOptions) loadMap(stderr io.Writer) (*terrain.Heightmap, string,
 		return nil, "", nil, fmt.Errorf("analyze: %w", err)
 	}
 	m := src.Map
+	if err := checkAnalyzeMemory(m.Width, m.Height); err != nil {
+		return nil, "", nil, fmt.Errorf("analyze: %s: %w", opt.file, err)
+	}
 	var notes strings.Builder
 	name := filepath.Base(opt.file)
 	if src.Note != "" {

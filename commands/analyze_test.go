@@ -194,6 +194,7 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{[]string{"-map-height", "100"}, "-map-height needs a MAP"},
 		{[]string{"-preset", "no-such-preset"}, "no-such-preset"},
 		{[]string{valley, "-picture", valley}, "valley.exr"},
+		{[]string{"-size", "8193"}, "-size 8193: a 8193×8193 map needs about 6.7 GB to analyze"},
 	} {
 		_, stderr, err := runAnalyzeCLI(tc.args...)
 		if err == nil || !strings.Contains(err.Error()+stderr, tc.want) {
