@@ -61,6 +61,9 @@ type World struct {
 	// Outside is the noise continued beyond the map (outside.go); nil
 	// where the map is not the noise's own.
 	Outside *terrain.Outside
+	// lesson marks a Teach lesson's map, which stands alone on the level
+	// plane: land continued from it would hide where its mesh ends.
+	lesson bool
 }
 
 // NewWorld prepares a heightmap for drawing.

@@ -367,6 +367,7 @@ func (g *Game) showOctaves() {
 // showLessonWorld puts a lesson's map in the 3D view; the camera stays.
 func (g *Game) showLessonWorld(m *terrain.Heightmap) {
 	g.World = NewWorld(m)
+	g.World.lesson = true
 	g.worldID = worldSerial.Add(1)
 }
 
