@@ -82,7 +82,7 @@ func RenderGame(w *World, pose *CameraPose, width, height int, setup func(g *Gam
 	var out *image.RGBA
 	g.OnFrame = func(screen *ebiten.Image) error {
 		frames++
-		if frames < settleFrames || g.render.lightPending(g.World, &g.View) {
+		if frames < settleFrames || g.render.lightPending(g.World, &g.View) || g.plotPending() {
 			return nil
 		}
 		// A lesson's frame carries its caption, and its formula unless

@@ -65,6 +65,9 @@ func (g *Game) shotImage(screen *ebiten.Image, vr image.Rectangle) *image.RGBA {
 	return ScreenPixels(shot)
 }
 
+// captionStripH is the height of a lesson's caption strip, in pixels.
+const captionStripH = 22
+
 // Colours of the lesson's caption strip.
 var (
 	captionBack = color.RGBA{0, 0, 0, 215}
@@ -82,9 +85,8 @@ func (g *Game) drawLessonNotes(dst *ebiten.Image, formula bool) {
 		return
 	}
 	r := dst.Bounds()
-	const stripH = 22
-	vector.FillRect(dst, float32(r.Min.X), float32(r.Max.Y-stripH), float32(r.Dx()), stripH, captionBack, false)
-	drawPanelText(dst, caption, r.Min.X+8, r.Max.Y-stripH+4, captionText)
+	vector.FillRect(dst, float32(r.Min.X), float32(r.Max.Y-captionStripH), float32(r.Dx()), captionStripH, captionBack, false)
+	drawPanelText(dst, caption, r.Min.X+8, r.Max.Y-captionStripH+4, captionText)
 	if !formula {
 		return
 	}

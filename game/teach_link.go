@@ -155,3 +155,10 @@ func (g *Game) lessonText() string {
 	}
 	return ""
 }
+
+// plotPending reports whether the plot chosen is still being made for the
+// world shown: render waits for it, as a slide wants it.
+func (g *Game) plotPending() bool {
+	ps := &g.plots
+	return ps.kind != 0 && (ps.ready != nil || ps.world != g.World)
+}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"cordillera/internal/lesson"
 	"cordillera/terrain"
@@ -275,6 +276,14 @@ func TestClickDiagramPointShowsValues(t *testing.T) {
 				t.Errorf("the Teach text lacks %q:\n%s", want, text)
 			}
 		}
+	}
+	if dir := os.Getenv("CORDILLERA_LESSON_SHOTS"); dir != "" { // F12 at 1280×720, to look at
+		g.ScreenshotDir, g.shotPending = dir, true
+		onLoop(func() {
+			screen := ebiten.NewImage(ScreenWidth, ScreenHeight)
+			defer screen.Deallocate()
+			g.Draw(screen)
+		})
 	}
 	// A point of a later stage says so; a click off the diagram picks nothing new.
 	onLoop(func() { g.teachStep(-1) })
