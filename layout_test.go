@@ -18,7 +18,7 @@ var layers = [][]string{
 	{"internal/inputfile"},
 	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui"},
 	{"terrain", "assets"},
-	{"terrain/erosion", "shaders", "assets/gen", "terrain/materials"},
+	{"terrain/erosion", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
 	{"route"},
 	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
 	{"plot", "terrain/meshfile", "web"},

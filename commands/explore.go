@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"cordillera/game"
 	"cordillera/internal/atomicfile"
+	"cordillera/internal/lesson"
 	"cordillera/pipeline"
 	"cordillera/route"
 	"cordillera/terrain"
@@ -175,6 +175,8 @@ func needDisplay(cmd, more string) error {
 func Explore(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	wf := addWorldFlags(fs)
+	var teach lesson.State
+	lesson.AddFlags(fs, &teach, true) // -lesson, -stage, …: as a link names them
 	drawDelay := fs.Duration("draw-delay", 0, "slow every drawing of the 3D view down by this much (e.g. 500ms): try the explorer as a slow machine runs it")
 	if err := parseFlags(fs, args, stderr, "cordillera [explore] [-preset NAME] [-heightmap FILE] [flags]"); err != nil {
 		return err
@@ -186,11 +188,17 @@ func Explore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := teach.Check(p); err != nil {
+		return fmt.Errorf("explore: -%w", err)
+	}
 	// A built-in preset brings its look too (the thesis's scenario settings).
 	return game.Run(w, p, "Cordillera — "+name, func(g *game.Game) {
 		g.UsePreset(wf.params.preset)
 		g.DrawDelay = *drawDelay
 		g.Resolution.Auto = true
+		if teach != (lesson.State{}) {
+			g.OpenLesson(teach, true)
+		}
 	})
 }
 
@@ -214,6 +222,8 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	mask := fs.String("mask", "", "with -erosion: show an erosion mask on the minimap: flow, eroded or deposited")
 	follow := fs.Float64("follow", -1, "with -route: put the camera on the route this many world units along it, following it")
 	noShadows := fs.Bool("no-shadows", false, "leave out the terrain's shadows and ambient occlusion: -shadows=false -occlusion=false")
+	var teach lesson.State
+	lesson.AddFlags(fs, &teach, false) // -lesson, -stage, …: a lesson state on a slide, as a link names it
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
 	}
@@ -241,12 +251,24 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	if *follow >= 0 && wf.route == "" {
 		return errors.New("render: -follow needs -route TRACK")
 	}
+	if teach.Lesson != "" {
+		if *walk {
+			return errors.New("render: -walk: a lesson's camera flies (give -camera alone)")
+		}
+		if pose != nil { // after the lesson's own framing
+			teach.Camera = &lesson.Pose{X: pose.X, Y: pose.Y, Z: pose.Z, Yaw: pose.Yaw, Pitch: pose.Pitch}
+			pose = nil
+		}
+	}
 	if err := wf.checkOutput("render", *out); err != nil {
 		return err
 	}
 	w, params, _, err := wf.load("render", stdout)
 	if err != nil {
 		return err
+	}
+	if err := teach.Check(params); err != nil {
+		return fmt.Errorf("render: -%w", err)
 	}
 	if *mask != "" && w.Masks == nil {
 		return errors.New("render: -mask needs erosion: add -erosion hydraulic, thermal or fluvial")
@@ -279,6 +301,9 @@ func Render(args []string, stdout, stderr io.Writer) error {
 		if *fog && !view.isGiven("fog-density") {
 			v.FogDensity = game.DefaultFog(m)
 		}
+		if teach != (lesson.State{}) {
+			g.OpenLesson(teach, false) // the panels as -ui says
+		}
 	})
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
@@ -290,19 +315,8 @@ func Render(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// parsePose reads "x,y,z,yaw,pitch".
+// parsePose reads "x,y,z,yaw,pitch", as a link's camera= is read.
 func parsePose(s string) (game.CameraPose, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 5 {
-		return game.CameraPose{}, fmt.Errorf("%q: want five numbers x,y,z,yaw,pitch", s)
-	}
-	var v [5]float32
-	for i, p := range parts {
-		f, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
-		if err != nil || f != f || f > 1e7 || f < -1e7 {
-			return game.CameraPose{}, fmt.Errorf("%q: %q is not a usable number", s, p)
-		}
-		v[i] = float32(f)
-	}
-	return game.CameraPose{X: v[0], Y: v[1], Z: v[2], Yaw: v[3], Pitch: v[4]}, nil
+	p, err := lesson.ParsePose(s)
+	return game.CameraPose{X: p.X, Y: p.Y, Z: p.Z, Yaw: p.Yaw, Pitch: p.Pitch}, err
 }

@@ -424,6 +424,25 @@ func TestWebTeachLesson(t *testing.T) {
 	}
 }
 
+// TestWebLessonLink opens a lesson state from a link, the algorithm, size,
+// stage and plot of a slide: the page shows that stage of that map, and
+// Copy link gives the same state back with the camera added. Before, the
+// stage was an unknown parameter and the lesson's algorithm its own.
+func TestWebLessonLink(t *testing.T) {
+	const link = "algorithm=diamond-square&size=17&lesson=subdivision&stage=2a&plot=histogram"
+	p := openPage(t, link)
+	s := p.waitState("the lesson's stage", 3*time.Minute, func(s webState) bool {
+		return s.Teach.Mode == "subdivision" && s.Frames > 2 && strings.Contains(s.Link, "camera=")
+	})
+	if s.Teach.Stage != 3 || s.Teach.Stages != 8 || s.Teach.Added != 4 {
+		t.Errorf("the link shows stage %d of %d with %d points added; want stage 2a, 3 of 8, its 4 diamond centres", s.Teach.Stage, s.Teach.Stages, s.Teach.Added)
+	}
+	if !strings.HasPrefix(s.Link, link+"&camera=") {
+		t.Errorf("Copy link gives %q; want %q with the camera", s.Link, link)
+	}
+	p.shot("web-lesson-link")
+}
+
 // teachNext is where the Teach panel's ">" button is with only that panel
 // unfolded, in CSS pixels.
 var teachNext = struct{ X, Y float64 }{135, 289}

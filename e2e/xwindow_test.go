@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"cordillera/game"
 	"cordillera/internal/testenv"
+	"cordillera/terrain"
 )
 
 // The explorer in a real X window, driven by real pointer events
@@ -295,5 +297,53 @@ func TestXNoInputLostAtTwoFPS(t *testing.T) {
 	w.frames(60)
 	if s2, _ := w.tryState(); s2.Wireframe == wire0 {
 		t.Errorf("3 presses of F2 80 ms apart left the wireframe %v; want it toggled 3 times", wire0)
+	}
+}
+
+// TestXClickLessonDiagramPoint opens a lesson state from explore's flags
+// and clicks a point of the step-through diagram with real X pointer
+// events: the explorer shows that point's parents, their mean, R, z and
+// its height, as terrain's stepper computes them.
+func TestXClickLessonDiagramPoint(t *testing.T) {
+	w := launchX(t, "explore", "-algorithm", "diamond-square", "-size", "17", "-seed", "3", "-lesson", "subdivision", "-stage", "2b")
+	s := w.waitState("the lesson at stage 2b", func(s game.State) bool { return s.Teach.Mode == "subdivision" && s.Teach.Stage == 4 })
+	w.settled()
+	// The diagram: 200 pixels square, 10 from the window's right edge and
+	// 68 from its top, its 17 points per side 11.25 pixels apart.
+	pt := [2]int{8, 4}
+	at := image.Pt(s.Screen[0]-210+10+pt[0]*45/4, 68+10+pt[1]*45/4)
+	w.click(at)
+	s = w.waitState("the point's values", func(s game.State) bool { return s.Teach.Picked != nil })
+	if *s.Teach.Picked != pt {
+		t.Fatalf("a click at %v picked %v; want %v", at, *s.Teach.Picked, pt)
+	}
+	p := terrain.DefaultParams()
+	p.Algorithm, p.Size, p.Seed = terrain.DiamondSquareAlg, 17, 3
+	st, err := terrain.SubdivisionSteps(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := st.Point(pt[0], pt[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, _ := st.State(len(st.Steps()))
+	for _, want := range []string{
+		"Point (8, 4), set at stage 2b",
+		fmt.Sprintf("(8, 0)  h = %.4g m", final.At(8, 0)),
+		fmt.Sprintf("(8, 8)  h = %.4g m", final.At(8, 8)),
+		fmt.Sprintf("(4, 4)  h = %.4g m", final.At(4, 4)),
+		fmt.Sprintf("(12, 4)  h = %.4g m", final.At(12, 4)),
+		fmt.Sprintf("mean = %.4g m", (final.At(8, 0)+final.At(8, 8)+final.At(4, 4)+final.At(12, 4))/4),
+		fmt.Sprintf("R = %.4f", v.R),
+		fmt.Sprintf("z = A·R·2^(-nH) = %.4g m", v.Z),
+		fmt.Sprintf("h = mean + z = %.4g m", final.At(8, 4)),
+	} {
+		if !strings.Contains(s.Teach.Point, want) {
+			t.Errorf("the explorer shows\n%s\nwithout %q", s.Teach.Point, want)
+		}
+	}
+	if math.Abs(float64(s.Camera.Yaw)-90) > 0.01 {
+		t.Errorf("the click turned the camera to yaw %.1f°", s.Camera.Yaw)
 	}
 }

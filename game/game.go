@@ -61,6 +61,9 @@ type World struct {
 	// Outside is the noise continued beyond the map (outside.go); nil
 	// where the map is not the noise's own.
 	Outside *terrain.Outside
+	// lesson marks a Teach lesson's map, which stands alone on the level
+	// plane: land continued from it would hide where its mesh ends.
+	lesson bool
 }
 
 // NewWorld prepares a heightmap for drawing.
@@ -415,6 +418,10 @@ func (g *Game) pointer(in pointerInput, overPanel bool) {
 		}
 		return
 	}
+	if in.leftJust && g.pickDiagramPoint(in.x, in.y) { // a click on the lesson's diagram shows a point's values
+		g.leftLook = false
+		return
+	}
 	if in.leftJust {
 		// Only a press on the 3D view looks around: not one on the strip
 		// that holds the panels, below or beside their window.
@@ -598,10 +605,10 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 // Quit ends the game loop after the current frame.
 func (g *Game) Quit() { g.err = errQuit }
 
-// saveScreenshot writes the 3D view, vr on the screen, at its full size to
-// a new numbered PNG.
+// saveScreenshot writes the 3D view, vr on the screen, at its full size
+// with the lesson's overlays (shotImage) to a new numbered PNG.
 func (g *Game) saveScreenshot(screen *ebiten.Image, vr image.Rectangle) (string, error) {
-	img := g.shotPixels(screen, vr)
+	img := g.shotImage(screen, vr)
 	for i := 0; ; i++ {
 		path := filepath.Join(g.ScreenshotDir, fmt.Sprintf("cordillera-%s-%d.png", time.Now().Format("20060102-150405"), i))
 		if _, err := os.Stat(path); err == nil {

@@ -47,11 +47,11 @@ func AddOutside(ctx context.Context, w *World, p terrain.Params) {
 }
 
 // outsideOf is the land beyond the map the view draws: none when the
-// viewer turned it off; for a world without the noise's own, the land
+// viewer turned it off or for a lesson's map; for a world without the noise's own, the land
 // synthesised from its map, made once (a few milliseconds: its rings
 // have some 17 000 vertices) and kept with the world.
 func outsideOf(v *Viewer, w *World) *terrain.Outside {
-	if !v.Continue {
+	if !v.Continue || w.lesson {
 		return nil
 	}
 	if w.Outside == nil && w.Map != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"cordillera/internal/lesson"
 	"cordillera/plot"
 )
 
@@ -85,7 +86,7 @@ func (g *Game) shownName() string {
 	case t.mode == teachOctaves && len(t.partials) > 0:
 		return fmt.Sprintf("partial sum of %d of %d octaves, %s", t.octK, len(t.partials), g.Params.Describe())
 	case t.mode == teachSubdivision && t.stepper != nil:
-		return fmt.Sprintf("subdivision after stage %d of %d", t.k, len(t.stepper.Steps()))
+		return fmt.Sprintf("subdivision after stage %s (%d of %d)", lesson.StageLabel(t.k), t.k, len(t.stepper.Steps()))
 	case t.mode == teachErosion && t.erosion.m != nil:
 		return fmt.Sprintf("after %d droplets, %s", t.erosion.pass*t.erosion.batch, g.Params.Describe())
 	}
@@ -107,14 +108,18 @@ func (g *Game) drawPlot(screen *ebiten.Image) {
 	if ps.kind == 0 || ps.img == nil {
 		return
 	}
-	h := screen.Bounds().Dy()
+	r := g.plotRect(screen.Bounds().Dy())
 	op := &ebiten.DrawImageOptions{}
-	op.GeoM.Translate(float64(g.viewLeft()+10), float64(h-plotH-10))
+	op.GeoM.Translate(float64(r.Min.X), float64(r.Min.Y))
 	screen.DrawImage(ps.img, op)
 }
 
-// plotRect is where drawPlot puts the plot on a screen of height h.
+// plotRect is where drawPlot puts the plot on a screen of height h: in a
+// lesson above the caption strip its screenshots carry.
 func (g *Game) plotRect(h int) image.Rectangle {
 	x, y := g.viewLeft()+10, h-plotH-10
+	if g.teach.mode != teachOff {
+		y -= captionStripH
+	}
 	return image.Rect(x, y, x+plotW, y+plotH)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"slices"
 
 	"cordillera/terrain"
 
@@ -70,6 +71,7 @@ func RenderGame(w *World, pose *CameraPose, width, height int, setup func(g *Gam
 	}
 	defer g.Close()
 	g.ShowUI, g.ShowMinimap = false, false
+	g.Layout(width, height) // a lesson opened by setup frames its map for this size
 	if pose != nil {
 		g.SetPose(*pose)
 	}
@@ -80,9 +82,13 @@ func RenderGame(w *World, pose *CameraPose, width, height int, setup func(g *Gam
 	var out *image.RGBA
 	g.OnFrame = func(screen *ebiten.Image) error {
 		frames++
-		if frames < settleFrames || g.render.lightPending(g.World, &g.View) {
+		if frames < settleFrames || g.render.lightPending(g.World, &g.View) || g.plotPending() {
 			return nil
 		}
+		// A lesson's frame carries its caption, and its formula unless
+		// the Teach panel shows it: a slide as the screenshot makes it.
+		vr := g.viewRect(width, height)
+		g.drawLessonNotes(screen.SubImage(vr).(*ebiten.Image), !(g.ShowUI && slices.Contains(g.ui.unfolded, "Teach")))
 		out = ScreenPixels(screen)
 		return errQuit
 	}

@@ -58,6 +58,10 @@ type TeachState struct {
 	Added  int    `json:"added"`  // points the current stage added
 	Octave int    `json:"octave"` // octaves shown
 	Batch  int    `json:"batch"`  // erosion lesson: droplet batches run
+	// Picked is the step-through diagram's point clicked, (col, row), and
+	// Point its values as the Teach panel gives them.
+	Picked *[2]int `json:"picked,omitempty"`
+	Point  string  `json:"point,omitempty"`
 }
 
 // CameraState is the camera part of State.
@@ -106,6 +110,7 @@ func (g *Game) state(tick int64) State {
 	}
 	if st := g.teach.stepper; st != nil && g.teach.mode == teachSubdivision {
 		s.Teach.Stages = len(st.Steps())
+		s.Teach.Picked, s.Teach.Point = g.teach.picked, g.pointText()
 		if g.teach.k > 0 {
 			s.Teach.Added = len(st.Steps()[g.teach.k-1].Added)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"cordillera/internal/lesson"
 	"cordillera/terrain"
 )
 
@@ -36,7 +37,7 @@ var teachModes = []string{"off", "subdivision", "octaves", "erosion"}
 
 // teachSizes are the map sizes offered for stepping through subdivision:
 // small enough to see every point.
-var teachSizes = []int{5, 9, 17, 33, 65, 129}
+var teachSizes = lesson.Sizes
 
 // teachOctaveSide caps the map side of the octave view so the partial
 // sums take a moment, not seconds.
@@ -60,7 +61,11 @@ type teachState struct {
 
 	saved   *World // the world before teaching, shown again when it ends
 	diagram *ebiten.Image
-	params  terrain.Params // what the current lesson was built from
+	// picked is the diagram point clicked and point how the generator
+	// computed it; picked is nil when none is.
+	picked *[2]int
+	point  terrain.PointValues
+	params terrain.Params // what the current lesson was built from
 
 	erosion erosionLesson
 }
@@ -119,8 +124,12 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 	}
 }
 
-// setTeachMode enters or leaves a lesson.
-func (g *Game) setTeachMode(mode int) {
+// setTeachMode enters or leaves a lesson, showing the Teach panel.
+func (g *Game) setTeachMode(mode int) { g.switchLesson(mode, true) }
+
+// switchLesson enters or leaves a lesson; with panels, entering one shows
+// the Teach panel.
+func (g *Game) switchLesson(mode int, panels bool) {
 	t := &g.teach
 	if t.mode == teachOff && mode != teachOff {
 		t.saved = g.World
@@ -138,8 +147,10 @@ func (g *Game) setTeachMode(mode int) {
 	if entering {
 		// The Teach section's controls step the lesson: show it, open,
 		// whether the panels were hidden or another section was open.
-		g.openPanel("Teach")
-		g.ShowUI = true
+		if panels {
+			g.openPanel("Teach")
+			g.ShowUI = true
+		}
 		g.frameLesson() // the whole lesson map in view, wherever the camera was
 	}
 }
@@ -226,7 +237,7 @@ func (g *Game) buildLesson() {
 			g.fail(err)
 			return
 		}
-		t.stepper, t.k = st, 0
+		t.stepper, t.k, t.picked = st, 0, nil
 		raw, _ := st.State(len(st.Steps()))
 		t.lo, t.hi = raw.Range()
 		g.showStage()
@@ -277,7 +288,9 @@ func (g *Game) teachStep(d int) {
 }
 
 // showStage shows the map after the first k stages at the resolution of
-// the last one, normalised by the final map's range so heights stay put.
+// the last one, normalised by the final map's range so heights stay put,
+// and frames it: each stage's map is a mesh of another resolution, which
+// the camera shows whole wherever the student had moved it.
 func (g *Game) showStage() {
 	t := &g.teach
 	raw, set := t.stepper.State(t.k)
@@ -315,6 +328,13 @@ func (g *Game) showStage() {
 	m.CellSize = lessonCell(raw.Width) * float64(spacing)
 	m.VerticalScale = lessonCell(raw.Width) * float64(raw.Width-1) / 4
 	g.showLessonWorld(m)
+	g.frameLesson()
+	g.redrawDiagram()
+}
+
+// redrawDiagram has the step-through diagram drawn anew.
+func (g *Game) redrawDiagram() {
+	t := &g.teach
 	if t.diagram != nil {
 		t.diagram.Deallocate()
 	}
@@ -347,6 +367,7 @@ func (g *Game) showOctaves() {
 // showLessonWorld puts a lesson's map in the 3D view; the camera stays.
 func (g *Game) showLessonWorld(m *terrain.Heightmap) {
 	g.World = NewWorld(m)
+	g.World.lesson = true
 	g.worldID = worldSerial.Add(1)
 }
 
@@ -385,7 +406,7 @@ func (g *Game) stageText() string {
 	steps := t.stepper.Steps()
 	N := len(steps) / 2
 	if t.k == 0 {
-		return fmt.Sprintf("n = 0: the four corners (%s)\nstage 0 of %d", g.Params.Corners, len(steps))
+		return fmt.Sprintf("n = 0: the four corners (%s)\nstage 0 (0 of %d)", g.Params.Corners, len(steps)) + g.pointText()
 	}
 	s := steps[t.k-1]
 	what := map[string]string{
@@ -399,8 +420,39 @@ func (g *Game) stageText() string {
 		points = "point"
 	}
 	// Lines of at most 50 characters: the panel's width.
-	return fmt.Sprintf("Iteration n = %d of N = %d, %s stage\n(stage %d of %d)\n%s\nd_n = 2^(N-n) = %d samples\nz = A·R·2^(-nH), R in [-1, 1]\n|z| <= %.4g m (A = %g m, H = %g)\n%d %s added (red)",
-		s.Iteration, N, s.Stage, t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added), points)
+	return fmt.Sprintf("Iteration n = %d of N = %d, %s stage\n(stage %s, %d of %d)\n%s\nd_n = 2^(N-n) = %d samples\nz = A·R·2^(-nH), R in [-1, 1]\n|z| <= %.4g m (A = %g m, H = %g)\n%d %s added (red); click one in the diagram",
+		s.Iteration, N, s.Stage, lesson.StageLabel(t.k), t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added), points) + g.pointText()
+}
+
+// pointText is how the generator computed the diagram point clicked, or
+// "" when none is: its parents, their mean, R, z and the new height.
+func (g *Game) pointText() string {
+	t := &g.teach
+	if t.picked == nil {
+		return ""
+	}
+	v := t.point
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\nPoint (%d, %d), set at stage %s", v.X, v.Y, lesson.StageLabel(v.Stage))
+	if v.Stage > t.k {
+		b.WriteString(":\nnot computed yet at this stage")
+		return b.String()
+	}
+	if len(v.Parents) == 0 {
+		if v.R == 0 && v.Z == 0 {
+			fmt.Fprintf(&b, ":\na corner, fixed: h = %.4g m", v.Height)
+			return b.String()
+		}
+		fmt.Fprintf(&b, ":\na corner: h = A·R, R = %.4f\nh = %.4g m", v.R, v.Height)
+		return b.String()
+	}
+	b.WriteString("\nparents:")
+	for i, q := range v.Parents {
+		fmt.Fprintf(&b, "\n  (%d, %d)  h = %.4g m", q[0], q[1], v.Heights[i])
+	}
+	fmt.Fprintf(&b, "\nmean = %.4g m\nR = %.4f, in [-1, 1]: z in [-%.4g, %.4g] m\nz = A·R·2^(-nH) = %.4g m\nh = mean + z = %.4g m",
+		v.Mean, v.R, v.Amp, v.Amp, v.Z, v.Height)
+	return b.String()
 }
 
 // octaveText is the fractal sum's formula, as its source writes it, with
@@ -524,9 +576,13 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 		if t.diagram == nil {
 			t.diagram = g.teachDiagram()
 		}
+		r := diagramRect(w)
 		op := &ebiten.DrawImageOptions{}
-		op.GeoM.Translate(float64(w-diagramSide-10), teachTop)
+		op.GeoM.Translate(float64(r.Min.X), float64(r.Min.Y))
 		screen.DrawImage(t.diagram, op)
+		label := "stage " + lesson.StageLabel(t.k)
+		textBackdrop(screen, label, r.Min.X, r.Max.Y+2)
+		ebitenutil.DebugPrintAt(screen, label, r.Min.X+3, r.Max.Y+2)
 	case t.mode == teachErosion && t.erosion.m != nil:
 		g.drawDropletPaths(screen)
 	case t.mode == teachOctaves:
@@ -579,9 +635,50 @@ func (g *Game) drawAddedPoints(screen *ebiten.Image, added [][2]int) {
 	vector.FillPath(screen.SubImage(vr).(*ebiten.Image), &path, nil, op) // clipped to the view
 }
 
+// diagramRect is where the step-through diagram is on a screen w wide.
+func diagramRect(w int) image.Rectangle {
+	return image.Rect(w-diagramSide-10, teachTop, w-10, teachTop+diagramSide)
+}
+
+// diagramPoint returns the centre of lattice point (x, y) of a size²
+// map in the diagram, relative to its top-left corner, and the points'
+// spacing.
+func diagramPoint(size, x, y int) (cx, cy, step float64) {
+	step = float64(diagramSide-20) / float64(size-1)
+	return 10 + float64(x)*step, 10 + float64(y)*step, step
+}
+
+// pickDiagramPoint shows how the lattice point under the screen position
+// (x, y) was computed, if the step-through diagram is there and a point
+// is within half a spacing of it; it reports whether the diagram took the
+// click.
+func (g *Game) pickDiagramPoint(x, y int) bool {
+	t := &g.teach
+	r := diagramRect(g.w)
+	if t.mode != teachSubdivision || t.stepper == nil || !image.Pt(x, y).In(r) {
+		return false
+	}
+	size := teachSizes[t.sizeIdx]
+	_, _, step := diagramPoint(size, 0, 0)
+	i := int(math.Round((float64(x-r.Min.X) - 10) / step))
+	j := int(math.Round((float64(y-r.Min.Y) - 10) / step))
+	if i < 0 || j < 0 || i >= size || j >= size {
+		return true // on the diagram's margin: nothing to pick, but not a drag either
+	}
+	v, err := t.stepper.Point(i, j)
+	if err != nil {
+		g.fail(err)
+		return true
+	}
+	t.picked, t.point = &[2]int{i, j}, v
+	g.redrawDiagram()
+	return true
+}
+
 // teachDiagram draws the (2^N+1)² lattice like paper 003's 5×5 figure, on
 // the CPU: set points grey, the current stage's points red, points still to
-// come as faint dots.
+// come as faint dots; a point clicked is ringed in yellow, joined to its
+// parents.
 func (g *Game) teachDiagram() *ebiten.Image {
 	t := &g.teach
 	img := image.NewRGBA(image.Rect(0, 0, diagramSide, diagramSide))
@@ -596,7 +693,7 @@ func (g *Game) teachDiagram() *ebiten.Image {
 			added[a] = true
 		}
 	}
-	step := float64(diagramSide-20) / float64(size-1)
+	_, _, step := diagramPoint(size, 0, 0)
 	r := math.Max(math.Min(step/3, 5), 1)
 	disc := func(cx, cy, r float64, c color.RGBA) {
 		for y := int(cy - r - 1); y <= int(cy+r+1); y++ {
@@ -610,9 +707,19 @@ func (g *Game) teachDiagram() *ebiten.Image {
 			}
 		}
 	}
+	yellow := color.RGBA{255, 215, 0, 255}
+	if p := t.picked; p != nil && t.point.Stage <= t.k {
+		px, py, _ := diagramPoint(size, p[0], p[1])
+		for _, q := range t.point.Parents { // a line of discs: the image has no line drawing
+			qx, qy, _ := diagramPoint(size, q[0], q[1])
+			for s := 0.0; s <= 1; s += 1 / math.Max(math.Hypot(qx-px, qy-py), 1) {
+				disc(px+(qx-px)*s, py+(qy-py)*s, 0.8, yellow)
+			}
+		}
+	}
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {
-			cx, cy := 10+float64(x)*step, 10+float64(y)*step
+			cx, cy, _ := diagramPoint(size, x, y)
 			switch {
 			case added[[2]int{x, y}]:
 				disc(cx, cy, r+1, color.RGBA{235, 40, 40, 255})
@@ -621,6 +728,12 @@ func (g *Game) teachDiagram() *ebiten.Image {
 			default:
 				disc(cx, cy, math.Max(r/2, 1), color.RGBA{80, 80, 90, 255})
 			}
+		}
+	}
+	if p := t.picked; p != nil {
+		cx, cy, _ := diagramPoint(size, p[0], p[1])
+		for a := 0.0; a < 2*math.Pi; a += 0.05 { // a ring around it
+			disc(cx+(r+3)*math.Cos(a), cy+(r+3)*math.Sin(a), 0.8, yellow)
 		}
 	}
 	return ebiten.NewImageFromImage(img)

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"cordillera/internal/lesson"
 	"cordillera/pipeline"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
@@ -21,9 +22,9 @@ import (
 // the last batch drawn on the terrain, and the mass budget in numbers.
 
 const (
-	erosionLessonSide   = 257 // the lesson's map side: a batch takes milliseconds
-	erosionLessonPasses = 40  // batches that make up one droplet per cell at the default density
-	erosionPathsShown   = 24  // droplet paths drawn per batch
+	erosionLessonSide   = 257                   // the lesson's map side: a batch takes milliseconds
+	erosionLessonPasses = lesson.ErosionBatches // batches that make up one droplet per cell at the default density
+	erosionPathsShown   = 24                    // droplet paths drawn per batch
 )
 
 // erosionLesson is the state of the erosion lesson.
@@ -75,7 +76,7 @@ func (g *Game) showErosionMap() {
 // erosionStep runs the next batch of droplets, keeping the first few paths.
 func (g *Game) erosionStep() {
 	e := &g.teach.erosion
-	if e.m == nil {
+	if e.m == nil || e.pass >= lesson.MaxBatches { // as far as a link can name
 		return
 	}
 	paths, b := erosion.TraceDroplets(e.m, g.Params, e.batch, g.Params.Seed+int64(e.pass))

@@ -33,11 +33,14 @@ func TestTeachSubdivisionSteps(t *testing.T) {
 	all := image.Rect(0, 0, testW, testH)
 	// Looking straight down on the lattice, left of the diagram: every
 	// point is on screen and nothing hides its mark.
-	g.Camera.Pos = mgl32.Vec3{512, 1400, 760}
-	g.Camera.Pitch, g.Camera.Yaw = -math.Pi/2+0.001, 0
+	lookDown := func() { // after each stage, which frames the lesson as it likes
+		g.Camera.Pos = mgl32.Vec3{512, 1400, 760}
+		g.Camera.Pitch, g.Camera.Yaw = -math.Pi/2+0.001, 0
+	}
+	lookDown()
 	prev := renderFrame(g, false)
 	for k := 1; k <= len(steps); k++ {
-		onLoop(func() { g.teachStep(1) })
+		onLoop(func() { g.teachStep(1); lookDown() })
 		s := steps[k-1]
 		if want := 32/s.Spacing + 1; g.World.Map.Width != want {
 			t.Errorf("stage %d (%s of iteration %d): mesh %d², want %d²", k, s.Stage, s.Iteration, g.World.Map.Width, want)

@@ -5,7 +5,7 @@ package game
 import (
 	"context"
 	"encoding/json"
-	"slices"
+	"strings"
 	"sync"
 	"syscall/js"
 
@@ -57,7 +57,7 @@ type webGame struct {
 type linkKey struct {
 	params terrain.Params
 	preset int
-	lesson int
+	lesson string // the lesson's keys and values
 	made   bool
 }
 
@@ -135,27 +135,27 @@ func (wg *webGame) apply(l web.Link) {
 	if len(l.Open) > 0 {
 		g.OpenPanels(l.Open...)
 	}
-	// A link without a lesson ends the one shown ("" is not a mode: -1 → off).
-	if mode := max(slices.Index(teachModes, l.Lesson), teachOff); mode != g.teach.mode {
-		g.setTeachMode(mode)
-	}
+	g.OpenLesson(l.State, true) // a link without a lesson ends the one shown
 }
 
 // link is the fragment of a link to the world shown: the preset chosen in
-// the Generator panel, the parameters that differ from it, the lesson.
+// the Generator panel, the parameters that differ from it, the lesson
+// with its stage, octave or batch, plot and camera.
 func (wg *webGame) link() string {
 	g := wg.Game
-	key := linkKey{g.Params, g.ui.preset, g.teach.mode, true}
+	p, st := g.LessonState()
+	var pairs strings.Builder
+	for _, kv := range st.Pairs() {
+		pairs.WriteString(kv[0] + "=" + kv[1] + "&")
+	}
+	key := linkKey{p, g.ui.preset, pairs.String(), true}
 	if key == wg.linkOf {
 		return wg.made
 	}
 	wg.linkOf = key
-	l := web.Link{Preset: "default", Params: g.Params}
+	l := web.Link{Preset: "default", Params: p, State: st}
 	if i := g.ui.preset; i >= 0 && i < len(terrain.Presets) {
 		l.Preset = terrain.Presets[i].Name
-	}
-	if g.teach.mode != teachOff {
-		l.Lesson = teachModes[g.teach.mode]
 	}
 	wg.made = l.Fragment()
 	return wg.made

@@ -36,6 +36,8 @@ type Stepper struct {
 	steps []SubdivisionStep
 	final *Heightmap // the generator's raw output
 	stage []uint8    // stage[i]: 0 for the corners, k if Steps()[k−1] set sample i
+	s     *subdivision
+	fixed bool // the corners are CornerValue·A, not displaced
 }
 
 // unstaged marks a sample no stage has set yet; 2N ≤ 26 stages fit below it.
@@ -82,7 +84,7 @@ func SubdivisionSteps(ctx context.Context, p Params) (*Stepper, error) {
 	for _, i := range []int{0, last, last * s.size, last*s.size + last} {
 		s.writes[i] = 1
 	}
-	st := &Stepper{final: m, stage: make([]uint8, len(s.h))}
+	st := &Stepper{final: m, stage: make([]uint8, len(s.h)), s: s, fixed: p.Corners == CornersFixed}
 	for i, w := range s.writes {
 		if w == 0 {
 			st.stage[i] = unstaged
@@ -132,6 +134,81 @@ func (st *Stepper) State(k int) (raw *Heightmap, set []bool) {
 		}
 	}
 	return raw, set
+}
+
+// PointValues is how the generator computed one sample (notes eq. 1–2):
+// the mean of its parents plus z = A·R·2^(−nH).
+type PointValues struct {
+	X, Y    int       // the sample, (col, row)
+	Stage   int       // k: Steps()[k−1] set it; 0 for the corners
+	Parents [][2]int  // (col, row) of its parents, in the order the generator sums them; none for a corner
+	Heights []float32 // the parents' heights
+	Mean    float32   // their mean, rounded as the generator rounds it
+	R       float64   // the vertex's random number, in [−1, 1)
+	Amp     float64   // A·2^(−nH), the stage's largest |z|
+	Z       float64   // A·R·2^(−nH)
+	Height  float32   // mean + z, the sample's height
+}
+
+// Point returns how the generator computed sample (x, y): its parents by
+// the stage that set it, their mean and the displacement, through the
+// generator's own mean2, mean3, mean4 and height. The height is checked
+// against the map the generator made, bit for bit.
+func (st *Stepper) Point(x, y int) (PointValues, error) {
+	s := st.s
+	if x < 0 || y < 0 || x >= s.size || y >= s.size {
+		return PointValues{}, fmt.Errorf("point (%d, %d): outside the %d² map", x, y, s.size)
+	}
+	k := int(st.stage[y*s.size+x])
+	v := PointValues{X: x, Y: y, Stage: k}
+	n, last := 0, s.size-1
+	if k > 0 {
+		step := st.steps[k-1]
+		n = step.Iteration
+		d := step.Spacing
+		switch {
+		case step.Stage == StageEdges && y%(2*d) == 0: // a horizontal edge's midpoint
+			v.Parents = [][2]int{{x - d, y}, {x + d, y}}
+		case step.Stage == StageEdges: // a vertical edge's midpoint
+			v.Parents = [][2]int{{x, y - d}, {x, y + d}}
+		case step.Stage == StageDiamond:
+			v.Parents = [][2]int{{x - d, y - d}, {x + d, y - d}, {x - d, y + d}, {x + d, y + d}}
+		case step.Stage == StageSquare && y == 0:
+			v.Parents = [][2]int{{x - d, y}, {x + d, y}, {x, d}}
+		case step.Stage == StageSquare && y == last:
+			v.Parents = [][2]int{{x - d, y}, {x + d, y}, {x, last - d}}
+		case step.Stage == StageSquare && x == 0:
+			v.Parents = [][2]int{{x, y - d}, {x, y + d}, {d, y}}
+		case step.Stage == StageSquare && x == last:
+			v.Parents = [][2]int{{x, y - d}, {x, y + d}, {last - d, y}}
+		default: // a midpoint's centre, or a square step's inner point: its four neighbours
+			v.Parents = [][2]int{{x, y - d}, {x, y + d}, {x - d, y}, {x + d, y}}
+		}
+		for _, q := range v.Parents {
+			v.Heights = append(v.Heights, st.final.At(q[0], q[1]))
+		}
+		h := v.Heights
+		switch len(h) {
+		case 2:
+			v.Mean = mean2(h[0], h[1])
+		case 3:
+			v.Mean = mean3(h[0], h[1], h[2])
+		default:
+			v.Mean = mean4(h[0], h[1], h[2], h[3])
+		}
+	}
+	v.Amp = s.amp[n]
+	if k == 0 && st.fixed {
+		v.Height = st.final.At(x, y) // CornerValue·A: no displacement
+		return v, nil
+	}
+	v.R = vertexRandom(s.key, x, y)
+	v.Z = v.Amp * v.R
+	v.Height = height(v.Mean, v.Amp*0x1p-52, rowKey(s.key, y), x)
+	if got := st.final.At(x, y); got != v.Height {
+		return v, fmt.Errorf("point (%d, %d): the generator stored %g, its parents give %g", x, y, got, v.Height)
+	}
+	return v, nil
 }
 
 // Octaves returns the partial sums of the fractal map p describes: element k

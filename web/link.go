@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"cordillera/internal/lesson"
 	"cordillera/terrain"
 )
 
@@ -20,20 +21,25 @@ import (
 type Link struct {
 	Preset string         // a built-in preset ("default" when the link names none)
 	Params terrain.Params // the preset's parameters with the link's applied
-	Lesson string         // the Teach lesson to open: "", subdivision, octaves or erosion
-	Open   []string       // the panels to unfold (Generator, Viewer, File, Teach, Erosion, Route)
+	// The Teach lesson to open (Lesson "" for none), its stage, octave or
+	// batch, the plot and the camera: the keys of package lesson, which
+	// the explore and render commands read as flags.
+	lesson.State
+	Open []string // the panels to unfold (Generator, Viewer, File, Teach, Erosion, Route)
 }
 
 // Lessons are the Teach panel's lessons a link may open.
-var Lessons = []string{"subdivision", "octaves", "erosion"}
+var Lessons = lesson.Lessons
 
 // Panels are the panels a link may unfold.
 var Panels = []string{"Generator", "Viewer", "File", "Teach", "Erosion", "Route"}
 
 // ParseFragment reads a URL fragment (with or without its '#'):
 // preset=NAME, any generation parameter by its flag name (seed=5,
-// size=513), lesson=subdivision and open=Teach,Viewer. A bad key or value
-// is an error naming it; the Link then holds the default world.
+// size=513), the lesson's keys (lesson=subdivision&stage=2a, octave=3,
+// batch=5, plot=profile, camera=x,y,z,yaw,pitch) and open=Teach,Viewer. A
+// bad key or value is an error naming it; the Link then holds the default
+// world.
 func ParseFragment(fragment string) (Link, error) {
 	def := Link{Preset: "default", Params: terrain.DefaultParams()}
 	fragment = strings.TrimPrefix(fragment, "#")
@@ -61,11 +67,10 @@ func ParseFragment(fragment string) (Link, error) {
 		value := values.Get(key)
 		switch key {
 		case "preset":
-		case "lesson":
-			if !slices.Contains(Lessons, value) {
-				return def, fmt.Errorf("link: lesson %q: want one of %s", value, strings.Join(Lessons, ", "))
+		case "lesson", "stage", "octave", "batch", "plot", "camera":
+			if err := l.State.Set(key, value); err != nil {
+				return def, fmt.Errorf("link: %w", err)
 			}
-			l.Lesson = value
 		case "open":
 			for _, p := range strings.Split(value, ",") {
 				if !slices.Contains(Panels, p) {
@@ -86,13 +91,16 @@ func ParseFragment(fragment string) (Link, error) {
 	if err := l.Params.Validate(); err != nil {
 		return def, fmt.Errorf("link: %w", err)
 	}
+	if err := l.State.Check(l.Params); err != nil {
+		return def, fmt.Errorf("link: %w", err)
+	}
 	return l, nil
 }
 
 // Fragment writes a link to the world p made from the built-in preset:
 // the preset's name, then every parameter that differs from it in the
-// parameter table's order, then the lesson and panels if set. ParseFragment
-// reads it back to the same parameters.
+// parameter table's order, then the lesson's keys and the panels if set.
+// ParseFragment reads it back to the same parameters and lesson.
 func (l Link) Fragment() string {
 	base, err := terrain.PresetParams(l.Preset)
 	var parts []string
@@ -106,8 +114,10 @@ func (l Link) Fragment() string {
 			parts = append(parts, s.Name+"="+url.QueryEscape(v))
 		}
 	}
-	if l.Lesson != "" {
-		parts = append(parts, "lesson="+url.QueryEscape(l.Lesson))
+	for _, kv := range l.State.Pairs() {
+		// A camera's commas need no escape in a fragment: kept, the
+		// numbers read on a slide.
+		parts = append(parts, kv[0]+"="+strings.ReplaceAll(url.QueryEscape(kv[1]), "%2C", ","))
 	}
 	if len(l.Open) > 0 {
 		parts = append(parts, "open="+url.QueryEscape(strings.Join(l.Open, ",")))

@@ -4,13 +4,14 @@ import (
 	"slices"
 	"testing"
 
+	"cordillera/internal/lesson"
 	"cordillera/terrain"
 )
 
 // A link that unfolds panels writes them last, comma-separated, and reads
 // back to the same panels.
 func TestFragmentOpensPanels(t *testing.T) {
-	l := Link{Preset: "default", Params: terrain.DefaultParams(), Lesson: "erosion", Open: []string{"Teach", "Viewer"}}
+	l := Link{Preset: "default", Params: terrain.DefaultParams(), State: lesson.State{Lesson: "erosion"}, Open: []string{"Teach", "Viewer"}}
 	frag := l.Fragment()
 	if frag != "lesson=erosion&open=Teach%2CViewer" {
 		t.Errorf("Fragment() = %q", frag)

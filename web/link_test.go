@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"cordillera/internal/lesson"
 	"cordillera/terrain"
 )
 
@@ -31,7 +32,7 @@ func TestParseFragmentPresetAndSeed(t *testing.T) {
 func TestFragmentRoundTrip(t *testing.T) {
 	p, _ := terrain.PresetParams("scenario-3")
 	p.Seed, p.Octaves, p.Erosion = 5, 3, "hydraulic,thermal"
-	l := Link{Preset: "scenario-3", Params: p, Lesson: "octaves"}
+	l := Link{Preset: "scenario-3", Params: p, State: lesson.State{Lesson: "octaves"}}
 	frag := l.Fragment()
 	if frag != "preset=scenario-3&seed=5&octaves=3&erosion=hydraulic%2Cthermal&lesson=octaves" {
 		t.Errorf("Fragment() = %q", frag)

@@ -1,0 +1,261 @@
+// Package lesson reads and writes the state of a Teach lesson as a
+// lecturer hands it on: which lesson, the stage or octave or erosion
+// batch shown, the plot beside it and the camera. The browser's links
+// ("#algorithm=midpoint&size=17&lesson=subdivision&stage=2a") and the
+// explore and render commands' flags ("-lesson subdivision -stage 2a")
+// both go through State.Set, so a link and a command line name the same
+// state in the same words. The lesson's algorithm and map size are the
+// generator's own parameters (algorithm=, size=), not keys of their own.
+package lesson
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+
+	"cordillera/terrain"
+)
+
+// Lessons are the Teach panel's lessons, as a link or flag names them.
+var Lessons = []string{"subdivision", "octaves", "erosion"}
+
+// Plots are the plot kinds the Teach panel can show beside a lesson.
+var Plots = []string{"profile", "histogram", "spectrum"}
+
+// Sizes are the map sides offered for stepping through subdivision: small
+// enough to see every point.
+var Sizes = []int{5, 9, 17, 33, 65, 129}
+
+// ErosionBatches is how many droplet batches the erosion lesson plays: one
+// droplet per cell at the default density. Single steps go on to
+// MaxBatches, ten droplets per cell.
+const (
+	ErosionBatches = 40
+	MaxBatches     = 10 * ErosionBatches
+)
+
+// Keys are the lesson's own keys, in the order a link writes them.
+var Keys = []string{"lesson", "stage", "octave", "batch", "plot", "camera"}
+
+// Pose is a camera: its position in world units and its heading in
+// degrees, as render's -camera gives it.
+type Pose struct {
+	X, Y, Z, Yaw, Pitch float32
+}
+
+// State is a lesson as shown. The zero State is no lesson, no plot, the
+// camera where the explorer puts it.
+type State struct {
+	Lesson string // "", or one of Lessons
+	Stage  int    // subdivision: the stages shown, 0 (the corners) … 2N
+	Octave int    // octaves: the octaves summed, 1 … octaves; 0 for all of them
+	Batch  int    // erosion: the droplet batches run, 0 … MaxBatches
+	Plot   string // "", or one of Plots
+	Camera *Pose  // nil: the lesson's own framing (or the overview)
+}
+
+// Set reads one key's value, as a link's key=value or a flag: the error
+// names the key and what it accepts.
+func (s *State) Set(key, value string) error {
+	switch key {
+	case "lesson":
+		if value != "" && !slices.Contains(Lessons, value) {
+			return fmt.Errorf("lesson %q: want one of %s", value, strings.Join(Lessons, ", "))
+		}
+		s.Lesson = value
+	case "stage":
+		k, err := ParseStage(value)
+		if err != nil {
+			return err
+		}
+		s.Stage = k
+	case "octave":
+		k, err := strconv.Atoi(value)
+		if err != nil || k < 1 {
+			return fmt.Errorf("octave %q: want the number of octaves summed, 1 or more", value)
+		}
+		s.Octave = k
+	case "batch":
+		k, err := strconv.Atoi(value)
+		if err != nil || k < 0 || k > MaxBatches {
+			return fmt.Errorf("batch %q: want the droplet batches run, 0 to %d", value, MaxBatches)
+		}
+		s.Batch = k
+	case "plot":
+		if value == "none" {
+			value = ""
+		}
+		if value != "" && !slices.Contains(Plots, value) {
+			return fmt.Errorf("plot %q: want one of none, %s", value, strings.Join(Plots, ", "))
+		}
+		s.Plot = value
+	case "camera":
+		p, err := ParsePose(value)
+		if err != nil {
+			return fmt.Errorf("camera %w", err)
+		}
+		s.Camera = &p
+	default:
+		return fmt.Errorf("unknown lesson key %q (want one of %s)", key, strings.Join(Keys, ", "))
+	}
+	return nil
+}
+
+// Check refuses a state that p's lesson cannot show: a stage past the
+// last, more octaves than p sums, a key of another lesson than the one
+// named. The error names the key.
+func (s State) Check(p terrain.Params) error {
+	if s.Stage != 0 {
+		if s.Lesson != "subdivision" {
+			return fmt.Errorf("stage %s: needs lesson subdivision", StageLabel(s.Stage))
+		}
+		if last := Stages(p); s.Stage > last {
+			return fmt.Errorf("stage %s: the %d² map has stages 0 to %s", StageLabel(s.Stage), SubdivisionSize(p), StageLabel(last))
+		}
+	}
+	if s.Octave != 0 {
+		if s.Lesson != "octaves" {
+			return fmt.Errorf("octave %d: needs lesson octaves", s.Octave)
+		}
+		if s.Octave > p.Octaves {
+			return fmt.Errorf("octave %d: the map sums %d octaves (octaves=%d)", s.Octave, p.Octaves, p.Octaves)
+		}
+	}
+	if s.Batch != 0 && s.Lesson != "erosion" {
+		return fmt.Errorf("batch %d: needs lesson erosion", s.Batch)
+	}
+	return nil
+}
+
+// Pairs returns the state's keys and values that differ from the zero
+// State, in the order of Keys; Set reads each back to the same state.
+func (s State) Pairs() [][2]string {
+	var out [][2]string
+	add := func(k, v string) { out = append(out, [2]string{k, v}) }
+	if s.Lesson != "" {
+		add("lesson", s.Lesson)
+	}
+	if s.Stage != 0 {
+		add("stage", StageLabel(s.Stage))
+	}
+	if s.Octave != 0 {
+		add("octave", strconv.Itoa(s.Octave))
+	}
+	if s.Batch != 0 {
+		add("batch", strconv.Itoa(s.Batch))
+	}
+	if s.Plot != "" {
+		add("plot", s.Plot)
+	}
+	if s.Camera != nil {
+		add("camera", s.Camera.String())
+	}
+	return out
+}
+
+// String writes a pose as x,y,z,yaw,pitch, each number in the shortest
+// form that reads back to the same float32.
+func (p Pose) String() string {
+	f := func(v float32) string { return strconv.FormatFloat(float64(v), 'f', -1, 32) }
+	return strings.Join([]string{f(p.X), f(p.Y), f(p.Z), f(p.Yaw), f(p.Pitch)}, ",")
+}
+
+// ParsePose reads "x,y,z,yaw,pitch": world units and degrees.
+func ParsePose(s string) (Pose, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 5 {
+		return Pose{}, fmt.Errorf("%q: want five numbers x,y,z,yaw,pitch", s)
+	}
+	var v [5]float32
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
+		if err != nil || math.IsNaN(f) || f > 1e7 || f < -1e7 {
+			return Pose{}, fmt.Errorf("%q: %q is not a usable number", s, p)
+		}
+		v[i] = float32(f)
+	}
+	return Pose{X: v[0], Y: v[1], Z: v[2], Yaw: v[3], Pitch: v[4]}, nil
+}
+
+// StageLabel names the k-th subdivision stage as the diamond-square
+// article's figure does: 0 for the corners, then "1a", "1b" for the two
+// passes of iteration 1 (diamond and square, or edges and centres), "2a",
+// "2b" and so on.
+func StageLabel(k int) string {
+	if k <= 0 {
+		return "0"
+	}
+	return strconv.Itoa((k+1)/2) + string(rune('a'+(k+1)%2))
+}
+
+// ParseStage reads a stage as its label ("2a") or its number among the
+// stages (3, the same stage).
+func ParseStage(v string) (int, error) {
+	if k, err := strconv.Atoi(v); err == nil {
+		if k < 0 {
+			return 0, fmt.Errorf("stage %q: want 0 or more, or a label such as 2a", v)
+		}
+		return k, nil
+	}
+	if n := len(v); n >= 2 && (v[n-1] == 'a' || v[n-1] == 'b') {
+		if it, err := strconv.Atoi(v[:n-1]); err == nil && it >= 1 && v[0] != '+' {
+			return 2*it - 1 + int(v[n-1]-'a'), nil
+		}
+	}
+	return 0, fmt.Errorf("stage %q: want a stage as the figure labels it (0, 1a, 1b, 2a, …) or its number (0, 1, 2, …)", v)
+}
+
+// SubdivisionAlgorithm is the algorithm the subdivision lesson steps
+// through for p: p's own where it is a subdivision generator, midpoint
+// displacement otherwise.
+func SubdivisionAlgorithm(p terrain.Params) terrain.Algorithm {
+	if p.Algorithm.IsSubdivision() {
+		return p.Algorithm
+	}
+	return terrain.Midpoint
+}
+
+// SubdivisionSize is the map side of the subdivision lesson for p: p's
+// own where it is one of Sizes, the smallest otherwise.
+func SubdivisionSize(p terrain.Params) int {
+	if slices.Contains(Sizes, p.Size) {
+		return p.Size
+	}
+	return Sizes[0]
+}
+
+// Stages is the number of the subdivision lesson's last stage for p: two
+// per iteration, 2N for a (2^N+1)² map.
+func Stages(p terrain.Params) int {
+	return 2 * (bits.Len(uint(SubdivisionSize(p)-1)) - 1)
+}
+
+// AddFlags defines the lesson's keys as flags of fs (-lesson, -stage,
+// -octave, -batch, -plot and, with camera, -camera), each read by Set
+// into s.
+func AddFlags(fs *flag.FlagSet, s *State, camera bool) {
+	help := map[string]string{
+		"lesson": "open a Teach lesson: " + strings.Join(Lessons, ", ") + " (its map comes from -algorithm and -size, as a link's)",
+		"stage":  "with -lesson subdivision: the stage shown, 0, 1a, 1b, 2a, … (or its number 0, 1, 2, …)",
+		"octave": "with -lesson octaves: the octaves summed, 1 to -octaves (default all)",
+		"batch":  fmt.Sprintf("with -lesson erosion: the droplet batches run, 0 to %d (%d make one droplet per cell)", MaxBatches, ErosionBatches),
+		"plot":   "the Teach panel's plot beside the view: none, " + strings.Join(Plots, ", "),
+		"camera": "camera as x,y,z,yaw,pitch (world units, degrees); default: the lesson's framing",
+	}
+	for _, key := range Keys {
+		if key == "camera" && !camera {
+			continue
+		}
+		fs.Func(key, help[key], func(v string) error {
+			if err := s.Set(key, v); err != nil {
+				// flag prefixes the flag's name already: keep the rest.
+				return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), key+" "))
+			}
+			return nil
+		})
+	}
+}

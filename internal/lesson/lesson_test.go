@@ -1,0 +1,150 @@
+package lesson
+
+import (
+	"flag"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+
+	"cordillera/terrain"
+)
+
+// Each key's value reads back as written: Set then Pairs gives the same
+// key and value, for every lesson's keys.
+func TestKeysRoundTrip(t *testing.T) {
+	for _, c := range []struct{ key, value string }{
+		{"lesson", "subdivision"}, {"lesson", "octaves"}, {"lesson", "erosion"},
+		{"stage", "1a"}, {"stage", "1b"}, {"stage", "2a"}, {"stage", "7b"},
+		{"octave", "1"}, {"octave", "12"},
+		{"batch", "1"}, {"batch", "40"}, {"batch", "400"},
+		{"plot", "profile"}, {"plot", "histogram"}, {"plot", "spectrum"},
+		{"camera", "512,900.5,-300,90,-40"}, {"camera", "0.1,-2.5,1000000,359.9,-89.9"},
+	} {
+		var s State
+		if err := s.Set(c.key, c.value); err != nil {
+			t.Errorf("%s=%s: %v", c.key, c.value, err)
+			continue
+		}
+		pairs := s.Pairs()
+		if len(pairs) != 1 || pairs[0] != [2]string{c.key, c.value} {
+			t.Errorf("%s=%s reads back as %v", c.key, c.value, pairs)
+		}
+	}
+}
+
+// Stages read by number or by the article's label are the same stage.
+func TestStageLabels(t *testing.T) {
+	for k, label := range []string{"0", "1a", "1b", "2a", "2b", "3a", "3b"} {
+		if got := StageLabel(k); got != label {
+			t.Errorf("StageLabel(%d) = %s; want %s", k, got, label)
+		}
+		for _, v := range []string{label, strconv.Itoa(k)} {
+			if got, err := ParseStage(v); err != nil || got != k {
+				t.Errorf("ParseStage(%q) = %d, %v; want %d", v, got, err, k)
+			}
+		}
+	}
+}
+
+// A bad value is refused with a message naming the key and what it takes.
+func TestInvalidValuesNameTheKey(t *testing.T) {
+	for _, c := range []struct{ key, value, want string }{
+		{"lesson", "algebra", `lesson "algebra": want one of subdivision, octaves, erosion`},
+		{"stage", "2c", `stage "2c": want a stage`},
+		{"stage", "-1", `stage "-1": want 0 or more`},
+		{"stage", "0a", `stage "0a"`},
+		{"octave", "0", `octave "0": want the number of octaves summed`},
+		{"octave", "x", `octave "x"`},
+		{"batch", "401", `batch "401": want the droplet batches run, 0 to 400`},
+		{"plot", "pie", `plot "pie": want one of none, profile, histogram, spectrum`},
+		{"camera", "1,2,3", `camera "1,2,3": want five numbers`},
+		{"camera", "1,2,3,4,NaN", `camera "1,2,3,4,NaN": "NaN" is not a usable number`},
+		{"speed", "3", `unknown lesson key "speed"`},
+	} {
+		var s State
+		err := s.Set(c.key, c.value)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s=%s: error %v; want one containing %q", c.key, c.value, err, c.want)
+		}
+	}
+}
+
+// A state its map cannot show is refused, naming the key: a stage past
+// the last, more octaves than the map sums, a key of another lesson.
+func TestCheckRefusesWhatTheMapCannotShow(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Algorithm, p.Size = terrain.DiamondSquareAlg, 17
+	for _, c := range []struct {
+		s    State
+		want string
+	}{
+		{State{Lesson: "subdivision", Stage: 9}, "stage 5a: the 17² map has stages 0 to 4b"},
+		{State{Lesson: "octaves", Stage: 2}, "stage 1b: needs lesson subdivision"},
+		{State{Lesson: "octaves", Octave: p.Octaves + 1}, "octave"},
+		{State{Octave: 2}, "octave 2: needs lesson octaves"},
+		{State{Lesson: "subdivision", Batch: 2}, "batch 2: needs lesson erosion"},
+	} {
+		if err := c.s.Check(p); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v; want an error containing %q", c.s, err, c.want)
+		}
+	}
+	if err := (State{Lesson: "subdivision", Stage: 8}).Check(p); err != nil {
+		t.Errorf("the last stage of a 17² map: %v", err)
+	}
+	// A size that is not one of the lesson's steps the smallest map.
+	p.Size = 513
+	if got := Stages(p); got != 4 {
+		t.Errorf("a 513² world's subdivision lesson has %d stages; want the 5² map's 4", got)
+	}
+}
+
+// The flags read what a link's keys read, through the same Set: the flag
+// names the key in its error.
+func TestFlagsAreTheKeys(t *testing.T) {
+	var s State
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	AddFlags(fs, &s, true)
+	if err := fs.Parse([]string{"-lesson", "subdivision", "-stage", "2a", "-plot", "profile", "-camera", "1,2,3,4,5"}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Lesson != "subdivision" || s.Stage != 3 || s.Plot != "profile" || s.Camera == nil || *s.Camera != (Pose{1, 2, 3, 4, 5}) {
+		t.Errorf("flags read %+v", s)
+	}
+	err := fs.Parse([]string{"-stage", "x"})
+	if err == nil || !strings.Contains(err.Error(), "-stage") || !strings.Contains(err.Error(), "want a stage") {
+		t.Errorf("-stage x: %v; want an error naming -stage", err)
+	}
+	fs2 := flag.NewFlagSet("explore", flag.ContinueOnError)
+	AddFlags(fs2, &s, false)
+	if fs2.Lookup("camera") != nil {
+		t.Error("AddFlags without camera defined -camera")
+	}
+}
+
+// Whatever Set accepts, Pairs writes so that Set reads it back the same.
+func FuzzSet(f *testing.F) {
+	for _, c := range [][2]string{{"stage", "2a"}, {"stage", "3"}, {"camera", "1,2,3,4,5"}, {"batch", "7"}, {"octave", "3"}, {"plot", "none"}, {"lesson", "erosion"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, key, value string) {
+		var s State
+		if s.Set(key, value) != nil {
+			return
+		}
+		var back State
+		for _, kv := range s.Pairs() {
+			if err := back.Set(kv[0], kv[1]); err != nil {
+				t.Fatalf("%s=%q wrote %s=%q, which reads as %v", key, value, kv[0], kv[1], err)
+			}
+		}
+		if (s.Camera == nil) != (back.Camera == nil) || (s.Camera != nil && *s.Camera != *back.Camera) {
+			t.Fatalf("%s=%q: camera %v reads back as %v", key, value, s.Camera, back.Camera)
+		}
+		s.Camera, back.Camera = nil, nil
+		if s != back {
+			t.Fatalf("%s=%q: %+v reads back as %+v", key, value, s, back)
+		}
+	})
+}
