@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"cordillera/internal/parallel"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
 	"slices"
@@ -11,8 +12,8 @@ import (
 
 // trackEdges returns the straight pieces of line's segments, ends in
 // samples (a lone point is a piece of length 0).
-func trackEdges(line *Path) [][2]Sample {
-	var edges [][2]Sample
+func trackEdges(line *track.Path) [][2]track.Sample {
+	var edges [][2]track.Sample
 	for _, seg := range line.Segments {
 		for i := range seg {
 			a, b := seg[i], seg[i]
@@ -21,7 +22,7 @@ func trackEdges(line *Path) [][2]Sample {
 			} else if len(seg) > 1 {
 				continue
 			}
-			edges = append(edges, [2]Sample{a, b})
+			edges = append(edges, [2]track.Sample{a, b})
 		}
 	}
 	return edges
@@ -33,7 +34,7 @@ func trackEdges(line *Path) [][2]Sample {
 // in parallel; apply may write only its own row. The edges are sorted by
 // their top row once, so each row looks only at the edges that can reach
 // it: the work follows the edges near each row, not all of them.
-func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, reach float64, apply func(row, col, edge int, t, d float64)) error {
+func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]track.Sample, reach float64, apply func(row, col, edge int, t, d float64)) error {
 	type ranked struct {
 		top float64 // the edge's top row
 		k   int32
@@ -166,9 +167,9 @@ const roadFillTolerance = 1e-4
 // moving four samples per point. away is how far from the track the
 // ground was already changed (the follow step's reach): the map's own
 // curvature is measured beyond it.
-func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, halfWidth, away float64) (reach float64, err error) {
+func applyRoad(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit routeFit, halfWidth, away float64) (reach float64, err error) {
 	road := max(halfWidth, roadMinHalf)
-	line := track.Resample(track.lineSpacing(max(0.5, halfWidth/4)))
+	line := path.Resample(path.LineSpacing(max(0.5, halfWidth/4)))
 	if road >= 2 && smoothCentreline {
 		line = smoothLine(line, road/2)
 	}
@@ -200,11 +201,11 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 	pad := int(math.Ceil(min(outer, roadMaxShoulder))) + 2
 	pw, ph := w+2*pad, h+2*pad
 	grid := &terrain.Heightmap{Width: pw, Height: ph}
-	shift := func(edges [][2]Sample) [][2]Sample {
-		out := make([][2]Sample, len(edges))
+	shift := func(edges [][2]track.Sample) [][2]track.Sample {
+		out := make([][2]track.Sample, len(edges))
 		for k, e := range edges {
 			for j := range e {
-				out[k][j] = Sample{X: e[j].X + float64(pad), Y: e[j].Y + float64(pad)}
+				out[k][j] = track.Sample{X: e[j].X + float64(pad), Y: e[j].Y + float64(pad)}
 			}
 		}
 		return out
@@ -217,7 +218,7 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 	delta := make([]float64, pw*ph) // the change to the terrain
 	along := make([]float64, pw*ph) // where along the track the nearest point is
 	dist := make([]float32, pw*ph)
-	var pts []Sample
+	var pts []track.Sample
 	for _, seg := range line.Segments {
 		pts = append(pts, seg...)
 	}
@@ -316,8 +317,8 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 // (at least half a sample), which moves the band's edge by a small part of
 // a sample on bends wider than the band. nearestEdges' work grows with
 // the edges times the reach squared.
-func bandEdges(line *Path, reach float64) [][2]Sample {
-	return trackEdges(line.Resample(line.lineSpacing(max(0.5, reach/16))))
+func bandEdges(line *track.Path, reach float64) [][2]track.Sample {
+	return trackEdges(line.Resample(line.LineSpacing(max(0.5, reach/16))))
 }
 
 // roadShoulders returns the shoulder's width, in samples, at each of
@@ -332,7 +333,7 @@ func bandEdges(line *Path, reach float64) [][2]Sample {
 // which on a track cut into a hillside is steeper than at the track. The
 // widths are then the largest within roadMaxShoulder along the line, so
 // that the shoulder narrows only where the ground it meets has eased.
-func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, road, away float64) ([]float64, error) {
+func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]track.Sample, road, away float64) ([]float64, error) {
 	floor := max(roadShoulder*road, roadMinShoulder)
 	widths := make([]float64, len(edges))
 	for k := range widths {
@@ -398,7 +399,7 @@ func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample,
 // the centreline points pts (ds samples apart), zero beyond k's reach.
 // The heights convolved are corrected roadPasses times so that the
 // road's height on the centreline is want.
-func roadLevel(ctx context.Context, k splineKernel, pts []Sample, want []float64, ds float64, w, h int) ([]float64, error) {
+func roadLevel(ctx context.Context, k splineKernel, pts []track.Sample, want []float64, ds float64, w, h int) ([]float64, error) {
 	density := make([]float64, w*h)
 	for _, q := range pts {
 		splat(density, w, h, q.X, q.Y, ds)
@@ -506,11 +507,11 @@ func catmullRom(m *terrain.Heightmap, x, y float64) float64 {
 // segment's ends so that they stay put. A
 // level road is level across its nearest point on this line: on the raw
 // line every GPS jog fans the nearest points out across a wide road.
-func smoothLine(line *Path, sigma float64) *Path {
+func smoothLine(line *track.Path, sigma float64) *track.Path {
 	out := *line
-	out.Segments = make([][]Sample, len(line.Segments))
+	out.Segments = make([][]track.Sample, len(line.Segments))
 	for s, seg := range line.Segments {
-		cum := cumulative(seg)
+		cum := track.Cumulative(seg)
 		sm := slices.Clone(seg)
 		for i := range seg {
 			// Pairs of neighbours at the same count either side, so that a

@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"cordillera/internal/parallel"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"fmt"
 	"math"
@@ -27,7 +28,7 @@ type Result struct {
 	// Path is the prepared track, resampled every half sample: the line to
 	// draw on the terrain. Its elevations are metres; Base +
 	// h·Map.VerticalScale turns a map height h into metres.
-	Path *Path
+	Path *track.Path
 	Base float64 // elevation in metres of map height 0
 
 	// Points are the points the terrain was solved to pass through, every
@@ -64,8 +65,8 @@ type Result struct {
 	// prepared is the track as Prepare left it, track the track as read,
 	// and params the map's
 	// parameters: what CheckTrack's advice is worked out from.
-	prepared   *Path
-	track      *Track
+	prepared   *track.Path
+	track      *track.Track
 	params     terrain.Params
 	creaseMu   sync.Mutex
 	crease     float64 // CreaseRatio's measurement, once made
@@ -142,13 +143,13 @@ func CheckParams(p terrain.Params) error {
 // VerticalScale in metres: the track's elevations are kept, as
 // Result.Base + h·VerticalScale. It uses all cores and returns
 // ctx.Err() soon after ctx is done.
-func Generate(ctx context.Context, p terrain.Params, t *Track, progress terrain.Progress) (*Result, error) {
+func Generate(ctx context.Context, p terrain.Params, t *track.Track, progress terrain.Progress) (*Result, error) {
 	return GenerateWith(ctx, p, t, nil, progress)
 }
 
 // prepareOptions are the options Prepare fits a track into a map of p with.
-func prepareOptions(p terrain.Params) Options {
-	return Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
+func prepareOptions(p terrain.Params) track.Options {
+	return track.Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
 		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll == "true"}
 }
 
@@ -162,7 +163,7 @@ type Stage func(ctx context.Context, m *terrain.Heightmap) error
 // the road is levelled: the route's points are then met again by the
 // smallest lattice correction that restores them (reconstrain), so the
 // stage cannot move the terrain off the track.
-func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, progress terrain.Progress) (*Result, error) {
+func GenerateWith(ctx context.Context, p terrain.Params, t *track.Track, stage Stage, progress terrain.Progress) (*Result, error) {
 	if err := CheckParams(p); err != nil {
 		return nil, err
 	}
@@ -172,14 +173,15 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 		}
 	}
 	report(0)
-	// Nothing below changes the prepared path (densify and Resample copy
+	// Nothing below changes the prepared path (Densify and Resample copy
 	// it), so Precheck's can be taken as it is.
-	var path *Path
+	opt := prepareOptions(p)
+	path := t.Prepared(opt)
 	var err error
-	if c, opt := t.precheck, prepareOptions(p); c != nil && c.opt == opt && c.part == t.Part {
-		path = c.path
-	} else if path, err = Prepare(t, opt); err != nil {
-		return nil, err
+	if path == nil {
+		if path, err = track.Prepare(t, opt); err != nil {
+			return nil, err
+		}
 	}
 	prepared := path
 	// One point per finest lattice cell along the track: the lattice
@@ -192,9 +194,9 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	// quarter of it: on the track with points inserted at an eighth of the
 	// solve's spacing, so that a crossing between two recorded points is
 	// reconciled where it lies.
-	path = path.densify(spacing / 8)
-	lapR := path.lapSamples()
-	lapShift := max(path.harmoniseLaps(lapR), path.harmoniseLaps(max(lapR/2, 2)), path.harmoniseLaps(max(lapR/4, 2)))
+	path = path.Densify(spacing / 8)
+	lapR := lapSamples(path)
+	lapShift := max(harmoniseLaps(path, lapR), harmoniseLaps(path, max(lapR/2, 2)), harmoniseLaps(path, max(lapR/4, 2)))
 	bounds := newReliefBounds(path, referenceSpacing(p.Size, spacing), p.RouteRelief)
 	report(0.05)
 	m, fit, err := routeTerrain(ctx, p.Size, levels, p.Interpolation, p.Seed, path.Resample(spacing), spacing, p.RouteRelief, bounds, progress)
@@ -203,9 +205,9 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	}
 	// The map follows the track between the points before the stage: what
 	// the stage does between them stays, only the points are met again.
-	track := path.Resample(path.lineSpacing(0.5))
+	track := path.Resample(path.LineSpacing(0.5))
 	soften := func(m *terrain.Heightmap) { bounds.soften(m, fit.z0, fit.amp) }
-	maxRange := bounds.MaxRange + track.trackTolerance()
+	maxRange := bounds.MaxRange + trackTolerance(track)
 	floor := bounds.floor()
 	if err := follow(ctx, m, track, fit, max(spacing/2, minFollowReach), maxRange, floor, soften); err != nil {
 		return nil, err
@@ -324,14 +326,14 @@ type routeFit struct {
 // at the points the rule is judged on while A and β are chosen, and the
 // random lattice is rendered once at its weights. Without bounds β is 1
 // and A the fitted amplitude: paper 002's turbulence.
-func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpolation, seed int64, path *Path, spacing float64, relief float64, bounds *reliefBounds, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
+func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpolation, seed int64, path *track.Path, spacing float64, relief float64, bounds *reliefBounds, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
 	var fit routeFit
 	turb, err := newTurbulence(size, levels, interp, seed)
 	if err != nil {
 		return nil, fit, err
 	}
-	var points []Sample
-	points, fit.merged, _ = mergePasses(path, path.mergeRadius(spacing))
+	var points []track.Sample
+	points, fit.merged, _ = mergePasses(path, mergeRadius(path, spacing))
 	fit.cons = make([]Constraint, len(points))
 	elev := make([]float64, len(points))
 	for i, q := range points {
@@ -459,10 +461,10 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 // spacing grows until they are not. A long track over little ground (a
 // day of laps, a noisy logger standing still) thus keeps the finest
 // spacing its ground allows, not one set by its length.
-func solveSpacing(path *Path, finest float64) float64 {
-	spacing := max(finest, path.Length/path.CellSize/maxLinePoints)
+func solveSpacing(path *track.Path, finest float64) float64 {
+	spacing := max(finest, path.Length/path.CellSize/track.MaxLinePoints)
 	for {
-		out, _, _ := mergePasses(path.Resample(spacing), path.mergeRadius(spacing))
+		out, _, _ := mergePasses(path.Resample(spacing), mergeRadius(path, spacing))
 		if len(out) <= maxConstraints {
 			return spacing
 		}
@@ -537,14 +539,14 @@ func reconstrain(ctx context.Context, m *terrain.Heightmap, fit routeFit) error 
 // and A = √(max(A_ML, A_1) · max_k A_k). Averaged over seeds, this keeps
 // the roughness far from the route within 3–12 % of the unconstrained
 // terrain's on every test track and every real one in ../shared/data.
-func (t *turbulence) fitAmplitude(path *Path, ml float64) float64 {
+func (t *turbulence) fitAmplitude(path *track.Path, ml float64) float64 {
 	first, largest := t.variogramAmplitudes(path)
 	return math.Sqrt(max(ml, first) * largest)
 }
 
 // variogramAmplitudes returns the variogram fits of fitAmplitude at the
 // smallest lag and the largest over all lags with enough pairs.
-func (t *turbulence) variogramAmplitudes(path *Path) (first, largest float64) {
+func (t *turbulence) variogramAmplitudes(path *track.Path) (first, largest float64) {
 	if path.Points() > maxVariogramPoints { // a track far longer than the map is wide
 		path = path.Resample(path.Length / path.CellSize / maxVariogramPoints)
 	}
@@ -623,7 +625,7 @@ func bilinear(m *terrain.Heightmap, x, y float64) float64 {
 //
 // owner gives, for every point of p in order, the index in out of the
 // point it became or went into.
-func mergePasses(p *Path, radius float64) (out []Sample, merged int, owner []int) {
+func mergePasses(p *track.Path, radius float64) (out []track.Sample, merged int, owner []int) {
 	type key struct{ i, j int }
 	type kept struct {
 		arc   float64 // samples along the track, gaps included
@@ -633,7 +635,7 @@ func mergePasses(p *Path, radius float64) (out []Sample, merged int, owner []int
 	var info []kept
 	cell := func(x, y float64) key { return key{int(math.Floor(x / radius)), int(math.Floor(y / radius))} }
 	arc := 0.0
-	var prev *Sample
+	var prev *track.Sample
 	for _, seg := range p.Segments {
 		for i, q := range seg {
 			if prev != nil {

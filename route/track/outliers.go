@@ -1,4 +1,4 @@
-package route
+package track
 
 import (
 	"math"
@@ -56,7 +56,7 @@ func (p *Path) dropFragments(segs [][]Sample) [][]Sample {
 			b.xLo, b.xHi = min(b.xLo, q.X), max(b.xHi, q.X)
 			b.yLo, b.yHi = min(b.yLo, q.Y), max(b.yHi, q.Y)
 			if i > 0 {
-				lengths[k] += dist(seg[i-1], q)
+				lengths[k] += Dist(seg[i-1], q)
 			}
 		}
 		boxes[k] = b
@@ -160,7 +160,7 @@ func (p *Path) repairElevations(segs [][]Sample) {
 	offset := make([][]float64, len(segs)) // metres from the window's middle
 	var all, grades []float64
 	for k, seg := range segs {
-		cum := cumulative(seg)
+		cum := Cumulative(seg)
 		resid[k] = make([]float64, len(seg))
 		offset[k] = make([]float64, len(seg))
 		if len(seg) < 2*outlierMinPoints+1 {
@@ -216,7 +216,7 @@ func (p *Path) repairElevations(segs [][]Sample) {
 	outlier := func(k, i int) bool { return math.Abs(resid[k][i]) > limit+grade*offset[k][i] }
 	along := 0.0 // metres along the track to the segment's start
 	for k, seg := range segs {
-		cum := cumulative(seg)
+		cum := Cumulative(seg)
 		for i := 0; i < len(seg); {
 			if !outlier(k, i) {
 				i++

@@ -1,4 +1,4 @@
-package route
+package trackfile
 
 import (
 	"encoding/xml"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"cordillera/route/track"
 )
 
 // ParseKML reads a KML file (Google Earth): every <LineString> becomes a
@@ -15,13 +17,13 @@ import (
 // ("lon lat alt"; an empty one, a pause, ends the segment). Points,
 // polygons and placemarks without a line are not part of a route.
 // Elements are matched by local name, whatever their namespace prefix.
-func ParseKML(data []byte) (*Track, error) {
+func ParseKML(data []byte) (*track.Track, error) {
 	d := newXMLDecoder(data)
-	t := &Track{Format: KML}
-	var seg []Point
+	t := &track.Track{Format: track.KML}
+	var seg []track.Point
 	inLine, inTrack, lines, placemarks := false, false, 0, 0
 	name := "" // the placemark's: which altitude a glider's copies hold
-	add := func(s []Point) {
+	add := func(s []track.Point) {
 		if len(s) > 0 {
 			t.Segments = append(t.Segments, s)
 			t.Labels = append(t.Labels, name)
@@ -108,8 +110,8 @@ func ParseKML(data []byte) (*Track, error) {
 
 // kmlTuples reads a <coordinates> text: "lon,lat[,alt]" tuples separated
 // by white space.
-func kmlTuples(text string) ([]Point, error) {
-	var pts []Point
+func kmlTuples(text string) ([]track.Point, error) {
+	var pts []track.Point
 	for _, tuple := range strings.Fields(text) {
 		p, err := kmlPoint(strings.Split(tuple, ","))
 		if err != nil {
@@ -121,15 +123,15 @@ func kmlTuples(text string) ([]Point, error) {
 }
 
 // kmlPoint reads lon, lat and an optional altitude.
-func kmlPoint(f []string) (Point, error) {
+func kmlPoint(f []string) (track.Point, error) {
 	if len(f) < 2 || len(f) > 3 {
-		return Point{}, errors.New("want longitude, latitude and an optional altitude")
+		return track.Point{}, errors.New("want longitude, latitude and an optional altitude")
 	}
 	var v [3]float64
 	for i, s := range f {
 		x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
-			return Point{}, fmt.Errorf("%q is not a number", s)
+			return track.Point{}, fmt.Errorf("%q is not a number", s)
 		}
 		v[i] = x
 	}

@@ -1,4 +1,4 @@
-package route
+package track
 
 import (
 	"fmt"
@@ -73,7 +73,7 @@ func (p *Path) dropDuplicateGeometry(segs [][]Sample, labels []string) [][]Sampl
 			for dx := int64(-1); dx <= 1; dx++ {
 				for dy := int64(-1); dy <= 1; dy++ {
 					for _, k := range grid[cell{c.x + dx, c.y + dy}] {
-						if dist(q, dense[k]) <= dupVertex {
+						if Dist(q, dense[k]) <= dupVertex {
 							hit++
 							break search
 						}
