@@ -173,8 +173,6 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit 
 	if road >= 2 && smoothCentreline {
 		line = smoothLine(line, road/2)
 	}
-	edges := trackEdges(line)
-	w, h := m.Width, m.Height
 	// The shoulder, found along a coarser line (bandEdges), as wide at
 	// each edge as the cross slopes there need.
 	band := bandEdges(line, road+roadMaxShoulder)
@@ -183,6 +181,78 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit 
 		return 0, err
 	}
 	outer := road + slices.Max(shoulders)
+	// The fill runs on the map padded by the band's width (at most
+	// roadMaxShoulder), so that a shoulder reaching the map's edge bends
+	// as it would inside (the ground beyond the edge is more shoulder, let
+	// go where the band or the padding ends) instead of meeting a held
+	// border.
+	f := newRoadFill(m.Width, m.Height, int(math.Ceil(min(outer, roadMaxShoulder)))+2)
+	if err := f.holdRoad(ctx, m, line, road); err != nil {
+		return 0, err
+	}
+	if err := f.guessShoulder(ctx, m, band, shoulders, road, outer); err != nil {
+		return 0, err
+	}
+	if err := f.freeSeams(ctx, road); err != nil {
+		return 0, err
+	}
+	if _, err := leastCurvature(ctx, f.pw, f.ph, f.class, f.delta, roadFillTolerance, 1000); err != nil {
+		return 0, err
+	}
+	for r := range f.h {
+		for c := range f.w {
+			if i := (r+f.pad)*f.pw + c + f.pad; f.class[i] != fillZero {
+				m.Samples[r*f.w+c] = float32(float64(m.Samples[r*f.w+c]) + f.delta[i])
+			}
+		}
+	}
+	return outer + 1, reconstrain(ctx, m, fit)
+}
+
+// roadFill is the grid applyRoad's least-curvature fill runs on: the w×h
+// map padded by pad samples on every side (pw×ph), with each sample's
+// class (fillHeld, fillFree or fillZero), the change delta to the
+// terrain, where along the track its nearest point lies and its
+// distance to it.
+type roadFill struct {
+	w, h, pad, pw, ph int
+	class             []uint8
+	delta             []float64
+	along             []float64
+	dist              []float32
+}
+
+func newRoadFill(w, h, pad int) *roadFill {
+	pw, ph := w+2*pad, h+2*pad
+	return &roadFill{w: w, h: h, pad: pad, pw: pw, ph: ph,
+		class: make([]uint8, pw*ph), delta: make([]float64, pw*ph),
+		along: make([]float64, pw*ph), dist: make([]float32, pw*ph)}
+}
+
+// shift returns edges moved onto the padded grid.
+func (f *roadFill) shift(edges [][2]track.Sample) [][2]track.Sample {
+	out := make([][2]track.Sample, len(edges))
+	for k, e := range edges {
+		for j := range e {
+			out[k][j] = track.Sample{X: e[j].X + float64(f.pad), Y: e[j].Y + float64(f.pad)}
+		}
+	}
+	return out
+}
+
+// inside returns the map's index of the padded grid's sample (row, col),
+// and whether it lies on the map.
+func (f *roadFill) inside(row, col int) (int, bool) {
+	r, c := row-f.pad, col-f.pad
+	return r*f.w + c, r >= 0 && c >= 0 && r < f.h && c < f.w
+}
+
+// holdRoad holds the road's samples at the road's height: level across
+// the middle of the road at the terrain's height at the nearest point of
+// line, giving way towards the road's edges to the road's level smoothed
+// along the track (roadLevel).
+func (f *roadFill) holdRoad(ctx context.Context, m *terrain.Heightmap, line *track.Path, road float64) error {
+	edges := trackEdges(line)
 	// Where along the track each edge starts; segments lie far apart.
 	arc := make([]float64, len(edges))
 	pos := 0.0
@@ -193,31 +263,6 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit 
 		arc[k] = pos
 		pos += math.Hypot(e[1].X-e[0].X, e[1].Y-e[0].Y)
 	}
-	// The fill runs on the map padded by the band's width (at most
-	// roadMaxShoulder), so that a shoulder reaching the map's edge bends
-	// as it would inside (the ground beyond the edge is more shoulder, let
-	// go where the band or the padding ends) instead of meeting a held
-	// border.
-	pad := int(math.Ceil(min(outer, roadMaxShoulder))) + 2
-	pw, ph := w+2*pad, h+2*pad
-	grid := &terrain.Heightmap{Width: pw, Height: ph}
-	shift := func(edges [][2]track.Sample) [][2]track.Sample {
-		out := make([][2]track.Sample, len(edges))
-		for k, e := range edges {
-			for j := range e {
-				out[k][j] = track.Sample{X: e[j].X + float64(pad), Y: e[j].Y + float64(pad)}
-			}
-		}
-		return out
-	}
-	inside := func(row, col int) (int, bool) {
-		r, c := row-pad, col-pad
-		return r*w + c, r >= 0 && c >= 0 && r < h && c < w
-	}
-	class := make([]uint8, pw*ph)
-	delta := make([]float64, pw*ph) // the change to the terrain
-	along := make([]float64, pw*ph) // where along the track the nearest point is
-	dist := make([]float32, pw*ph)
 	var pts []track.Sample
 	for _, seg := range line.Segments {
 		pts = append(pts, seg...)
@@ -227,89 +272,88 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit 
 	for i, q := range pts {
 		want[i] = bilinear(m, q.X, q.Y)
 	}
-	level, err := roadLevel(ctx, newSplineKernel(roadLevelReach*road), pts, want, ds, w, h)
+	level, err := roadLevel(ctx, newSplineKernel(roadLevelReach*road), pts, want, ds, f.w, f.h)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	err = nearestEdges(ctx, grid, shift(edges), road, func(row, col, k int, t, d float64) {
-		j, ok := inside(row, col)
+	grid := &terrain.Heightmap{Width: f.pw, Height: f.ph}
+	return nearestEdges(ctx, grid, f.shift(edges), road, func(row, col, k int, t, d float64) {
+		j, ok := f.inside(row, col)
 		if !ok {
 			return
 		}
 		a, b := edges[k][0], edges[k][1]
-		i := row*pw + col
+		i := row*f.pw + col
 		// Level across the middle of the road, the smoothed level
 		// towards its edges.
 		across := catmullRom(m, a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y))
-		f := smootherstep((road - d) / (road / 2))
-		class[i], delta[i] = fillHeld, level[j]+f*(across-level[j])-float64(m.Samples[j])
-		dist[i] = float32(d)
-		along[i] = arc[k] + t*math.Hypot(b.X-a.X, b.Y-a.Y)
+		s := smootherstep((road - d) / (road / 2))
+		f.class[i], f.delta[i] = fillHeld, level[j]+s*(across-level[j])-float64(m.Samples[j])
+		f.dist[i] = float32(d)
+		f.along[i] = arc[k] + t*math.Hypot(b.X-a.X, b.Y-a.Y)
 	})
-	if err != nil {
-		return 0, err
-	}
-	// The first guess over the shoulder: the change the road would make
-	// there, fading over it (nothing beyond the map's edge).
-	err = nearestEdges(ctx, grid, shift(band), outer, func(row, col, k int, t, d float64) {
-		i := row*pw + col
+}
+
+// guessShoulder frees the shoulder's samples, out to shoulders[k] beyond
+// the road by band's edge k, with a first guess of the fill: the change
+// the road would make there, fading over the shoulder (nothing beyond the
+// map's edge).
+func (f *roadFill) guessShoulder(ctx context.Context, m *terrain.Heightmap, band [][2]track.Sample, shoulders []float64, road, outer float64) error {
+	grid := &terrain.Heightmap{Width: f.pw, Height: f.ph}
+	return nearestEdges(ctx, grid, f.shift(band), outer, func(row, col, k int, t, d float64) {
+		i := row*f.pw + col
 		shoulder := shoulders[k]
-		if class[i] == fillHeld || d > road+shoulder {
+		if f.class[i] == fillHeld || d > road+shoulder {
 			return
 		}
-		class[i] = fillFree
-		if j, ok := inside(row, col); ok {
+		f.class[i] = fillFree
+		if j, ok := f.inside(row, col); ok {
 			a, b := band[k][0], band[k][1]
 			e := bilinear(m, a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) - float64(m.Samples[j])
-			delta[i] = e * road / max(d, road) * (1 - smootherstep((d-road)/shoulder))
+			f.delta[i] = e * road / max(d, road) * (1 - smootherstep((d-road)/shoulder))
 		}
 	})
-	if err != nil {
-		return 0, err
-	}
-	// Seams: neighbours on the road whose nearest points lie further apart
-	// along the track than a turn within the road's width can take.
+}
+
+// freeSeams leaves to the fill the road within twice its width of a seam,
+// where neighbours on the road have nearest points further apart along
+// the track than a turn within the road's width can take, except the
+// centreline, which turns back into the level road by a smootherstep of
+// the distance to the seam.
+func (f *roadFill) freeSeams(ctx context.Context, road float64) error {
+	pw, ph := f.pw, f.ph
 	far := 4 * (road + 1)
 	seam := make([]bool, pw*ph)
 	seamed := false
-	for i, k := range class {
+	for i, k := range f.class {
 		if k != fillHeld {
 			continue
 		}
 		for _, j := range [2]int{i + 1, i + pw} {
-			if j < pw*ph && (j != i+1 || j%pw != 0) && class[j] == fillHeld && math.Abs(along[i]-along[j]) > far {
+			if j < pw*ph && (j != i+1 || j%pw != 0) && f.class[j] == fillHeld && math.Abs(f.along[i]-f.along[j]) > far {
 				seam[i], seam[j], seamed = true, true, true
 			}
 		}
 	}
-	if seamed {
-		near, err := squaredDistance(ctx, seam, pw, ph)
-		if err != nil {
-			return 0, err
-		}
-		core := road + 1
-		for j, d2 := range near {
-			if class[j] != fillHeld || d2 > 4*core*core {
-				continue
-			}
-			if float64(dist[j]) > roadMinHalf {
-				class[j] = fillFree
-			} else {
-				delta[j] *= smootherstep((math.Sqrt(d2) - core) / core)
-			}
-		}
+	if !seamed {
+		return nil
 	}
-	if _, err := leastCurvature(ctx, pw, ph, class, delta, roadFillTolerance, 1000); err != nil {
-		return 0, err
+	near, err := squaredDistance(ctx, seam, pw, ph)
+	if err != nil {
+		return err
 	}
-	for r := range h {
-		for c := range w {
-			if i := (r+pad)*pw + c + pad; class[i] != fillZero {
-				m.Samples[r*w+c] = float32(float64(m.Samples[r*w+c]) + delta[i])
-			}
+	core := road + 1
+	for j, d2 := range near {
+		if f.class[j] != fillHeld || d2 > 4*core*core {
+			continue
+		}
+		if float64(f.dist[j]) > roadMinHalf {
+			f.class[j] = fillFree
+		} else {
+			f.delta[j] *= smootherstep((math.Sqrt(d2) - core) / core)
 		}
 	}
-	return outer + 1, reconstrain(ctx, m, fit)
+	return nil
 }
 
 // bandEdges returns the edges of line resampled as coarsely as a band

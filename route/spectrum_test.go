@@ -64,7 +64,7 @@ func TestMountainTrackKeepsRelief(t *testing.T) {
 	}
 	spacing := solveSpacing(path, float64(size-1)/float64(cells(levels-1)))
 	bounds := newReliefBounds(path, spacing, 1)
-	m, fit, err := routeTerrain(context.Background(), size, levels, terrain.Bilinear, 17, path.Resample(spacing), spacing, 1, bounds, nil)
+	m, fit, err := routeTerrain(context.Background(), routeProblem{size: size, levels: levels, interp: terrain.Bilinear, seed: 17, path: path.Resample(spacing), spacing: spacing, relief: 1, bounds: bounds}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -199,7 +199,8 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *track.Track, stage S
 	lapShift := max(harmoniseLaps(path, lapR), harmoniseLaps(path, max(lapR/2, 2)), harmoniseLaps(path, max(lapR/4, 2)))
 	bounds := newReliefBounds(path, referenceSpacing(p.Size, spacing), p.RouteRelief)
 	report(0.05)
-	m, fit, err := routeTerrain(ctx, p.Size, levels, p.Interpolation, p.Seed, path.Resample(spacing), spacing, p.RouteRelief, bounds, progress)
+	m, fit, err := routeTerrain(ctx, routeProblem{size: p.Size, levels: levels, interp: p.Interpolation, seed: p.Seed,
+		path: path.Resample(spacing), spacing: spacing, relief: p.RouteRelief, bounds: bounds}, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -306,10 +307,24 @@ type routeFit struct {
 	turb    *turbulence // the solved lattice
 }
 
+// routeProblem is what routeTerrain solves: the turbulence of a size² map
+// of levels lattice levels, interpolated by interp and drawn from seed,
+// through the points of path (map samples, elevations in metres, evenly
+// spaced every spacing samples along each segment), as rough as the route
+// times relief, and within the relief rule's bounds where they are given.
+type routeProblem struct {
+	size, levels int
+	interp       terrain.Interpolation
+	seed         int64
+	path         *track.Path
+	spacing      float64
+	relief       float64
+	bounds       *reliefBounds // nil: paper 002's turbulence, unbounded
+}
+
 // routeTerrain is the core of Generate: the turbulence T over a
 // size² map, drawn from seed and corrected to pass through the points of
-// path (map samples, elevations in metres, evenly spaced along each
-// segment), merged where passes meet (mergePasses). The amplitude is
+// path, merged where passes meet (mergePasses). The amplitude is
 // fitted so that the route is as rough as the terrain (fitAmplitude),
 // times relief, and, with bounds, the random levels are weighed so that
 // the map keeps the relief rule (reliefBounds.weights). The map holds T
@@ -326,72 +341,17 @@ type routeFit struct {
 // at the points the rule is judged on while A and β are chosen, and the
 // random lattice is rendered once at its weights. Without bounds β is 1
 // and A the fitted amplitude: paper 002's turbulence.
-func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpolation, seed int64, path *track.Path, spacing float64, relief float64, bounds *reliefBounds, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
+func routeTerrain(ctx context.Context, rp routeProblem, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
 	var fit routeFit
-	turb, err := newTurbulence(size, levels, interp, seed)
+	turb, err := newTurbulence(rp.size, rp.levels, rp.interp, rp.seed)
 	if err != nil {
 		return nil, fit, err
 	}
-	var points []track.Sample
-	points, fit.merged, _ = mergePasses(path, mergeRadius(path, spacing))
-	fit.cons = make([]Constraint, len(points))
-	elev := make([]float64, len(points))
-	for i, q := range points {
-		fit.cons[i] = Constraint{X: q.X, Y: q.Y}
-		elev[i] = q.Ele
-	}
-	if fit.sys, err = turb.system(ctx, fit.cons); err != nil {
+	elev, err := fit.fitPoints(ctx, turb, rp)
+	if err != nil {
 		return nil, fit, err
 	}
-	var ml float64
-	fit.z0, ml = fit.sys.fitElevation(elev)
-	// The variogram is read at a level-7 spacing at the finest: finer
-	// points see GPS noise, and the amplitude would grow with -levels. A
-	// track too short for one pair of points there (under a level-7 cell)
-	// is fitted at the solve's spacing instead (fitAmplitude), not left
-	// at the floor.
-	fitted := false
-	if refSpacing := referenceSpacing(size, spacing); spacing < refSpacing {
-		if first, largest := turb.variogramAmplitudes(path.Resample(refSpacing)); largest > 0 {
-			fit.fitted, fitted = math.Sqrt(first*largest), true
-		}
-	}
-	if !fitted {
-		fit.fitted = turb.fitAmplitude(path, ml)
-	}
-	fit.fitted = max(fit.fitted*relief, minRelief)
-
-	// The interpolant (metres) and each random part (units of T): one
-	// factorisation, one right-hand side each (spectrum).
-	nParts := min(levels, maxSpectrumParts)
-	rhs := make([][]float64, 1+nParts)
-	for j := range rhs {
-		rhs[j] = make([]float64, len(points))
-	}
-	for i, r := range fit.sys.rows {
-		for e, k := range r.idx {
-			p := spectrumPart(turb.level(k), nParts)
-			rhs[1+p][i] -= r.coef[e] * *turb.value(k)
-		}
-		rhs[0][i] = elev[i] - fit.z0
-	}
-	lambda := fit.sys.solve(rhs...)
-	shape := turb.zeroed()
-	parts := make([]*turbulence, nParts)
-	for p := range parts {
-		parts[p] = turb.zeroed()
-	}
-	for n, v := range turb.values {
-		copy(parts[spectrumPart(n, nParts)].values[n], v)
-	}
-	for i, r := range fit.sys.rows {
-		for e, k := range r.idx {
-			*shape.value(k) += r.coef[e] * lambda[0][i]
-			for p, part := range parts {
-				*part.value(k) += r.coef[e] * lambda[1+p][i]
-			}
-		}
-	}
+	shape, parts := fit.solveParts(turb, elev, min(rp.levels, maxSpectrumParts))
 	if progress != nil {
 		progress(0.3)
 	}
@@ -399,6 +359,7 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 	if err != nil {
 		return nil, fit, err
 	}
+	bounds := rp.bounds
 	// The interpolant of a track far smaller than its map runs on past the
 	// track's ends (korita-zbevnica.gpx: 2996 m of range on a 16 km map
 	// about a 324 m track); it is softened before the random parts are
@@ -410,7 +371,7 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 	}
 	fit.amp, fit.beta = fit.fitted, 1
 	if bounds != nil {
-		s, err := newSpectrum(ctx, size, shape, parts, func(h float64) float64 { return bounds.squash(fit.z0+h) - fit.z0 })
+		s, err := newSpectrum(ctx, rp.size, shape, parts, func(h float64) float64 { return bounds.squash(fit.z0+h) - fit.z0 })
 		if err != nil {
 			return nil, fit, err
 		}
@@ -448,11 +409,86 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 			turb.values[n][k] += v / fit.amp
 		}
 	}
-	for i := range points {
+	for i := range elev {
 		fit.cons[i].T = (elev[i] - fit.z0) / fit.amp
 	}
 	fit.turb = turb
 	return m, fit, nil
+}
+
+// fitPoints sets the route's points, merged where passes meet, as fit's
+// constraints on turb, solves for their system, and fits the mean
+// elevation z0 and the amplitude the route asks for. It returns the
+// points' elevations, metres.
+func (fit *routeFit) fitPoints(ctx context.Context, turb *turbulence, rp routeProblem) ([]float64, error) {
+	path, spacing := rp.path, rp.spacing
+	var points []track.Sample
+	points, fit.merged, _ = mergePasses(path, mergeRadius(path, spacing))
+	fit.cons = make([]Constraint, len(points))
+	elev := make([]float64, len(points))
+	for i, q := range points {
+		fit.cons[i] = Constraint{X: q.X, Y: q.Y}
+		elev[i] = q.Ele
+	}
+	var err error
+	if fit.sys, err = turb.system(ctx, fit.cons); err != nil {
+		return nil, err
+	}
+	var ml float64
+	fit.z0, ml = fit.sys.fitElevation(elev)
+	// The variogram is read at a level-7 spacing at the finest: finer
+	// points see GPS noise, and the amplitude would grow with -levels. A
+	// track too short for one pair of points there (under a level-7 cell)
+	// is fitted at the solve's spacing instead (fitAmplitude), not left
+	// at the floor.
+	fitted := false
+	if refSpacing := referenceSpacing(rp.size, spacing); spacing < refSpacing {
+		if first, largest := turb.variogramAmplitudes(path.Resample(refSpacing)); largest > 0 {
+			fit.fitted, fitted = math.Sqrt(first*largest), true
+		}
+	}
+	if !fitted {
+		fit.fitted = turb.fitAmplitude(path, ml)
+	}
+	fit.fitted = max(fit.fitted*rp.relief, minRelief)
+	return elev, nil
+}
+
+// solveParts solves, with one factorisation of fit's system, for the
+// interpolant of the elevations elev (metres) and for the correction of
+// each of nParts random parts of turb (units of T) that removes its values
+// at the points (spectrum). It returns the interpolant's lattice, shape,
+// and each part's corrected lattice.
+func (fit *routeFit) solveParts(turb *turbulence, elev []float64, nParts int) (shape *turbulence, parts []*turbulence) {
+	rhs := make([][]float64, 1+nParts)
+	for j := range rhs {
+		rhs[j] = make([]float64, len(elev))
+	}
+	for i, r := range fit.sys.rows {
+		for e, k := range r.idx {
+			p := spectrumPart(turb.level(k), nParts)
+			rhs[1+p][i] -= r.coef[e] * *turb.value(k)
+		}
+		rhs[0][i] = elev[i] - fit.z0
+	}
+	lambda := fit.sys.solve(rhs...)
+	shape = turb.zeroed()
+	parts = make([]*turbulence, nParts)
+	for p := range parts {
+		parts[p] = turb.zeroed()
+	}
+	for n, v := range turb.values {
+		copy(parts[spectrumPart(n, nParts)].values[n], v)
+	}
+	for i, r := range fit.sys.rows {
+		for e, k := range r.idx {
+			*shape.value(k) += r.coef[e] * lambda[0][i]
+			for p, part := range parts {
+				*part.value(k) += r.coef[e] * lambda[1+p][i]
+			}
+		}
+	}
+	return shape, parts
 }
 
 // solveSpacing returns the spacing, in samples, of the solved points: the

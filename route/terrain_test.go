@@ -90,7 +90,7 @@ func shortOr[T any](all, some []T) []T {
 // routeMap is routeTerrain with the map normalised as Generate does,
 // returning the largest error at the points in units of the map's range.
 func routeMap(t testing.TB, p *track.Path, spacing float64, levels int, interp terrain.Interpolation, seed int64) (*terrain.Heightmap, routeFit, float64) {
-	m, fit, err := routeTerrain(context.Background(), 1025, levels, interp, seed, p, spacing, 1, nil, nil)
+	m, fit, err := routeTerrain(context.Background(), routeProblem{size: 1025, levels: levels, interp: interp, seed: seed, path: p, spacing: spacing, relief: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +446,7 @@ func benchRoute(b *testing.B, levels, points int) {
 		p := synthPath(shape, points, spacing, 1025)
 		b.Run(shape, func(b *testing.B) {
 			for b.Loop() {
-				if _, fit, err := routeTerrain(context.Background(), 1025, levels, terrain.Bilinear, 17, p, spacing, 1, nil, nil); err != nil || len(fit.cons) != points {
+				if _, fit, err := routeTerrain(context.Background(), routeProblem{size: 1025, levels: levels, interp: terrain.Bilinear, seed: 17, path: p, spacing: spacing, relief: 1}, nil); err != nil || len(fit.cons) != points {
 					b.Fatal(err, len(fit.cons))
 				}
 			}

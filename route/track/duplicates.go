@@ -35,62 +35,15 @@ func (p *Path) dropDuplicateGeometry(segs [][]Sample, labels []string) [][]Sampl
 	if len(segs) < 2 {
 		return segs
 	}
-	type box struct{ xLo, xHi, yLo, yHi float64 }
-	boxes := make([]box, len(segs))
+	boxes := make([]segmentBox, len(segs))
 	for k, seg := range segs {
-		b := box{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
-		for _, q := range seg {
-			b.xLo, b.xHi, b.yLo, b.yHi = min(b.xLo, q.X), max(b.xHi, q.X), min(b.yLo, q.Y), max(b.yHi, q.Y)
-		}
-		boxes[k] = b
-	}
-	same := func(i, j int) bool {
-		a, b := boxes[i], boxes[j]
-		if max(math.Abs(a.xLo-b.xLo), math.Abs(a.xHi-b.xHi), math.Abs(a.yLo-b.yLo), math.Abs(a.yHi-b.yHi)) > dupBox {
-			return false
-		}
-		sparse, dense := segs[i], segs[j]
-		if len(sparse) > len(dense) {
-			sparse, dense = dense, sparse
-		}
-		if len(sparse) < 2 {
-			return false
-		}
-		type cell struct{ x, y int64 }
-		at := func(q Sample) cell {
-			return cell{int64(math.Floor(q.X / dupVertex)), int64(math.Floor(q.Y / dupVertex))}
-		}
-		grid := make(map[cell][]int, len(dense))
-		for k, q := range dense {
-			c := at(q)
-			grid[c] = append(grid[c], k)
-		}
-		need := int(math.Ceil(dupShare * float64(len(sparse))))
-		hit := 0
-		for n, q := range sparse {
-			c := at(q)
-		search:
-			for dx := int64(-1); dx <= 1; dx++ {
-				for dy := int64(-1); dy <= 1; dy++ {
-					for _, k := range grid[cell{c.x + dx, c.y + dy}] {
-						if Dist(q, dense[k]) <= dupVertex {
-							hit++
-							break search
-						}
-					}
-				}
-			}
-			if hit+len(sparse)-1-n < need {
-				return false
-			}
-		}
-		return hit >= need
+		boxes[k] = boxOf(seg)
 	}
 	sets := newDisjointSets(len(segs))
 	find := sets.find
 	for i := range segs {
 		for j := i + 1; j < len(segs); j++ {
-			if find(i) != find(j) && same(i, j) {
+			if find(i) != find(j) && sameRecording(segs[i], segs[j], boxes[i], boxes[j]) {
 				sets.join(j, i)
 			}
 		}
@@ -106,36 +59,9 @@ func (p *Path) dropDuplicateGeometry(segs [][]Sample, labels []string) [][]Sampl
 	}
 	slices.Sort(roots)
 	for _, r := range roots {
-		g := groups[r]
-		if len(g) < 2 {
-			continue
+		if g := groups[r]; len(g) >= 2 {
+			p.keepSmoothest(segs, g, labels, drop)
 		}
-		known := make([]int, len(g))
-		bend := make([]float64, len(g))
-		best := 0
-		for n, k := range g {
-			known[n], bend[n] = altitudeBend(segs[k])
-			if known[n] > known[best] || (known[n] == known[best] && bend[n] < bend[best]) {
-				best = n
-			}
-		}
-		name := func(n int) string {
-			s := fmt.Sprintf("line %d", g[n]+1)
-			if g[n] < len(labels) && labels[g[n]] != "" {
-				s += fmt.Sprintf(" %q", labels[g[n]])
-			}
-			return s
-		}
-		var others []string
-		for n, k := range g {
-			if n != best {
-				drop[k] = true
-				others = append(others, fmt.Sprintf("%s (%.2f m)", name(n), bend[n]))
-			}
-		}
-		p.Warnings = append(p.Warnings, fmt.Sprintf(
-			"the file holds one recording %d times (the same fixes, within %.1f m): read once, with the altitude of %s, the smoothest (mean bend between fixes %.2f m; %s)",
-			len(g), dupVertex, name(best), bend[best], strings.Join(others, ", ")))
 	}
 	out := segs[:0]
 	for k, seg := range segs {
@@ -144,6 +70,98 @@ func (p *Path) dropDuplicateGeometry(segs [][]Sample, labels []string) [][]Sampl
 		}
 	}
 	return out
+}
+
+// segmentBox is the bounding box of a segment's positions.
+type segmentBox struct{ xLo, xHi, yLo, yHi float64 }
+
+func boxOf(seg []Sample) segmentBox {
+	b := segmentBox{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
+	for _, q := range seg {
+		b.xLo, b.xHi, b.yLo, b.yHi = min(b.xLo, q.X), max(b.xHi, q.X), min(b.yLo, q.Y), max(b.yHi, q.Y)
+	}
+	return b
+}
+
+// sameRecording reports whether segments a and b, of bounding boxes ba
+// and bb, are copies of one recording: boxes within dupBox of each other
+// and dupShare of the sparser one's points on the denser one's.
+func sameRecording(a, b []Sample, ba, bb segmentBox) bool {
+	if max(math.Abs(ba.xLo-bb.xLo), math.Abs(ba.xHi-bb.xHi), math.Abs(ba.yLo-bb.yLo), math.Abs(ba.yHi-bb.yHi)) > dupBox {
+		return false
+	}
+	sparse, dense := a, b
+	if len(sparse) > len(dense) {
+		sparse, dense = dense, sparse
+	}
+	if len(sparse) < 2 {
+		return false
+	}
+	type cell struct{ x, y int64 }
+	at := func(q Sample) cell {
+		return cell{int64(math.Floor(q.X / dupVertex)), int64(math.Floor(q.Y / dupVertex))}
+	}
+	grid := make(map[cell][]int, len(dense))
+	for k, q := range dense {
+		c := at(q)
+		grid[c] = append(grid[c], k)
+	}
+	near := func(q Sample) bool {
+		c := at(q)
+		for dx := int64(-1); dx <= 1; dx++ {
+			for dy := int64(-1); dy <= 1; dy++ {
+				for _, k := range grid[cell{c.x + dx, c.y + dy}] {
+					if Dist(q, dense[k]) <= dupVertex {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	need := int(math.Ceil(dupShare * float64(len(sparse))))
+	hit := 0
+	for n, q := range sparse {
+		if near(q) {
+			hit++
+		}
+		if hit+len(sparse)-1-n < need {
+			return false
+		}
+	}
+	return hit >= need
+}
+
+// keepSmoothest marks in drop every copy of the group g of copies but the
+// one with the most elevations, and among those the smoothest, and says so
+// in p.Warnings.
+func (p *Path) keepSmoothest(segs [][]Sample, g []int, labels []string, drop []bool) {
+	known := make([]int, len(g))
+	bend := make([]float64, len(g))
+	best := 0
+	for n, k := range g {
+		known[n], bend[n] = altitudeBend(segs[k])
+		if known[n] > known[best] || (known[n] == known[best] && bend[n] < bend[best]) {
+			best = n
+		}
+	}
+	name := func(n int) string {
+		s := fmt.Sprintf("line %d", g[n]+1)
+		if g[n] < len(labels) && labels[g[n]] != "" {
+			s += fmt.Sprintf(" %q", labels[g[n]])
+		}
+		return s
+	}
+	var others []string
+	for n, k := range g {
+		if n != best {
+			drop[k] = true
+			others = append(others, fmt.Sprintf("%s (%.2f m)", name(n), bend[n]))
+		}
+	}
+	p.Warnings = append(p.Warnings, fmt.Sprintf(
+		"the file holds one recording %d times (the same fixes, within %.1f m): read once, with the altitude of %s, the smoothest (mean bend between fixes %.2f m; %s)",
+		len(g), dupVertex, name(best), bend[best], strings.Join(others, ", ")))
 }
 
 // altitudeBend returns how many of seg's points have an elevation, and
