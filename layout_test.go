@@ -16,7 +16,7 @@ import (
 var layers = [][]string{
 	{"internal/testenv"}, // what tests may assume of their machine: any package's tests may ask
 	{"internal/inputfile"},
-	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui"},
+	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec"},
 	{"terrain", "assets"},
 	{"terrain/erosion", "shaders", "assets/gen", "terrain/materials"},
 	{"route/track"},     // a GPS track and its preparation for the map: knows no file format or lattice

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/zlib"
+	"cordillera/terrain/heightfile/internal/exrcodec"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,12 +13,13 @@ import (
 )
 
 // OpenEXR compression codes (ImfCompression.h); exrZIP is defined with
-// the writer, exrPXR24 with its decoder.
+// the writer. PIZ and PXR24 chunks are decoded by package exrcodec.
 const (
-	exrNone = 0
-	exrRLE  = 1
-	exrZIPS = 2
-	exrPIZ  = 4
+	exrNone  = 0
+	exrRLE   = 1
+	exrZIPS  = 2
+	exrPIZ   = 4
+	exrPXR24 = 5
 )
 
 // exrCompressionName is the name OpenEXR gives a compression code.
@@ -80,22 +82,23 @@ type exrChannel struct {
 
 // exrImage is what DecodeEXR learnt from the header.
 type exrImage struct {
-	r           io.ReaderAt
-	size        int64
-	compression int
-	x0, y0      int64 // the data window's first sample
-	width       int
-	height      int
-	channels    []exrChannel
-	pixelBytes  int // one pixel's bytes, all channels
-	pick        int // the channel read
-	pickOffset  int // the picked channel's offset in a line of width 1
-	tiled       bool
-	tileW       int // the chunk's width and height: a tile's, or the
-	tileH       int // image width and a block of scanlines
-	across      int // chunks across and down
-	down        int
-	piz         pizTables
+	r             io.ReaderAt
+	size          int64
+	compression   int
+	x0, y0        int64 // the data window's first sample
+	width         int
+	height        int
+	channels      []exrChannel
+	codecChannels []exrcodec.Channel // the channels as exrcodec needs them
+	pixelBytes    int                // one pixel's bytes, all channels
+	pick          int                // the channel read
+	pickOffset    int                // the picked channel's offset in a line of width 1
+	tiled         bool
+	tileW         int // the chunk's width and height: a tile's, or the
+	tileH         int // image width and a block of scanlines
+	across        int // chunks across and down
+	down          int
+	piz           exrcodec.PIZ
 }
 
 // DecodeEXR reads a single-part OpenEXR image of size bytes, scanline or
@@ -227,6 +230,7 @@ func (img *exrImage) readHeader(attrs map[string][]byte) error {
 			img.pickOffset = img.pixelBytes
 		}
 		img.pixelBytes += c.bytesPerPx
+		img.codecChannels = append(img.codecChannels, exrcodec.Channel{PixelType: c.pixelType, Bytes: c.bytesPerPx})
 	}
 	return img.layout(attrs["tiles"])
 }
@@ -367,9 +371,9 @@ func (img *exrImage) unpack(packed []byte, n, cw, rows int) ([]byte, error) {
 	case exrNone:
 		return nil, fmt.Errorf("%d bytes, want %d", len(packed), n)
 	case exrPXR24:
-		return unPXR24(packed, img.channels, cw, rows)
+		return exrcodec.DecodePXR24(packed, img.codecChannels, cw, rows)
 	case exrPIZ:
-		return img.piz.unPIZ(packed, img.channels, cw, rows)
+		return img.piz.Decode(packed, img.codecChannels, cw, rows)
 	}
 	tmp := make([]byte, n)
 	if img.compression == exrRLE {

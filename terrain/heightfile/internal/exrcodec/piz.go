@@ -1,4 +1,4 @@
-package heightfile
+package exrcodec
 
 import (
 	"encoding/binary"
@@ -31,20 +31,20 @@ const (
 	pizRange      = 1 << 16 // values of a 16-bit word
 )
 
-// pizTables are the tables one PIZ chunk needs, kept from chunk to chunk
+// PIZ are the tables one PIZ chunk needs, kept from chunk to chunk
 // of an image: 1.3 MB that would otherwise be allocated for each.
-type pizTables struct {
+type PIZ struct {
 	lut   []uint16
 	hcode []uint64
 	dec   []hufDec
 }
 
-// unPIZ decodes a PIZ chunk of rows lines of cw samples of the channels
+// Decode decodes a PIZ chunk of rows lines of cw samples of the channels
 // into the layout of an uncompressed chunk.
-func (t *pizTables) unPIZ(packed []byte, channels []exrChannel, cw, rows int) ([]byte, error) {
+func (t *PIZ) Decode(packed []byte, channels []Channel, cw, rows int) ([]byte, error) {
 	words := 0
 	for _, c := range channels {
-		words += cw * rows * c.bytesPerPx / 2
+		words += cw * rows * c.Bytes / 2
 	}
 	if len(packed) < 4 {
 		return nil, errors.New("PIZ data too short for its value range")
@@ -95,7 +95,7 @@ func (t *pizTables) unPIZ(packed []byte, channels []exrChannel, cw, rows int) ([
 	// The wavelet, per channel and per word of a sample.
 	start := 0
 	for _, c := range channels {
-		size := c.bytesPerPx / 2
+		size := c.Bytes / 2
 		for j := range size {
 			wav2Decode(buf[start:], j, cw, size, rows, cw*size, maxValue)
 		}
@@ -111,7 +111,7 @@ func (t *pizTables) unPIZ(packed []byte, channels []exrChannel, cw, rows int) ([
 	for y := range rows {
 		start := 0
 		for _, c := range channels {
-			n := cw * c.bytesPerPx / 2
+			n := cw * c.Bytes / 2
 			for _, v := range buf[start+y*n : start+(y+1)*n] {
 				le.PutUint16(out[o:], v)
 				o += 2
@@ -208,7 +208,7 @@ type hufDec struct {
 }
 
 // hufUncompress decodes Huffman data into out, which it must fill.
-func (t *pizTables) hufUncompress(in []byte, out []uint16) error {
+func (t *PIZ) hufUncompress(in []byte, out []uint16) error {
 	if len(in) < 20 {
 		if len(out) != 0 {
 			return errors.New("PIZ Huffman data too short for its header")
