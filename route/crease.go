@@ -42,11 +42,11 @@ const creasePercentile = 0.99
 // covering the whole map is compared with itself. It returns 0 for a map
 // without curvature. The percentiles are found by selection (percentile),
 // not by sorting a million samples.
-func creaseRatio(ctx context.Context, m *terrain.Heightmap, track *track.Path, reach float64) (float64, error) {
+func creaseRatio(ctx context.Context, m *terrain.Heightmap, path *track.Path, reach float64) (float64, error) {
 	if m.Width < 3 || m.Height < 3 {
 		return 0, nil
 	}
-	corridor, out, err := curvatureSplit(ctx, m, bandEdges(track, reach), reach)
+	corridor, out, err := curvatureSplit(ctx, m, bandEdges(path, reach), reach)
 	if err != nil {
 		return 0, err
 	}

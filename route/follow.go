@@ -97,7 +97,7 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, path *track.Path, fi
 // trail network whose passes 25 m apart disagree by 50 m, the narrowest
 // width's map, kept whatever it gave, spanned 8.2 km for a 42–186 m
 // track.
-func follow(ctx context.Context, m *terrain.Heightmap, track *track.Path, fit routeFit, reach, maxRange, floor float64, soften func(*terrain.Heightmap)) error {
+func follow(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit routeFit, reach, maxRange, floor float64, soften func(*terrain.Heightmap)) error {
 	// The relief rule's squash of the solved map (routeTerrain) can move
 	// the samples beside its points; each width below ends by meeting
 	// them again, and so must the map follow starts from, which it may
@@ -114,15 +114,15 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *track.Path, fit ro
 	span := spanMetres(m, fit)
 	allowance := trackAllowance(span)
 	maxRange = max(maxRange, span)
-	best, bestErr := start, trackError(m, track, fit)
+	best, bestErr := start, trackError(m, path, fit)
 	for i, f := range followWidths {
 		if i > 0 {
 			copy(m.Samples, start)
 		}
-		if err := followTrack(ctx, m, track, fit, f*reach, 0); err != nil {
+		if err := followTrack(ctx, m, path, fit, f*reach, 0); err != nil {
 			return err
 		}
-		if err := followCloser(ctx, m, track, fit, f*reach); err != nil {
+		if err := followCloser(ctx, m, path, fit, f*reach); err != nil {
 			return err
 		}
 		// A map squashed into the range (soften) is kept only if no
@@ -134,7 +134,7 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *track.Path, fit ro
 		if spanMetres(m, fit) > maxRange {
 			continue
 		}
-		e := trackError(m, track, fit)
+		e := trackError(m, path, fit)
 		if e <= allowance && !squashed {
 			return nil
 		}
@@ -183,22 +183,22 @@ var followWidths = []float64{2, 1}
 // the misses and leave the GPS-scale bumps the wider kernel let go; if
 // the map still misses the allowance at the narrowest, that kernel
 // takes up the whole residual.
-func followCloser(ctx context.Context, m *terrain.Heightmap, track *track.Path, fit routeFit, reach float64) error {
+func followCloser(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit routeFit, reach float64) error {
 	allowance := func() float64 { return trackAllowance(spanMetres(m, fit)) }
 	for reach > minCloseReach {
 		a := allowance()
-		if trackError(m, track, fit) <= a {
+		if trackError(m, path, fit) <= a {
 			return nil
 		}
 		reach = max(reach/2, minCloseReach)
-		if err := followTrack(ctx, m, track, fit, reach, followCloseSlack*a); err != nil {
+		if err := followTrack(ctx, m, path, fit, reach, followCloseSlack*a); err != nil {
 			return err
 		}
 	}
-	if reach < minCloseReach || trackError(m, track, fit) <= allowance() {
+	if reach < minCloseReach || trackError(m, path, fit) <= allowance() {
 		return nil
 	}
-	return followTrack(ctx, m, track, fit, minCloseReach, 0)
+	return followTrack(ctx, m, path, fit, minCloseReach, 0)
 }
 
 // followCloseSlack is the share of the allowance followCloser's narrower
@@ -220,9 +220,9 @@ func trackAllowance(relief float64) float64 { return max(0.01*relief, 2) }
 
 // trackError is the largest distance, in metres, between the map and the
 // track's elevation at the track's points.
-func trackError(m *terrain.Heightmap, track *track.Path, fit routeFit) float64 {
+func trackError(m *terrain.Heightmap, path *track.Path, fit routeFit) float64 {
 	e := 0.0
-	for _, seg := range track.Segments {
+	for _, seg := range path.Segments {
 		for _, q := range seg {
 			e = max(e, math.Abs((q.Ele-fit.z0)/fit.amp-bilinear(m, q.X, q.Y)))
 		}
