@@ -16,10 +16,12 @@ import (
 var layers = [][]string{
 	{"internal/testenv"}, // what tests may assume of their machine: any package's tests may ask
 	{"internal/inputfile"},
-	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui"},
+	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec"},
 	{"terrain", "assets"},
 	{"terrain/erosion", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
-	{"route"},
+	{"route/track"},     // a GPS track and its preparation for the map: knows no file format or lattice
+	{"route/trackfile"}, // the route file parsers, into a track.Track
+	{"route"},           // the terrain through a track (the paper's lattice solve, the follow step, the road)
 	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
 	{"plot", "terrain/meshfile", "web"},
 	{"game"},

@@ -18,6 +18,7 @@ import (
 	"cordillera/internal/atomicfile"
 	"cordillera/pipeline"
 	"cordillera/route"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 	"cordillera/terrain/heightfile"
@@ -566,7 +567,7 @@ func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w 
 // through it, write the map (and the parameters and the report), and print
 // the scale and how closely the map meets the route.
 func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer) error {
-	track, err := route.Load(opt.route)
+	track, err := trackfile.Load(opt.route)
 	if err != nil {
 		return fmt.Errorf("generate: -route %w", err)
 	}

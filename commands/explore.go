@@ -18,7 +18,7 @@ import (
 	"cordillera/internal/atomicfile"
 	"cordillera/internal/lesson"
 	"cordillera/pipeline"
-	"cordillera/route"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 	"cordillera/terrain/heightfile"
@@ -114,7 +114,7 @@ func (wf *worldFlags) load(cmd string, stdout io.Writer) (*game.World, terrain.P
 	defer stop()
 	start := time.Now()
 	if wf.route != "" {
-		t, err := route.Load(wf.route)
+		t, err := trackfile.Load(wf.route)
 		if err != nil {
 			return nil, p, "", fmt.Errorf("%s: -route: %w", cmd, err)
 		}

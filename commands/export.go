@@ -17,7 +17,7 @@ import (
 
 	"cordillera/internal/atomicfile"
 	"cordillera/pipeline"
-	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 	"cordillera/terrain/materials"
@@ -244,13 +244,13 @@ func worldBase(opt generateOptions, w *pipeline.World) (float64, *heightfile.Geo
 // sphere) and gives the map's corner in its metres, and GIS tools put every
 // sample where the solve did, near the poles and across the antimeridian
 // too.
-func routeGeoRef(p *route.Path, m *terrain.Heightmap) *heightfile.GeoRef {
+func routeGeoRef(p *track.Path, m *terrain.Heightmap) *heightfile.GeoRef {
 	pl := p.Plane()
 	midX, midY := float64(m.Width-1)/2, float64(m.Height-1)/2
 	return &heightfile.GeoRef{
 		OriginX: pl.X - (midX+0.5)*m.CellSize, OriginY: pl.Y + (midY+0.5)*m.CellSize,
 		PixelX: m.CellSize, PixelY: m.CellSize,
-		Azimuthal: &heightfile.Azimuthal{Lat0: pl.Lat0, Lon0: pl.Lon0, Radius: route.EarthRadius},
+		Azimuthal: &heightfile.Azimuthal{Lat0: pl.Lat0, Lon0: pl.Lon0, Radius: track.EarthRadius},
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -345,15 +345,15 @@ func TestRouteGeoTIFFReadByGDAL(t *testing.T) {
 	checkSolvedOnTrack(t, dir, "polar", polar, pts)
 }
 
-// checkSolvedOnTrack generates the route terrain of track as GeoTIFF, turns
+// checkSolvedOnTrack generates the route terrain of trackFile as GeoTIFF, turns
 // the solved points of its report into longitude and latitude with GDAL's
 // gdaltransform, and checks that each lies within a tenth of a cell of the
 // track's polyline pts (latitude, longitude).
-func checkSolvedOnTrack(t *testing.T, dir, name, track string, pts [][2]float64) {
+func checkSolvedOnTrack(t *testing.T, dir, name, trackFile string, pts [][2]float64) {
 	t.Helper()
 	tool := needGDAL(t, "gdaltransform")
 	out, rep := filepath.Join(dir, name+".tif"), filepath.Join(dir, name+".json")
-	if _, _, err := runCLI(t, "-route", track, "-o", out, "-route-report", rep, "-size", "257", "-levels", "6"); err != nil {
+	if _, _, err := runCLI(t, "-route", trackFile, "-o", out, "-route-report", rep, "-size", "257", "-levels", "6"); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(rep)
@@ -413,7 +413,7 @@ func checkSolvedOnTrack(t *testing.T, dir, name, track string, pts [][2]float64)
 			s := (ab[0]*aq[0] + ab[1]*aq[1] + ab[2]*aq[2]) / (ab[0]*ab[0] + ab[1]*ab[1] + ab[2]*ab[2])
 			s = min(max(s, 0), 1)
 			d := math.Hypot(math.Hypot(aq[0]-s*ab[0], aq[1]-s*ab[1]), aq[2]-s*ab[2])
-			best = min(best, d*route.EarthRadius)
+			best = min(best, d*track.EarthRadius)
 		}
 		if best > 0.1*report.Cell {
 			t.Errorf("%s: solved point %d (%v, %v) lies at %.3f, %.3f, %.2f m off the track (cell %.2f m)",

@@ -15,7 +15,8 @@ import (
 
 	"cordillera/assets"
 	"cordillera/internal/inputfile"
-	"cordillera/route"
+	"cordillera/route/track"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -35,14 +36,14 @@ const (
 )
 
 // MaxFileBytes is the most the explorer reads of a file of each kind: the
-// same caps as the command line (terrain.MaxParamsFile, route.MaxFileSize,
+// same caps as the command line (terrain.MaxParamsFile, trackfile.MaxFileSize,
 // heightfile.MaxFileBytes), so a file that opens in one opens in the other.
 func MaxFileBytes(kind FileKind) int64 {
 	switch kind {
 	case ParamsJSON:
 		return terrain.MaxParamsFile
 	case RouteFile:
-		return route.MaxFileSize
+		return trackfile.MaxFileSize
 	case HeightmapPNG, HeightmapR16, HeightmapEXR, HeightmapTIFF:
 		return heightfile.MaxFileBytes
 	}
@@ -83,7 +84,7 @@ func detectFile(head []byte, size int64) FileKind {
 			return RouteFile
 		}
 		return ParamsJSON
-	case route.Detect(head) != "":
+	case trackfile.Detect(head) != "":
 		return RouteFile
 	case size >= 8 && size%2 == 0 && isSquare(size/2):
 		return HeightmapR16
@@ -140,7 +141,7 @@ type opened struct {
 	kind      FileKind
 	data      []byte // a heightmap's content, decoded by the regeneration worker
 	params    terrain.Params
-	track     *route.Track
+	track     *track.Track
 	materials *image.RGBA // a materials folder's atlas (importMaterials), of nMaterial images
 	nMaterial int
 	err       error
@@ -193,7 +194,7 @@ func parseFile(name string, kind FileKind, data []byte) opened {
 	case ParamsJSON:
 		o.err = o.params.UnmarshalJSON(data)
 	case RouteFile:
-		o.track, o.err = route.Parse(data)
+		o.track, o.err = trackfile.Parse(data)
 	default:
 		o.data = data
 	}

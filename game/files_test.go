@@ -13,7 +13,7 @@ import (
 	"testing/fstest"
 
 	"cordillera/internal/testenv"
-	"cordillera/route"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -103,7 +103,7 @@ func TestReadFileCapsPerKind(t *testing.T) {
 	}{
 		{"huge.json", "{", 8 << 30, terrain.MaxParamsFile, "8 GB is too large for a parameter file (at most 1 MB)"},
 		{"growing.json", "{", 100, terrain.MaxParamsFile, "more than 1 MB is too large for a parameter file"},
-		{"endless.gpx", `<?xml version="1.0"?><gpx version="1.1">`, 100, route.MaxFileSize, "more than 64 MB is too large for a route"},
+		{"endless.gpx", `<?xml version="1.0"?><gpx version="1.1">`, 100, trackfile.MaxFileSize, "more than 64 MB is too large for a route"},
 	} {
 		r := &countingReader{r: &endless{prefix: []byte(c.prefix), b: ' '}}
 		_, _, err := readFile(c.name, r, c.claim)

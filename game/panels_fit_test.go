@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 )
@@ -39,8 +40,8 @@ func panelFits() []panelFit {
 		{name: "route", section: "Route"},
 		{name: "route-notes", section: "Route", setup: func(g *Game) {
 			m := g.World.Map
-			g.World.Route = NewRouteView(&route.Result{Map: m, Path: &route.Path{CellSize: m.CellSize,
-				Segments: [][]route.Sample{{{X: 10, Y: 10}, {X: 100, Y: 90}}}, Warnings: []string{partsWarning}}})
+			g.World.Route = NewRouteView(&route.Result{Map: m, Path: &track.Path{CellSize: m.CellSize,
+				Segments: [][]track.Sample{{{X: 10, Y: 10}, {X: 100, Y: 90}}}, Warnings: []string{partsWarning}}})
 		}},
 		{name: "viewer", section: "Viewer", setup: func(g *Game) { g.View.FogDensity = DefaultFog(g.World.Map) }},
 		{name: "file", section: "File"},

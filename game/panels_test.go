@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 )
 
@@ -63,7 +64,7 @@ func TestSectionsRememberedAcrossU(t *testing.T) {
 // to pick another recording, in lines that fit the panel: the explorer
 // printed it on its standard output only.
 func TestRouteNotesShown(t *testing.T) {
-	rv := &RouteView{Stats: &route.Result{Path: &route.Path{Warnings: []string{partsWarning}}}}
+	rv := &RouteView{Stats: &route.Result{Path: &track.Path{Warnings: []string{partsWarning}}}}
 	lines := routeNotes(rv)
 	all := strings.Join(lines, " ")
 	if all != "Note: "+partsWarning {
@@ -77,7 +78,7 @@ func TestRouteNotesShown(t *testing.T) {
 	if !strings.Contains(all, "-route-part N (1 to 3)") {
 		t.Errorf("the notes %q do not say how to pick another recording", all)
 	}
-	if routeNotes(nil) != nil || routeNotes(&RouteView{Stats: &route.Result{Path: &route.Path{}}}) != nil {
+	if routeNotes(nil) != nil || routeNotes(&RouteView{Stats: &route.Result{Path: &track.Path{}}}) != nil {
 		t.Error("notes shown for a world without a route or without warnings")
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"cordillera/pipeline"
 	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 )
 
@@ -24,7 +25,7 @@ import (
 // recovers the exact distance to the track between texels, and the line
 // is drawn thinner than a texel, at a width in world units.
 type RouteView struct {
-	Path  *route.Path
+	Path  *track.Path
 	Field *image.RGBA // nearest-point vectors over the map, scale texels per sample
 	Stats *route.Result
 
@@ -251,7 +252,7 @@ func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, view image.Re
 
 // RequestRoute makes the world of a route: terrain through the track with
 // parameters p, in the background, latest wins.
-func (r *Regenerator) RequestRoute(p terrain.Params, t *route.Track) uint64 {
+func (r *Regenerator) RequestRoute(p terrain.Params, t *track.Track) uint64 {
 	return r.start(func(ctx context.Context, id uint64) {
 		pw, err := pipeline.Route(ctx, p, t, pipeline.Options{Progress: r.reporter(id, 0, 1-finishShare), Masks: true})
 		r.publishBuilt(ctx, id, p, pw, err, func(g *Generated) { g.Loaded, g.World.Route = true, NewRouteView(pw.Route) })

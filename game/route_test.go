@@ -11,6 +11,7 @@ import (
 
 	"cordillera/internal/testenv"
 	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 )
 
@@ -18,11 +19,11 @@ import (
 // from column 20 to 110, for the tests.
 func straightRoute(t testing.TB, m *terrain.Heightmap, z float64) *RouteView {
 	t.Helper()
-	var seg []route.Sample
+	var seg []track.Sample
 	for x := 20.0; x <= 110; x += 0.5 {
-		seg = append(seg, route.Sample{X: x, Y: z + 0.3*math.Sin(x/9), Ele: 100})
+		seg = append(seg, track.Sample{X: x, Y: z + 0.3*math.Sin(x/9), Ele: 100})
 	}
-	return NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize}})
+	return NewRouteView(&route.Result{Map: m, Path: &track.Path{Segments: [][]track.Sample{seg}, CellSize: m.CellSize}})
 }
 
 func flatMap(n int) *terrain.Heightmap {
@@ -243,17 +244,17 @@ func TestRouteDrawnAndHiddenBehindHills(t *testing.T) {
 // hairpinRoute runs east along z = 63 − r, turns on a half circle of
 // radius r samples and comes back west along z = 63 + r.
 func hairpinRoute(m *terrain.Heightmap, r float64) *RouteView {
-	var seg []route.Sample
+	var seg []track.Sample
 	for x := 20.0; x < 90; x += 0.5 {
-		seg = append(seg, route.Sample{X: x, Y: 63 - r, Ele: 100})
+		seg = append(seg, track.Sample{X: x, Y: 63 - r, Ele: 100})
 	}
 	for a := -math.Pi / 2; a < math.Pi/2; a += 0.1 {
-		seg = append(seg, route.Sample{X: 90 + r*math.Cos(a), Y: 63 + r*math.Sin(a), Ele: 100})
+		seg = append(seg, track.Sample{X: 90 + r*math.Cos(a), Y: 63 + r*math.Sin(a), Ele: 100})
 	}
 	for x := 90.0; x >= 20; x -= 0.5 {
-		seg = append(seg, route.Sample{X: x, Y: 63 + r, Ele: 100})
+		seg = append(seg, track.Sample{X: x, Y: 63 + r, Ele: 100})
 	}
-	return NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize, Length: 0}})
+	return NewRouteView(&route.Result{Map: m, Path: &track.Path{Segments: [][]track.Sample{seg}, CellSize: m.CellSize, Length: 0}})
 }
 
 // Through a hairpin the follow camera turns smoothly, at most followTurn a
@@ -290,7 +291,7 @@ func TestRouteLengthIsTheTracks(t *testing.T) {
 	m := flatMap(129)
 	rv := hairpinRoute(m, 3)
 	want := rv.Length() * 1.01 // as if the prepared track were 1 % longer than the resampled line
-	rv = NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: rv.Path.Segments, CellSize: m.CellSize, Length: want}})
+	rv = NewRouteView(&route.Result{Map: m, Path: &track.Path{Segments: rv.Path.Segments, CellSize: m.CellSize, Length: want}})
 	if got := rv.Length(); math.Abs(got-want) > 1e-9 {
 		t.Errorf("length %v, want the track's %v", got, want)
 	}
@@ -310,11 +311,11 @@ func TestFollowLooksUpASteepClimb(t *testing.T) {
 			m.Samples[r*n+c] = float32(c) / (n - 1)
 		}
 	}
-	var seg []route.Sample
+	var seg []track.Sample
 	for x := 10.0; x < 120; x += 0.5 {
-		seg = append(seg, route.Sample{X: x, Y: 64, Ele: x * m.CellSize})
+		seg = append(seg, track.Sample{X: x, Y: 64, Ele: x * m.CellSize})
 	}
-	rv := NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize}})
+	rv := NewRouteView(&route.Result{Map: m, Path: &track.Path{Segments: [][]track.Sample{seg}, CellSize: m.CellSize}})
 	cam := NewCamera()
 	cam.Pos, cam.Yaw, cam.Pitch = mgl32.Vec3{-500, 400, -500}, math.Pi, -0.5
 	g := &Game{World: &World{Map: m, Route: rv}, Camera: cam, FollowSpeed: 10}
@@ -398,9 +399,9 @@ func TestRouteSnowLine(t *testing.T) {
 		}
 	}
 	m := flatMap(129)
-	path := func(lat float64) *route.Path {
-		tr := &route.Track{Segments: [][]route.Point{{{Lat: lat, Lon: 14, Ele: 100, HasEle: true}, {Lat: lat + 0.001, Lon: 14.001, Ele: 150, HasEle: true}}}}
-		p, err := route.Prepare(tr, route.Options{Size: 129, Margin: 0.1, MinCellSize: 1})
+	path := func(lat float64) *track.Path {
+		tr := &track.Track{Segments: [][]track.Point{{{Lat: lat, Lon: 14, Ele: 100, HasEle: true}, {Lat: lat + 0.001, Lon: 14.001, Ele: 150, HasEle: true}}}}
+		p, err := track.Prepare(tr, track.Options{Size: 129, Margin: 0.1, MinCellSize: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -465,11 +466,11 @@ func TestRouteKeepsItsWidthAtAGrazingAngle(t *testing.T) {
 	// reaches 12 m, far enough for the line's full width.
 	m.CellSize, m.VerticalScale = 16, 100
 	const z = 256 * 16
-	var seg []route.Sample
+	var seg []track.Sample
 	for x := 0.0; x <= size-1; x += 0.5 {
-		seg = append(seg, route.Sample{X: x, Y: 256, Ele: 0})
+		seg = append(seg, track.Sample{X: x, Y: 256, Ele: 0})
 	}
-	rv := NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: [][]route.Sample{seg}, CellSize: m.CellSize, Length: size - 1}})
+	rv := NewRouteView(&route.Result{Map: m, Path: &track.Path{Segments: [][]track.Sample{seg}, CellSize: m.CellSize, Length: size - 1}})
 	g := newTestGame(t, NewWorld(m))
 	g.View.Antialias = false
 	g.Camera.Mode = Fly
@@ -511,15 +512,15 @@ func TestTwoPassesDrawnApart(t *testing.T) {
 	needLoop(t)
 	m := flatMap(129)
 	m.CellSize = 8 // the line, 3 m wide, is 1.5 texels: the passes stand apart
-	pass := func(z float64) []route.Sample {
-		var seg []route.Sample
+	pass := func(z float64) []track.Sample {
+		var seg []track.Sample
 		for x := 20.0; x <= 110; x += 0.5 {
-			seg = append(seg, route.Sample{X: x, Y: z, Ele: 100})
+			seg = append(seg, track.Sample{X: x, Y: z, Ele: 100})
 		}
 		return seg
 	}
-	view := func(segs ...[]route.Sample) *RouteView {
-		return NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: segs, CellSize: m.CellSize}})
+	view := func(segs ...[]track.Sample) *RouteView {
+		return NewRouteView(&route.Result{Map: m, Path: &track.Path{Segments: segs, CellSize: m.CellSize}})
 	}
 	a, b := pass(64), pass(64+1.75) // 7 texels apart
 	g := newTestGame(t, NewWorld(m))

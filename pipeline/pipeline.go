@@ -13,6 +13,7 @@ import (
 
 	"cordillera/internal/parallel"
 	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 )
@@ -100,7 +101,7 @@ func Erode(ctx context.Context, src *terrain.Heightmap, p terrain.Params, opt Op
 // erosion stages run on the solved terrain before the road: the route's
 // points are met again after erosion, so the track is still followed
 // exactly.
-func Route(ctx context.Context, p terrain.Params, t *route.Track, opt Options) (*World, error) {
+func Route(ctx context.Context, p terrain.Params, t *track.Track, opt Options) (*World, error) {
 	if err := Check(p); err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 )
@@ -113,13 +113,13 @@ func TestErodedPresets(t *testing.T) {
 // With a route, erosion runs before the route's points are met, so the
 // map still passes through them.
 func TestRouteErodedStillMeetsTheTrack(t *testing.T) {
-	tr := &route.Track{Format: route.CSV}
-	seg := make([]route.Point, 60)
+	tr := &track.Track{Format: track.CSV}
+	seg := make([]track.Point, 60)
 	for i := range seg {
 		a := float64(i) / 59 * math.Pi
-		seg[i] = route.Point{Lat: 46 + 0.004*math.Cos(a), Lon: 7 + 0.006*float64(i)/59, Ele: 500 + 40*math.Sin(3*a), HasEle: true}
+		seg[i] = track.Point{Lat: 46 + 0.004*math.Cos(a), Lon: 7 + 0.006*float64(i)/59, Ele: 500 + 40*math.Sin(3*a), HasEle: true}
 	}
-	tr.Segments = [][]route.Point{seg}
+	tr.Segments = [][]track.Point{seg}
 	p := terrain.DefaultParams()
 	p.Size, p.Erosion = 257, "hydraulic,thermal"
 	w, err := Route(context.Background(), p, tr, Options{Masks: true})

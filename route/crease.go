@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"cordillera/internal/parallel"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
 )
@@ -41,11 +42,11 @@ const creasePercentile = 0.99
 // covering the whole map is compared with itself. It returns 0 for a map
 // without curvature. The percentiles are found by selection (percentile),
 // not by sorting a million samples.
-func creaseRatio(ctx context.Context, m *terrain.Heightmap, track *Path, reach float64) (float64, error) {
+func creaseRatio(ctx context.Context, m *terrain.Heightmap, path *track.Path, reach float64) (float64, error) {
 	if m.Width < 3 || m.Height < 3 {
 		return 0, nil
 	}
-	corridor, out, err := curvatureSplit(ctx, m, bandEdges(track, reach), reach)
+	corridor, out, err := curvatureSplit(ctx, m, bandEdges(path, reach), reach)
 	if err != nil {
 		return 0, err
 	}
@@ -64,7 +65,7 @@ func creaseRatio(ctx context.Context, m *terrain.Heightmap, track *Path, reach f
 
 // curvatureSplit returns the curvature of m's interior samples, split
 // into those within reach of edges (the corridor) and the rest.
-func curvatureSplit(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, reach float64) (corridor, out []float64, err error) {
+func curvatureSplit(ctx context.Context, m *terrain.Heightmap, edges [][2]track.Sample, reach float64) (corridor, out []float64, err error) {
 	if m.Width < 3 || m.Height < 3 {
 		return nil, nil, nil
 	}

@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"fmt"
 	"math"
@@ -59,19 +60,19 @@ func TestSplineKernelMatchesDirect(t *testing.T) {
 // lappedLoop is three laps of a 1.4 km loop whose recorded elevations
 // disagree by up to 25 m, as a barometer drifts (nc-run-tcxparser.tcx has
 // three laps 33 m apart), on a 1 m GPS noise.
-func lappedLoop() *Track {
-	kLat := EarthRadius * math.Pi / 180
+func lappedLoop() *track.Track {
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
 	rng := rand.New(rand.NewPCG(3, 4))
-	var seg []Point
+	var seg []track.Point
 	for lap, off := range []float64{0, 15, -10} {
 		for i := range 400 {
 			a := 2 * math.Pi * float64(i) / 400
 			x, y := 250*math.Cos(a)+3*math.Sin(float64(lap*7+i)), 180*math.Sin(a)
-			seg = append(seg, Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: 120 + 20*math.Sin(3*a) + off + rng.NormFloat64(), HasEle: true})
+			seg = append(seg, track.Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: 120 + 20*math.Sin(3*a) + off + rng.NormFloat64(), HasEle: true})
 		}
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 }
 
 // Following the track between the solved points, with and without a
@@ -115,7 +116,7 @@ func TestCreaseRatioReferenceExcludesCorridor(t *testing.T) {
 			m.Samples[row*n+col] = float32(h)
 		}
 	}
-	track := &Path{Segments: [][]Sample{{{X: 10, Y: 128}, {X: 246, Y: 128}}}}
+	track := &track.Path{Segments: [][]track.Sample{{{X: 10, Y: 128}, {X: 246, Y: 128}}}}
 	r, err := creaseRatio(context.Background(), m, track, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +140,7 @@ func TestElevationStepRepaired(t *testing.T) {
 		}
 		return e
 	})
-	res := generateMessy(t, "step", &Track{Format: "synthetic", Segments: [][]Point{seg}}, nil)
+	res := generateMessy(t, "step", &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}, nil)
 	steps := 0
 	for _, r := range res.Path.Repairs {
 		if r.Kind == "step" {
@@ -157,40 +158,6 @@ func TestElevationStepRepaired(t *testing.T) {
 	end := last[len(last)-1]
 	if math.Abs(first.Ele-400) > 1 || math.Abs(end.Ele-(440+30*math.Sin(1399.0/90))) > 1 {
 		t.Errorf("track from %.1f m to %.1f m: the levels either side of the step moved", first.Ele, end.Ele)
-	}
-}
-
-// A step made of several steep increments (113, 126, 140 m over three
-// fixes 5 m apart, between level ground at 100 m and at 140 m) becomes
-// one ramp that rises monotonically: every point inside the step moves by
-// the ramp's share less the share the recorded track had made, both
-// measured from the level before the step.
-func TestElevationStepOfSeveralIncrements(t *testing.T) {
-	seg := make([]Sample, 200)
-	for i := range seg {
-		e := 100.0
-		switch {
-		case i == 100:
-			e = 113
-		case i == 101:
-			e = 126
-		case i >= 102:
-			e = 140
-		}
-		seg[i] = Sample{X: 5 * float64(i), Ele: e}
-	}
-	var p Path
-	p.repairSteps([][]Sample{seg})
-	if len(p.Repairs) != 1 || p.Repairs[0].Kind != "step" {
-		t.Fatalf("repairs %+v, want one step", p.Repairs)
-	}
-	for i := 1; i < len(seg); i++ {
-		if seg[i].Ele < seg[i-1].Ele-1e-9 {
-			t.Fatalf("after the repair the track falls from %.2f m to %.2f m at point %d: the ramp is not monotonic", seg[i-1].Ele, seg[i].Ele, i)
-		}
-	}
-	if seg[0].Ele != 100 || seg[len(seg)-1].Ele != 140 {
-		t.Errorf("levels either side moved: %.2f m and %.2f m", seg[0].Ele, seg[len(seg)-1].Ele)
 	}
 }
 
@@ -236,7 +203,7 @@ func TestCreaseRatioCancelled(t *testing.T) {
 	for i := range m.Samples {
 		m.Samples[i] = float32(math.Sin(float64(i%257)/9) * math.Cos(float64(i/257)/7))
 	}
-	track := &Path{Segments: [][]Sample{{{X: 20, Y: 20}, {X: 200, Y: 180}}}}
+	track := &track.Path{Segments: [][]track.Sample{{{X: 20, Y: 20}, {X: 200, Y: 180}}}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := creaseRatio(ctx, m, track, 6); err == nil {
@@ -296,11 +263,11 @@ func TestRoadShoulderIsTheLeastCurvatureCubic(t *testing.T) {
 			m.Set(c, r, float32(slope*float64(r)))
 		}
 	}
-	var seg []Sample
+	var seg []track.Sample
 	for x := 0.0; x <= size-1; x += 0.5 {
-		seg = append(seg, Sample{X: x, Y: 128})
+		seg = append(seg, track.Sample{X: x, Y: 128})
 	}
-	track := &Path{Segments: [][]Sample{seg}, CellSize: 1, Length: size - 1}
+	track := &track.Path{Segments: [][]track.Sample{seg}, CellSize: 1, Length: size - 1}
 	reach, err := applyRoad(context.Background(), m, track, routeFit{amp: 1}, hw, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -409,13 +376,13 @@ func TestRoadOverSwitchbacksHasNoStep(t *testing.T) {
 // and takes out GPS-scale jogs: a ±0.5-sample zigzag every sample along a
 // straight line shrinks to under a hundredth of that at σ = 4 samples.
 func TestSmoothLine(t *testing.T) {
-	var straight, zigzag []Sample
+	var straight, zigzag []track.Sample
 	for i := range 200 {
 		x := float64(i) * 0.5
-		straight = append(straight, Sample{X: x, Y: 10 + 0.3*x})
-		zigzag = append(zigzag, Sample{X: x, Y: 50 + 0.5*float64(2*(i%2)-1)})
+		straight = append(straight, track.Sample{X: x, Y: 10 + 0.3*x})
+		zigzag = append(zigzag, track.Sample{X: x, Y: 50 + 0.5*float64(2*(i%2)-1)})
 	}
-	got := smoothLine(&Path{Segments: [][]Sample{straight, zigzag}}, 4)
+	got := smoothLine(&track.Path{Segments: [][]track.Sample{straight, zigzag}}, 4)
 	for i, q := range got.Segments[0] {
 		if math.Abs(q.X-straight[i].X) > 1e-9 || math.Abs(q.Y-straight[i].Y) > 1e-9 {
 			t.Fatalf("straight line moved at %d: %v → %v", i, straight[i], q)
@@ -442,14 +409,14 @@ func TestSmoothLine(t *testing.T) {
 // it does (1.0), and the points are still met.
 func TestWideRoadOverGPSJitter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	kLat := EarthRadius * math.Pi / 180
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
 	pts := walk(600, 4, rolling)
 	for i := range pts {
 		pts[i].Lat += 2 * rng.NormFloat64() / kLat
 		pts[i].Lon += 2 * rng.NormFloat64() / kLon
 	}
-	tr := &Track{Format: "synthetic", Segments: [][]Point{pts}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{pts}}
 	crease := func(smooth bool) float64 {
 		saved := smoothCentreline
 		smoothCentreline = smooth

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"cordillera/route/track"
 	"cordillera/terrain"
 )
 
@@ -14,19 +15,19 @@ import (
 // that ground sampled every reach metres or so cannot hold (a bridge, an
 // embankment, an overpass on a long flat road). Each segment's profile is
 // resampled evenly at an eighth of reach (coarser where that would pass
-// maxLinePoints) and smoothed by two box means of reach, from prefix sums.
-func (p *Path) unheldDetail(reach float64) float64 {
+// MaxLinePoints) and smoothed by two box means of reach, from prefix sums.
+func unheldDetail(p *track.Path, reach float64) float64 {
 	metres := p.CellSize
 	if metres <= 0 {
 		metres = 1
 	}
-	h := max(reach/8, p.Length/maxLinePoints)
+	h := max(reach/8, p.Length/track.MaxLinePoints)
 	worst := 0.0
 	for _, seg := range p.Segments {
 		if len(seg) < 2 {
 			continue
 		}
-		cum := cumulative(seg)
+		cum := track.Cumulative(seg)
 		total := cum[len(cum)-1] * metres
 		n := int(math.Ceil(total/h)) + 1
 		if n < 3 {
@@ -91,18 +92,18 @@ const (
 // at hundreds of metres per sample, its bridges and embankments a few
 // samples' tenth wide, took seconds to be refused for missing by 6 m
 // against 5.
-func Precheck(p terrain.Params, t *Track) error {
+func Precheck(p terrain.Params, t *track.Track) error {
 	if err := CheckParams(p); err != nil {
 		return err
 	}
 	opt := prepareOptions(p)
-	path, err := Prepare(t, opt)
+	path, err := track.Prepare(t, opt)
 	if err != nil {
 		return err
 	}
-	t.precheck = &preparedTrack{opt: opt, part: t.Part, path: path}
-	tol := path.trackTolerance()
-	if d := path.unheldDetail(unheldReach * path.CellSize); d > tol {
+	t.KeepPrepared(opt, path)
+	tol := trackTolerance(path)
+	if d := unheldDetail(path, unheldReach*path.CellSize); d > tol {
 		return fmt.Errorf("the track's detail is finer than the map's %.1f m per sample: it departs by up to %.1f m from its own profile smoothed over %g samples, more than the tolerance of %.1f m, so the map would miss it by more (not built); %s",
 			path.CellSize, d, unheldReach, tol, followAdvice(path, t, p, "would"))
 	}
@@ -116,14 +117,14 @@ func Precheck(p terrain.Params, t *Track) error {
 // tolerance, and -route-warn; t is the track as read, which a window is
 // tried on, and would how sure the advice is ("would" before a build,
 // "may" after one that missed).
-func followAdvice(path *Path, t *Track, p terrain.Params, would string) string {
-	tol := path.trackTolerance()
+func followAdvice(path *track.Path, t *track.Track, p terrain.Params, would string) string {
+	tol := trackTolerance(path)
 	var ways, tried []string
 	c := path.CellSize
 	if c > p.CellSize*(1+1e-9) {
 		for size := 2*p.Size - 1; size <= terrain.MaxSize; size = 2*size - 1 {
 			cs := max(p.CellSize, c*float64(p.Size-1)/float64(size-1))
-			if path.unheldDetail(unheldReach*cs) <= adviseShare*tol {
+			if unheldDetail(path, unheldReach*cs) <= adviseShare*tol {
 				ways = append(ways, fmt.Sprintf("-size %d (%.1f m per sample)", size, cs))
 				break
 			}
@@ -133,7 +134,7 @@ func followAdvice(path *Path, t *Track, p terrain.Params, would string) string {
 		}
 	} else {
 		for cs := c / 2; cs >= c/64; cs /= 2 {
-			if path.unheldDetail(unheldReach*cs) <= adviseShare*tol {
+			if unheldDetail(path, unheldReach*cs) <= adviseShare*tol {
 				ways = append(ways, cellSizeAdvice(t, p, cs))
 				break
 			}
@@ -153,11 +154,11 @@ func followAdvice(path *Path, t *Track, p terrain.Params, would string) string {
 		}
 		pw := p
 		pw.RouteMedian = w
-		q, err := Prepare(t, prepareOptions(pw))
+		q, err := track.Prepare(t, prepareOptions(pw))
 		if err != nil {
 			continue
 		}
-		if q.unheldDetail(unheldReach*q.CellSize) <= adviseShare*q.trackTolerance() {
+		if unheldDetail(q, unheldReach*q.CellSize) <= adviseShare*trackTolerance(q) {
 			ways = append(ways, fmt.Sprintf("-route-median %d (smooths detail finer than the samples away)", w))
 			break
 		}
@@ -179,11 +180,11 @@ func followAdvice(path *Path, t *Track, p terrain.Params, would string) string {
 // the smallest -size whose map still spans the track at that cell size: a
 // map of p.Size samples at a finer cell is smaller, and where the track no
 // longer fits, the cell grows back to fit it.
-func cellSizeAdvice(t *Track, p terrain.Params, cs float64) string {
+func cellSizeAdvice(t *track.Track, p terrain.Params, cs float64) string {
 	pw := p
 	pw.CellSize = cs
 	for ; pw.Size <= terrain.MaxSize; pw.Size = 2*pw.Size - 1 {
-		q, err := Prepare(t, prepareOptions(pw))
+		q, err := track.Prepare(t, prepareOptions(pw))
 		if err != nil || q.CellSize <= cs*(1+1e-9) {
 			break
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"cordillera/route/track"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 )
 
@@ -16,11 +18,11 @@ import (
 // 25 m, with an overpass 7 m high and 200 m long every 5 km and 0.4 m of
 // altitude noise: at hundreds of metres per sample the overpasses are
 // detail no map can hold.
-func longFlatRoad() *Track {
+func longFlatRoad() *track.Track {
 	rng := rand.New(rand.NewPCG(1, 2))
-	kLat := EarthRadius * math.Pi / 180
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(52*math.Pi/180)
-	var seg []Point
+	var seg []track.Point
 	x, y := 0.0, 0.0
 	const step = 25.0
 	for i := 0; i < 10000; i++ {
@@ -30,11 +32,11 @@ func longFlatRoad() *Track {
 			e += 7 * (1 - math.Abs(b-100)/100)
 		}
 		e += 0.4 * rng.NormFloat64()
-		seg = append(seg, Point{Lat: 52 + y/kLat, Lon: 5 + x/kLon, Ele: e, HasEle: true})
+		seg = append(seg, track.Point{Lat: 52 + y/kLat, Lon: 5 + x/kLon, Ele: e, HasEle: true})
 		a := 0.8*math.Sin(s/7000) + 0.3*math.Sin(s/1300) + 0.05*rng.NormFloat64()
 		x, y = x+step*math.Cos(a), y+step*math.Sin(a)
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 }
 
 // A long flat road whose overpasses are finer than the map's samples is
@@ -107,7 +109,7 @@ func TestPrecheckOnlyRefusesMisses(t *testing.T) {
 		if _, err := os.Stat(f); err != nil || strings.HasSuffix(f, ".md") || strings.Contains(f, "heightmaps") {
 			continue
 		}
-		tr, err := Load(f)
+		tr, err := trackfile.Load(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,20 +137,24 @@ func TestPrecheckedTrackMakesTheSameMap(t *testing.T) {
 	p := terrain.DefaultParams()
 	p.Size = 129
 	seg := walk(1500, 2, func(i int) float64 { return rolling(i) + 60*math.Exp(-float64(i)/20) })
-	fresh, err := Generate(context.Background(), p, &Track{Format: "synthetic", Segments: [][]Point{seg}}, nil)
+	fresh, err := Generate(context.Background(), p, &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	checked := &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 	if err := Precheck(p, checked); err != nil {
 		t.Fatal(err)
+	}
+	kept := checked.Prepared(prepareOptions(p))
+	if kept == nil {
+		t.Fatal("Precheck kept no prepared path")
 	}
 	for run := range 2 {
 		res, err := Generate(context.Background(), p, checked, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.prepared != checked.precheck.path {
+		if res.prepared != kept {
 			t.Errorf("run %d: the track was prepared again", run)
 		}
 		for i, v := range res.Map.Samples {
@@ -162,7 +168,7 @@ func TestPrecheckedTrackMakesTheSameMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.prepared == checked.precheck.path {
+	if res.prepared == kept {
 		t.Errorf("-route-median 7 took the path prepared with 5")
 	}
 }
@@ -172,21 +178,21 @@ func TestPrecheckedTrackMakesTheSameMap(t *testing.T) {
 // loggers record it: changes no map finer than the fixes could follow and
 // no median window removes (the filter keeps points on their neighbours'
 // grades).
-func roughAltitudeTrack() *Track {
+func roughAltitudeTrack() *track.Track {
 	rng := rand.New(rand.NewPCG(3, 4))
-	kLat := EarthRadius * math.Pi / 180
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(45*math.Pi/180)
-	var seg []Point
+	var seg []track.Point
 	x, y, s, n := 0.0, 0.0, 0.0, 0.0
 	for s < 68000 {
 		e := 170 + 40*math.Sin(s/11000)
 		n = 0.6*n + 8*rng.NormFloat64()
-		seg = append(seg, Point{Lat: 45 + y/kLat, Lon: 7 + x/kLon, Ele: e + n, HasEle: true})
+		seg = append(seg, track.Point{Lat: 45 + y/kLat, Lon: 7 + x/kLon, Ele: e + n, HasEle: true})
 		step := 3 + 12*rng.Float64()
 		a := 0.6*math.Sin(s/5000) + 0.2*rng.NormFloat64()
 		x, y, s = x+step*math.Cos(a), y+step*math.Sin(a), s+step
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 }
 
 // Where no -size and no -route-median would hold a track, the refusal says

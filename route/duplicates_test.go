@@ -1,6 +1,8 @@
 package route
 
 import (
+	"cordillera/route/track"
+	"cordillera/route/trackfile"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -64,14 +66,14 @@ func gliderKML() (string, []float64) {
 // repaired twice over, the map 9.3 m off the track (2.2 m now).
 func TestDuplicateGeometryReadOnce(t *testing.T) {
 	kml, baro := gliderKML()
-	tr, err := Parse([]byte(kml))
+	tr, err := trackfile.Parse([]byte(kml))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tr.Segments) != 4 || len(tr.Labels) != 4 || tr.Labels[1] != "GPS altitude" {
 		t.Fatalf("%d segments, labels %q; want the 4 copies, named", len(tr.Segments), tr.Labels)
 	}
-	path, err := Prepare(tr, Options{Size: 513, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
+	path, err := track.Prepare(tr, track.Options{Size: 513, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,19 +99,19 @@ func TestDuplicateGeometryReadOnce(t *testing.T) {
 // of the first but with its fixes elsewhere along the way, are two passes,
 // not a copy.
 func TestLapsAreNotDuplicates(t *testing.T) {
-	kLat := EarthRadius * math.Pi / 180
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
-	lap := func(phase, off float64, ele float64) []Point {
-		var seg []Point
+	lap := func(phase, off float64, ele float64) []track.Point {
+		var seg []track.Point
 		for i := 0; i < 600; i++ {
 			a := 2 * math.Pi * (float64(i) + phase) / 600
 			r := 300 + off
-			seg = append(seg, Point{Lat: 46 + r*math.Sin(a)/kLat, Lon: 14 + r*math.Cos(a)/kLon, Ele: ele + 10*math.Sin(a), HasEle: true})
+			seg = append(seg, track.Point{Lat: 46 + r*math.Sin(a)/kLat, Lon: 14 + r*math.Cos(a)/kLon, Ele: ele + 10*math.Sin(a), HasEle: true})
 		}
 		return seg
 	}
-	tr := &Track{Format: "synthetic", Segments: [][]Point{lap(0, 0, 200), lap(0.5, 0.3, 204)}}
-	path, err := Prepare(tr, Options{Size: 257, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{lap(0, 0, 200), lap(0.5, 0.3, 204)}}
+	path, err := track.Prepare(tr, track.Options{Size: 257, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

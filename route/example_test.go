@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"cordillera/route"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 )
 
@@ -20,28 +21,11 @@ const hill = `<?xml version="1.0"?>
 </trkseg></trk>
 </gpx>`
 
-// Parse recognises the format from the content, not a file name.
-func ExampleParse() {
-	t, err := route.Parse([]byte(hill))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	p := t.Segments[0][4]
-	fmt.Println(t.Format, len(t.Segments), t.Points(), p.Lat, p.Lon, p.Ele)
-
-	_, err = route.Parse([]byte("hello"))
-	fmt.Println(err)
-	// Output:
-	// gpx 1 5 46.008 14.012 340
-	// not a GPX, TCX, KML, FIT, GeoJSON or CSV route: as CSV, header "hello" names no latitude and longitude columns (lat/latitude, lon/lng/long/longitude)
-}
-
 // Generate makes a terrain that passes through the track's elevations
 // (paper 002's constrained turbulence): the map's heights at the solved
 // points are the track's, to rounding.
 func ExampleGenerate() {
-	t, err := route.Parse([]byte(hill))
+	t, err := trackfile.Parse([]byte(hill))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,8 @@ package route
 import (
 	"math"
 	"testing"
+
+	"cordillera/route/track"
 )
 
 // The map's floor stays near the track: no ground more than the track's
@@ -28,7 +30,7 @@ func TestMapFloorNearTheTrack(t *testing.T) {
 		if c.step > 0 {
 			seg = walk(80, c.step, c.ele)
 		}
-		res := generateMessy(t, c.name, &Track{Format: "synthetic", Segments: [][]Point{seg}}, nil)
+		res := generateMessy(t, c.name, &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}, nil)
 		lo, hi := res.Path.MinEle, res.Path.MaxEle
 		floor := lo - (hi - lo + 50)
 		if lo >= 0 {

@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
 	"slices"
@@ -29,14 +30,14 @@ import (
 // beyond slack metres either way is spread (followCloser's narrower
 // kernels take up the misses, not the GPS-scale bumps).
 // Elevations e map to the map's units as (e − z0)/amp.
-func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach, slack float64) error {
-	var pts []Sample
-	for _, seg := range track.Segments {
+func followTrack(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit routeFit, reach, slack float64) error {
+	var pts []track.Sample
+	for _, seg := range path.Segments {
 		pts = append(pts, seg...)
 	}
-	ds := 0.5 // the track's spacing, samples: Resample(lineSpacing(0.5))
-	if n := track.Points(); n > 0 {
-		ds = max(track.Length/track.CellSize/float64(n), 1e-3)
+	ds := 0.5 // the track's spacing, samples: Resample(LineSpacing(0.5))
+	if n := path.Points(); n > 0 {
+		ds = max(path.Length/path.CellSize/float64(n), 1e-3)
 	}
 	k := newSplineKernel(reach)
 	// The track's smoothed length does not change between passes.
@@ -96,7 +97,7 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, track *Path, fit rou
 // trail network whose passes 25 m apart disagree by 50 m, the narrowest
 // width's map, kept whatever it gave, spanned 8.2 km for a 42–186 m
 // track.
-func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach, maxRange, floor float64, soften func(*terrain.Heightmap)) error {
+func follow(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit routeFit, reach, maxRange, floor float64, soften func(*terrain.Heightmap)) error {
 	// The relief rule's squash of the solved map (routeTerrain) can move
 	// the samples beside its points; each width below ends by meeting
 	// them again, and so must the map follow starts from, which it may
@@ -113,15 +114,15 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 	span := spanMetres(m, fit)
 	allowance := trackAllowance(span)
 	maxRange = max(maxRange, span)
-	best, bestErr := start, trackError(m, track, fit)
+	best, bestErr := start, trackError(m, path, fit)
 	for i, f := range followWidths {
 		if i > 0 {
 			copy(m.Samples, start)
 		}
-		if err := followTrack(ctx, m, track, fit, f*reach, 0); err != nil {
+		if err := followTrack(ctx, m, path, fit, f*reach, 0); err != nil {
 			return err
 		}
-		if err := followCloser(ctx, m, track, fit, f*reach); err != nil {
+		if err := followCloser(ctx, m, path, fit, f*reach); err != nil {
 			return err
 		}
 		// A map squashed into the range (soften) is kept only if no
@@ -133,7 +134,7 @@ func follow(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit
 		if spanMetres(m, fit) > maxRange {
 			continue
 		}
-		e := trackError(m, track, fit)
+		e := trackError(m, path, fit)
 		if e <= allowance && !squashed {
 			return nil
 		}
@@ -182,22 +183,22 @@ var followWidths = []float64{2, 1}
 // the misses and leave the GPS-scale bumps the wider kernel let go; if
 // the map still misses the allowance at the narrowest, that kernel
 // takes up the whole residual.
-func followCloser(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, reach float64) error {
+func followCloser(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit routeFit, reach float64) error {
 	allowance := func() float64 { return trackAllowance(spanMetres(m, fit)) }
 	for reach > minCloseReach {
 		a := allowance()
-		if trackError(m, track, fit) <= a {
+		if trackError(m, path, fit) <= a {
 			return nil
 		}
 		reach = max(reach/2, minCloseReach)
-		if err := followTrack(ctx, m, track, fit, reach, followCloseSlack*a); err != nil {
+		if err := followTrack(ctx, m, path, fit, reach, followCloseSlack*a); err != nil {
 			return err
 		}
 	}
-	if reach < minCloseReach || trackError(m, track, fit) <= allowance() {
+	if reach < minCloseReach || trackError(m, path, fit) <= allowance() {
 		return nil
 	}
-	return followTrack(ctx, m, track, fit, minCloseReach, 0)
+	return followTrack(ctx, m, path, fit, minCloseReach, 0)
 }
 
 // followCloseSlack is the share of the allowance followCloser's narrower
@@ -219,9 +220,9 @@ func trackAllowance(relief float64) float64 { return max(0.01*relief, 2) }
 
 // trackError is the largest distance, in metres, between the map and the
 // track's elevation at the track's points.
-func trackError(m *terrain.Heightmap, track *Path, fit routeFit) float64 {
+func trackError(m *terrain.Heightmap, path *track.Path, fit routeFit) float64 {
 	e := 0.0
-	for _, seg := range track.Segments {
+	for _, seg := range path.Segments {
 		for _, q := range seg {
 			e = max(e, math.Abs((q.Ele-fit.z0)/fit.amp-bilinear(m, q.X, q.Y)))
 		}
@@ -249,7 +250,7 @@ const lapRadius = 25.0
 // kept elevations up to 20 m apart, solved points a few samples apart
 // asked for slopes of 560 %, and the map missed the track by 3.2 m with
 // a crease ratio of 24.
-func (p *Path) lapSamples() float64 {
+func lapSamples(p *track.Path) float64 {
 	if p.CellSize <= 0 {
 		return 2
 	}
@@ -260,11 +261,11 @@ func (p *Path) lapSamples() float64 {
 // passes are one spot of the map (mergePasses): lapSamples, but no more
 // than spacing (the solve's), so that neighbours along one pass stay
 // apart.
-func (p *Path) mergeRadius(spacing float64) float64 {
+func mergeRadius(p *track.Path, spacing float64) float64 {
 	if p.CellSize <= 0 {
 		return spacing
 	}
-	return min(spacing, p.lapSamples())
+	return min(spacing, lapSamples(p))
 }
 
 // harmoniseLaps reconciles passes of the track that disagree: laps of one
@@ -274,8 +275,8 @@ func (p *Path) mergeRadius(spacing float64) float64 {
 // next point where the passes part. One spot of the map cannot be at two
 // heights, and the map is measured against every pass. It returns the
 // largest change in metres.
-func (p *Path) harmoniseLaps(spacing float64) float64 {
-	spacing = p.lineSpacing(spacing)
+func harmoniseLaps(p *track.Path, spacing float64) float64 {
+	spacing = p.LineSpacing(spacing)
 	res := p.Resample(spacing)
 	out, merged, owner := mergePasses(res, spacing)
 	if merged == 0 {
@@ -290,7 +291,7 @@ func (p *Path) harmoniseLaps(spacing float64) float64 {
 			k++
 		}
 		orig := p.Segments[s]
-		cum := cumulative(orig)
+		cum := track.Cumulative(orig)
 		total := cum[len(cum)-1]
 		for i := range orig {
 			c := corr[0]

@@ -1,34 +1,26 @@
 package route
 
 import (
-	"bytes"
 	"context"
+	"cordillera/route/track"
 	"cordillera/terrain"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/muktihari/fit/encoder"
-	"github.com/muktihari/fit/kit/hash/crc16"
-	"github.com/muktihari/fit/profile/filedef"
-	"github.com/muktihari/fit/profile/mesgdef"
-	"github.com/muktihari/fit/profile/typedef"
 )
 
 // walk is a phone track of n points step metres apart on a gentle curve
 // near 46° N, with elevation ele(i).
-func walk(n int, step float64, ele func(i int) float64) []Point {
-	kLat := EarthRadius * math.Pi / 180
+func walk(n int, step float64, ele func(i int) float64) []track.Point {
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
-	seg := make([]Point, n)
+	seg := make([]track.Point, n)
 	x, y, a := 0.0, 0.0, 0.0
 	for i := range seg {
-		seg[i] = Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele(i), HasEle: true}
+		seg[i] = track.Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele(i), HasEle: true}
 		a += 0.02 * math.Sin(float64(i)/40)
 		x, y = x+step*math.Cos(a), y+step*math.Sin(a)
 	}
@@ -40,7 +32,7 @@ func rolling(i int) float64 { return 200 + 15*math.Sin(float64(i)/150) }
 // generateMessy runs Generate on a 513² map and checks the promises every
 // track keeps: solved points met, the whole track met within 1 % of the
 // height range or 2 m, heights within the relief rule.
-func generateMessy(t *testing.T, name string, tr *Track, set func(*terrain.Params)) *Result {
+func generateMessy(t *testing.T, name string, tr *track.Track, set func(*terrain.Params)) *Result {
 	t.Helper()
 	p := terrain.DefaultParams()
 	p.Size = 513
@@ -70,7 +62,7 @@ func generateMessy(t *testing.T, name string, tr *Track, set func(*terrain.Param
 func TestStaleFixDropped(t *testing.T) {
 	seg := walk(1400, 1, rolling)
 	seg[0].Lat, seg[len(seg)-1].Lat = 46.54, 46.54 // 60 km north
-	tr := &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 	res := generateMessy(t, "stale fix", tr, nil)
 	if len(res.Path.Dropped) != 1 || res.Path.Dropped[0].Points != 2 || res.Path.Dropped[0].Distance < 55000 || res.Map.CellSize > 4 {
 		t.Errorf("dropped %+v, %.2f m per cell; want the 2 stale points ~60 km away dropped and a map of the walk", res.Path.Dropped, res.Map.CellSize)
@@ -91,7 +83,7 @@ func TestStaleFixDropped(t *testing.T) {
 // outlier before it), and the map keeps a plausible relief.
 func TestSettlingAltitudeRepaired(t *testing.T) {
 	seg := walk(1400, 1, func(i int) float64 { return rolling(i) + 237*math.Exp(-float64(i)/8) })
-	res := generateMessy(t, "settling", &Track{Format: "synthetic", Segments: [][]Point{seg}}, nil)
+	res := generateMessy(t, "settling", &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}, nil)
 	if len(res.Path.Repairs) == 0 || res.Path.Repairs[0].Kind != "settling" || res.Path.Repairs[0].Change > -150 {
 		t.Errorf("repairs %+v, want the settling start repaired by about −237 m", res.Path.Repairs)
 	}
@@ -106,7 +98,7 @@ func TestElevationSpikesRepaired(t *testing.T) {
 	seg[300].Ele -= 672
 	seg[900].Ele += 834
 	seg[901].Ele += 830
-	res := generateMessy(t, "spikes", &Track{Format: "synthetic", Segments: [][]Point{seg}}, func(p *terrain.Params) { p.RouteMedian = 0 })
+	res := generateMessy(t, "spikes", &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}, func(p *terrain.Params) { p.RouteMedian = 0 })
 	if len(res.Path.Repairs) != 2 || res.Path.Repairs[0].Kind != "spike" || res.Path.Repairs[1].Points != 2 {
 		t.Errorf("repairs %+v, want two spikes, the second of 2 points", res.Path.Repairs)
 	}
@@ -124,19 +116,19 @@ func TestElevationSpikesRepaired(t *testing.T) {
 // 1.6 m at most), and the ground along them bent 4.8 times as sharply as
 // elsewhere (crease ratio; 1.4 now).
 func TestLappedTrackFollowed(t *testing.T) {
-	kLat := EarthRadius * math.Pi / 180
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
-	var seg []Point
+	var seg []track.Point
 	for lap, off := range []float64{0, 15, -10} {
 		aside := []float64{0, 8, -12}[lap]
 		for i := range 400 {
 			a := 2 * math.Pi * float64(i) / 400
 			rx, ry := 250+aside, 180+aside
 			x, y := rx*math.Cos(a)+3*math.Sin(float64(lap*7+i)), ry*math.Sin(a)
-			seg = append(seg, Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: 120 + 20*math.Sin(a) + off, HasEle: true})
+			seg = append(seg, track.Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: 120 + 20*math.Sin(a) + off, HasEle: true})
 		}
 	}
-	tr := &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 	for _, set := range []func(*terrain.Params){nil, sevenLevels} {
 		res := generateMessy(t, "laps", tr, set)
 		if res.LapShift < 5 {
@@ -160,7 +152,7 @@ func TestLappedTrackFollowed(t *testing.T) {
 // raised the grade bound from 5 % to 6 %).
 func TestFlatCityRunRelief(t *testing.T) {
 	seg := walk(3000, 2, func(i int) float64 { return 34 + 18*math.Sin(float64(i)/300) + math.Sin(float64(i)*2.1) })
-	tr := &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 	relief := map[int]float64{}
 	bounds := map[int]reliefBounds{}
 	for _, levels := range []int{7, 11} {
@@ -176,109 +168,37 @@ func TestFlatCityRunRelief(t *testing.T) {
 	}
 }
 
-const kmlTrack = `<?xml version="1.0" encoding="UTF-8"?>
-<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
-<Placemark><LineString><coordinates>14,46,300 14.001,46,301
- 14.002,46.001,302</coordinates></LineString></Placemark>
-<Placemark><gx:Track><when>2020-01-01T00:00:00Z</when><gx:coord>14.01 46.01 310</gx:coord><gx:coord>14.011 46.01 311</gx:coord></gx:Track></Placemark>
-</Document></kml>`
-
-func TestParseKML(t *testing.T) {
-	tr, err := Parse([]byte(kmlTrack))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Format != KML || len(tr.Segments) != 2 || len(tr.Segments[0]) != 3 || len(tr.Segments[1]) != 2 ||
-		tr.Segments[0][2] != (Point{Lat: 46.001, Lon: 14.002, Ele: 302, HasEle: true}) || tr.Segments[1][1].Ele != 311 {
-		t.Errorf("parsed %+v", tr)
-	}
-}
-
-// An empty <gx:coord/>, which OpenTracks writes where a recording paused
-// or resumed, ends the segment (it refused the whole file).
-func TestParseKMLPausedTrack(t *testing.T) {
-	const paused = `<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark><gx:MultiTrack><gx:Track>
-<when>1</when><when>2</when><when>3</when><when>4</when><when>5</when><when>6</when><when>7</when>
-<gx:coord/><gx:coord>14.01 46.01 310</gx:coord><gx:coord>14.011 46.01 311</gx:coord><gx:coord/>
-<gx:coord>14.02 46.01 320</gx:coord><gx:coord>14.021 46.01 321</gx:coord><gx:coord/>
-</gx:Track></gx:MultiTrack></Placemark></kml>`
-	tr, err := Parse([]byte(paused))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tr.Segments) != 2 || len(tr.Segments[0]) != 2 || len(tr.Segments[1]) != 2 || tr.Segments[1][0].Ele != 320 {
-		t.Errorf("parsed %+v", tr.Segments)
-	}
-}
-
-// fitActivity encodes an activity of the points with the FIT library.
-func fitActivity(t testing.TB, pts []Point) []byte {
-	act := filedef.NewActivity()
-	act.FileId = *mesgdef.NewFileId(nil).SetType(typedef.FileActivity)
-	for _, p := range pts {
-		r := mesgdef.NewRecord(nil).SetPositionLatDegrees(p.Lat).SetPositionLongDegrees(p.Lon)
-		if p.HasEle {
-			r.SetEnhancedAltitudeScaled(p.Ele)
-		}
-		act.Records = append(act.Records, r)
-	}
-	fit := act.ToFIT(nil)
-	var buf bytes.Buffer
-	if err := encoder.New(&buf).Encode(&fit); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-func TestParseFIT(t *testing.T) {
-	data := fitActivity(t, walk(50, 5, rolling))
-	if Detect(data) != FIT {
-		t.Fatalf("detected %q", Detect(data))
-	}
-	tr, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tr.Segments) != 1 || len(tr.Segments[0]) != 50 || math.Abs(tr.Segments[0][10].Ele-rolling(10)) > 0.2 ||
-		math.Abs(tr.Segments[0][10].Lat-46) > 0.01 {
-		t.Errorf("parsed %d segments, %+v", len(tr.Segments), tr.Segments[0][10])
-	}
-	if _, err := Parse(data[:len(data)/2]); err == nil {
-		t.Error("a truncated FIT file parsed")
-	}
-}
-
 // noisyTrack is a logger left running on a slow walk: n points jittering
 // about jitter metres around a line east, step metres a point, with
 // elevations uniform in 497–503 m.
-func noisyTrack(n int, step, jitter float64) *Track {
+func noisyTrack(n int, step, jitter float64) *track.Track {
 	rng := rand.New(rand.NewPCG(4, 0))
-	kLat := EarthRadius * math.Pi / 180
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
-	seg := make([]Point, n)
+	seg := make([]track.Point, n)
 	for i := range seg {
 		x, y := float64(i)*step+jitter*rng.NormFloat64(), jitter*rng.NormFloat64()
-		seg[i] = Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: 497 + 6*rng.Float64(), HasEle: true}
+		seg[i] = track.Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: 497 + 6*rng.Float64(), HasEle: true}
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 }
 
 // randomWalk is n steps of 3 m in random directions whose elevation walks
 // sigma metres a step, within 50–1163 m: passes over the same ground
 // hundreds of metres apart in elevation.
-func randomWalk(n int, sigma float64) *Track {
+func randomWalk(n int, sigma float64) *track.Track {
 	rng := rand.New(rand.NewPCG(7, 0))
-	kLat := EarthRadius * math.Pi / 180
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
-	seg := make([]Point, n)
+	seg := make([]track.Point, n)
 	x, y, ele := 0.0, 0.0, 600.0
 	for i := range seg {
 		a := 2 * math.Pi * rng.Float64()
 		x, y = x+3*math.Cos(a), y+3*math.Sin(a)
 		ele = min(max(ele+sigma*rng.NormFloat64(), 50), 1163)
-		seg[i] = Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele, HasEle: true}
+		seg[i] = track.Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele, HasEle: true}
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 }
 
 // A noisy track of a 497–503 m walk comes out right: every solved point
@@ -355,7 +275,7 @@ func TestSteepClimbFollowed(t *testing.T) {
 		f := min(max(float64(i-700)/8, 0), 1)
 		return 200 + 10*math.Sin(float64(i)/150) + 40*f*f*(3-2*f)
 	}
-	tr := &Track{Format: "synthetic", Segments: [][]Point{walk(1400, 10, climb)}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{walk(1400, 10, climb)}}
 	res := generateMessy(t, "steep climb", tr, sevenLevels)
 	for _, r := range res.Path.Repairs {
 		// The median filter's own changes are reported too; on the climb
@@ -373,7 +293,7 @@ func TestSteepClimbFollowed(t *testing.T) {
 // on the steep climb above the wider kernel misses the allowance, and the
 // map is the narrow kernel's, bit for bit.
 func TestFollowPrefersTheWiderKernel(t *testing.T) {
-	narrowOnly := func(tr *Track) *Result {
+	narrowOnly := func(tr *track.Track) *Result {
 		saved := followWidths
 		followWidths = []float64{1}
 		defer func() { followWidths = saved }()
@@ -386,7 +306,7 @@ func TestFollowPrefersTheWiderKernel(t *testing.T) {
 		}
 		return c
 	}
-	bumpy := &Track{Format: "synthetic", Segments: [][]Point{walk(1400, 3, func(i int) float64 {
+	bumpy := &track.Track{Format: "synthetic", Segments: [][]track.Point{walk(1400, 3, func(i int) float64 {
 		return 200 + 15*math.Sin(float64(i)/150) + 0.6*math.Sin(float64(i)/3)
 	})}}
 	wide, narrow := generateMessy(t, "rolling with bumps", bumpy, sevenLevels), narrowOnly(bumpy)
@@ -394,7 +314,7 @@ func TestFollowPrefersTheWiderKernel(t *testing.T) {
 	if crease(wide) > 0.9*crease(narrow) {
 		t.Errorf("crease %.2f with the wider kernel, %.2f with the narrow one alone", crease(wide), crease(narrow))
 	}
-	climb := &Track{Format: "synthetic", Segments: [][]Point{walk(1400, 10, func(i int) float64 {
+	climb := &track.Track{Format: "synthetic", Segments: [][]track.Point{walk(1400, 10, func(i int) float64 {
 		f := min(max(float64(i-700)/8, 0), 1)
 		return 200 + 10*math.Sin(float64(i)/150) + 40*f*f*(3-2*f)
 	})}}
@@ -413,12 +333,12 @@ func TestFollowPrefersTheWiderKernel(t *testing.T) {
 // allowance (2 m) either way (1.93 and 1.85 m).
 func TestFollowCloserLeavesTheBumps(t *testing.T) {
 	const size, reach = 257, 8.0
-	var seg []Sample
+	var seg []track.Sample
 	for x := 20.0; x <= 236; x += 0.5 {
 		f := min(max((x-128)/4, 0), 1)
-		seg = append(seg, Sample{X: x, Y: 128, Ele: 1.2*math.Sin(2*math.Pi*x/6) + 30*f*f*(3-2*f)})
+		seg = append(seg, track.Sample{X: x, Y: 128, Ele: 1.2*math.Sin(2*math.Pi*x/6) + 30*f*f*(3-2*f)})
 	}
-	track := &Path{Segments: [][]Sample{seg}, CellSize: 1, Length: 216}
+	track := &track.Path{Segments: [][]track.Sample{seg}, CellSize: 1, Length: 216}
 	fit := routeFit{amp: 1}
 	run := func(slack float64) (bend, miss float64) {
 		saved := followCloseSlack
@@ -465,13 +385,13 @@ func TestFollowCloserLeavesTheBumps(t *testing.T) {
 // ground further, to heights spanning 8.2 km for a 42–186 m track.)
 func TestFollowKeepsTheRange(t *testing.T) {
 	const size, reach = 257, 8.0
-	var seg []Sample
+	var seg []track.Sample
 	tilt := func(x float64) float64 { return 0.1 * x }
 	for x := 20.0; x <= 236; x += 0.5 {
 		f := min(max((x-128)/4, 0), 1)
-		seg = append(seg, Sample{X: x, Y: 128, Ele: tilt(x) + 30*f*f*(3-2*f)})
+		seg = append(seg, track.Sample{X: x, Y: 128, Ele: tilt(x) + 30*f*f*(3-2*f)})
 	}
-	track := &Path{Segments: [][]Sample{seg}, CellSize: 1, Length: 216}
+	track := &track.Path{Segments: [][]track.Sample{seg}, CellSize: 1, Length: 216}
 	fit := routeFit{amp: 1}
 	plane := func() *terrain.Heightmap {
 		m := terrain.NewHeightmap(size, size)
@@ -539,66 +459,12 @@ func TestFollowKeepsTheRange(t *testing.T) {
 	}
 }
 
-// FIT checksums are the protocol's, over the header and the data: a file
-// with a 12-byte header (the FIT SDK's own Activity.fit, Garmin Edge 500
-// activities), which the decoder refused for a checksum over the data
-// alone, parses as the same file with a 14-byte header does; a wrong
-// checksum is read with a warning that names it.
-func TestParseFITChecksums(t *testing.T) {
-	data := fitActivity(t, walk(50, 5, rolling))
-	if data[0] != 14 {
-		t.Fatalf("the encoder wrote a %d-byte header", data[0])
-	}
-	want, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crc := func(b []byte) []byte {
-		h := crc16.New(nil)
-		_, _ = h.Write(b)
-		return binary.LittleEndian.AppendUint16(nil, h.Sum16())
-	}
-	short := append([]byte{12}, data[1:12]...)
-	short = append(short, data[14:len(data)-2]...)
-	short = append(short, crc(short)...)
-	got, err := Parse(short)
-	if err != nil {
-		t.Fatalf("12-byte header: %v", err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("12-byte header: parsed differently")
-	}
-	// A wrong checksum over fine data (GPSBabel reads such files) is read,
-	// with a warning naming the checksum.
-	badSum := slices.Clone(data)
-	badSum[len(badSum)-1] ^= 0x5a
-	got, err = Parse(badSum)
-	if err != nil {
-		t.Fatalf("a wrong checksum over fine data: %v", err)
-	}
-	if !reflect.DeepEqual(got.Segments, want.Segments) || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "checksum 0x") || !strings.Contains(got.Warnings[0], "damaged") {
-		t.Errorf("a wrong checksum over fine data: warnings %q, same points %v", got.Warnings, reflect.DeepEqual(got.Segments, want.Segments))
-	}
-	// A damaged byte: read with the warning where it still decodes,
-	// refused naming the checksum where it does not.
-	damaged := slices.Clone(data)
-	damaged[len(damaged)/2] ^= 0x10
-	if got, err := Parse(damaged); (err == nil && (len(got.Warnings) == 0 || !strings.Contains(got.Warnings[0], "checksum"))) || (err != nil && !strings.Contains(err.Error(), "checksum")) {
-		t.Errorf("a damaged data byte: %v", err)
-	}
-	header := slices.Clone(data)
-	header[1] ^= 0x01
-	if got, err := Parse(header); (err == nil && (len(got.Warnings) == 0 || !strings.Contains(got.Warnings[0], "header's checksum"))) || (err != nil && !strings.Contains(err.Error(), "header's checksum")) {
-		t.Errorf("a damaged header byte: %v", err)
-	}
-}
-
 // A track shorter than a level-7 lattice cell (12 m on a 1025² map at
 // 1 m per sample), too short for the variogram read at that spacing, has
 // its amplitude fitted at the solve's spacing, not left at the floor (1 m,
 // a map flat but for the track, as gpsbabel's 10 m axim-sample.gpx got).
 func TestShortTrackFitted(t *testing.T) {
-	tr := &Track{Format: "synthetic", Segments: [][]Point{walk(12, 1, func(i int) float64 { return 320 + 4*math.Sin(float64(i)/3) })}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{walk(12, 1, func(i int) float64 { return 320 + 4*math.Sin(float64(i)/3) })}}
 	res := generateMessy(t, "short", tr, func(p *terrain.Params) { p.Size = 1025 })
 	if res.FittedAmplitude <= 2*minRelief {
 		t.Errorf("fitted amplitude %.2f m, the floor", res.FittedAmplitude)

@@ -3,6 +3,8 @@ package route
 import (
 	"math"
 	"testing"
+
+	"cordillera/route/track"
 )
 
 // switchback is a walk along a hillside that rises 40 % to the north: out
@@ -11,13 +13,13 @@ import (
 // rolling along the way, points every 10 m. Two passes 110 m apart on
 // different ground, as korita-zbevnica.gpx passes itself at 743 m and
 // 790 m.
-func switchback(length float64) *Track {
-	kLat := EarthRadius * math.Pi / 180
+func switchback(length float64) *track.Track {
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
 	ele := func(x, y float64) float64 { return 500 + 0.4*y + 30*math.Sin(x/700) }
-	var seg []Point
+	var seg []track.Point
 	add := func(x, y float64) {
-		seg = append(seg, Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele(x, y), HasEle: true})
+		seg = append(seg, track.Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele(x, y), HasEle: true})
 	}
 	for x := 0.0; x < length; x += 10 {
 		add(x, 0)
@@ -28,7 +30,7 @@ func switchback(length float64) *Track {
 	for x := length; x >= 0; x -= 10 {
 		add(x, 110)
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 }
 
 // Passes 110 m apart on a hillside are different ground, not one trail
@@ -51,7 +53,7 @@ func TestPassesOnAHillsideKept(t *testing.T) {
 func TestGapIsOnePass(t *testing.T) {
 	seg := walk(800, 10, func(i int) float64 { return 300 + 0.1*10*float64(i) })
 	// Drop one fix: the gap between the two halves is 20 m.
-	tr := &Track{Format: "synthetic", Segments: [][]Point{seg[:400], seg[401:]}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{seg[:400], seg[401:]}}
 	res := generateMessy(t, "gap", tr, nil)
 	if res.LapShift > 0.5 {
 		t.Errorf("a gap of 20 m moved the elevations either side by %.1f m, want none", res.LapShift)

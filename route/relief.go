@@ -1,6 +1,7 @@
 package route
 
 import (
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
 )
@@ -46,14 +47,14 @@ type reliefBounds struct {
 
 // newReliefBounds states the rule for path (prepared, metres) read every
 // spacing samples (referenceSpacing), at relief times the default.
-func newReliefBounds(path *Path, spacing, relief float64) *reliefBounds {
+func newReliefBounds(path *track.Path, spacing, relief float64) *reliefBounds {
 	// Steps shorter than half the spacing (where Resample cuts a corner or
 	// a segment ends) are left out: over a metre or two, GPS noise reads
 	// as a grade of several hundred per cent.
 	grade := 0.0
 	for _, seg := range path.Resample(spacing).Segments {
 		for i := 1; i < len(seg); i++ {
-			if d := dist(seg[i-1], seg[i]); d >= spacing/2 {
+			if d := track.Dist(seg[i-1], seg[i]); d >= spacing/2 {
 				d *= path.CellSize
 				grade = max(grade, math.Abs(seg[i].Ele-seg[i-1].Ele)/d)
 			}

@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"cordillera/internal/atomicfile"
+	"cordillera/route/track"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,11 +44,11 @@ type Report struct {
 
 	// What preparation changed: fragments dropped as far from the track,
 	// elevation outliers repaired, the largest change reconciling laps.
-	Dropped   []Fragment `json:"dropped"`
-	Repairs   []Repair   `json:"repairs"`
-	LapShift  float64    `json:"lap_shift_m"`
-	NonFinite int        `json:"non_finite_elevations"` // NaN or infinite, treated as missing
-	Warnings  []string   `json:"warnings"`              // what was wrong with the file read all the same
+	Dropped   []track.Fragment `json:"dropped"`
+	Repairs   []track.Repair   `json:"repairs"`
+	LapShift  float64          `json:"lap_shift_m"`
+	NonFinite int              `json:"non_finite_elevations"` // NaN or infinite, treated as missing
+	Warnings  []string         `json:"warnings"`              // what was wrong with the file read all the same
 
 	// The relief rule (relief.go) and what the map made of it, in metres.
 	TrackMinElevation float64 `json:"track_min_m"`
@@ -96,7 +97,7 @@ const (
 
 // trackTolerance is how far, in metres, CheckTrack lets the map miss
 // the track, and exceed the relief rule's range, before it refuses it.
-func (p *Path) trackTolerance() float64 {
+func trackTolerance(p *track.Path) float64 {
 	return max(TrackTolerance*(p.MaxEle-p.MinEle), TrackToleranceFloor)
 }
 
@@ -104,7 +105,7 @@ func (p *Path) trackTolerance() float64 {
 // misses the track or exceeds the relief rule by more than the tolerance.
 func (r *Result) CheckTrack() error {
 	vs := r.Map.VerticalScale
-	tol := r.Path.trackTolerance()
+	tol := trackTolerance(r.Path)
 	if miss := r.TrackMaxError * vs; !(miss <= tol) {
 		advice := "a larger -size holds finer detail"
 		if r.prepared != nil {
@@ -113,7 +114,7 @@ func (r *Result) CheckTrack() error {
 			// disagree, which no size or median mends. After a build the
 			// advice is less sure than Precheck's: passes that disagree by
 			// less than the detail explains add to the miss too.
-			if d := r.prepared.unheldDetail(unheldReach * r.prepared.CellSize); miss <= 3*d {
+			if d := unheldDetail(r.prepared, unheldReach*r.prepared.CellSize); miss <= 3*d {
 				advice = followAdvice(r.prepared, r.track, r.params, "may")
 			} else {
 				advice = fmt.Sprintf("a larger -size holds finer detail, but the track's detail finer than the samples explains at most %.1f m of the miss: passes over the same ground disagree", 3*d)

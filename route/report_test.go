@@ -6,8 +6,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"cordillera/route/track"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 )
 
@@ -66,6 +69,33 @@ func TestReportAgreement(t *testing.T) {
 	for _, k := range []string{"agreement_pct", "track_agreement_pct", "max_error", "track_max_error"} {
 		if _, ok := keys[k]; !ok {
 			t.Errorf("report lacks %q", k)
+		}
+	}
+}
+
+// Elevations that are NaN or infinite are counted, treated as missing,
+// and reported.
+func TestParseCountsNonFiniteElevations(t *testing.T) {
+	for _, data := range []string{
+		"lat,lon,ele\n46,14,NaN\n46.001,14,100\n46.002,14,Inf\n46.003,14,-inf\n",
+		`<gpx version="1.1"><trk><trkseg><trkpt lat="46" lon="14"><ele>NaN</ele></trkpt><trkpt lat="46.001" lon="14"><ele>100</ele></trkpt>` +
+			`<trkpt lat="46.002" lon="14"><ele>+Inf</ele></trkpt><trkpt lat="46.003" lon="14"><ele>-Inf</ele></trkpt></trkseg></trk></gpx>`,
+	} {
+		tr, err := trackfile.Parse([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seg := tr.Segments[0]
+		if tr.NonFinite != 3 || seg[0] != (track.Point{Lat: 46, Lon: 14}) || !seg[1].HasEle || seg[3].HasEle {
+			t.Errorf("%s: %d non-finite, points %+v; want 3, counted as missing", tr.Format, tr.NonFinite, seg)
+		}
+		p, err := track.Prepare(tr, track.Options{Size: 1025, Margin: 0.1, MinCellSize: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := &Result{Path: p}
+		if p.NonFinite != 3 || len(res.Notes()) == 0 || !strings.Contains(res.Notes()[0], "3 elevation(s) were NaN or infinite") {
+			t.Errorf("%s: path counts %d, notes %q", tr.Format, p.NonFinite, res.Notes())
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"cordillera/internal/parallel"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
 	"slices"
@@ -11,8 +12,8 @@ import (
 
 // trackEdges returns the straight pieces of line's segments, ends in
 // samples (a lone point is a piece of length 0).
-func trackEdges(line *Path) [][2]Sample {
-	var edges [][2]Sample
+func trackEdges(line *track.Path) [][2]track.Sample {
+	var edges [][2]track.Sample
 	for _, seg := range line.Segments {
 		for i := range seg {
 			a, b := seg[i], seg[i]
@@ -21,7 +22,7 @@ func trackEdges(line *Path) [][2]Sample {
 			} else if len(seg) > 1 {
 				continue
 			}
-			edges = append(edges, [2]Sample{a, b})
+			edges = append(edges, [2]track.Sample{a, b})
 		}
 	}
 	return edges
@@ -33,7 +34,7 @@ func trackEdges(line *Path) [][2]Sample {
 // in parallel; apply may write only its own row. The edges are sorted by
 // their top row once, so each row looks only at the edges that can reach
 // it: the work follows the edges near each row, not all of them.
-func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, reach float64, apply func(row, col, edge int, t, d float64)) error {
+func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]track.Sample, reach float64, apply func(row, col, edge int, t, d float64)) error {
 	type ranked struct {
 		top float64 // the edge's top row
 		k   int32
@@ -166,14 +167,12 @@ const roadFillTolerance = 1e-4
 // moving four samples per point. away is how far from the track the
 // ground was already changed (the follow step's reach): the map's own
 // curvature is measured beyond it.
-func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit routeFit, halfWidth, away float64) (reach float64, err error) {
+func applyRoad(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit routeFit, halfWidth, away float64) (reach float64, err error) {
 	road := max(halfWidth, roadMinHalf)
-	line := track.Resample(track.lineSpacing(max(0.5, halfWidth/4)))
+	line := path.Resample(path.LineSpacing(max(0.5, halfWidth/4)))
 	if road >= 2 && smoothCentreline {
 		line = smoothLine(line, road/2)
 	}
-	edges := trackEdges(line)
-	w, h := m.Width, m.Height
 	// The shoulder, found along a coarser line (bandEdges), as wide at
 	// each edge as the cross slopes there need.
 	band := bandEdges(line, road+roadMaxShoulder)
@@ -182,6 +181,78 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 		return 0, err
 	}
 	outer := road + slices.Max(shoulders)
+	// The fill runs on the map padded by the band's width (at most
+	// roadMaxShoulder), so that a shoulder reaching the map's edge bends
+	// as it would inside (the ground beyond the edge is more shoulder, let
+	// go where the band or the padding ends) instead of meeting a held
+	// border.
+	f := newRoadFill(m.Width, m.Height, int(math.Ceil(min(outer, roadMaxShoulder)))+2)
+	if err := f.holdRoad(ctx, m, line, road); err != nil {
+		return 0, err
+	}
+	if err := f.guessShoulder(ctx, m, band, shoulders, road, outer); err != nil {
+		return 0, err
+	}
+	if err := f.freeSeams(ctx, road); err != nil {
+		return 0, err
+	}
+	if _, err := leastCurvature(ctx, f.pw, f.ph, f.class, f.delta, roadFillTolerance, 1000); err != nil {
+		return 0, err
+	}
+	for r := range f.h {
+		for c := range f.w {
+			if i := (r+f.pad)*f.pw + c + f.pad; f.class[i] != fillZero {
+				m.Samples[r*f.w+c] = float32(float64(m.Samples[r*f.w+c]) + f.delta[i])
+			}
+		}
+	}
+	return outer + 1, reconstrain(ctx, m, fit)
+}
+
+// roadFill is the grid applyRoad's least-curvature fill runs on: the w×h
+// map padded by pad samples on every side (pw×ph), with each sample's
+// class (fillHeld, fillFree or fillZero), the change delta to the
+// terrain, where along the track its nearest point lies and its
+// distance to it.
+type roadFill struct {
+	w, h, pad, pw, ph int
+	class             []uint8
+	delta             []float64
+	along             []float64
+	dist              []float32
+}
+
+func newRoadFill(w, h, pad int) *roadFill {
+	pw, ph := w+2*pad, h+2*pad
+	return &roadFill{w: w, h: h, pad: pad, pw: pw, ph: ph,
+		class: make([]uint8, pw*ph), delta: make([]float64, pw*ph),
+		along: make([]float64, pw*ph), dist: make([]float32, pw*ph)}
+}
+
+// shift returns edges moved onto the padded grid.
+func (f *roadFill) shift(edges [][2]track.Sample) [][2]track.Sample {
+	out := make([][2]track.Sample, len(edges))
+	for k, e := range edges {
+		for j := range e {
+			out[k][j] = track.Sample{X: e[j].X + float64(f.pad), Y: e[j].Y + float64(f.pad)}
+		}
+	}
+	return out
+}
+
+// inside returns the map's index of the padded grid's sample (row, col),
+// and whether it lies on the map.
+func (f *roadFill) inside(row, col int) (int, bool) {
+	r, c := row-f.pad, col-f.pad
+	return r*f.w + c, r >= 0 && c >= 0 && r < f.h && c < f.w
+}
+
+// holdRoad holds the road's samples at the road's height: level across
+// the middle of the road at the terrain's height at the nearest point of
+// line, giving way towards the road's edges to the road's level smoothed
+// along the track (roadLevel).
+func (f *roadFill) holdRoad(ctx context.Context, m *terrain.Heightmap, line *track.Path, road float64) error {
+	edges := trackEdges(line)
 	// Where along the track each edge starts; segments lie far apart.
 	arc := make([]float64, len(edges))
 	pos := 0.0
@@ -192,32 +263,7 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 		arc[k] = pos
 		pos += math.Hypot(e[1].X-e[0].X, e[1].Y-e[0].Y)
 	}
-	// The fill runs on the map padded by the band's width (at most
-	// roadMaxShoulder), so that a shoulder reaching the map's edge bends
-	// as it would inside (the ground beyond the edge is more shoulder, let
-	// go where the band or the padding ends) instead of meeting a held
-	// border.
-	pad := int(math.Ceil(min(outer, roadMaxShoulder))) + 2
-	pw, ph := w+2*pad, h+2*pad
-	grid := &terrain.Heightmap{Width: pw, Height: ph}
-	shift := func(edges [][2]Sample) [][2]Sample {
-		out := make([][2]Sample, len(edges))
-		for k, e := range edges {
-			for j := range e {
-				out[k][j] = Sample{X: e[j].X + float64(pad), Y: e[j].Y + float64(pad)}
-			}
-		}
-		return out
-	}
-	inside := func(row, col int) (int, bool) {
-		r, c := row-pad, col-pad
-		return r*w + c, r >= 0 && c >= 0 && r < h && c < w
-	}
-	class := make([]uint8, pw*ph)
-	delta := make([]float64, pw*ph) // the change to the terrain
-	along := make([]float64, pw*ph) // where along the track the nearest point is
-	dist := make([]float32, pw*ph)
-	var pts []Sample
+	var pts []track.Sample
 	for _, seg := range line.Segments {
 		pts = append(pts, seg...)
 	}
@@ -226,89 +272,88 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 	for i, q := range pts {
 		want[i] = bilinear(m, q.X, q.Y)
 	}
-	level, err := roadLevel(ctx, newSplineKernel(roadLevelReach*road), pts, want, ds, w, h)
+	level, err := roadLevel(ctx, newSplineKernel(roadLevelReach*road), pts, want, ds, f.w, f.h)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	err = nearestEdges(ctx, grid, shift(edges), road, func(row, col, k int, t, d float64) {
-		j, ok := inside(row, col)
+	grid := &terrain.Heightmap{Width: f.pw, Height: f.ph}
+	return nearestEdges(ctx, grid, f.shift(edges), road, func(row, col, k int, t, d float64) {
+		j, ok := f.inside(row, col)
 		if !ok {
 			return
 		}
 		a, b := edges[k][0], edges[k][1]
-		i := row*pw + col
+		i := row*f.pw + col
 		// Level across the middle of the road, the smoothed level
 		// towards its edges.
 		across := catmullRom(m, a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y))
-		f := smootherstep((road - d) / (road / 2))
-		class[i], delta[i] = fillHeld, level[j]+f*(across-level[j])-float64(m.Samples[j])
-		dist[i] = float32(d)
-		along[i] = arc[k] + t*math.Hypot(b.X-a.X, b.Y-a.Y)
+		s := smootherstep((road - d) / (road / 2))
+		f.class[i], f.delta[i] = fillHeld, level[j]+s*(across-level[j])-float64(m.Samples[j])
+		f.dist[i] = float32(d)
+		f.along[i] = arc[k] + t*math.Hypot(b.X-a.X, b.Y-a.Y)
 	})
-	if err != nil {
-		return 0, err
-	}
-	// The first guess over the shoulder: the change the road would make
-	// there, fading over it (nothing beyond the map's edge).
-	err = nearestEdges(ctx, grid, shift(band), outer, func(row, col, k int, t, d float64) {
-		i := row*pw + col
+}
+
+// guessShoulder frees the shoulder's samples, out to shoulders[k] beyond
+// the road by band's edge k, with a first guess of the fill: the change
+// the road would make there, fading over the shoulder (nothing beyond the
+// map's edge).
+func (f *roadFill) guessShoulder(ctx context.Context, m *terrain.Heightmap, band [][2]track.Sample, shoulders []float64, road, outer float64) error {
+	grid := &terrain.Heightmap{Width: f.pw, Height: f.ph}
+	return nearestEdges(ctx, grid, f.shift(band), outer, func(row, col, k int, t, d float64) {
+		i := row*f.pw + col
 		shoulder := shoulders[k]
-		if class[i] == fillHeld || d > road+shoulder {
+		if f.class[i] == fillHeld || d > road+shoulder {
 			return
 		}
-		class[i] = fillFree
-		if j, ok := inside(row, col); ok {
+		f.class[i] = fillFree
+		if j, ok := f.inside(row, col); ok {
 			a, b := band[k][0], band[k][1]
 			e := bilinear(m, a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) - float64(m.Samples[j])
-			delta[i] = e * road / max(d, road) * (1 - smootherstep((d-road)/shoulder))
+			f.delta[i] = e * road / max(d, road) * (1 - smootherstep((d-road)/shoulder))
 		}
 	})
-	if err != nil {
-		return 0, err
-	}
-	// Seams: neighbours on the road whose nearest points lie further apart
-	// along the track than a turn within the road's width can take.
+}
+
+// freeSeams leaves to the fill the road within twice its width of a seam,
+// where neighbours on the road have nearest points further apart along
+// the track than a turn within the road's width can take, except the
+// centreline, which turns back into the level road by a smootherstep of
+// the distance to the seam.
+func (f *roadFill) freeSeams(ctx context.Context, road float64) error {
+	pw, ph := f.pw, f.ph
 	far := 4 * (road + 1)
 	seam := make([]bool, pw*ph)
 	seamed := false
-	for i, k := range class {
+	for i, k := range f.class {
 		if k != fillHeld {
 			continue
 		}
 		for _, j := range [2]int{i + 1, i + pw} {
-			if j < pw*ph && (j != i+1 || j%pw != 0) && class[j] == fillHeld && math.Abs(along[i]-along[j]) > far {
+			if j < pw*ph && (j != i+1 || j%pw != 0) && f.class[j] == fillHeld && math.Abs(f.along[i]-f.along[j]) > far {
 				seam[i], seam[j], seamed = true, true, true
 			}
 		}
 	}
-	if seamed {
-		near, err := squaredDistance(ctx, seam, pw, ph)
-		if err != nil {
-			return 0, err
-		}
-		core := road + 1
-		for j, d2 := range near {
-			if class[j] != fillHeld || d2 > 4*core*core {
-				continue
-			}
-			if float64(dist[j]) > roadMinHalf {
-				class[j] = fillFree
-			} else {
-				delta[j] *= smootherstep((math.Sqrt(d2) - core) / core)
-			}
-		}
+	if !seamed {
+		return nil
 	}
-	if _, err := leastCurvature(ctx, pw, ph, class, delta, roadFillTolerance, 1000); err != nil {
-		return 0, err
+	near, err := squaredDistance(ctx, seam, pw, ph)
+	if err != nil {
+		return err
 	}
-	for r := range h {
-		for c := range w {
-			if i := (r+pad)*pw + c + pad; class[i] != fillZero {
-				m.Samples[r*w+c] = float32(float64(m.Samples[r*w+c]) + delta[i])
-			}
+	core := road + 1
+	for j, d2 := range near {
+		if f.class[j] != fillHeld || d2 > 4*core*core {
+			continue
+		}
+		if float64(f.dist[j]) > roadMinHalf {
+			f.class[j] = fillFree
+		} else {
+			f.delta[j] *= smootherstep((math.Sqrt(d2) - core) / core)
 		}
 	}
-	return outer + 1, reconstrain(ctx, m, fit)
+	return nil
 }
 
 // bandEdges returns the edges of line resampled as coarsely as a band
@@ -316,8 +361,8 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, track *Path, fit route
 // (at least half a sample), which moves the band's edge by a small part of
 // a sample on bends wider than the band. nearestEdges' work grows with
 // the edges times the reach squared.
-func bandEdges(line *Path, reach float64) [][2]Sample {
-	return trackEdges(line.Resample(line.lineSpacing(max(0.5, reach/16))))
+func bandEdges(line *track.Path, reach float64) [][2]track.Sample {
+	return trackEdges(line.Resample(line.LineSpacing(max(0.5, reach/16))))
 }
 
 // roadShoulders returns the shoulder's width, in samples, at each of
@@ -332,7 +377,7 @@ func bandEdges(line *Path, reach float64) [][2]Sample {
 // which on a track cut into a hillside is steeper than at the track. The
 // widths are then the largest within roadMaxShoulder along the line, so
 // that the shoulder narrows only where the ground it meets has eased.
-func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample, road, away float64) ([]float64, error) {
+func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]track.Sample, road, away float64) ([]float64, error) {
 	floor := max(roadShoulder*road, roadMinShoulder)
 	widths := make([]float64, len(edges))
 	for k := range widths {
@@ -398,7 +443,7 @@ func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]Sample,
 // the centreline points pts (ds samples apart), zero beyond k's reach.
 // The heights convolved are corrected roadPasses times so that the
 // road's height on the centreline is want.
-func roadLevel(ctx context.Context, k splineKernel, pts []Sample, want []float64, ds float64, w, h int) ([]float64, error) {
+func roadLevel(ctx context.Context, k splineKernel, pts []track.Sample, want []float64, ds float64, w, h int) ([]float64, error) {
 	density := make([]float64, w*h)
 	for _, q := range pts {
 		splat(density, w, h, q.X, q.Y, ds)
@@ -506,11 +551,11 @@ func catmullRom(m *terrain.Heightmap, x, y float64) float64 {
 // segment's ends so that they stay put. A
 // level road is level across its nearest point on this line: on the raw
 // line every GPS jog fans the nearest points out across a wide road.
-func smoothLine(line *Path, sigma float64) *Path {
+func smoothLine(line *track.Path, sigma float64) *track.Path {
 	out := *line
-	out.Segments = make([][]Sample, len(line.Segments))
+	out.Segments = make([][]track.Sample, len(line.Segments))
 	for s, seg := range line.Segments {
-		cum := cumulative(seg)
+		cum := track.Cumulative(seg)
 		sm := slices.Clone(seg)
 		for i := range seg {
 			// Pairs of neighbours at the same count either side, so that a

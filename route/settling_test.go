@@ -5,13 +5,15 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"cordillera/route/track"
 )
 
 // settlingWalk is a 1 Hz walk of two recordings, paused in between: on
 // rolling ground (200 ± 15 m) whose altitude converges over the first
 // ~100 fixes from 230 m above it (a barometer warming up), and after the
 // pause from 70 m below it, with half a metre of altitude noise.
-func settlingWalk() (*Track, func(i int) float64) {
+func settlingWalk() (*track.Track, func(i int) float64) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	ground := func(i int) float64 { return 200 + 15*math.Sin(float64(i)/150) }
 	pts := walk(3000, 1.2, ground)
@@ -23,7 +25,7 @@ func settlingWalk() (*Track, func(i int) float64) {
 			pts[i].Ele -= 70 * math.Exp(-float64(i-1500)/20)
 		}
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{pts[:1500], pts[1500:]}}, ground
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{pts[:1500], pts[1500:]}}, ground
 }
 
 // Settling at the start and after a pause is repaired and reported as
@@ -32,11 +34,11 @@ func settlingWalk() (*Track, func(i int) float64) {
 // outliers at the segments' starts, the track still 62 m off its ground.
 func TestSettlingAtStartAndAfterPause(t *testing.T) {
 	tr, ground := settlingWalk()
-	path, err := Prepare(tr, Options{Size: 513, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
+	path, err := track.Prepare(tr, track.Options{Size: 513, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var settling []Repair
+	var settling []track.Repair
 	for _, r := range path.Repairs {
 		if r.Kind == "settling" {
 			settling = append(settling, r)

@@ -45,6 +45,27 @@ const (
 // with only a neighbour's Laplacian reaching them, the least curvature
 // would not fix them.
 func leastCurvature(ctx context.Context, w, h int, class []uint8, f []float64, tol float64, maxIter int) (int, error) {
+	top := fillLevels(w, h, class)
+	if top == nil {
+		return 0, nil
+	}
+	cg := &fillCG{top: top, f: f, r: make([]float64, w*h), q: top.t, p: make([]float64, w*h)}
+	r0, err := cg.start(ctx)
+	if err != nil || r0 == 0 {
+		return 0, err
+	}
+	for it := 1; it <= maxIter; it++ {
+		if done, err := cg.step(ctx, tol*r0); done || err != nil {
+			return it, err
+		}
+	}
+	return maxIter, nil
+}
+
+// fillLevels lays out the energy on the map's grid, holding free samples
+// on its border (class fillHeld), and on coarser grids down to where the
+// free band is a few samples wide. It returns nil where no sample is free.
+func fillLevels(w, h int, class []uint8) *fillLevel {
 	free := make([]bool, w*h)
 	for i, k := range class {
 		free[i] = k == fillFree
@@ -56,7 +77,7 @@ func leastCurvature(ctx context.Context, w, h int, class []uint8, f []float64, t
 		}
 	}
 	if len(top.free) == 0 {
-		return 0, nil
+		return nil
 	}
 	for l := top; len(l.free) > 64 && l.w > 4 && l.h > 4; l = l.coarse {
 		l.coarse = l.coarsen()
@@ -65,11 +86,25 @@ func leastCurvature(ctx context.Context, w, h int, class []uint8, f []float64, t
 			break
 		}
 	}
-	r := make([]float64, w*h) // the residual, on the free samples
-	q := top.t                // the operator applied to p; free again before each V-cycle, which uses it
-	p := make([]float64, w*h) // the search direction, zero off the free samples
-	free = nil
-	if err := top.apply(ctx, f, r); err != nil {
+	return top
+}
+
+// fillCG is leastCurvature's preconditioned conjugate gradients on the
+// field f.
+type fillCG struct {
+	top *fillLevel
+	f   []float64
+	r   []float64 // the residual, on the free samples
+	q   []float64 // the operator applied to p; free again before each V-cycle, which uses it
+	p   []float64 // the search direction, zero off the free samples
+	rz  float64   // r·z, z the preconditioned residual
+}
+
+// start sets the residual of the first guess and the first search
+// direction, and returns the residual's norm.
+func (cg *fillCG) start(ctx context.Context) (float64, error) {
+	top, r, p := cg.top, cg.r, cg.p
+	if err := top.apply(ctx, cg.f, r); err != nil {
 		return 0, err
 	}
 	r0, err := top.each(ctx, func(idx []int32) (s float64) {
@@ -87,7 +122,7 @@ func leastCurvature(ctx context.Context, w, h int, class []uint8, f []float64, t
 	if err != nil {
 		return 0, err
 	}
-	rz, err := top.each(ctx, func(idx []int32) (s float64) {
+	cg.rz, err = top.each(ctx, func(idx []int32) (s float64) {
 		for _, i := range idx {
 			p[i] = z[i]
 			s += r[i] * z[i]
@@ -97,52 +132,56 @@ func leastCurvature(ctx context.Context, w, h int, class []uint8, f []float64, t
 	if err != nil {
 		return 0, err
 	}
-	for it := 1; it <= maxIter; it++ {
-		if err := top.apply(ctx, p, q); err != nil {
-			return it, err
-		}
-		pq, err := top.dot(ctx, p, q)
-		if err != nil {
-			return it, err
-		}
-		if !(pq > 0) {
-			return it, nil
-		}
-		alpha := rz / pq
-		rr, err := top.each(ctx, func(idx []int32) (s float64) {
-			for _, i := range idx {
-				f[i] += alpha * p[i]
-				r[i] -= alpha * q[i]
-				s += r[i] * r[i]
-			}
-			return s
-		})
-		if err != nil {
-			return it, err
-		}
-		if math.Sqrt(rr) <= tol*r0 {
-			return it, nil
-		}
-		z, err := top.vcycle(ctx, r)
-		if err != nil {
-			return it, err
-		}
-		next, err := top.dot(ctx, r, z)
-		if err != nil {
-			return it, err
-		}
-		beta := next / rz
-		rz = next
-		if _, err := top.each(ctx, func(idx []int32) float64 {
-			for _, i := range idx {
-				p[i] = z[i] + beta*p[i]
-			}
-			return 0
-		}); err != nil {
-			return it, err
-		}
+	return r0, nil
+}
+
+// step takes one step along the search direction and turns it, and
+// reports whether the fill is done: the residual's norm has fallen to
+// stop, or the direction no longer descends.
+func (cg *fillCG) step(ctx context.Context, stop float64) (bool, error) {
+	top, f, r, q, p := cg.top, cg.f, cg.r, cg.q, cg.p
+	if err := top.apply(ctx, p, q); err != nil {
+		return false, err
 	}
-	return maxIter, nil
+	pq, err := top.dot(ctx, p, q)
+	if err != nil {
+		return false, err
+	}
+	if !(pq > 0) {
+		return true, nil
+	}
+	alpha := cg.rz / pq
+	rr, err := top.each(ctx, func(idx []int32) (s float64) {
+		for _, i := range idx {
+			f[i] += alpha * p[i]
+			r[i] -= alpha * q[i]
+			s += r[i] * r[i]
+		}
+		return s
+	})
+	if err != nil {
+		return false, err
+	}
+	if math.Sqrt(rr) <= stop {
+		return true, nil
+	}
+	z, err := top.vcycle(ctx, r)
+	if err != nil {
+		return false, err
+	}
+	next, err := top.dot(ctx, r, z)
+	if err != nil {
+		return false, err
+	}
+	beta := next / cg.rz
+	cg.rz = next
+	_, err = top.each(ctx, func(idx []int32) float64 {
+		for _, i := range idx {
+			p[i] = z[i] + beta*p[i]
+		}
+		return 0
+	})
+	return false, err
 }
 
 // fillLevel is the least-curvature energy on one grid of the multigrid:

@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
 	"math/rand/v2"
@@ -12,11 +13,11 @@ import (
 // switchbacks is a mountain track: eight 500 m legs 60 m apart climbing
 // 1000 m (a 25 % grade) with 0.3 m of GPS noise, the shape of
 // mojstrovka.gpx on a smaller scale.
-func switchbacks() *Track {
-	kLat := EarthRadius * math.Pi / 180
+func switchbacks() *track.Track {
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
 	rng := rand.New(rand.NewPCG(5, 6))
-	var seg []Point
+	var seg []track.Point
 	for leg := range 8 {
 		for i := range 50 {
 			x := 10 * float64(i)
@@ -25,10 +26,10 @@ func switchbacks() *Track {
 			}
 			y := 60*float64(leg) + 60*float64(i)/50
 			ele := 1200 + 1000*float64(leg*50+i)/400 + 8*math.Sin(float64(i)/5) + 0.3*rng.NormFloat64()
-			seg = append(seg, Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele, HasEle: true})
+			seg = append(seg, track.Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele, HasEle: true})
 		}
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 }
 
 // slopeP99 is the 99th percentile of the slope (rise over run, central
@@ -57,13 +58,13 @@ func slopeP99(m *terrain.Heightmap, scale, cellSize float64) float64 {
 // smooth blobs (korita-zbevnica.gpx, mojstrovka.gpx).
 func TestMountainTrackKeepsRelief(t *testing.T) {
 	const size, levels = 513, 7
-	path, err := Prepare(switchbacks(), Options{Size: size, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
+	path, err := track.Prepare(switchbacks(), track.Options{Size: size, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	spacing := solveSpacing(path, float64(size-1)/float64(cells(levels-1)))
 	bounds := newReliefBounds(path, spacing, 1)
-	m, fit, err := routeTerrain(context.Background(), size, levels, terrain.Bilinear, 17, path.Resample(spacing), spacing, 1, bounds, nil)
+	m, fit, err := routeTerrain(context.Background(), routeProblem{size: size, levels: levels, interp: terrain.Bilinear, seed: 17, path: path.Resample(spacing), spacing: spacing, relief: 1, bounds: bounds}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package route
 import (
 	"fmt"
 	"math"
+
+	"cordillera/route/track"
 )
 
 // The synthetic routes of paper 002's tables: a route with several slopes
@@ -12,12 +14,12 @@ var synthShapes = []string{"slope", "serpentine", "circle"}
 
 // synthPath lays n points, spacing samples apart, along a route of the
 // given shape on a size² map, with elevations in metres.
-func synthPath(shape string, n int, spacing float64, size int) *Path {
+func synthPath(shape string, n int, spacing float64, size int) *track.Path {
 	lo, hi := 0.1*float64(size-1), 0.9*float64(size-1)
 	width, mid := hi-lo, float64(size-1)/2
 	length := float64(n-1) * spacing
-	var line []Sample // dense, 0.25 samples apart
-	add := func(x, y float64) { line = append(line, Sample{X: x, Y: y}) }
+	var line []track.Sample // dense, 0.25 samples apart
+	add := func(x, y float64) { line = append(line, track.Sample{X: x, Y: y}) }
 	switch shape {
 	case "slope", "serpentine":
 		rows := int(math.Ceil(length / width * 1.1))
@@ -68,14 +70,14 @@ func synthPath(shape string, n int, spacing float64, size int) *Path {
 		panic("unknown shape " + shape)
 	}
 	// Walk the line, a point every spacing samples.
-	pts := []Sample{line[0]}
+	pts := []track.Sample{line[0]}
 	s, next := 0.0, spacing
 	for i := 1; i < len(line) && len(pts) < n; i++ {
 		a, b := line[i-1], line[i]
 		d := math.Hypot(b.X-a.X, b.Y-a.Y)
 		for s+d >= next && len(pts) < n {
 			f := (next - s) / d
-			pts = append(pts, Sample{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y)})
+			pts = append(pts, track.Sample{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y)})
 			next += spacing
 		}
 		s += d
@@ -86,12 +88,12 @@ func synthPath(shape string, n int, spacing float64, size int) *Path {
 	for i := range pts {
 		pts[i].Ele = synthElevation(shape, float64(i)*spacing, pts[i])
 	}
-	return &Path{Segments: [][]Sample{pts}, CellSize: 1, Length: length}
+	return &track.Path{Segments: [][]track.Sample{pts}, CellSize: 1, Length: length}
 }
 
 // synthElevation is the synthetic route's elevation in metres at arc
 // length s (samples, one sample being a metre).
-func synthElevation(shape string, s float64, p Sample) float64 {
+func synthElevation(shape string, s float64, p track.Sample) float64 {
 	switch shape {
 	case "slope": // climbs, flats and descents with sharp changes of grade
 		phase := math.Mod(s, 600)
@@ -112,11 +114,11 @@ func synthElevation(shape string, s float64, p Sample) float64 {
 
 // synthTrack is a shape as a GPS track in latitude and longitude: n points
 // around (46° N, 14° E), the shape being a few kilometres across.
-func synthTrack(shape string, n int) *Track {
+func synthTrack(shape string, n int) *track.Track {
 	const lat0, lon0 = 46.0, 14.0
-	kLat := EarthRadius * math.Pi / 180
+	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(lat0*math.Pi/180)
-	seg := make([]Point, n)
+	seg := make([]track.Point, n)
 	for i := range seg {
 		f := float64(i) / float64(n-1)
 		var x, y float64 // metres east and north
@@ -129,8 +131,8 @@ func synthTrack(shape string, n int) *Track {
 			a := 2 * math.Pi * float64(i) / float64(n)
 			x, y = 1500*math.Cos(a), 1500*math.Sin(a)
 		}
-		ele := synthElevation(shape, 3000*f, Sample{X: x / 4, Y: -y / 4})
-		seg[i] = Point{Lat: lat0 + y/kLat, Lon: lon0 + x/kLon, Ele: ele, HasEle: true}
+		ele := synthElevation(shape, 3000*f, track.Sample{X: x / 4, Y: -y / 4})
+		seg[i] = track.Point{Lat: lat0 + y/kLat, Lon: lon0 + x/kLon, Ele: ele, HasEle: true}
 	}
-	return &Track{Format: "synthetic", Segments: [][]Point{seg}}
+	return &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 }

@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"cordillera/internal/parallel"
+	"cordillera/route/track"
 	"cordillera/terrain"
 	"fmt"
 	"math"
@@ -27,7 +28,7 @@ type Result struct {
 	// Path is the prepared track, resampled every half sample: the line to
 	// draw on the terrain. Its elevations are metres; Base +
 	// h·Map.VerticalScale turns a map height h into metres.
-	Path *Path
+	Path *track.Path
 	Base float64 // elevation in metres of map height 0
 
 	// Points are the points the terrain was solved to pass through, every
@@ -64,8 +65,8 @@ type Result struct {
 	// prepared is the track as Prepare left it, track the track as read,
 	// and params the map's
 	// parameters: what CheckTrack's advice is worked out from.
-	prepared   *Path
-	track      *Track
+	prepared   *track.Path
+	track      *track.Track
 	params     terrain.Params
 	creaseMu   sync.Mutex
 	crease     float64 // CreaseRatio's measurement, once made
@@ -142,13 +143,13 @@ func CheckParams(p terrain.Params) error {
 // VerticalScale in metres: the track's elevations are kept, as
 // Result.Base + h·VerticalScale. It uses all cores and returns
 // ctx.Err() soon after ctx is done.
-func Generate(ctx context.Context, p terrain.Params, t *Track, progress terrain.Progress) (*Result, error) {
+func Generate(ctx context.Context, p terrain.Params, t *track.Track, progress terrain.Progress) (*Result, error) {
 	return GenerateWith(ctx, p, t, nil, progress)
 }
 
 // prepareOptions are the options Prepare fits a track into a map of p with.
-func prepareOptions(p terrain.Params) Options {
-	return Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
+func prepareOptions(p terrain.Params) track.Options {
+	return track.Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
 		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll == "true"}
 }
 
@@ -162,7 +163,7 @@ type Stage func(ctx context.Context, m *terrain.Heightmap) error
 // the road is levelled: the route's points are then met again by the
 // smallest lattice correction that restores them (reconstrain), so the
 // stage cannot move the terrain off the track.
-func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, progress terrain.Progress) (*Result, error) {
+func GenerateWith(ctx context.Context, p terrain.Params, t *track.Track, stage Stage, progress terrain.Progress) (*Result, error) {
 	if err := CheckParams(p); err != nil {
 		return nil, err
 	}
@@ -172,14 +173,15 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 		}
 	}
 	report(0)
-	// Nothing below changes the prepared path (densify and Resample copy
+	// Nothing below changes the prepared path (Densify and Resample copy
 	// it), so Precheck's can be taken as it is.
-	var path *Path
+	opt := prepareOptions(p)
+	path := t.Prepared(opt)
 	var err error
-	if c, opt := t.precheck, prepareOptions(p); c != nil && c.opt == opt && c.part == t.Part {
-		path = c.path
-	} else if path, err = Prepare(t, opt); err != nil {
-		return nil, err
+	if path == nil {
+		if path, err = track.Prepare(t, opt); err != nil {
+			return nil, err
+		}
 	}
 	prepared := path
 	// One point per finest lattice cell along the track: the lattice
@@ -192,20 +194,21 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *Track, stage Stage, 
 	// quarter of it: on the track with points inserted at an eighth of the
 	// solve's spacing, so that a crossing between two recorded points is
 	// reconciled where it lies.
-	path = path.densify(spacing / 8)
-	lapR := path.lapSamples()
-	lapShift := max(path.harmoniseLaps(lapR), path.harmoniseLaps(max(lapR/2, 2)), path.harmoniseLaps(max(lapR/4, 2)))
+	path = path.Densify(spacing / 8)
+	lapR := lapSamples(path)
+	lapShift := max(harmoniseLaps(path, lapR), harmoniseLaps(path, max(lapR/2, 2)), harmoniseLaps(path, max(lapR/4, 2)))
 	bounds := newReliefBounds(path, referenceSpacing(p.Size, spacing), p.RouteRelief)
 	report(0.05)
-	m, fit, err := routeTerrain(ctx, p.Size, levels, p.Interpolation, p.Seed, path.Resample(spacing), spacing, p.RouteRelief, bounds, progress)
+	m, fit, err := routeTerrain(ctx, routeProblem{size: p.Size, levels: levels, interp: p.Interpolation, seed: p.Seed,
+		path: path.Resample(spacing), spacing: spacing, relief: p.RouteRelief, bounds: bounds}, progress)
 	if err != nil {
 		return nil, err
 	}
 	// The map follows the track between the points before the stage: what
 	// the stage does between them stays, only the points are met again.
-	track := path.Resample(path.lineSpacing(0.5))
+	track := path.Resample(path.LineSpacing(0.5))
 	soften := func(m *terrain.Heightmap) { bounds.soften(m, fit.z0, fit.amp) }
-	maxRange := bounds.MaxRange + track.trackTolerance()
+	maxRange := bounds.MaxRange + trackTolerance(track)
 	floor := bounds.floor()
 	if err := follow(ctx, m, track, fit, max(spacing/2, minFollowReach), maxRange, floor, soften); err != nil {
 		return nil, err
@@ -304,10 +307,24 @@ type routeFit struct {
 	turb    *turbulence // the solved lattice
 }
 
+// routeProblem is what routeTerrain solves: the turbulence of a size² map
+// of levels lattice levels, interpolated by interp and drawn from seed,
+// through the points of path (map samples, elevations in metres, evenly
+// spaced every spacing samples along each segment), as rough as the route
+// times relief, and within the relief rule's bounds where they are given.
+type routeProblem struct {
+	size, levels int
+	interp       terrain.Interpolation
+	seed         int64
+	path         *track.Path
+	spacing      float64
+	relief       float64
+	bounds       *reliefBounds // nil: paper 002's turbulence, unbounded
+}
+
 // routeTerrain is the core of Generate: the turbulence T over a
 // size² map, drawn from seed and corrected to pass through the points of
-// path (map samples, elevations in metres, evenly spaced along each
-// segment), merged where passes meet (mergePasses). The amplitude is
+// path, merged where passes meet (mergePasses). The amplitude is
 // fitted so that the route is as rough as the terrain (fitAmplitude),
 // times relief, and, with bounds, the random levels are weighed so that
 // the map keeps the relief rule (reliefBounds.weights). The map holds T
@@ -324,72 +341,17 @@ type routeFit struct {
 // at the points the rule is judged on while A and β are chosen, and the
 // random lattice is rendered once at its weights. Without bounds β is 1
 // and A the fitted amplitude: paper 002's turbulence.
-func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpolation, seed int64, path *Path, spacing float64, relief float64, bounds *reliefBounds, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
+func routeTerrain(ctx context.Context, rp routeProblem, progress terrain.Progress) (*terrain.Heightmap, routeFit, error) {
 	var fit routeFit
-	turb, err := newTurbulence(size, levels, interp, seed)
+	turb, err := newTurbulence(rp.size, rp.levels, rp.interp, rp.seed)
 	if err != nil {
 		return nil, fit, err
 	}
-	var points []Sample
-	points, fit.merged, _ = mergePasses(path, path.mergeRadius(spacing))
-	fit.cons = make([]Constraint, len(points))
-	elev := make([]float64, len(points))
-	for i, q := range points {
-		fit.cons[i] = Constraint{X: q.X, Y: q.Y}
-		elev[i] = q.Ele
-	}
-	if fit.sys, err = turb.system(ctx, fit.cons); err != nil {
+	elev, err := fit.fitPoints(ctx, turb, rp)
+	if err != nil {
 		return nil, fit, err
 	}
-	var ml float64
-	fit.z0, ml = fit.sys.fitElevation(elev)
-	// The variogram is read at a level-7 spacing at the finest: finer
-	// points see GPS noise, and the amplitude would grow with -levels. A
-	// track too short for one pair of points there (under a level-7 cell)
-	// is fitted at the solve's spacing instead (fitAmplitude), not left
-	// at the floor.
-	fitted := false
-	if refSpacing := referenceSpacing(size, spacing); spacing < refSpacing {
-		if first, largest := turb.variogramAmplitudes(path.Resample(refSpacing)); largest > 0 {
-			fit.fitted, fitted = math.Sqrt(first*largest), true
-		}
-	}
-	if !fitted {
-		fit.fitted = turb.fitAmplitude(path, ml)
-	}
-	fit.fitted = max(fit.fitted*relief, minRelief)
-
-	// The interpolant (metres) and each random part (units of T): one
-	// factorisation, one right-hand side each (spectrum).
-	nParts := min(levels, maxSpectrumParts)
-	rhs := make([][]float64, 1+nParts)
-	for j := range rhs {
-		rhs[j] = make([]float64, len(points))
-	}
-	for i, r := range fit.sys.rows {
-		for e, k := range r.idx {
-			p := spectrumPart(turb.level(k), nParts)
-			rhs[1+p][i] -= r.coef[e] * *turb.value(k)
-		}
-		rhs[0][i] = elev[i] - fit.z0
-	}
-	lambda := fit.sys.solve(rhs...)
-	shape := turb.zeroed()
-	parts := make([]*turbulence, nParts)
-	for p := range parts {
-		parts[p] = turb.zeroed()
-	}
-	for n, v := range turb.values {
-		copy(parts[spectrumPart(n, nParts)].values[n], v)
-	}
-	for i, r := range fit.sys.rows {
-		for e, k := range r.idx {
-			*shape.value(k) += r.coef[e] * lambda[0][i]
-			for p, part := range parts {
-				*part.value(k) += r.coef[e] * lambda[1+p][i]
-			}
-		}
-	}
+	shape, parts := fit.solveParts(turb, elev, min(rp.levels, maxSpectrumParts))
 	if progress != nil {
 		progress(0.3)
 	}
@@ -397,6 +359,7 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 	if err != nil {
 		return nil, fit, err
 	}
+	bounds := rp.bounds
 	// The interpolant of a track far smaller than its map runs on past the
 	// track's ends (korita-zbevnica.gpx: 2996 m of range on a 16 km map
 	// about a 324 m track); it is softened before the random parts are
@@ -408,7 +371,7 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 	}
 	fit.amp, fit.beta = fit.fitted, 1
 	if bounds != nil {
-		s, err := newSpectrum(ctx, size, shape, parts, func(h float64) float64 { return bounds.squash(fit.z0+h) - fit.z0 })
+		s, err := newSpectrum(ctx, rp.size, shape, parts, func(h float64) float64 { return bounds.squash(fit.z0+h) - fit.z0 })
 		if err != nil {
 			return nil, fit, err
 		}
@@ -446,11 +409,86 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 			turb.values[n][k] += v / fit.amp
 		}
 	}
-	for i := range points {
+	for i := range elev {
 		fit.cons[i].T = (elev[i] - fit.z0) / fit.amp
 	}
 	fit.turb = turb
 	return m, fit, nil
+}
+
+// fitPoints sets the route's points, merged where passes meet, as fit's
+// constraints on turb, solves for their system, and fits the mean
+// elevation z0 and the amplitude the route asks for. It returns the
+// points' elevations, metres.
+func (fit *routeFit) fitPoints(ctx context.Context, turb *turbulence, rp routeProblem) ([]float64, error) {
+	path, spacing := rp.path, rp.spacing
+	var points []track.Sample
+	points, fit.merged, _ = mergePasses(path, mergeRadius(path, spacing))
+	fit.cons = make([]Constraint, len(points))
+	elev := make([]float64, len(points))
+	for i, q := range points {
+		fit.cons[i] = Constraint{X: q.X, Y: q.Y}
+		elev[i] = q.Ele
+	}
+	var err error
+	if fit.sys, err = turb.system(ctx, fit.cons); err != nil {
+		return nil, err
+	}
+	var ml float64
+	fit.z0, ml = fit.sys.fitElevation(elev)
+	// The variogram is read at a level-7 spacing at the finest: finer
+	// points see GPS noise, and the amplitude would grow with -levels. A
+	// track too short for one pair of points there (under a level-7 cell)
+	// is fitted at the solve's spacing instead (fitAmplitude), not left
+	// at the floor.
+	fitted := false
+	if refSpacing := referenceSpacing(rp.size, spacing); spacing < refSpacing {
+		if first, largest := turb.variogramAmplitudes(path.Resample(refSpacing)); largest > 0 {
+			fit.fitted, fitted = math.Sqrt(first*largest), true
+		}
+	}
+	if !fitted {
+		fit.fitted = turb.fitAmplitude(path, ml)
+	}
+	fit.fitted = max(fit.fitted*rp.relief, minRelief)
+	return elev, nil
+}
+
+// solveParts solves, with one factorisation of fit's system, for the
+// interpolant of the elevations elev (metres) and for the correction of
+// each of nParts random parts of turb (units of T) that removes its values
+// at the points (spectrum). It returns the interpolant's lattice, shape,
+// and each part's corrected lattice.
+func (fit *routeFit) solveParts(turb *turbulence, elev []float64, nParts int) (shape *turbulence, parts []*turbulence) {
+	rhs := make([][]float64, 1+nParts)
+	for j := range rhs {
+		rhs[j] = make([]float64, len(elev))
+	}
+	for i, r := range fit.sys.rows {
+		for e, k := range r.idx {
+			p := spectrumPart(turb.level(k), nParts)
+			rhs[1+p][i] -= r.coef[e] * *turb.value(k)
+		}
+		rhs[0][i] = elev[i] - fit.z0
+	}
+	lambda := fit.sys.solve(rhs...)
+	shape = turb.zeroed()
+	parts = make([]*turbulence, nParts)
+	for p := range parts {
+		parts[p] = turb.zeroed()
+	}
+	for n, v := range turb.values {
+		copy(parts[spectrumPart(n, nParts)].values[n], v)
+	}
+	for i, r := range fit.sys.rows {
+		for e, k := range r.idx {
+			*shape.value(k) += r.coef[e] * lambda[0][i]
+			for p, part := range parts {
+				*part.value(k) += r.coef[e] * lambda[1+p][i]
+			}
+		}
+	}
+	return shape, parts
 }
 
 // solveSpacing returns the spacing, in samples, of the solved points: the
@@ -459,10 +497,10 @@ func routeTerrain(ctx context.Context, size, levels int, interp terrain.Interpol
 // spacing grows until they are not. A long track over little ground (a
 // day of laps, a noisy logger standing still) thus keeps the finest
 // spacing its ground allows, not one set by its length.
-func solveSpacing(path *Path, finest float64) float64 {
-	spacing := max(finest, path.Length/path.CellSize/maxLinePoints)
+func solveSpacing(path *track.Path, finest float64) float64 {
+	spacing := max(finest, path.Length/path.CellSize/track.MaxLinePoints)
 	for {
-		out, _, _ := mergePasses(path.Resample(spacing), path.mergeRadius(spacing))
+		out, _, _ := mergePasses(path.Resample(spacing), mergeRadius(path, spacing))
 		if len(out) <= maxConstraints {
 			return spacing
 		}
@@ -537,14 +575,14 @@ func reconstrain(ctx context.Context, m *terrain.Heightmap, fit routeFit) error 
 // and A = √(max(A_ML, A_1) · max_k A_k). Averaged over seeds, this keeps
 // the roughness far from the route within 3–12 % of the unconstrained
 // terrain's on every test track and every real one in ../shared/data.
-func (t *turbulence) fitAmplitude(path *Path, ml float64) float64 {
+func (t *turbulence) fitAmplitude(path *track.Path, ml float64) float64 {
 	first, largest := t.variogramAmplitudes(path)
 	return math.Sqrt(max(ml, first) * largest)
 }
 
 // variogramAmplitudes returns the variogram fits of fitAmplitude at the
 // smallest lag and the largest over all lags with enough pairs.
-func (t *turbulence) variogramAmplitudes(path *Path) (first, largest float64) {
+func (t *turbulence) variogramAmplitudes(path *track.Path) (first, largest float64) {
 	if path.Points() > maxVariogramPoints { // a track far longer than the map is wide
 		path = path.Resample(path.Length / path.CellSize / maxVariogramPoints)
 	}
@@ -623,7 +661,7 @@ func bilinear(m *terrain.Heightmap, x, y float64) float64 {
 //
 // owner gives, for every point of p in order, the index in out of the
 // point it became or went into.
-func mergePasses(p *Path, radius float64) (out []Sample, merged int, owner []int) {
+func mergePasses(p *track.Path, radius float64) (out []track.Sample, merged int, owner []int) {
 	type key struct{ i, j int }
 	type kept struct {
 		arc   float64 // samples along the track, gaps included
@@ -633,7 +671,7 @@ func mergePasses(p *Path, radius float64) (out []Sample, merged int, owner []int
 	var info []kept
 	cell := func(x, y float64) key { return key{int(math.Floor(x / radius)), int(math.Floor(y / radius))} }
 	arc := 0.0
-	var prev *Sample
+	var prev *track.Sample
 	for _, seg := range p.Segments {
 		for i, q := range seg {
 			if prev != nil {

@@ -2,6 +2,9 @@ package route
 
 import (
 	"context"
+	"cordillera/internal/testenv"
+	"cordillera/route/track"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 	"errors"
 	"fmt"
@@ -86,8 +89,8 @@ func shortOr[T any](all, some []T) []T {
 
 // routeMap is routeTerrain with the map normalised as Generate does,
 // returning the largest error at the points in units of the map's range.
-func routeMap(t testing.TB, p *Path, spacing float64, levels int, interp terrain.Interpolation, seed int64) (*terrain.Heightmap, routeFit, float64) {
-	m, fit, err := routeTerrain(context.Background(), 1025, levels, interp, seed, p, spacing, 1, nil, nil)
+func routeMap(t testing.TB, p *track.Path, spacing float64, levels int, interp terrain.Interpolation, seed int64) (*terrain.Heightmap, routeFit, float64) {
+	m, fit, err := routeTerrain(context.Background(), routeProblem{size: 1025, levels: levels, interp: interp, seed: seed, path: p, spacing: spacing, relief: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +186,7 @@ func realTracks(t testing.TB) []string {
 // for the other settings, on 513² maps.
 func TestRouteAccuracyRealTracks(t *testing.T) {
 	for _, file := range realTracks(t) {
-		tr, err := Load(file)
+		tr, err := trackfile.Load(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,30 +249,30 @@ func maskedRoughness(m *terrain.Heightmap, mask []bool, want bool) (float64, int
 // smoother. Roughness is averaged over six seeds: one seed's four level-0
 // values sway it by ±10 % on their own.
 func TestRouteTerrainFarFromRouteIsUnconstrained(t *testing.T) {
-	type track struct {
+	type routeCase struct {
 		name    string
-		path    *Path
+		path    *track.Path
 		farTol  float64
 		nearTol float64
 	}
-	var tracks []track
+	var tracks []routeCase
 	for _, shape := range synthShapes {
-		tracks = append(tracks, track{shape, synthPath(shape, 120, 16, 1025), 0.10, 0.3})
+		tracks = append(tracks, routeCase{shape, synthPath(shape, 120, 16, 1025), 0.10, 0.3})
 	}
 	if _, err := os.Stat(filepath.Join("..", "..", "shared", "data")); err == nil && !testing.Short() {
 		for _, file := range realTracks(t) {
-			tr, err := Load(file)
+			tr, err := trackfile.Load(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := Prepare(tr, Options{Size: 1025, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
+			p, err := track.Prepare(tr, track.Options{Size: 1025, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Real tracks are not drawn from the lattice's spectrum: up to
 			// 12 % rougher far away (visnjan.gpx) and 28 % smoother along
 			// the route (sf-strava-run.gpx) on average.
-			tracks = append(tracks, track{filepath.Base(file), p.Resample(16), 0.15, 0.4})
+			tracks = append(tracks, routeCase{filepath.Base(file), p.Resample(16), 0.15, 0.4})
 		}
 	}
 	seeds := []int64{17, 99, 5, 1234, 1, 2}
@@ -387,7 +390,7 @@ func TestRoadIsLevelAcross(t *testing.T) {
 // korita-zbevnica.gpx at 513² with a 10 m road spanned 1091 m against the
 // rule's 1072 m (and CheckTrack's 16 m tolerance), and was refused.
 func TestRoadKeepsTheRelief(t *testing.T) {
-	tr, err := Load(filepath.Join(sharedData(t, "gpx"), "korita-zbevnica.gpx"))
+	tr, err := trackfile.Load(filepath.Join(sharedData(t, "gpx"), "korita-zbevnica.gpx"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +446,7 @@ func benchRoute(b *testing.B, levels, points int) {
 		p := synthPath(shape, points, spacing, 1025)
 		b.Run(shape, func(b *testing.B) {
 			for b.Loop() {
-				if _, fit, err := routeTerrain(context.Background(), 1025, levels, terrain.Bilinear, 17, p, spacing, 1, nil, nil); err != nil || len(fit.cons) != points {
+				if _, fit, err := routeTerrain(context.Background(), routeProblem{size: 1025, levels: levels, interp: terrain.Bilinear, seed: 17, path: p, spacing: spacing, relief: 1}, nil); err != nil || len(fit.cons) != points {
 					b.Fatal(err, len(fit.cons))
 				}
 			}
@@ -457,7 +460,7 @@ func benchRoute(b *testing.B, levels, points int) {
 // side by side.
 func BenchmarkGenerateRouteReal(b *testing.B) {
 	for _, name := range []string{"korita-zbevnica", "mojstrovka"} {
-		tr, err := Load(filepath.Join(sharedData(b, "gpx"), name+".gpx"))
+		tr, err := trackfile.Load(filepath.Join(sharedData(b, "gpx"), name+".gpx"))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -529,4 +532,9 @@ func TestStageKeepsTheRoute(t *testing.T) {
 	if c, e := diff(p.Size/2), diff(10); !(c < e-0.1*0.5*scale) { // a tenth of the valley's depth
 		t.Errorf("mean change %.2f m at the valley's column, %.2f m near the edge: the stage's valley was undone", c, e)
 	}
+}
+
+func sharedData(t testing.TB, sub string) string {
+	t.Helper()
+	return testenv.SharedData(t, sub)
 }

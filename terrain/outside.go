@@ -418,8 +418,45 @@ func (o *Outside) layRings(step int) error {
 // By the layout (each ring at least two cells thick) no cell has more
 // than one such side.
 func (o *Outside) findSides() error {
-	// The vertices along each vertical line (by x, then z) and along
-	// each horizontal one (by z, then x), of the lines rings meet on.
+	lines := o.ringLines()
+	w, h := o.Width-1, o.Height-1
+	for l := range o.Rings {
+		r := &o.Rings[l]
+		// Inside a ring every vertex on a cell's side is a corner: only
+		// the sides on its outer edge and on its hole's can have more.
+		xe := [4]int{r.Xs[0], r.Xs[r.Hole[0]], r.Xs[r.Hole[1]], r.Xs[len(r.Xs)-1]}
+		ze := [4]int{r.Zs[0], r.Zs[r.Hole[2]], r.Zs[r.Hole[3]], r.Zs[len(r.Zs)-1]}
+		for _, c := range r.cells {
+			if c < 0 {
+				continue
+			}
+			cl := &o.Cells[c]
+			for s, side := range lines.sides(cl, xe, ze, w, h) {
+				if side.extra == nil && !side.onMap {
+					continue
+				}
+				if cl.Side != SideNone {
+					return fmt.Errorf("terrain: the outside's cell %d–%d × %d–%d has more than one side to stitch", cl.X0, cl.X1, cl.Z0, cl.Z1)
+				}
+				cl.Side, cl.OnMap = SideNorth+s, side.onMap
+				if !side.onMap {
+					cl.Extra = side.extra
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// outsideLines are the outside's vertices along the lines rings meet on:
+// along each vertical line (byX: by x, then z) and along each horizontal
+// one (byZ: by z, then x).
+type outsideLines struct {
+	o        *Outside
+	byX, byZ []int
+}
+
+func (o *Outside) ringLines() outsideLines {
 	xl, zl := map[int]bool{}, map[int]bool{}
 	for l := range o.Rings {
 		r := &o.Rings[l]
@@ -441,63 +478,50 @@ func (o *Outside) findSides() error {
 	}
 	slices.SortFunc(byX, func(a, b int) int { return cmp.Or(o.X[a]-o.X[b], o.Z[a]-o.Z[b]) })
 	slices.SortFunc(byZ, func(a, b int) int { return cmp.Or(o.Z[a]-o.Z[b], o.X[a]-o.X[b]) })
-	// inside returns the vertices on line at (of sorted, on which
-	// line gives a vertex's line and pos its place along it) strictly
-	// between lo and hi, both vertices.
-	inside := func(sorted, line, pos []int, at, lo, hi int) []int {
-		find := func(p int) int {
-			k, _ := slices.BinarySearchFunc(sorted, [2]int{at, p}, func(v int, t [2]int) int { return cmp.Or(line[v]-t[0], pos[v]-t[1]) })
-			return k
-		}
-		a, b := find(lo), find(hi)
-		if a+1 >= b {
-			return nil
-		}
-		return sorted[a+1 : b]
+	return outsideLines{o: o, byX: byX, byZ: byZ}
+}
+
+// verticesBetween returns the vertices on line at (of sorted, on which
+// line gives a vertex's line and pos its place along it) strictly between
+// lo and hi, both vertices.
+func verticesBetween(sorted, line, pos []int, at, lo, hi int) []int {
+	find := func(p int) int {
+		k, _ := slices.BinarySearchFunc(sorted, [2]int{at, p}, func(v int, t [2]int) int { return cmp.Or(line[v]-t[0], pos[v]-t[1]) })
+		return k
 	}
-	w, h := o.Width-1, o.Height-1
-	for l := range o.Rings {
-		r := &o.Rings[l]
-		// Inside a ring every vertex on a cell's side is a corner: only
-		// the sides on its outer edge and on its hole's can have more.
-		xe := [4]int{r.Xs[0], r.Xs[r.Hole[0]], r.Xs[r.Hole[1]], r.Xs[len(r.Xs)-1]}
-		ze := [4]int{r.Zs[0], r.Zs[r.Hole[2]], r.Zs[r.Hole[3]], r.Zs[len(r.Zs)-1]}
-		for _, c := range r.cells {
-			if c < 0 {
-				continue
-			}
-			cl := &o.Cells[c]
-			var sides [4]struct {
-				extra []int
-				onMap bool
-			}
-			if slices.Contains(ze[:], cl.Z0) {
-				sides[0].extra, sides[0].onMap = inside(byZ, o.Z, o.X, cl.Z0, cl.X0, cl.X1), cl.Z0 == h && cl.X0 >= 0 && cl.X1 <= w
-			}
-			if slices.Contains(ze[:], cl.Z1) {
-				sides[1].extra, sides[1].onMap = inside(byZ, o.Z, o.X, cl.Z1, cl.X0, cl.X1), cl.Z1 == 0 && cl.X0 >= 0 && cl.X1 <= w
-			}
-			if slices.Contains(xe[:], cl.X0) {
-				sides[2].extra, sides[2].onMap = inside(byX, o.X, o.Z, cl.X0, cl.Z0, cl.Z1), cl.X0 == w && cl.Z0 >= 0 && cl.Z1 <= h
-			}
-			if slices.Contains(xe[:], cl.X1) {
-				sides[3].extra, sides[3].onMap = inside(byX, o.X, o.Z, cl.X1, cl.Z0, cl.Z1), cl.X1 == 0 && cl.Z0 >= 0 && cl.Z1 <= h
-			}
-			for s, side := range sides {
-				if side.extra == nil && !side.onMap {
-					continue
-				}
-				if cl.Side != SideNone {
-					return fmt.Errorf("terrain: the outside's cell %d–%d × %d–%d has more than one side to stitch", cl.X0, cl.X1, cl.Z0, cl.Z1)
-				}
-				cl.Side, cl.OnMap = SideNorth+s, side.onMap
-				if !side.onMap {
-					cl.Extra = side.extra
-				}
-			}
-		}
+	a, b := find(lo), find(hi)
+	if a+1 >= b {
+		return nil
 	}
-	return nil
+	return sorted[a+1 : b]
+}
+
+// cellSide is a side of a cell: the vertices strictly inside it, and
+// whether it lies on the map's edge.
+type cellSide struct {
+	extra []int
+	onMap bool
+}
+
+// sides returns cl's sides in the order of SideNorth on: those on the
+// lines xe and ze of its ring's outer edge and hole, with what lies on
+// them; w and h are the map's last column and row.
+func (ls outsideLines) sides(cl *OutsideCell, xe, ze [4]int, w, h int) [4]cellSide {
+	o := ls.o
+	var sides [4]cellSide
+	if slices.Contains(ze[:], cl.Z0) {
+		sides[0].extra, sides[0].onMap = verticesBetween(ls.byZ, o.Z, o.X, cl.Z0, cl.X0, cl.X1), cl.Z0 == h && cl.X0 >= 0 && cl.X1 <= w
+	}
+	if slices.Contains(ze[:], cl.Z1) {
+		sides[1].extra, sides[1].onMap = verticesBetween(ls.byZ, o.Z, o.X, cl.Z1, cl.X0, cl.X1), cl.Z1 == 0 && cl.X0 >= 0 && cl.X1 <= w
+	}
+	if slices.Contains(xe[:], cl.X0) {
+		sides[2].extra, sides[2].onMap = verticesBetween(ls.byX, o.X, o.Z, cl.X0, cl.Z0, cl.Z1), cl.X0 == w && cl.Z0 >= 0 && cl.Z1 <= h
+	}
+	if slices.Contains(xe[:], cl.X1) {
+		sides[3].extra, sides[3].onMap = verticesBetween(ls.byX, o.X, o.Z, cl.X1, cl.Z0, cl.Z1), cl.X1 == 0 && cl.Z0 >= 0 && cl.Z1 <= h
+	}
+	return sides
 }
 
 // Bounds returns the outside's extent in map samples: its first and last

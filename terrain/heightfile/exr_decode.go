@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/zlib"
+	"cordillera/terrain/heightfile/internal/exrcodec"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,12 +13,13 @@ import (
 )
 
 // OpenEXR compression codes (ImfCompression.h); exrZIP is defined with
-// the writer, exrPXR24 with its decoder.
+// the writer. PIZ and PXR24 chunks are decoded by package exrcodec.
 const (
-	exrNone = 0
-	exrRLE  = 1
-	exrZIPS = 2
-	exrPIZ  = 4
+	exrNone  = 0
+	exrRLE   = 1
+	exrZIPS  = 2
+	exrPIZ   = 4
+	exrPXR24 = 5
 )
 
 // exrCompressionName is the name OpenEXR gives a compression code.
@@ -80,22 +82,23 @@ type exrChannel struct {
 
 // exrImage is what DecodeEXR learnt from the header.
 type exrImage struct {
-	r           io.ReaderAt
-	size        int64
-	compression int
-	x0, y0      int64 // the data window's first sample
-	width       int
-	height      int
-	channels    []exrChannel
-	pixelBytes  int // one pixel's bytes, all channels
-	pick        int // the channel read
-	pickOffset  int // the picked channel's offset in a line of width 1
-	tiled       bool
-	tileW       int // the chunk's width and height: a tile's, or the
-	tileH       int // image width and a block of scanlines
-	across      int // chunks across and down
-	down        int
-	piz         pizTables
+	r             io.ReaderAt
+	size          int64
+	compression   int
+	x0, y0        int64 // the data window's first sample
+	width         int
+	height        int
+	channels      []exrChannel
+	codecChannels []exrcodec.Channel // the channels as exrcodec needs them
+	pixelBytes    int                // one pixel's bytes, all channels
+	pick          int                // the channel read
+	pickOffset    int                // the picked channel's offset in a line of width 1
+	tiled         bool
+	tileW         int // the chunk's width and height: a tile's, or the
+	tileH         int // image width and a block of scanlines
+	across        int // chunks across and down
+	down          int
+	piz           exrcodec.PIZ
 }
 
 // DecodeEXR reads a single-part OpenEXR image of size bytes, scanline or
@@ -126,87 +129,24 @@ func DecodeEXR(r io.ReaderAt, size int64) (*Source, error) {
 // for none).
 func decodeEXRSamples(r io.ReaderAt, size int64) (img *exrImage, data []float32, cellSize float64, err error) {
 	br := bufio.NewReader(io.NewSectionReader(r, 0, size))
-	var head [8]byte
-	if _, err := io.ReadFull(br, head[:]); err != nil {
-		return nil, nil, 0, errors.New("exr: file too short for an OpenEXR header")
-	}
-	if !bytes.Equal(head[:4], []byte{0x76, 0x2f, 0x31, 0x01}) {
-		return nil, nil, 0, errors.New("exr: not an OpenEXR file (bad magic number)")
-	}
-	flags := binary.LittleEndian.Uint32(head[4:])
-	if flags&0xff != 2 {
-		return nil, nil, 0, fmt.Errorf("exr: file format version %d; want 2", flags&0xff)
-	}
-	switch {
-	case flags&0x1000 != 0:
-		return nil, nil, 0, errors.New("exr: multi-part file; want a single-part image (exrmultipart -separate splits it)")
-	case flags&0x800 != 0:
-		return nil, nil, 0, errors.New("exr: deep data; want a flat image")
-	case flags&^uint32(0xff|0x200|0x400) != 0:
-		return nil, nil, 0, fmt.Errorf("exr: unknown version flags %#x", flags&^0xff)
+	flags, err := readEXRVersion(br)
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	attrs, read, err := readEXRHeader(br, size)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	img = &exrImage{r: r, size: size, compression: -1, tiled: flags&0x200 != 0}
-	if v := attrs["compression"]; len(v) == 1 {
-		img.compression = int(v[0])
-	}
-	if img.compression < 0 {
-		return nil, nil, 0, errors.New("exr: header lacks the compression attribute")
-	}
-	if exrChunkLines(img.compression) == 0 {
-		return nil, nil, 0, fmt.Errorf("exr: %s compression is not read (it would not decode to the heights OpenEXR reads); "+
-			"re-save the map with ZIP compression, for example exrmultiview -z zip left in.exr right in.exr out.exr, or from the program that made it",
-			exrCompressionName(img.compression))
-	}
-	dw := attrs["dataWindow"]
-	if len(dw) != 16 {
-		return nil, nil, 0, errors.New("exr: header lacks the dataWindow attribute")
-	}
-	x0, y0 := int64(int32(binary.LittleEndian.Uint32(dw))), int64(int32(binary.LittleEndian.Uint32(dw[4:])))
-	x1, y1 := int64(int32(binary.LittleEndian.Uint32(dw[8:]))), int64(int32(binary.LittleEndian.Uint32(dw[12:])))
-	w, h := x1-x0+1, y1-y0+1
-	if err := checkFileSize("exr", int(min(max(w, 0), MaxFileSide+1)), int(min(max(h, 0), MaxFileSide+1))); err != nil {
+	if err := img.readHeader(attrs); err != nil {
 		return nil, nil, 0, err
 	}
-	img.x0, img.y0, img.width, img.height = x0, y0, int(w), int(h)
-	if img.channels, err = parseEXRChannels(attrs["channels"]); err != nil {
+	if err := img.checkFits(read); err != nil {
 		return nil, nil, 0, err
-	}
-	if img.pick, err = pickEXRChannel(img.channels); err != nil {
-		return nil, nil, 0, err
-	}
-	for i, c := range img.channels {
-		if i == img.pick {
-			img.pickOffset = img.pixelBytes
-		}
-		img.pixelBytes += c.bytesPerPx
-	}
-	if err := img.layout(attrs["tiles"]); err != nil {
-		return nil, nil, 0, err
-	}
-	// Refuse before allocating what the file cannot hold.
-	chunks := img.across * img.down
-	if int64(chunks)*8 > size-read {
-		return nil, nil, 0, fmt.Errorf("exr: the %d-byte file cannot hold the offsets of %d chunks", size, chunks)
-	}
-	ratio, slack := exrMaxRatio(img.compression)
-	if need := int64(img.width) * int64(img.height) * int64(img.pixelBytes); need > (size-read)*ratio+slack {
-		return nil, nil, 0, fmt.Errorf("exr: %d bytes of %s-compressed pixel data cannot hold a %d×%d image of %d channels",
-			size-read, exrCompressionName(img.compression), img.width, img.height, len(img.channels))
-	}
-	if chunk := int64(img.tileW) * int64(img.tileH) * int64(img.pixelBytes); chunk > maxEXRChunkBytes {
-		what := fmt.Sprintf("a block of %d scanlines", img.tileH)
-		if img.tiled {
-			what = fmt.Sprintf("a %d×%d tile", img.tileW, img.tileH)
-		}
-		return nil, nil, 0, fmt.Errorf("exr: %s of %d channels holds %d MB, more than the %d MB read at once; "+
-			"re-save the map with fewer channels or smaller tiles", what, len(img.channels), chunk>>20, maxEXRChunkBytes>>20)
 	}
 	// The offset table is read an entry at a time as the chunks are: a
 	// table of 1×1 tiles is twice the size of the map it describes.
+	chunks := img.across * img.down
 	data = make([]float32, img.width*img.height)
 	done := make([]bool, chunks)
 	var entry [8]byte
@@ -226,6 +166,98 @@ func decodeEXRSamples(r io.ReaderAt, size int64) (img *exrImage, data []float32,
 		}
 	}
 	return img, data, cellSize, nil
+}
+
+// readEXRVersion reads the magic number and the version field, and returns
+// the version's flags: a single-part flat image, scanline or tiled.
+func readEXRVersion(br *bufio.Reader) (uint32, error) {
+	var head [8]byte
+	if _, err := io.ReadFull(br, head[:]); err != nil {
+		return 0, errors.New("exr: file too short for an OpenEXR header")
+	}
+	if !bytes.Equal(head[:4], []byte{0x76, 0x2f, 0x31, 0x01}) {
+		return 0, errors.New("exr: not an OpenEXR file (bad magic number)")
+	}
+	flags := binary.LittleEndian.Uint32(head[4:])
+	if flags&0xff != 2 {
+		return 0, fmt.Errorf("exr: file format version %d; want 2", flags&0xff)
+	}
+	switch {
+	case flags&0x1000 != 0:
+		return 0, errors.New("exr: multi-part file; want a single-part image (exrmultipart -separate splits it)")
+	case flags&0x800 != 0:
+		return 0, errors.New("exr: deep data; want a flat image")
+	case flags&^uint32(0xff|0x200|0x400) != 0:
+		return 0, fmt.Errorf("exr: unknown version flags %#x", flags&^0xff)
+	}
+	return flags, nil
+}
+
+// readHeader takes the image's compression, data window, channels and
+// chunk layout from the header's attributes.
+func (img *exrImage) readHeader(attrs map[string][]byte) error {
+	if v := attrs["compression"]; len(v) == 1 {
+		img.compression = int(v[0])
+	}
+	if img.compression < 0 {
+		return errors.New("exr: header lacks the compression attribute")
+	}
+	if exrChunkLines(img.compression) == 0 {
+		return fmt.Errorf("exr: %s compression is not read (it would not decode to the heights OpenEXR reads); "+
+			"re-save the map with ZIP compression, for example exrmultiview -z zip left in.exr right in.exr out.exr, or from the program that made it",
+			exrCompressionName(img.compression))
+	}
+	dw := attrs["dataWindow"]
+	if len(dw) != 16 {
+		return errors.New("exr: header lacks the dataWindow attribute")
+	}
+	x0, y0 := int64(int32(binary.LittleEndian.Uint32(dw))), int64(int32(binary.LittleEndian.Uint32(dw[4:])))
+	x1, y1 := int64(int32(binary.LittleEndian.Uint32(dw[8:]))), int64(int32(binary.LittleEndian.Uint32(dw[12:])))
+	w, h := x1-x0+1, y1-y0+1
+	if err := checkFileSize("exr", int(min(max(w, 0), MaxFileSide+1)), int(min(max(h, 0), MaxFileSide+1))); err != nil {
+		return err
+	}
+	img.x0, img.y0, img.width, img.height = x0, y0, int(w), int(h)
+	var err error
+	if img.channels, err = parseEXRChannels(attrs["channels"]); err != nil {
+		return err
+	}
+	if img.pick, err = pickEXRChannel(img.channels); err != nil {
+		return err
+	}
+	for i, c := range img.channels {
+		if i == img.pick {
+			img.pickOffset = img.pixelBytes
+		}
+		img.pixelBytes += c.bytesPerPx
+		img.codecChannels = append(img.codecChannels, exrcodec.Channel{PixelType: c.pixelType, Bytes: c.bytesPerPx})
+	}
+	return img.layout(attrs["tiles"])
+}
+
+// checkFits refuses, before anything is allocated for them, an offset
+// table, pixels or a chunk that the file's size - read bytes after the
+// header cannot hold or that is larger than maxEXRChunkBytes.
+func (img *exrImage) checkFits(read int64) error {
+	size := img.size
+	chunks := img.across * img.down
+	if int64(chunks)*8 > size-read {
+		return fmt.Errorf("exr: the %d-byte file cannot hold the offsets of %d chunks", size, chunks)
+	}
+	ratio, slack := exrMaxRatio(img.compression)
+	if need := int64(img.width) * int64(img.height) * int64(img.pixelBytes); need > (size-read)*ratio+slack {
+		return fmt.Errorf("exr: %d bytes of %s-compressed pixel data cannot hold a %d×%d image of %d channels",
+			size-read, exrCompressionName(img.compression), img.width, img.height, len(img.channels))
+	}
+	if chunk := int64(img.tileW) * int64(img.tileH) * int64(img.pixelBytes); chunk > maxEXRChunkBytes {
+		what := fmt.Sprintf("a block of %d scanlines", img.tileH)
+		if img.tiled {
+			what = fmt.Sprintf("a %d×%d tile", img.tileW, img.tileH)
+		}
+		return fmt.Errorf("exr: %s of %d channels holds %d MB, more than the %d MB read at once; "+
+			"re-save the map with fewer channels or smaller tiles", what, len(img.channels), chunk>>20, maxEXRChunkBytes>>20)
+	}
+	return nil
 }
 
 // layout sets the chunks' size and count: tiles of the tiledesc attribute
@@ -269,28 +301,15 @@ func (img *exrImage) readChunk(i int, off int64, data []float32, done []bool) er
 	if _, err := img.r.ReadAt(head, off); err != nil && !(errors.Is(err, io.EOF) && off+headLen == img.size) {
 		return fmt.Errorf("exr: chunk %d: %w", i, err)
 	}
-	var k, x, y, cw, rows int
-	if img.tiled {
-		tx, ty := int64(int32(binary.LittleEndian.Uint32(head))), int64(int32(binary.LittleEndian.Uint32(head[4:])))
-		lx, ly := int32(binary.LittleEndian.Uint32(head[8:])), int32(binary.LittleEndian.Uint32(head[12:]))
-		if lx != 0 || ly != 0 || tx < 0 || ty < 0 || tx >= int64(img.across) || ty >= int64(img.down) {
-			return fmt.Errorf("exr: chunk %d is tile (%d,%d) of level (%d,%d), not one of the %d×%d tiles of the full image",
-				i, tx, ty, lx, ly, img.across, img.down)
-		}
-		k = int(ty)*img.across + int(tx)
-		x, y = int(tx)*img.tileW, int(ty)*img.tileH
-	} else {
-		ly := int64(int32(binary.LittleEndian.Uint32(head))) - img.y0
-		if ly < 0 || ly >= int64(img.height) || ly%int64(img.tileH) != 0 {
-			return fmt.Errorf("exr: chunk %d starts at line %d, not the first line of a block of %d", i, ly+img.y0, img.tileH)
-		}
-		k, y = int(ly)/img.tileH, int(ly)
+	k, x, y, err := img.chunkPlace(i, head)
+	if err != nil {
+		return err
 	}
 	if done[k] {
 		return fmt.Errorf("exr: chunk %d repeats an earlier chunk's pixels", i)
 	}
 	done[k] = true
-	cw, rows = min(img.tileW, img.width-x), min(img.tileH, img.height-y)
+	cw, rows := min(img.tileW, img.width-x), min(img.tileH, img.height-y)
 	n := int64(binary.LittleEndian.Uint32(head[headLen-4:]))
 	if n > img.size-off-headLen {
 		return fmt.Errorf("exr: chunk %d claims %d bytes; only %d remain in the file", i, n, img.size-off-headLen)
@@ -319,6 +338,27 @@ func (img *exrImage) readChunk(i int, off int64, data []float32, done []bool) er
 	return nil
 }
 
+// chunkPlace returns where chunk i, whose header is head, lies: its index
+// k among the full image's chunks and its first pixel (x, y). A tile of
+// another level or outside the image, or a block that does not start on
+// a block's first line, is an error.
+func (img *exrImage) chunkPlace(i int, head []byte) (k, x, y int, err error) {
+	if img.tiled {
+		tx, ty := int64(int32(binary.LittleEndian.Uint32(head))), int64(int32(binary.LittleEndian.Uint32(head[4:])))
+		lx, ly := int32(binary.LittleEndian.Uint32(head[8:])), int32(binary.LittleEndian.Uint32(head[12:]))
+		if lx != 0 || ly != 0 || tx < 0 || ty < 0 || tx >= int64(img.across) || ty >= int64(img.down) {
+			return 0, 0, 0, fmt.Errorf("exr: chunk %d is tile (%d,%d) of level (%d,%d), not one of the %d×%d tiles of the full image",
+				i, tx, ty, lx, ly, img.across, img.down)
+		}
+		return int(ty)*img.across + int(tx), int(tx) * img.tileW, int(ty) * img.tileH, nil
+	}
+	ly := int64(int32(binary.LittleEndian.Uint32(head))) - img.y0
+	if ly < 0 || ly >= int64(img.height) || ly%int64(img.tileH) != 0 {
+		return 0, 0, 0, fmt.Errorf("exr: chunk %d starts at line %d, not the first line of a block of %d", i, ly+img.y0, img.tileH)
+	}
+	return int(ly) / img.tileH, 0, int(ly), nil
+}
+
 // unpack returns a chunk's n pixel bytes as an uncompressed chunk holds
 // them: line after line, within a line each channel's cw samples in turn,
 // little-endian. A chunk stored in exactly n bytes is raw, whatever the
@@ -331,9 +371,9 @@ func (img *exrImage) unpack(packed []byte, n, cw, rows int) ([]byte, error) {
 	case exrNone:
 		return nil, fmt.Errorf("%d bytes, want %d", len(packed), n)
 	case exrPXR24:
-		return unPXR24(packed, img.channels, cw, rows)
+		return exrcodec.DecodePXR24(packed, img.codecChannels, cw, rows)
 	case exrPIZ:
-		return img.piz.unPIZ(packed, img.channels, cw, rows)
+		return img.piz.Decode(packed, img.codecChannels, cw, rows)
 	}
 	tmp := make([]byte, n)
 	if img.compression == exrRLE {

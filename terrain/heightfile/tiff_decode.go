@@ -221,15 +221,29 @@ func (d *tiffDecoder) uint(tag uint16, def int) int {
 
 // image checks the layout and decodes the first sample of every pixel.
 func (d *tiffDecoder) image() ([]float64, error) {
+	if err := d.sampleLayout(); err != nil {
+		return nil, err
+	}
+	c, err := d.chunkLayout()
+	if err != nil {
+		return nil, err
+	}
+	return d.decodeChunks(c)
+}
+
+// sampleLayout reads and checks the image's size and how its samples are
+// stored: their size, format and count per pixel, the planar
+// configuration, the compression and the predictor.
+func (d *tiffDecoder) sampleLayout() error {
 	d.width, d.height = d.uint(tagImageWidth, 0), d.uint(tagImageLength, 0)
 	if err := checkFileSize("tiff", d.width, d.height); err != nil {
-		return nil, err
+		return err
 	}
 	d.bits = d.uint(tagBitsPerSample, 1)
 	if f := d.tags[tagBitsPerSample]; len(f.ints) > 1 {
 		for _, b := range f.ints {
 			if int(b) != d.bits {
-				return nil, fmt.Errorf("tiff: samples of different sizes %v", f.ints)
+				return fmt.Errorf("tiff: samples of different sizes %v", f.ints)
 			}
 		}
 	}
@@ -238,64 +252,87 @@ func (d *tiffDecoder) image() ([]float64, error) {
 	d.compression = d.uint(tagCompression, compressNone)
 	d.planar = d.uint(tagPlanarConfig, 1)
 	d.predictor = d.uint(tagPredictor, predictNone)
-	switch {
-	case d.spp < 1 || d.spp > 16:
-		return nil, fmt.Errorf("tiff: %d samples per pixel", d.spp)
-	case d.format == 1 || d.format == 2:
-		if d.bits != 8 && d.bits != 16 && d.bits != 32 {
-			return nil, fmt.Errorf("tiff: %d-bit integer samples; want 8, 16 or 32", d.bits)
-		}
-	case d.format == 3:
-		if d.bits != 32 && d.bits != 64 {
-			return nil, fmt.Errorf("tiff: %d-bit float samples; want 32 or 64", d.bits)
-		}
-	default:
-		return nil, fmt.Errorf("tiff: SampleFormat %d; want 1 (unsigned), 2 (signed) or 3 (float)", d.format)
+	if err := d.checkSamples(); err != nil {
+		return err
 	}
 	if d.planar != 1 && d.planar != 2 {
-		return nil, fmt.Errorf("tiff: PlanarConfiguration %d", d.planar)
+		return fmt.Errorf("tiff: PlanarConfiguration %d", d.planar)
 	}
 	switch d.compression {
 	case compressNone, compressLZW, compressDeflate, compressDeflate2, compressPackBits:
 	default:
-		return nil, fmt.Errorf("tiff: compression %d is not supported; want none, LZW, Deflate or PackBits", d.compression)
+		return fmt.Errorf("tiff: compression %d is not supported; want none, LZW, Deflate or PackBits", d.compression)
 	}
 	switch {
 	case d.predictor == predictNone:
 	case d.predictor == predictHorizonal && d.format != 3:
 	case d.predictor == predictFloat && d.format == 3:
 	default:
-		return nil, fmt.Errorf("tiff: predictor %d for SampleFormat %d", d.predictor, d.format)
+		return fmt.Errorf("tiff: predictor %d for SampleFormat %d", d.predictor, d.format)
 	}
+	return nil
+}
 
-	// Chunk layout: tiles, or strips as tiles the width of the image.
+// checkSamples checks the samples per pixel and the sample format and
+// size: 8-, 16- or 32-bit integers, 32- or 64-bit floats.
+func (d *tiffDecoder) checkSamples() error {
+	switch {
+	case d.spp < 1 || d.spp > 16:
+		return fmt.Errorf("tiff: %d samples per pixel", d.spp)
+	case d.format == 1 || d.format == 2:
+		if d.bits != 8 && d.bits != 16 && d.bits != 32 {
+			return fmt.Errorf("tiff: %d-bit integer samples; want 8, 16 or 32", d.bits)
+		}
+	case d.format == 3:
+		if d.bits != 32 && d.bits != 64 {
+			return fmt.Errorf("tiff: %d-bit float samples; want 32 or 64", d.bits)
+		}
+	default:
+		return fmt.Errorf("tiff: SampleFormat %d; want 1 (unsigned), 2 (signed) or 3 (float)", d.format)
+	}
+	return nil
+}
+
+// tiffChunks is how an image's samples lie in its strips or tiles.
+type tiffChunks struct {
+	w, h            int // a chunk's size in pixels (h at most the image's height)
+	across, down    int // chunks across and down the image
+	need            int // chunks of the first plane: across·down
+	perPixel        int // samples per pixel in a chunk: 1 with planar samples
+	rowBytes        int // bytes of one row of a chunk
+	offsets, counts []uint64
+}
+
+// chunkLayout reads the chunk layout, tiles or strips as tiles the width
+// of the image, and refuses one whose stored bytes cannot hold the image.
+func (d *tiffDecoder) chunkLayout() (tiffChunks, error) {
+	var c tiffChunks
 	_, tiled := d.tags[tagTileWidth]
-	chunkW, chunkH := d.width, d.uint(tagRowsPerStrip, d.height)
-	offsets, counts := d.tags[tagStripOffsets].ints, d.tags[tagStripByteCounts].ints
+	c.w, c.h = d.width, d.uint(tagRowsPerStrip, d.height)
+	c.offsets, c.counts = d.tags[tagStripOffsets].ints, d.tags[tagStripByteCounts].ints
 	if tiled {
-		chunkW, chunkH = d.uint(tagTileWidth, 0), d.uint(tagTileLength, 0)
-		offsets, counts = d.tags[tagTileOffsets].ints, d.tags[tagTileByteCounts].ints
-		if chunkW <= 0 || chunkH <= 0 || chunkW > MaxFileSide || chunkH > MaxFileSide {
-			return nil, fmt.Errorf("tiff: tiles of %d×%d; want sides from 1 to %d", chunkW, chunkH, MaxFileSide)
+		c.w, c.h = d.uint(tagTileWidth, 0), d.uint(tagTileLength, 0)
+		c.offsets, c.counts = d.tags[tagTileOffsets].ints, d.tags[tagTileByteCounts].ints
+		if c.w <= 0 || c.h <= 0 || c.w > MaxFileSide || c.h > MaxFileSide {
+			return c, fmt.Errorf("tiff: tiles of %d×%d; want sides from 1 to %d", c.w, c.h, MaxFileSide)
 		}
 	}
-	declared := fmt.Sprintf("%d×%d tiles", chunkW, chunkH)
+	declared := fmt.Sprintf("%d×%d tiles", c.w, c.h)
 	if !tiled {
-		declared = fmt.Sprintf("strips of %d lines", chunkH)
+		declared = fmt.Sprintf("strips of %d lines", c.h)
 	}
-	chunkH = max(1, min(chunkH, d.height))
-	across, down := (d.width+chunkW-1)/chunkW, (d.height+chunkH-1)/chunkH
+	c.h = max(1, min(c.h, d.height))
+	c.across, c.down = (d.width+c.w-1)/c.w, (d.height+c.h-1)/c.h
 	// With planar samples only the first plane's chunks are read.
-	perPixel := d.spp
+	c.perPixel = d.spp
 	if d.planar == 2 {
-		perPixel = 1
+		c.perPixel = 1
 	}
-	need := across * down
-	if len(offsets) < need || len(counts) < need {
-		return nil, fmt.Errorf("tiff: %d data offsets and %d byte counts for %d chunks", len(offsets), len(counts), need)
+	c.need = c.across * c.down
+	if len(c.offsets) < c.need || len(c.counts) < c.need {
+		return c, fmt.Errorf("tiff: %d data offsets and %d byte counts for %d chunks", len(c.offsets), len(c.counts), c.need)
 	}
-	bytesPer := d.bits / 8
-	rowBytes := chunkW * perPixel * bytesPer
+	c.rowBytes = c.w * c.perPixel * (d.bits / 8)
 	// Chunks are decoded a row at a time, and only the rows that hold
 	// image lines, so a tile larger than the image costs one row of it.
 	// Refuse before reading what the stored bytes cannot hold: no codec
@@ -305,35 +342,41 @@ func (d *tiffDecoder) image() ([]float64, error) {
 	if d.compression == compressNone {
 		ratio = 1
 	}
-	for _, c := range counts[:need] {
-		stored += min(c, uint64(d.size))
+	for _, n := range c.counts[:c.need] {
+		stored += min(n, uint64(d.size))
 	}
-	if decoded := uint64(d.height) * uint64(across) * uint64(rowBytes); stored*ratio < decoded {
-		return nil, fmt.Errorf("tiff: %d bytes of image data cannot hold the %d bytes of a %d×%d image in %s",
+	if decoded := uint64(d.height) * uint64(c.across) * uint64(c.rowBytes); stored*ratio < decoded {
+		return c, fmt.Errorf("tiff: %d bytes of image data cannot hold the %d bytes of a %d×%d image in %s",
 			stored, decoded, d.width, d.height, declared)
 	}
+	return c, nil
+}
+
+// decodeChunks decodes the first sample of every pixel, chunk by chunk.
+func (d *tiffDecoder) decodeChunks(c tiffChunks) ([]float64, error) {
+	bytesPer := d.bits / 8
 	out := make([]float64, d.width*d.height)
-	row := make([]byte, rowBytes)
-	scratch := make([]byte, rowBytes)
-	for cy := range down {
-		for cx := range across {
-			k := cy*across + cx
-			r, done, err := d.chunkReader(int64(offsets[k]), int64(counts[k]))
+	row := make([]byte, c.rowBytes)
+	scratch := make([]byte, c.rowBytes)
+	for cy := range c.down {
+		for cx := range c.across {
+			k := cy*c.across + cx
+			r, done, err := d.chunkReader(int64(c.offsets[k]), int64(c.counts[k]))
 			if err != nil {
-				return nil, fmt.Errorf("%w (chunk %d of %d)", err, k+1, need)
+				return nil, fmt.Errorf("%w (chunk %d of %d)", err, k+1, c.need)
 			}
-			for y := range min(chunkH, d.height-cy*chunkH) {
+			for y := range min(c.h, d.height-cy*c.h) {
 				if _, err := io.ReadFull(r, row); err != nil {
 					done()
 					if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-						return nil, fmt.Errorf("tiff: chunk %d of %d holds fewer than its %d lines of %d bytes", k+1, need, chunkH, rowBytes)
+						return nil, fmt.Errorf("tiff: chunk %d of %d holds fewer than its %d lines of %d bytes", k+1, c.need, c.h, c.rowBytes)
 					}
-					return nil, fmt.Errorf("tiff: bad compressed data in chunk %d of %d: %w", k+1, need, err)
+					return nil, fmt.Errorf("tiff: bad compressed data in chunk %d of %d: %w", k+1, c.need, err)
 				}
-				d.unpredict(row, perPixel, scratch)
-				py := cy*chunkH + y
-				for x := range min(chunkW, d.width-cx*chunkW) {
-					out[py*d.width+cx*chunkW+x] = d.sample(row[x*perPixel*bytesPer:])
+				d.unpredict(row, c.perPixel, scratch)
+				py := cy*c.h + y
+				for x := range min(c.w, d.width-cx*c.w) {
+					out[py*d.width+cx*c.w+x] = d.sample(row[x*c.perPixel*bytesPer:])
 				}
 			}
 			done()
@@ -431,19 +474,9 @@ var gdalItem = regexp.MustCompile(`<Item name="([A-Za-z_]+)"[^>]*>([^<]*)</Item>
 // source turns the samples into a Source: world heights where the file
 // says how, nodata filled, georeferencing and cell size.
 func (d *tiffDecoder) source(img []float64) (*Source, error) {
-	meta := map[string]float64{}
-	for _, m := range gdalItem.FindAllStringSubmatch(d.tags[tagGDALMetadata].text, -1) {
-		v, err := strconv.ParseFloat(strings.TrimSpace(m[2]), 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			continue // an item that is no number, such as a name
-		}
-		switch name := m[1]; {
-		case name != "SCALE" && name != "OFFSET" && name != "CELL_SIZE":
-		case math.IsNaN(v) || math.IsInf(v, 0):
-			return nil, fmt.Errorf("tiff: GDAL metadata %s is %s; want a finite number", name, strings.TrimSpace(m[2]))
-		default:
-			meta[name] = v
-		}
+	meta, err := d.gdalMetadata()
+	if err != nil {
+		return nil, err
 	}
 	keys := parseGeoKeys(d.tags[tagGeoKeyDirectory].ints)
 	citation := geoCitation(d.tags[tagGeoKeyDirectory].ints, d.tags[tagGeoAsciiParams].text)
@@ -477,27 +510,9 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 	}
 
 	m := terrain.NewHeightmap(d.width, d.height)
-	valid := make([]bool, len(img))
-	full := math.Exp2(float64(d.bits)) - 1
-	filled := 0
-	for i, v := range img {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v == nodata {
-			continue
-		}
-		valid[i] = true
-		filled++
-		if metric {
-			v = offset + scale*v
-		} else {
-			v /= full
-		}
-		if f := float32(v); math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
-			return nil, fmt.Errorf("tiff: sample (%d,%d) is %g, not a height a float32 can hold", i%d.width, i/d.width, v)
-		}
-		m.Samples[i] = float32(v)
-	}
-	if filled == 0 {
-		return nil, errors.New("tiff: every sample is nodata")
+	valid, filled, err := d.heights(m, img, metric, scale, offset, nodata)
+	if err != nil {
+		return nil, err
 	}
 	if filled < len(img) {
 		fillNoData(m, valid)
@@ -521,7 +536,68 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 			src.NoData[i] = !ok
 		}
 	}
-	switch {
+	if notes, err = d.cellSize(src, meta, notes); err != nil {
+		return nil, err
+	}
+	src.Note = strings.Join(notes, "; ")
+	return src, nil
+}
+
+// gdalMetadata returns the numbers of GDAL's metadata the decoder uses:
+// SCALE, OFFSET and CELL_SIZE, where the file gives them.
+func (d *tiffDecoder) gdalMetadata() (map[string]float64, error) {
+	meta := map[string]float64{}
+	for _, m := range gdalItem.FindAllStringSubmatch(d.tags[tagGDALMetadata].text, -1) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(m[2]), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			continue // an item that is no number, such as a name
+		}
+		switch name := m[1]; {
+		case name != "SCALE" && name != "OFFSET" && name != "CELL_SIZE":
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return nil, fmt.Errorf("tiff: GDAL metadata %s is %s; want a finite number", name, strings.TrimSpace(m[2]))
+		default:
+			meta[name] = v
+		}
+	}
+	return meta, nil
+}
+
+// heights writes the samples of img into m: offset + scale·v in metres
+// where metric, else v over the largest value the samples' bits hold. It
+// returns which samples hold a height (not NaN, infinite or nodata) and
+// how many do.
+func (d *tiffDecoder) heights(m *terrain.Heightmap, img []float64, metric bool, scale, offset, nodata float64) ([]bool, int, error) {
+	valid := make([]bool, len(img))
+	full := math.Exp2(float64(d.bits)) - 1
+	filled := 0
+	for i, v := range img {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v == nodata {
+			continue
+		}
+		valid[i] = true
+		filled++
+		if metric {
+			v = offset + scale*v
+		} else {
+			v /= full
+		}
+		if f := float32(v); math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
+			return nil, 0, fmt.Errorf("tiff: sample (%d,%d) is %g, not a height a float32 can hold", i%d.width, i/d.width, v)
+		}
+		m.Samples[i] = float32(v)
+	}
+	if filled == 0 {
+		return nil, 0, errors.New("tiff: every sample is nodata")
+	}
+	return valid, filled, nil
+}
+
+// cellSize sets src's cell size from the georeferencing, or else from
+// GDAL's CELL_SIZE, and returns notes with what the georeferencing says
+// of it.
+func (d *tiffDecoder) cellSize(src *Source, meta map[string]float64, notes []string) ([]string, error) {
+	switch geo := src.Geo; {
 	case geo != nil:
 		if err := geo.checkLatitudes(d.height); err != nil {
 			return nil, err
@@ -530,7 +606,7 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 		if err := checkCellSize("tiff", "from the georeferencing", cs); err != nil {
 			return nil, err
 		}
-		m.CellSize, src.HasCellSize = cs, true
+		src.Map.CellSize, src.HasCellSize = cs, true
 		if note != "" {
 			notes = append(notes, note)
 		}
@@ -539,11 +615,10 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 			if err := checkCellSize("tiff", "GDAL metadata CELL_SIZE", cs); err != nil {
 				return nil, err
 			}
-			m.CellSize, src.HasCellSize = cs, true
+			src.Map.CellSize, src.HasCellSize = cs, true
 		}
 	}
-	src.Note = strings.Join(notes, "; ")
-	return src, nil
+	return notes, nil
 }
 
 // packBitsReader decodes PackBits (TIFF 6.0 section 9) run-length data.

@@ -1,9 +1,11 @@
-package route
+package trackfile
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"cordillera/route/track"
 )
 
 // geoObject is any GeoJSON object: a FeatureCollection, a Feature or a
@@ -23,19 +25,19 @@ const maxGeoDepth = 8
 // (RFC 7946): every LineString, and every line of a MultiLineString, becomes
 // a segment of its [longitude, latitude, elevation] positions. Points,
 // polygons and positions without an elevation contribute no elevation.
-func ParseGeoJSON(data []byte) (*Track, error) {
+func ParseGeoJSON(data []byte) (*track.Track, error) {
 	var obj geoObject
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return nil, fmt.Errorf("geojson: %w", err)
 	}
-	t := &Track{Format: GeoJSON}
+	t := &track.Track{Format: track.GeoJSON}
 	if err := obj.collect(t, 0); err != nil {
 		return nil, fmt.Errorf("geojson: %w", err)
 	}
 	return t, nil
 }
 
-func (o *geoObject) collect(t *Track, depth int) error {
+func (o *geoObject) collect(t *track.Track, depth int) error {
 	if depth > maxGeoDepth {
 		return errors.New("geometries nested too deeply")
 	}
@@ -65,7 +67,7 @@ func (o *geoObject) collect(t *Track, depth int) error {
 		if err != nil {
 			return fmt.Errorf("LineString: %w", err)
 		}
-		t.appendSegment(seg)
+		appendSegment(t, seg)
 	case "MultiLineString":
 		var lines [][][]float64
 		if err := json.Unmarshal(o.Coordinates, &lines); err != nil {
@@ -76,7 +78,7 @@ func (o *geoObject) collect(t *Track, depth int) error {
 			if err != nil {
 				return fmt.Errorf("MultiLineString line %d: %w", i+1, err)
 			}
-			t.appendSegment(seg)
+			appendSegment(t, seg)
 		}
 	case "Point", "MultiPoint", "Polygon", "MultiPolygon":
 		// Not a route.
@@ -89,8 +91,8 @@ func (o *geoObject) collect(t *Track, depth int) error {
 }
 
 // geoLine converts GeoJSON positions [lon, lat] or [lon, lat, ele].
-func geoLine(line [][]float64) ([]Point, error) {
-	seg := make([]Point, 0, len(line))
+func geoLine(line [][]float64) ([]track.Point, error) {
+	seg := make([]track.Point, 0, len(line))
 	for i, c := range line {
 		switch len(c) {
 		case 2:

@@ -1,4 +1,4 @@
-package heightfile
+package exrcodec
 
 import (
 	"bytes"
@@ -9,26 +9,21 @@ import (
 )
 
 // OpenEXR's PXR24 compression (Pixar's, OpenEXR's ImfPxr24Compressor.cpp):
-// code 5, blocks of 16 scanlines. Decoded here rather than by go-openexr so
-// that the browser, where that library does not build, reads it too.
-const (
-	exrPXR24      = 5
-	exrPXR24Lines = 16
-)
+// code 5, blocks of 16 scanlines.
 
-// unPXR24 decodes a PXR24 block of rows scanlines into the layout of an
+// DecodePXR24 decodes a PXR24 block of rows scanlines into the layout of an
 // uncompressed block (line after line, channel after channel within a
 // line, little-endian samples). After zlib, each channel of each line is
 // stored as byte planes, most significant first, of the differences
 // between neighbouring samples: 4 planes for UINT, 2 for HALF and 3 for
 // FLOAT, whose lowest 8 mantissa bits the compressor dropped (rounded). The
 // running sum wraps as OpenEXR's unsigned int does.
-func unPXR24(packed []byte, channels []exrChannel, width, rows int) ([]byte, error) {
+func DecodePXR24(packed []byte, channels []Channel, width, rows int) ([]byte, error) {
 	planes := 0
 	lineBytes := 0
 	for _, c := range channels {
-		planes += width * pxr24Bytes(c.pixelType)
-		lineBytes += width * c.bytesPerPx
+		planes += width * pxr24Bytes(c.PixelType)
+		lineBytes += width * c.Bytes
 	}
 	zr, err := zlib.NewReader(bytes.NewReader(packed))
 	if err != nil {
@@ -44,7 +39,7 @@ func unPXR24(packed []byte, channels []exrChannel, width, rows int) ([]byte, err
 		for _, c := range channels {
 			n := width
 			var pixel uint32
-			switch c.pixelType {
+			switch c.PixelType {
 			case 0: // UINT
 				p0, p1, p2, p3 := tmp[:n], tmp[n:2*n], tmp[2*n:3*n], tmp[3*n:4*n]
 				for j := range n {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package route
+package trackfile
 
 import (
 	"os"

@@ -1,20 +1,12 @@
-// Package route reads GPS tracks and builds the terrain through them
-// (Gasch et al., "Procedural Modeling of Terrain from GPS Routes").
+// Package trackfile reads route files into a track.Track: GPX 1.0 and
+// 1.1, TCX, KML, FIT, GeoJSON and CSV, recognised from the content rather
+// than the file name (Detect).
 //
-// Parse reads GPX 1.0 and 1.1, GeoJSON, CSV, TCX, KML and FIT, recognised from the
-// content rather than the file name, into a Track: segments of latitude,
-// longitude and elevation. Prepare turns a Track into a Path on a square
-// map (section 3.1): positions projected to local metres and fitted into
-// the map with a margin, duplicate points removed, segments split at jumps,
-// elevation spikes removed by a median filter, and missing elevations
-// filled in along the track. Resample then spaces a Path's points evenly.
-//
-// Generate builds paper 002's lattice turbulence and solves its lattice
-// values so that the terrain passes through the track's points exactly
-// (minimum-norm constrained turbulence), optionally with a level road.
-// route builds on terrain's Heightmap and parameter table; it knows
-// nothing of erosion, files or the explorer.
-package route
+// Parse checks every position and counts non-finite elevations as
+// missing; Load reads a file at most MaxFileSize long and checks that the
+// track is usable (track.Track.Check). The parsers know nothing of maps:
+// package track prepares what they read.
+package trackfile
 
 import (
 	"bytes"
@@ -26,65 +18,7 @@ import (
 	"unicode/utf8"
 
 	"cordillera/internal/inputfile"
-)
-
-// Point is one GPS fix. Lat and Lon are in degrees (WGS 84); Ele is in
-// metres and means something only when HasEle is set.
-type Point struct {
-	Lat, Lon float64
-	Ele      float64
-	HasEle   bool
-}
-
-// Track is a parsed route file: segments of points in the order recorded.
-// A gap between segments (a pause, another track in the same file) is not
-// part of the route.
-type Track struct {
-	Format   Format
-	Segments [][]Point
-
-	// NonFinite counts the elevations that were NaN or infinite: they are
-	// treated as missing (filled in along the track) and reported.
-	NonFinite int
-
-	// Warnings say what was wrong with a file that was read all the same
-	// (a FIT checksum that does not match, duplicate geometry read once,
-	// several recordings of which one was taken); Result.Notes shows them.
-	Warnings []string
-
-	// Labels, where the format names its lines (a KML placemark's name),
-	// name each segment: "GPS altitude", "Pressure altitude". Empty or as
-	// long as Segments.
-	Labels []string
-
-	// Part is the recording Prepare builds the map of, where the file
-	// holds several far apart (Parts, SelectPart): 1-based, 0 for the
-	// longest.
-	Part int
-
-	// precheck is the Path Precheck prepared, which Generate takes
-	// instead of preparing the track again where its options and part
-	// are the same (a 2-million-point track takes seconds to prepare).
-	precheck *preparedTrack
-}
-
-type preparedTrack struct {
-	opt  Options
-	part int
-	path *Path
-}
-
-// Format names a route file format.
-type Format string
-
-// The formats Parse reads.
-const (
-	GPX     Format = "gpx"
-	GeoJSON Format = "geojson"
-	CSV     Format = "csv"
-	TCX     Format = "tcx"
-	KML     Format = "kml"
-	FIT     Format = "fit"
+	"cordillera/route/track"
 )
 
 // MaxFileSize bounds what Load reads: a day-long track logged every second
@@ -96,15 +30,15 @@ const MaxFileSize = 64 << 20
 var ErrUnknownFormat = errors.New("not a GPX, TCX, KML, FIT, GeoJSON or CSV route")
 
 // extensions are the file name suffixes each format goes by.
-var extensions = map[string]Format{
-	".gpx": GPX, ".tcx": TCX, ".kml": KML, ".fit": FIT,
-	".geojson": GeoJSON, ".json": GeoJSON, ".csv": CSV, ".txt": CSV, ".tsv": CSV,
+var extensions = map[string]track.Format{
+	".gpx": track.GPX, ".tcx": track.TCX, ".kml": track.KML, ".fit": track.FIT,
+	".geojson": track.GeoJSON, ".json": track.GeoJSON, ".csv": track.CSV, ".txt": track.CSV, ".tsv": track.CSV,
 }
 
 // Load reads and parses the route file at path, and checks that it has
 // enough points to build a terrain from (Track.Check). Errors start with
 // the path.
-func Load(path string) (*Track, error) {
+func Load(path string) (*track.Track, error) {
 	// Only a regular file of at most MaxFileSize: a FIFO would block
 	// forever, a device never end.
 	data, err := inputfile.ReadAll(path, MaxFileSize, "a route file")
@@ -132,22 +66,22 @@ func Load(path string) (*Track, error) {
 // columns is CSV. Points with a non-finite or out-of-range position are
 // errors; points without a position (TCX) are skipped. It does not check
 // that the track is usable: see Check.
-func Parse(data []byte) (*Track, error) {
+func Parse(data []byte) (*track.Track, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
-	var t *Track
+	var t *track.Track
 	var err error
 	switch f := Detect(data); f {
-	case GPX:
+	case track.GPX:
 		t, err = ParseGPX(data)
-	case TCX:
+	case track.TCX:
 		t, err = ParseTCX(data)
-	case KML:
+	case track.KML:
 		t, err = ParseKML(data)
-	case FIT:
+	case track.FIT:
 		t, err = ParseFIT(data)
-	case GeoJSON:
+	case track.GeoJSON:
 		t, err = ParseGeoJSON(data)
-	case CSV:
+	case track.CSV:
 		t, err = ParseCSV(data)
 	default:
 		return nil, describeUnknown(data)
@@ -171,9 +105,9 @@ func Parse(data []byte) (*Track, error) {
 
 // Detect names the format of a route file from its first bytes, or returns
 // "" when it is none of them.
-func Detect(data []byte) Format {
+func Detect(data []byte) track.Format {
 	if isFIT(data) {
-		return FIT
+		return track.FIT
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	head := bytes.TrimLeft(data, " \t\r\n")
@@ -183,18 +117,18 @@ func Detect(data []byte) Format {
 	case head[0] == '<':
 		switch xmlRoot(head) {
 		case "gpx":
-			return GPX
+			return track.GPX
 		case "TrainingCenterDatabase":
-			return TCX
+			return track.TCX
 		case "kml":
-			return KML
+			return track.KML
 		}
 		return ""
 	case head[0] == '{':
-		return GeoJSON
+		return track.GeoJSON
 	}
 	if _, err := csvHeader(head); err == nil {
-		return CSV
+		return track.CSV
 	}
 	return ""
 }
@@ -222,37 +156,7 @@ func describeUnknown(data []byte) error {
 	return ErrUnknownFormat
 }
 
-// Check reports whether the track can be built into a terrain: at least
-// two points with a position, and an elevation on at least one of them.
-func (t *Track) Check() error {
-	positioned, withEle := 0, 0
-	for _, seg := range t.Segments {
-		positioned += len(seg)
-		for _, p := range seg {
-			if p.HasEle {
-				withEle++
-			}
-		}
-	}
-	switch {
-	case positioned < 2:
-		return fmt.Errorf("%s: %d point(s) with a position; a route needs at least 2", t.Format, positioned)
-	case withEle == 0:
-		return fmt.Errorf("%s: none of the %d points has an elevation", t.Format, positioned)
-	}
-	return nil
-}
-
-// Points returns the number of points in all segments.
-func (t *Track) Points() int {
-	n := 0
-	for _, seg := range t.Segments {
-		n += len(seg)
-	}
-	return n
-}
-
-func checkPosition(p Point) error {
+func checkPosition(p track.Point) error {
 	switch {
 	case math.IsNaN(p.Lat) || math.IsInf(p.Lat, 0) || p.Lat < -90 || p.Lat > 90:
 		return fmt.Errorf("latitude %v is not in [-90, 90]", p.Lat)
@@ -266,12 +170,12 @@ func checkPosition(p Point) error {
 
 // newPoint makes a Point; a non-finite elevation counts as missing. It
 // stays in Ele, for Parse to count (Track.NonFinite) and clear.
-func newPoint(lat, lon, ele float64, hasEle bool) Point {
+func newPoint(lat, lon, ele float64, hasEle bool) track.Point {
 	if !hasEle {
-		return Point{Lat: lat, Lon: lon}
+		return track.Point{Lat: lat, Lon: lon}
 	}
 	finite := !math.IsNaN(ele) && !math.IsInf(ele, 0)
-	return Point{Lat: lat, Lon: lon, Ele: ele, HasEle: finite}
+	return track.Point{Lat: lat, Lon: lon, Ele: ele, HasEle: finite}
 }
 
 // maxElevation bounds believable elevations in metres: the deepest trench
@@ -279,7 +183,7 @@ func newPoint(lat, lon, ele float64, hasEle bool) Point {
 const maxElevation = 20000
 
 // appendSegment adds seg to t unless it is empty.
-func (t *Track) appendSegment(seg []Point) {
+func appendSegment(t *track.Track, seg []track.Point) {
 	if len(seg) > 0 {
 		t.Segments = append(t.Segments, seg)
 	}

@@ -1,7 +1,8 @@
-package route
+package trackfile
 
 import (
 	"bytes"
+	"cordillera/route/track"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -20,11 +21,11 @@ import (
 // follows the points kept (a document tree of a 64 MB file took 1.4 GB),
 // and an error names the point: its number among the file's points of
 // its kind, and its line.
-func ParseGPX(data []byte) (*Track, error) {
+func ParseGPX(data []byte) (*track.Track, error) {
 	d := newXMLDecoder(data)
-	t := &Track{Format: GPX}
-	var trkSeg, rteSeg []Point
-	var routes [][]Point
+	t := &track.Track{Format: track.GPX}
+	var trkSeg, rteSeg []track.Point
+	var routes [][]track.Point
 	count := map[string]int{}
 	for {
 		tok, err := d.Token()
@@ -59,7 +60,7 @@ func ParseGPX(data []byte) (*Track, error) {
 		case xml.EndElement:
 			switch el.Name.Local {
 			case "trkseg", "trk":
-				t.appendSegment(trkSeg)
+				appendSegment(t, trkSeg)
 				trkSeg = nil
 			case "rte":
 				if len(rteSeg) > 0 {
@@ -69,7 +70,7 @@ func ParseGPX(data []byte) (*Track, error) {
 			}
 		}
 	}
-	t.appendSegment(trkSeg)
+	appendSegment(t, trkSeg)
 	if len(t.Segments) == 0 {
 		t.Segments = routes
 	}
@@ -84,7 +85,7 @@ var gpxPointKinds = map[string]string{"trkpt": "track point", "rtept": "route po
 
 // gpxPoint reads a <trkpt> or <rtept> whose start el has been read: its
 // lat and lon attributes and its <ele>, skipping everything else.
-func gpxPoint(d *xmlDecoder, el xml.StartElement) (Point, error) {
+func gpxPoint(d *xmlDecoder, el xml.StartElement) (track.Point, error) {
 	var lat, lon *float64
 	for _, a := range el.Attr {
 		var dst **float64
@@ -98,36 +99,36 @@ func gpxPoint(d *xmlDecoder, el xml.StartElement) (Point, error) {
 		}
 		v, err := parseNumber(a.Value)
 		if err != nil {
-			return Point{}, fmt.Errorf("%s %q %v", a.Name.Local, a.Value, err)
+			return track.Point{}, fmt.Errorf("%s %q %v", a.Name.Local, a.Value, err)
 		}
 		*dst = &v
 	}
 	if lat == nil || lon == nil {
-		return Point{}, errors.New("no lat and lon attributes")
+		return track.Point{}, errors.New("no lat and lon attributes")
 	}
 	ele, hasEle := 0.0, false
 	for {
 		tok, err := d.Token()
 		if err != nil {
-			return Point{}, err
+			return track.Point{}, err
 		}
 		switch c := tok.(type) {
 		case xml.StartElement:
 			if c.Name.Local != "ele" {
 				if err := d.Skip(); err != nil {
-					return Point{}, err
+					return track.Point{}, err
 				}
 				continue
 			}
 			var text string
 			if err := d.DecodeElement(&text, &c); err != nil {
-				return Point{}, err
+				return track.Point{}, err
 			}
 			if text = strings.TrimSpace(text); text == "" {
 				continue
 			}
 			if ele, err = parseNumber(text); err != nil {
-				return Point{}, fmt.Errorf("<ele> %q %v", text, err)
+				return track.Point{}, fmt.Errorf("<ele> %q %v", text, err)
 			}
 			hasEle = true
 		case xml.EndElement:

@@ -1,8 +1,10 @@
-package route
+package trackfile
 
 import (
 	"strings"
 	"testing"
+
+	"cordillera/route/track"
 )
 
 // seeds are small files of every format, well formed and not.
@@ -21,7 +23,7 @@ var seeds = []string{
 // checkParsed runs what a user's file goes through after parsing, on a
 // small map, and checks the invariants: a parsed track has only valid
 // positions, and a usable one prepares into points inside the map.
-func checkParsed(t *testing.T, tr *Track, err error) {
+func checkParsed(t *testing.T, tr *track.Track, err error) {
 	t.Helper()
 	if err != nil {
 		if tr != nil {
@@ -42,7 +44,7 @@ func checkParsed(t *testing.T, tr *Track, err error) {
 	if tr.Check() != nil {
 		return
 	}
-	p, err := Prepare(tr, Options{Size: 65, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
+	p, err := track.Prepare(tr, track.Options{Size: 65, Margin: 0.1, MinCellSize: 1, MedianWindow: 5})
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "route: ") {
 			t.Fatalf("prepare error %q does not start with \"route: \"", err)
@@ -113,7 +115,7 @@ func FuzzParseCSV(f *testing.F) {
 }
 
 // wrap applies Parse's position check to a single-format parser's result.
-func wrap(tr *Track, err error) (*Track, error) {
+func wrap(tr *track.Track, err error) (*track.Track, error) {
 	if err != nil {
 		return nil, err
 	}

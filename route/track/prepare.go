@@ -1,4 +1,4 @@
-package route
+package track
 
 import (
 	"errors"
@@ -143,9 +143,9 @@ func Prepare(t *Track, opt Options) (*Path, error) {
 	along := 0.0 // metres along the track to the segment's start
 	for _, seg := range segs {
 		if n, change, at := medianFilter(seg, opt.MedianWindow); n > 0 {
-			path.Repairs = append(path.Repairs, Repair{Kind: "median", Points: n, Change: change, At: along + cumulative(seg)[at]})
+			path.Repairs = append(path.Repairs, Repair{Kind: "median", Points: n, Change: change, At: along + Cumulative(seg)[at]})
 		}
-		along += cumulative(seg)[len(seg)-1]
+		along += Cumulative(seg)[len(seg)-1]
 	}
 	if err := path.fit(segs, opt); err != nil {
 		return nil, err
@@ -275,7 +275,7 @@ func (p *Path) splitJumps(segs [][]Sample) [][]Sample {
 	var steps []float64
 	for _, seg := range segs {
 		for i := 1; i < len(seg); i++ {
-			steps = append(steps, dist(seg[i-1], seg[i]))
+			steps = append(steps, Dist(seg[i-1], seg[i]))
 		}
 	}
 	if len(steps) == 0 {
@@ -287,7 +287,7 @@ func (p *Path) splitJumps(segs [][]Sample) [][]Sample {
 	for _, seg := range segs {
 		own := make([]float64, 0, len(seg))
 		for i := 1; i < len(seg); i++ {
-			own = append(own, dist(seg[i-1], seg[i]))
+			own = append(own, Dist(seg[i-1], seg[i]))
 		}
 		limit := max(jumpFactor*typical, minJump)
 		if len(own) > 0 {
@@ -297,7 +297,7 @@ func (p *Path) splitJumps(segs [][]Sample) [][]Sample {
 		}
 		start := 0
 		for i := 1; i < len(seg); i++ {
-			if dist(seg[i-1], seg[i]) > limit {
+			if Dist(seg[i-1], seg[i]) > limit {
 				out = append(out, seg[start:i])
 				start = i
 				p.Splits++
@@ -327,7 +327,7 @@ func (p *Path) fillElevation(segs [][]Sample) [][]Sample {
 			case i > prev+1:
 				total, d := 0.0, make([]float64, i-prev)
 				for j := prev + 1; j <= i; j++ {
-					total += dist(seg[j-1], seg[j])
+					total += Dist(seg[j-1], seg[j])
 					d[j-prev-1] = total
 				}
 				for j := prev + 1; j < i; j++ {
@@ -407,7 +407,7 @@ func medianFilter(seg []Sample, window int) (points int, change float64, at int)
 // descents, a bend from flat to steep lie on the grade of one side.
 func onGrade(seg []Sample, ele []float64, i int, change float64) bool {
 	step := func(a, b int) (rise, run float64) {
-		return ele[b] - ele[a], max(dist(seg[a], seg[b]), duplicateDistance)
+		return ele[b] - ele[a], max(Dist(seg[a], seg[b]), duplicateDistance)
 	}
 	along := func(a, b, c, d int) bool { // does step c→d climb as step a→b?
 		rise, run := step(a, b)
@@ -438,7 +438,7 @@ func (p *Path) fit(segs [][]Sample, opt Options) error {
 			yLo, yHi = min(yLo, q.Y), max(yHi, q.Y)
 			p.MinEle, p.MaxEle = min(p.MinEle, q.Ele), max(p.MaxEle, q.Ele)
 			if i > 0 {
-				p.Length += dist(seg[i-1], q)
+				p.Length += Dist(seg[i-1], q)
 			}
 		}
 	}
@@ -464,7 +464,8 @@ func (p *Path) fit(segs [][]Sample, opt Options) error {
 	return nil
 }
 
-func dist(a, b Sample) float64 { return math.Hypot(b.X-a.X, b.Y-a.Y) }
+// Dist is the distance between two samples, in samples.
+func Dist(a, b Sample) float64 { return math.Hypot(b.X-a.X, b.Y-a.Y) }
 
 // Points returns the number of points in all segments.
 func (p *Path) Points() int {
@@ -488,43 +489,43 @@ func (p *Path) Resample(spacing float64) *Path {
 	return &q
 }
 
-// maxLinePoints bounds the points Resample and densify make of a track
-// (lineSpacing): 24 bytes each, so a track of any length and noise costs
+// MaxLinePoints bounds the points Resample and Densify make of a track
+// (LineSpacing): 24 bytes each, so a track of any length and noise costs
 // at most 12 MB per copy beyond its own points. On a map of fewer than
-// 2·maxLinePoints samples the bound is half its samples: a line longer
+// 2·MaxLinePoints samples the bound is half its samples: a line longer
 // than that passes every sample more than once and tells the map nothing
 // more.
-const maxLinePoints = 1 << 19
+const MaxLinePoints = 1 << 19
 
-// lineSpacing returns spacing, or the coarser spacing at which the whole
-// track takes its bound of points (maxLinePoints): memory follows the
+// LineSpacing returns spacing, or the coarser spacing at which the whole
+// track takes its bound of points (MaxLinePoints): memory follows the
 // points kept, not the track's length over the cell size.
-func (p *Path) lineSpacing(spacing float64) float64 {
-	most := float64(maxLinePoints)
+func (p *Path) LineSpacing(spacing float64) float64 {
+	most := float64(MaxLinePoints)
 	if p.size > 0 {
 		most = min(most, float64(p.size*p.size/2))
 	}
 	return max(spacing, p.Length/p.CellSize/most)
 }
 
-// densify returns a copy of p with points inserted, evenly, into every
-// step longer than step samples (or lineSpacing(step)), keeping every
+// Densify returns a copy of p with points inserted, evenly, into every
+// step longer than step samples (or LineSpacing(step)), keeping every
 // point p has: where Resample moves the points, this keeps the track's
 // corners.
-func (p *Path) densify(step float64) *Path {
-	step = p.lineSpacing(step)
+func (p *Path) Densify(step float64) *Path {
+	step = p.LineSpacing(step)
 	q := *p
 	q.Segments = make([][]Sample, 0, len(p.Segments))
 	for _, seg := range p.Segments {
 		n := len(seg)
 		for i := 1; i < len(seg); i++ {
-			n += max(int(math.Ceil(dist(seg[i-1], seg[i])/step))-1, 0)
+			n += max(int(math.Ceil(Dist(seg[i-1], seg[i])/step))-1, 0)
 		}
 		out := make([]Sample, 0, n)
 		for i, b := range seg {
 			if i > 0 {
 				a := seg[i-1]
-				k := max(int(math.Ceil(dist(a, b)/step)), 1)
+				k := max(int(math.Ceil(Dist(a, b)/step)), 1)
 				for j := 1; j < k; j++ {
 					f := float64(j) / float64(k)
 					out = append(out, Sample{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y), Ele: a.Ele + f*(b.Ele-a.Ele)})
@@ -537,12 +538,12 @@ func (p *Path) densify(step float64) *Path {
 	return &q
 }
 
-// cumulative returns the distance along seg from its first point to each
+// Cumulative returns the distance along seg from its first point to each
 // of its points, in the units of its positions.
-func cumulative(seg []Sample) []float64 {
+func Cumulative(seg []Sample) []float64 {
 	cum := make([]float64, len(seg))
 	for i := 1; i < len(seg); i++ {
-		cum[i] = cum[i-1] + dist(seg[i-1], seg[i])
+		cum[i] = cum[i-1] + Dist(seg[i-1], seg[i])
 	}
 	return cum
 }
@@ -551,7 +552,7 @@ func resampleSegment(seg []Sample, spacing float64) []Sample {
 	if len(seg) < 2 {
 		return slices.Clone(seg)
 	}
-	cum := cumulative(seg)
+	cum := Cumulative(seg)
 	total := cum[len(cum)-1]
 	steps := max(1, int(math.Ceil(total/spacing-1e-9)))
 	out := make([]Sample, 0, steps+1)

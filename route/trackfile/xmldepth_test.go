@@ -1,9 +1,11 @@
-package route
+package trackfile
 
 import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"cordillera/route/track"
 )
 
 // A small route file of a million nested elements is refused for its
@@ -22,7 +24,7 @@ func TestDeepNestingRefusedEarly(t *testing.T) {
 		"tcx":            wrap(`<TrainingCenterDatabase><Activities>`, `</Activities></TrainingCenterDatabase>`, ""),
 		"kml":            wrap(`<kml><Document>`, `</Document></kml>`, ""),
 	}
-	parsers := map[string]func([]byte) (*Track, error){"gpx": ParseGPX, "tcx": ParseTCX, "kml": ParseKML}
+	parsers := map[string]func([]byte) (*track.Track, error){"gpx": ParseGPX, "tcx": ParseTCX, "kml": ParseKML}
 	for name, data := range cases {
 		var before, after runtime.MemStats
 		runtime.GC()

@@ -1,4 +1,4 @@
-package route
+package trackfile
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cordillera/internal/testenv"
+	"cordillera/route/track"
 )
 
 const gpx10 = `<?xml version="1.0" encoding="UTF-8"?>
@@ -66,21 +67,21 @@ func TestParseFormats(t *testing.T) {
 	cases := []struct {
 		name   string
 		data   string
-		format Format
+		format track.Format
 		segs   []int // points per segment
 		eles   int   // points with an elevation
 	}{
-		{"gpx 1.0, empty track, waypoint, missing time and elevation", gpx10, GPX, []int{4, 2}, 5},
-		{"gpx 1.1, namespace prefix, extensions", gpx11Prefixed, GPX, []int{3}, 3},
-		{"gpx route without tracks", gpxRoute, GPX, []int{2}, 2},
-		{"tcx, a trackpoint without position, two laps", tcx, TCX, []int{2, 1}, 2},
-		{"geojson collection", geojsonCollection, GeoJSON, []int{3, 2, 2}, 6},
-		{"geojson bare geometry", `{"type":"LineString","coordinates":[[1,2,3],[1,2.1,4]]}`, GeoJSON, []int{2}, 2},
-		{"csv", "lat,lon,ele\n46,14,100\n46.001,14,101\n", CSV, []int{2}, 2},
-		{"csv semicolons, decimal commas, names in other words", "Time;Latitude;Longitude;Altitude (m)\n1;46,5;14,25;100,5\n2;46,6;14,3;\n", CSV, []int{2}, 1},
-		{"csv tabs, lng, elevation first, comment", "# exported\nElevation\tLng\tLAT\n100\t14\t46\n101\t14\t46.001\n", CSV, []int{2}, 2},
-		{"csv with a '#' header line (OpenTracks), a comment, blank and position-less rows", "#time,trackpoint_type,latitude,longitude,altitude\n# resumed\n1,TRACKPOINT,46,14,100\n\n,,,,\n2,SEGMENT_START_MANUAL,,,\n3,TRACKPOINT,46.001,14,101\n4,MARKER\n", CSV, []int{2}, 2},
-		{"csv without an elevation column, quoted names, BOM", "\xef\xbb\xbf\"lat\",\"long\"\n46,14\n46.1,14\n", CSV, []int{2}, 0},
+		{"gpx 1.0, empty track, waypoint, missing time and elevation", gpx10, track.GPX, []int{4, 2}, 5},
+		{"gpx 1.1, namespace prefix, extensions", gpx11Prefixed, track.GPX, []int{3}, 3},
+		{"gpx route without tracks", gpxRoute, track.GPX, []int{2}, 2},
+		{"tcx, a trackpoint without position, two laps", tcx, track.TCX, []int{2, 1}, 2},
+		{"geojson collection", geojsonCollection, track.GeoJSON, []int{3, 2, 2}, 6},
+		{"geojson bare geometry", `{"type":"LineString","coordinates":[[1,2,3],[1,2.1,4]]}`, track.GeoJSON, []int{2}, 2},
+		{"csv", "lat,lon,ele\n46,14,100\n46.001,14,101\n", track.CSV, []int{2}, 2},
+		{"csv semicolons, decimal commas, names in other words", "Time;Latitude;Longitude;Altitude (m)\n1;46,5;14,25;100,5\n2;46,6;14,3;\n", track.CSV, []int{2}, 1},
+		{"csv tabs, lng, elevation first, comment", "# exported\nElevation\tLng\tLAT\n100\t14\t46\n101\t14\t46.001\n", track.CSV, []int{2}, 2},
+		{"csv with a '#' header line (OpenTracks), a comment, blank and position-less rows", "#time,trackpoint_type,latitude,longitude,altitude\n# resumed\n1,TRACKPOINT,46,14,100\n\n,,,,\n2,SEGMENT_START_MANUAL,,,\n3,TRACKPOINT,46.001,14,101\n4,MARKER\n", track.CSV, []int{2}, 2},
+		{"csv without an elevation column, quoted names, BOM", "\xef\xbb\xbf\"lat\",\"long\"\n46,14\n46.1,14\n", track.CSV, []int{2}, 0},
 	}
 	for _, c := range cases {
 		tr, err := Parse([]byte(c.data))
@@ -112,49 +113,22 @@ func TestParseValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := tr.Segments[0][0]; p != (Point{Lat: 46.5, Lon: 14.25, Ele: 100.5, HasEle: true}) {
+	if p := tr.Segments[0][0]; p != (track.Point{Lat: 46.5, Lon: 14.25, Ele: 100.5, HasEle: true}) {
 		t.Errorf("csv point %+v", p)
 	}
 	tr, err = Parse([]byte(tcx))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := tr.Segments[0][1]; p != (Point{Lat: 35.951, Lon: -79.09}) {
+	if p := tr.Segments[0][1]; p != (track.Point{Lat: 35.951, Lon: -79.09}) {
 		t.Errorf("tcx point without altitude %+v", p)
 	}
 	tr, err = Parse([]byte(gpx11Prefixed))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := tr.Segments[0][2]; p != (Point{Lat: 37.802, Lon: -122.411, Ele: 13.9, HasEle: true}) {
+	if p := tr.Segments[0][2]; p != (track.Point{Lat: 37.802, Lon: -122.411, Ele: 13.9, HasEle: true}) {
 		t.Errorf("gpx point %+v", p)
-	}
-}
-
-// Elevations that are NaN or infinite are counted, treated as missing,
-// and reported.
-func TestParseCountsNonFiniteElevations(t *testing.T) {
-	for _, data := range []string{
-		"lat,lon,ele\n46,14,NaN\n46.001,14,100\n46.002,14,Inf\n46.003,14,-inf\n",
-		`<gpx version="1.1"><trk><trkseg><trkpt lat="46" lon="14"><ele>NaN</ele></trkpt><trkpt lat="46.001" lon="14"><ele>100</ele></trkpt>` +
-			`<trkpt lat="46.002" lon="14"><ele>+Inf</ele></trkpt><trkpt lat="46.003" lon="14"><ele>-Inf</ele></trkpt></trkseg></trk></gpx>`,
-	} {
-		tr, err := Parse([]byte(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		seg := tr.Segments[0]
-		if tr.NonFinite != 3 || seg[0] != (Point{Lat: 46, Lon: 14}) || !seg[1].HasEle || seg[3].HasEle {
-			t.Errorf("%s: %d non-finite, points %+v; want 3, counted as missing", tr.Format, tr.NonFinite, seg)
-		}
-		p, err := Prepare(tr, opts())
-		if err != nil {
-			t.Fatal(err)
-		}
-		res := &Result{Path: p}
-		if p.NonFinite != 3 || len(res.Notes()) == 0 || !strings.Contains(res.Notes()[0], "3 elevation(s) were NaN or infinite") {
-			t.Errorf("%s: path counts %d, notes %q", tr.Format, p.NonFinite, res.Notes())
-		}
 	}
 }
 
@@ -227,7 +201,7 @@ func TestLoadDetectsFromContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, err := Load(path)
-	if err != nil || tr.Format != GPX {
+	if err != nil || tr.Format != track.GPX {
 		t.Fatalf("got %v, %v; want a GPX track", tr, err)
 	}
 }
@@ -243,19 +217,19 @@ func sharedData(t testing.TB, sub string) string {
 // elevations its README lists.
 func TestRealTracks(t *testing.T) {
 	want := map[string]struct {
-		format         Format
+		format         track.Format
 		points         int
 		eleLo, eleHi   float64
 		lengthKm       float64 // after preparation
 		dup, segsAtMin int
 	}{
-		"gpx/korita-zbevnica.gpx":      {GPX, 871, 722, 1051, 14.6, 0, 4},
-		"gpx/munich-edge800-bike.gpx":  {GPX, 1286, 510, 554, 25.1, 0, 8},
-		"gpx/sf-strava-run.gpx":        {GPX, 1118, 11, 104, 3.6, 22, 1},
-		"gpx/mojstrovka.gpx":           {GPX, 184, 1615, 2057, 2.4, 0, 1},
-		"gpx/visnjan.gpx":              {GPX, 413, 245, 304, 4.4, 0, 1},
-		"routes/sf-strava-run.geojson": {GeoJSON, 1118, 11, 104, 3.6, 22, 1},
-		"routes/nc-run-tcxparser.tcx":  {TCX, 383, 158, 216, 4.7, 0, 3},
+		"gpx/korita-zbevnica.gpx":      {track.GPX, 871, 722, 1051, 14.6, 0, 4},
+		"gpx/munich-edge800-bike.gpx":  {track.GPX, 1286, 510, 554, 25.1, 0, 8},
+		"gpx/sf-strava-run.gpx":        {track.GPX, 1118, 11, 104, 3.6, 22, 1},
+		"gpx/mojstrovka.gpx":           {track.GPX, 184, 1615, 2057, 2.4, 0, 1},
+		"gpx/visnjan.gpx":              {track.GPX, 413, 245, 304, 4.4, 0, 1},
+		"routes/sf-strava-run.geojson": {track.GeoJSON, 1118, 11, 104, 3.6, 22, 1},
+		"routes/nc-run-tcxparser.tcx":  {track.TCX, 383, 158, 216, 4.7, 0, 3},
 	}
 	root := sharedData(t, "")
 	for name, w := range want {
@@ -276,7 +250,7 @@ func TestRealTracks(t *testing.T) {
 			t.Errorf("%s: %s, %d points, elevation %.0f–%.0f; want %s, %d, %.0f–%.0f",
 				name, tr.Format, tr.Points(), lo, hi, w.format, w.points, w.eleLo, w.eleHi)
 		}
-		p, err := Prepare(tr, Options{Size: 1025, Margin: 0.1, MinCellSize: 1})
+		p, err := track.Prepare(tr, track.Options{Size: 1025, Margin: 0.1, MinCellSize: 1})
 		if err != nil {
 			t.Errorf("%s: prepare: %v", name, err)
 			continue

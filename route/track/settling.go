@@ -1,4 +1,4 @@
-package route
+package track
 
 import "math"
 
@@ -35,7 +35,7 @@ func (p *Path) repairSettling(segs [][]Sample) {
 	grade := steepGrade(segs)
 	along := 0.0
 	for _, seg := range segs {
-		cum := cumulative(seg)
+		cum := Cumulative(seg)
 		p.settle(seg, cum, grade, along)
 		along += cum[len(cum)-1]
 	}

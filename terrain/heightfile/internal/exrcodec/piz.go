@@ -1,4 +1,4 @@
-package heightfile
+package exrcodec
 
 import (
 	"encoding/binary"
@@ -31,20 +31,20 @@ const (
 	pizRange      = 1 << 16 // values of a 16-bit word
 )
 
-// pizTables are the tables one PIZ chunk needs, kept from chunk to chunk
+// PIZ are the tables one PIZ chunk needs, kept from chunk to chunk
 // of an image: 1.3 MB that would otherwise be allocated for each.
-type pizTables struct {
+type PIZ struct {
 	lut   []uint16
 	hcode []uint64
 	dec   []hufDec
 }
 
-// unPIZ decodes a PIZ chunk of rows lines of cw samples of the channels
+// Decode decodes a PIZ chunk of rows lines of cw samples of the channels
 // into the layout of an uncompressed chunk.
-func (t *pizTables) unPIZ(packed []byte, channels []exrChannel, cw, rows int) ([]byte, error) {
+func (t *PIZ) Decode(packed []byte, channels []Channel, cw, rows int) ([]byte, error) {
 	words := 0
 	for _, c := range channels {
-		words += cw * rows * c.bytesPerPx / 2
+		words += cw * rows * c.Bytes / 2
 	}
 	if len(packed) < 4 {
 		return nil, errors.New("PIZ data too short for its value range")
@@ -95,7 +95,7 @@ func (t *pizTables) unPIZ(packed []byte, channels []exrChannel, cw, rows int) ([
 	// The wavelet, per channel and per word of a sample.
 	start := 0
 	for _, c := range channels {
-		size := c.bytesPerPx / 2
+		size := c.Bytes / 2
 		for j := range size {
 			wav2Decode(buf[start:], j, cw, size, rows, cw*size, maxValue)
 		}
@@ -111,7 +111,7 @@ func (t *pizTables) unPIZ(packed []byte, channels []exrChannel, cw, rows int) ([
 	for y := range rows {
 		start := 0
 		for _, c := range channels {
-			n := cw * c.bytesPerPx / 2
+			n := cw * c.Bytes / 2
 			for _, v := range buf[start+y*n : start+(y+1)*n] {
 				le.PutUint16(out[o:], v)
 				o += 2
@@ -208,7 +208,7 @@ type hufDec struct {
 }
 
 // hufUncompress decodes Huffman data into out, which it must fill.
-func (t *pizTables) hufUncompress(in []byte, out []uint16) error {
+func (t *PIZ) hufUncompress(in []byte, out []uint16) error {
 	if len(in) < 20 {
 		if len(out) != 0 {
 			return errors.New("PIZ Huffman data too short for its header")
@@ -345,96 +345,107 @@ var errHufData = errors.New("bad PIZ Huffman data")
 // symbol rlc repeats the last word as many more times as the next 8 bits
 // say.
 func hufDecode(hcode []uint64, dec []hufDec, in []byte, nBits uint64, rlc uint32, out []uint16) error {
-	var c uint64
-	lc, p, o := 0, 0, 0
-	end := int((nBits + 7) / 8)
-	put := func(sym uint32) error {
-		if sym != rlc {
-			if o >= len(out) {
-				return errHufData
-			}
-			out[o] = uint16(sym)
-			o++
-			return nil
-		}
-		if lc < 8 {
-			if p >= end {
-				return errHufData
-			}
-			c = c<<8 | uint64(in[p])
-			p++
-			lc += 8
-		}
-		lc -= 8
-		cs := int(uint8(c >> uint(lc)))
-		if o+cs > len(out) || o == 0 {
-			return errHufData
-		}
-		s := out[o-1]
-		for range cs {
-			out[o] = s
-			o++
-		}
-		return nil
-	}
-	for p < end {
-		c = c<<8 | uint64(in[p])
-		p++
-		lc += 8
-		for lc >= hufDecBits {
-			d := &dec[(c>>uint(lc-hufDecBits))&hufDecMask]
-			if d.len != 0 {
-				if d.len > lc {
-					return errHufData
-				}
-				lc -= d.len
-				if err := put(d.lit); err != nil {
+	h := &hufState{in: in, end: int((nBits + 7) / 8), out: out, rlc: rlc}
+	for h.p < h.end {
+		h.c = h.c<<8 | uint64(in[h.p])
+		h.p++
+		h.lc += 8
+		for h.lc >= hufDecBits {
+			d := &dec[(h.c>>uint(h.lc-hufDecBits))&hufDecMask]
+			if d.len == 0 {
+				if err := h.putLong(hcode, d); err != nil {
 					return err
 				}
 				continue
 			}
-			if len(d.long) == 0 {
+			if d.len > h.lc {
 				return errHufData
 			}
-			found := false
-			for _, sym := range d.long {
-				l := int(hcode[sym] & 63)
-				for lc < l && p < end {
-					c = c<<8 | uint64(in[p])
-					p++
-					lc += 8
-				}
-				if lc >= l && hcode[sym]>>6 == (c>>uint(lc-l))&(1<<uint(l)-1) {
-					lc -= l
-					if err := put(sym); err != nil {
-						return err
-					}
-					found = true
-					break
-				}
-			}
-			if !found {
-				return errHufData
+			h.lc -= d.len
+			if err := h.put(d.lit); err != nil {
+				return err
 			}
 		}
 	}
 	// The codes left in fewer than hufDecBits bits, less the padding of
 	// the last byte.
 	i := int((8 - nBits) & 7)
-	c >>= uint(i)
-	lc -= i
-	for lc > 0 {
-		d := &dec[(c<<uint(hufDecBits-lc))&hufDecMask]
-		if d.len == 0 || d.len > lc {
+	h.c >>= uint(i)
+	h.lc -= i
+	for h.lc > 0 {
+		d := &dec[(h.c<<uint(hufDecBits-h.lc))&hufDecMask]
+		if d.len == 0 || d.len > h.lc {
 			return errHufData
 		}
-		lc -= d.len
-		if err := put(d.lit); err != nil {
+		h.lc -= d.len
+		if err := h.put(d.lit); err != nil {
 			return err
 		}
 	}
-	if o != len(out) {
-		return fmt.Errorf("PIZ Huffman data holds %d of the %d words of its pixels", o, len(out))
+	if h.o != len(out) {
+		return fmt.Errorf("PIZ Huffman data holds %d of the %d words of its pixels", h.o, len(out))
 	}
 	return nil
+}
+
+// hufState is where hufDecode is: lc bits of c not yet decoded, the next
+// byte p of in (of end), the next word o of out.
+type hufState struct {
+	in     []byte
+	end, p int
+	c      uint64
+	lc     int
+	out    []uint16
+	o      int
+	rlc    uint32
+}
+
+// put writes the decoded symbol sym, or for rlc the run the next 8 bits
+// give the length of.
+func (h *hufState) put(sym uint32) error {
+	if sym != h.rlc {
+		if h.o >= len(h.out) {
+			return errHufData
+		}
+		h.out[h.o] = uint16(sym)
+		h.o++
+		return nil
+	}
+	if h.lc < 8 {
+		if h.p >= h.end {
+			return errHufData
+		}
+		h.c = h.c<<8 | uint64(h.in[h.p])
+		h.p++
+		h.lc += 8
+	}
+	h.lc -= 8
+	cs := int(uint8(h.c >> uint(h.lc)))
+	if h.o+cs > len(h.out) || h.o == 0 {
+		return errHufData
+	}
+	s := h.out[h.o-1]
+	for range cs {
+		h.out[h.o] = s
+		h.o++
+	}
+	return nil
+}
+
+// putLong decodes and puts the symbol of a code longer than hufDecBits,
+// one of d's candidates, reading more bits as the candidates need them.
+func (h *hufState) putLong(hcode []uint64, d *hufDec) error {
+	for _, sym := range d.long {
+		l := int(hcode[sym] & 63)
+		for h.lc < l && h.p < h.end {
+			h.c = h.c<<8 | uint64(h.in[h.p])
+			h.p++
+			h.lc += 8
+		}
+		if h.lc >= l && hcode[sym]>>6 == (h.c>>uint(h.lc-l))&(1<<uint(l)-1) {
+			h.lc -= l
+			return h.put(sym)
+		}
+	}
+	return errHufData
 }

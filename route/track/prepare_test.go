@@ -1,9 +1,7 @@
-package route
+package track
 
 import (
 	"math"
-	"math/rand/v2"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -175,12 +173,12 @@ func TestResampleKeepsGapsAndSpacing(t *testing.T) {
 	for s, seg := range r.Segments {
 		first, last := seg[0], seg[len(seg)-1]
 		orig := p.Segments[s]
-		if first != orig[0] || dist(last, orig[len(orig)-1]) > 1e-9 {
+		if first != orig[0] || Dist(last, orig[len(orig)-1]) > 1e-9 {
 			t.Errorf("segment %d: ends moved", s)
 		}
-		step := dist(seg[0], seg[1])
+		step := Dist(seg[0], seg[1])
 		for i := 1; i < len(seg); i++ {
-			if d := dist(seg[i-1], seg[i]); d > 0.5+1e-9 || math.Abs(d-step) > 1e-6 {
+			if d := Dist(seg[i-1], seg[i]); d > 0.5+1e-9 || math.Abs(d-step) > 1e-6 {
 				t.Fatalf("segment %d: step %d is %g samples, want an even %g ≤ 0.5", s, i, d, step)
 			}
 		}
@@ -188,8 +186,8 @@ func TestResampleKeepsGapsAndSpacing(t *testing.T) {
 	// Elevation is interpolated along the segment: 0 to 100 m.
 	seg := r.Segments[0]
 	for _, q := range seg {
-		if want := 100 * dist(q, seg[0]) / dist(seg[len(seg)-1], seg[0]); math.Abs(q.Ele-want) > 1e-6 {
-			t.Fatalf("elevation %.4f at %.2f samples along, want %.4f", q.Ele, dist(q, seg[0]), want)
+		if want := 100 * Dist(q, seg[0]) / Dist(seg[len(seg)-1], seg[0]); math.Abs(q.Ele-want) > 1e-6 {
+			t.Fatalf("elevation %.4f at %.2f samples along, want %.4f", q.Ele, Dist(q, seg[0]), want)
 		}
 	}
 }
@@ -212,39 +210,5 @@ func TestPrepareErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
-	}
-}
-
-// The lines made of a track follow the points kept, not its length over
-// the cell size: a noisy 20,000-point track 16 million samples long (a
-// 1-million-point GPX took 1.4 GB, a 2.5-million-point noisy CSV 7 GB)
-// is resampled, densified and solved within a measured 100 MB.
-func TestLinesAllocateByPointsKept(t *testing.T) {
-	const n = 20000
-	rng := rand.New(rand.NewPCG(1, 0))
-	seg := make([]Sample, n)
-	for i := range seg {
-		seg[i] = Sample{X: 100 + 800*rng.Float64(), Y: 100 + 800*rng.Float64(), Ele: 500 + rng.Float64()}
-	}
-	p := &Path{Segments: [][]Sample{seg}, CellSize: 1}
-	for i := 1; i < n; i++ {
-		p.Length += dist(seg[i-1], seg[i])
-	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	line := p.Resample(p.lineSpacing(0.5))
-	dense := p.densify(0.5)
-	spacing := solveSpacing(p, 16)
-	runtime.ReadMemStats(&after)
-	alloc := after.TotalAlloc - before.TotalAlloc
-	t.Logf("%.0f samples long: line %d points, densified %d, spacing %.3g; %.1f MB allocated",
-		p.Length, line.Points(), dense.Points(), spacing, float64(alloc)/1e6)
-	if line.Points() > maxLinePoints+1 || dense.Points() > maxLinePoints+n || alloc > 100<<20 {
-		t.Errorf("line %d points, densified %d, %.0f MB allocated; want at most %d, %d and 100 MB",
-			line.Points(), dense.Points(), float64(alloc)/1e6, maxLinePoints+1, maxLinePoints+n)
-	}
-	if spacing > 64 {
-		t.Errorf("spacing %.3g samples for points that merge within 64", spacing)
 	}
 }

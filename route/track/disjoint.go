@@ -1,4 +1,4 @@
-package route
+package track
 
 // disjointSets is union-find over n items with path halving: the pieces
 // of a track that belong together (copies, parts, fragments).

@@ -1,4 +1,4 @@
-package route
+package track
 
 import (
 	"math"

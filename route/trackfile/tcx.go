@@ -1,4 +1,4 @@
-package route
+package trackfile
 
 import (
 	"encoding/xml"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"cordillera/route/track"
 )
 
 // tcxTrackpoint is the part of a TCX <Trackpoint> a route needs.
@@ -21,10 +23,10 @@ type tcxTrackpoint struct {
 // with Position/LatitudeDegrees, Position/LongitudeDegrees and
 // AltitudeMeters. Trackpoints without a position (a pause, a lost fix) are
 // skipped. Elements are matched by local name, whatever their namespace.
-func ParseTCX(data []byte) (*Track, error) {
+func ParseTCX(data []byte) (*track.Track, error) {
 	d := newXMLDecoder(data)
-	t := &Track{Format: TCX}
-	var seg []Point
+	t := &track.Track{Format: track.TCX}
+	var seg []track.Point
 	n := 0
 	for {
 		tok, err := d.Token()
@@ -38,7 +40,7 @@ func ParseTCX(data []byte) (*Track, error) {
 		case xml.StartElement:
 			switch el.Name.Local {
 			case "Track":
-				t.appendSegment(seg)
+				appendSegment(t, seg)
 				seg = nil
 			case "Trackpoint":
 				n++
@@ -56,33 +58,33 @@ func ParseTCX(data []byte) (*Track, error) {
 			}
 		case xml.EndElement:
 			if el.Name.Local == "Track" {
-				t.appendSegment(seg)
+				appendSegment(t, seg)
 				seg = nil
 			}
 		}
 	}
-	t.appendSegment(seg)
+	appendSegment(t, seg)
 	return t, nil
 }
 
 // point converts a trackpoint; ok is false when it has no position.
-func (tp tcxTrackpoint) point() (p Point, ok bool, err error) {
+func (tp tcxTrackpoint) point() (p track.Point, ok bool, err error) {
 	if tp.Lat == nil || tp.Lon == nil {
-		return Point{}, false, nil
+		return track.Point{}, false, nil
 	}
 	lat, err := strconv.ParseFloat(strings.TrimSpace(*tp.Lat), 64)
 	if err != nil {
-		return Point{}, false, fmt.Errorf("LatitudeDegrees %q is not a number", *tp.Lat)
+		return track.Point{}, false, fmt.Errorf("LatitudeDegrees %q is not a number", *tp.Lat)
 	}
 	lon, err := strconv.ParseFloat(strings.TrimSpace(*tp.Lon), 64)
 	if err != nil {
-		return Point{}, false, fmt.Errorf("LongitudeDegrees %q is not a number", *tp.Lon)
+		return track.Point{}, false, fmt.Errorf("LongitudeDegrees %q is not a number", *tp.Lon)
 	}
 	var ele float64
 	hasEle := tp.Altitude != nil
 	if hasEle {
 		if ele, err = strconv.ParseFloat(strings.TrimSpace(*tp.Altitude), 64); err != nil {
-			return Point{}, false, fmt.Errorf("AltitudeMeters %q is not a number", *tp.Altitude)
+			return track.Point{}, false, fmt.Errorf("AltitudeMeters %q is not a number", *tp.Altitude)
 		}
 	}
 	return newPoint(lat, lon, ele, hasEle), true, nil

@@ -1,4 +1,4 @@
-package route
+package track
 
 import (
 	"math"
@@ -30,7 +30,7 @@ func (p *Path) repairSteps(segs [][]Sample) {
 	ramp := max(grade, stepGrade/4)
 	along := 0.0 // metres along the track to the segment's start
 	for _, seg := range segs {
-		cum := cumulative(seg)
+		cum := Cumulative(seg)
 		steep := func(i int) float64 { // the sign of a steep increment i−1 → i, else 0
 			de := seg[i].Ele - seg[i-1].Ele
 			if g := math.Abs(de) / max(cum[i]-cum[i-1], 1); g > stepGrade && g > stepFactor*grade {
@@ -105,7 +105,7 @@ func levelAround(seg []Sample, cum []float64, i, dir int) float64 {
 func steepGrade(segs [][]Sample) float64 {
 	var grades []float64
 	for _, seg := range segs {
-		cum := cumulative(seg)
+		cum := Cumulative(seg)
 		j := 0
 		for i := range seg {
 			for j < len(seg)-1 && cum[j]-cum[i] < outlierWindow/2 {

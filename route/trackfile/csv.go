@@ -1,4 +1,4 @@
-package route
+package trackfile
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"cordillera/route/track"
 )
 
 // Column names ParseCSV accepts, compared case-insensitively after units
@@ -51,7 +53,7 @@ func blankRow(rec []string) bool {
 // other line does (OpenTracks writes "#time,latitude,…"). Blank rows
 // and rows without a position (no latitude or longitude: a pause, a
 // marker) are skipped. The whole file is one segment.
-func ParseCSV(data []byte) (*Track, error) {
+func ParseCSV(data []byte) (*track.Track, error) {
 	cols, err := csvHeader(data)
 	if err != nil {
 		return nil, fmt.Errorf("csv: %w", err)
@@ -68,8 +70,8 @@ func ParseCSV(data []byte) (*Track, error) {
 			return nil, fmt.Errorf("csv: %w", err)
 		}
 	}
-	t := &Track{Format: CSV}
-	var seg []Point
+	t := &track.Track{Format: track.CSV}
+	var seg []track.Point
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -88,7 +90,7 @@ func ParseCSV(data []byte) (*Track, error) {
 		}
 		seg = append(seg, p)
 	}
-	t.appendSegment(seg)
+	appendSegment(t, seg)
 	return t, nil
 }
 
@@ -169,23 +171,23 @@ func columnName(s string) string {
 }
 
 // point reads one record.
-func (c csvColumns) point(rec []string) (Point, error) {
+func (c csvColumns) point(rec []string) (track.Point, error) {
 	if len(rec) <= max(c.lat, c.lon) {
-		return Point{}, fmt.Errorf("%d fields; the latitude and longitude are in columns %d and %d", len(rec), c.lat+1, c.lon+1)
+		return track.Point{}, fmt.Errorf("%d fields; the latitude and longitude are in columns %d and %d", len(rec), c.lat+1, c.lon+1)
 	}
 	lat, err := c.number(rec[c.lat])
 	if err != nil {
-		return Point{}, fmt.Errorf("latitude %q is not a number", rec[c.lat])
+		return track.Point{}, fmt.Errorf("latitude %q is not a number", rec[c.lat])
 	}
 	lon, err := c.number(rec[c.lon])
 	if err != nil {
-		return Point{}, fmt.Errorf("longitude %q is not a number", rec[c.lon])
+		return track.Point{}, fmt.Errorf("longitude %q is not a number", rec[c.lon])
 	}
 	var ele float64
 	hasEle := c.ele >= 0 && c.ele < len(rec) && strings.TrimSpace(rec[c.ele]) != ""
 	if hasEle {
 		if ele, err = c.number(rec[c.ele]); err != nil {
-			return Point{}, fmt.Errorf("elevation %q is not a number", rec[c.ele])
+			return track.Point{}, fmt.Errorf("elevation %q is not a number", rec[c.ele])
 		}
 	}
 	return newPoint(lat, lon, ele, hasEle), nil

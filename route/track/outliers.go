@@ -1,4 +1,4 @@
-package route
+package track
 
 import (
 	"math"
@@ -56,7 +56,7 @@ func (p *Path) dropFragments(segs [][]Sample) [][]Sample {
 			b.xLo, b.xHi = min(b.xLo, q.X), max(b.xHi, q.X)
 			b.yLo, b.yHi = min(b.yLo, q.Y), max(b.yHi, q.Y)
 			if i > 0 {
-				lengths[k] += dist(seg[i-1], q)
+				lengths[k] += Dist(seg[i-1], q)
 			}
 		}
 		boxes[k] = b
@@ -160,48 +160,14 @@ func (p *Path) repairElevations(segs [][]Sample) {
 	offset := make([][]float64, len(segs)) // metres from the window's middle
 	var all, grades []float64
 	for k, seg := range segs {
-		cum := cumulative(seg)
+		cum := Cumulative(seg)
 		resid[k] = make([]float64, len(seg))
 		offset[k] = make([]float64, len(seg))
 		if len(seg) < 2*outlierMinPoints+1 {
 			continue
 		}
-		buf := make([]float64, 0, 64)
-		for i := range seg {
-			lo, hi := i, i
-			for lo > 0 && (cum[i]-cum[lo] < outlierWindow || i-lo < outlierMinPoints) {
-				lo--
-			}
-			for hi < len(seg)-1 && (cum[hi]-cum[i] < outlierWindow || hi-i < outlierMinPoints) {
-				hi++
-			}
-			// Near an end, reach further the other way to keep the window's length.
-			for lo == 0 && hi < len(seg)-1 && (cum[hi]-cum[lo] < 2*outlierWindow || hi-lo < 2*outlierMinPoints) {
-				hi++
-			}
-			for hi == len(seg)-1 && lo > 0 && (cum[hi]-cum[lo] < 2*outlierWindow || hi-lo < 2*outlierMinPoints) {
-				lo--
-			}
-			buf = buf[:0]
-			for j := lo; j <= hi; j++ {
-				buf = append(buf, seg[j].Ele)
-			}
-			resid[k][i] = seg[i].Ele - median(buf)
-			// Off the window's middle (near an end) a climb itself puts the
-			// point off the median: allow the track's steep grade for it.
-			offset[k][i] = math.Abs(cum[i] - (cum[lo]+cum[hi])/2)
-			all = append(all, math.Abs(resid[k][i]))
-		}
-		// Grades over at least half a window, for the track's own steepness.
-		j := 0
-		for i := range seg {
-			for j < len(seg)-1 && cum[j]-cum[i] < outlierWindow/2 {
-				j++
-			}
-			if d := cum[j] - cum[i]; d >= outlierWindow/2 {
-				grades = append(grades, math.Abs(seg[j].Ele-seg[i].Ele)/d)
-			}
-		}
+		all = appendResiduals(all, seg, cum, resid[k], offset[k])
+		grades = appendGrades(grades, seg, cum)
 	}
 	if len(all) == 0 {
 		return
@@ -216,7 +182,7 @@ func (p *Path) repairElevations(segs [][]Sample) {
 	outlier := func(k, i int) bool { return math.Abs(resid[k][i]) > limit+grade*offset[k][i] }
 	along := 0.0 // metres along the track to the segment's start
 	for k, seg := range segs {
-		cum := cumulative(seg)
+		cum := Cumulative(seg)
 		for i := 0; i < len(seg); {
 			if !outlier(k, i) {
 				i++
@@ -229,30 +195,95 @@ func (p *Path) repairElevations(segs [][]Sample) {
 			if i == 0 && j == len(seg) {
 				break // nothing to repair from
 			}
-			kind := "spike"
-			switch {
-			case i == 0:
-				kind = "start"
-			case j == len(seg):
-				kind = "end"
-			}
-			rec := make([]float64, j-i)
-			for q := i; q < j; q++ {
-				rec[q-i] = seg[q].Ele
-				seg[q].Ele = math.NaN()
-			}
-			p.fillElevation([][]Sample{seg})
-			r := Repair{Kind: kind, Points: j - i}
-			for q := i; q < j; q++ {
-				if c := seg[q].Ele - rec[q-i]; math.Abs(c) > math.Abs(r.Change) {
-					r.Change, r.At = c, along+cum[q]
-				}
-			}
-			p.Repairs = append(p.Repairs, r)
+			p.repairRun(seg, cum, i, j, along)
 			i = j
 		}
 		along += cum[len(cum)-1]
 	}
+}
+
+// appendResiduals sets the residual of each point of seg (cum its
+// distances along it) and its distance from its window's middle, and
+// returns all with the residuals' sizes appended.
+func appendResiduals(all []float64, seg []Sample, cum, resid, offset []float64) []float64 {
+	buf := make([]float64, 0, 64)
+	for i := range seg {
+		lo, hi := outlierWindowAround(cum, i)
+		buf = buf[:0]
+		for j := lo; j <= hi; j++ {
+			buf = append(buf, seg[j].Ele)
+		}
+		resid[i] = seg[i].Ele - median(buf)
+		// Off the window's middle (near an end) a climb itself puts the
+		// point off the median: allow the track's steep grade for it.
+		offset[i] = math.Abs(cum[i] - (cum[lo]+cum[hi])/2)
+		all = append(all, math.Abs(resid[i]))
+	}
+	return all
+}
+
+// outlierWindowAround returns the first and last point of point i's
+// window along a segment of distances cum: outlierWindow metres and
+// outlierMinPoints points either side, reaching further the other way
+// near an end.
+func outlierWindowAround(cum []float64, i int) (lo, hi int) {
+	last := len(cum) - 1
+	lo, hi = i, i
+	for lo > 0 && (cum[i]-cum[lo] < outlierWindow || i-lo < outlierMinPoints) {
+		lo--
+	}
+	for hi < last && (cum[hi]-cum[i] < outlierWindow || hi-i < outlierMinPoints) {
+		hi++
+	}
+	// Near an end, reach further the other way to keep the window's length.
+	for lo == 0 && hi < last && (cum[hi]-cum[lo] < 2*outlierWindow || hi-lo < 2*outlierMinPoints) {
+		hi++
+	}
+	for hi == last && lo > 0 && (cum[hi]-cum[lo] < 2*outlierWindow || hi-lo < 2*outlierMinPoints) {
+		lo--
+	}
+	return lo, hi
+}
+
+// appendGrades returns grades with seg's grades over at least half a
+// window appended, for the track's own steepness.
+func appendGrades(grades []float64, seg []Sample, cum []float64) []float64 {
+	j := 0
+	for i := range seg {
+		for j < len(seg)-1 && cum[j]-cum[i] < outlierWindow/2 {
+			j++
+		}
+		if d := cum[j] - cum[i]; d >= outlierWindow/2 {
+			grades = append(grades, math.Abs(seg[j].Ele-seg[i].Ele)/d)
+		}
+	}
+	return grades
+}
+
+// repairRun fills in the elevations of the outliers i to j-1 of seg along
+// the track and records the repair: a spike, or the start or the end of
+// the segment. along is how far along the track seg starts.
+func (p *Path) repairRun(seg []Sample, cum []float64, i, j int, along float64) {
+	kind := "spike"
+	switch {
+	case i == 0:
+		kind = "start"
+	case j == len(seg):
+		kind = "end"
+	}
+	rec := make([]float64, j-i)
+	for q := i; q < j; q++ {
+		rec[q-i] = seg[q].Ele
+		seg[q].Ele = math.NaN()
+	}
+	p.fillElevation([][]Sample{seg})
+	r := Repair{Kind: kind, Points: j - i}
+	for q := i; q < j; q++ {
+		if c := seg[q].Ele - rec[q-i]; math.Abs(c) > math.Abs(r.Change) {
+			r.Change, r.At = c, along+cum[q]
+		}
+	}
+	p.Repairs = append(p.Repairs, r)
 }
 
 // RepairedPoints returns the number of elevations repairElevations replaced.

@@ -1,7 +1,8 @@
-package route
+package trackfile
 
 import (
 	"bytes"
+	"cordillera/route/track"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -28,7 +29,7 @@ func isFIT(data []byte) bool {
 // whose checksum does not match but whose messages decode is read, with
 // a warning naming the checksum (Track.Warnings), as GPSBabel reads it;
 // one that does not decode is refused, naming the checksum as well.
-func ParseFIT(data []byte) (t *Track, err error) {
+func ParseFIT(data []byte) (t *track.Track, err error) {
 	defer func() {
 		// The decoder is third-party; hostile input must not panic the program.
 		if r := recover(); r != nil {
@@ -37,7 +38,7 @@ func ParseFIT(data []byte) (t *Track, err error) {
 	}()
 	damaged := fitChecksums(data)
 	dec := decoder.New(bytes.NewReader(data), decoder.WithIgnoreChecksum())
-	t = &Track{Format: FIT, Warnings: damaged}
+	t = &track.Track{Format: track.FIT, Warnings: damaged}
 	records := 0
 	for dec.Next() {
 		f, err := dec.Decode()
@@ -47,7 +48,7 @@ func ParseFIT(data []byte) (t *Track, err error) {
 			}
 			return nil, fmt.Errorf("fit: %w", err)
 		}
-		var seg []Point
+		var seg []track.Point
 		for i := range f.Messages {
 			if f.Messages[i].Num != mesgnum.Record {
 				continue
@@ -57,7 +58,7 @@ func ParseFIT(data []byte) (t *Track, err error) {
 				seg = append(seg, p)
 			}
 		}
-		t.appendSegment(seg)
+		appendSegment(t, seg)
 	}
 	if records == 0 {
 		return nil, fmt.Errorf("fit: no record messages: not an activity or a course")
@@ -69,11 +70,11 @@ func ParseFIT(data []byte) (t *Track, err error) {
 }
 
 // fitPoint converts a record message; ok is false without a position.
-func fitPoint(m *proto.Message) (Point, bool) {
+func fitPoint(m *proto.Message) (track.Point, bool) {
 	r := mesgdef.NewRecord(m)
 	lat, lon := r.PositionLatDegrees(), r.PositionLongDegrees()
 	if math.IsNaN(lat) || math.IsNaN(lon) || math.IsInf(lat, 0) || math.IsInf(lon, 0) {
-		return Point{}, false
+		return track.Point{}, false
 	}
 	ele := r.EnhancedAltitudeScaled()
 	if math.IsNaN(ele) {
