@@ -21,8 +21,8 @@ const pngSegmentRows = 128
 
 // writePNG16 writes m as a 16-bit grayscale PNG (writePNG), the samples
 // quantised as EncodePNG16 documents.
-func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string) error {
-	return writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 16, colour: 0, bpp: 2,
+func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string, progress terrain.Progress) error {
+	return writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 16, colour: 0, bpp: 2, progress: progress,
 		fill: func(r0, r1 int, dst []byte) {
 			for i, h := range m.Samples[r0*m.Width : r1*m.Width] {
 				v := quantize16(h)
@@ -36,12 +36,14 @@ func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string) error
 // [r0, r1) into dst one row after another. fill is called from several
 // goroutines at once, for different rows, and must work from rows alone:
 // writers of derived maps compute each band of rows from the heights, so
-// that no image of the whole map is ever held.
+// that no image of the whole map is ever held. progress, if set, receives
+// the fraction of rows written.
 type pngRows struct {
 	width, height int
 	depth, colour byte
 	bpp           int
 	fill          func(r0, r1 int, dst []byte)
+	progress      terrain.Progress
 }
 
 // writePNG writes img as a PNG with the rows compressed in parallel, as
@@ -158,6 +160,9 @@ func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 		cw.chunk("IDAT", r.data)
 		if cw.err != nil {
 			break
+		}
+		if img.progress != nil {
+			img.progress(float64(s+1) / float64(segments))
 		}
 	}
 	cw.chunk("IEND", nil)
