@@ -20,9 +20,13 @@ import (
 const pngSegmentRows = 128
 
 // writePNG16 writes m as a 16-bit grayscale PNG (writePNG), the samples
-// quantised as EncodePNG16 documents.
+// quantised as EncodePNG16 documents, every row with the Up filter: on
+// heightmaps it compresses as well as Paeth (smaller on smooth worlds,
+// within 2 % on ridged ones) at a tenth of Paeth's cost, and choosing per
+// row by the smallest sum of differences (libpng's heuristic) picked
+// Paeth where Up would have been smaller (docs/formats.md).
 func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string, progress terrain.Progress) error {
-	return writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 16, colour: 0, bpp: 2, progress: progress,
+	return writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 16, colour: 0, bpp: 2, progress: progress, filter: up,
 		fill: func(r0, r1 int, dst []byte) {
 			for i, h := range m.Samples[r0*m.Width : r1*m.Width] {
 				v := quantize16(h)
@@ -36,13 +40,15 @@ func writePNG16(w io.Writer, m *terrain.Heightmap, text map[string]string, progr
 // [r0, r1) into dst one row after another. fill is called from several
 // goroutines at once, for different rows, and must work from rows alone:
 // writers of derived maps compute each band of rows from the heights, so
-// that no image of the whole map is ever held. progress, if set, receives
-// the fraction of rows written.
+// that no image of the whole map is ever held. filter writes a filtered
+// row (paeth when nil); progress, if set, receives the fraction of rows
+// written.
 type pngRows struct {
 	width, height int
 	depth, colour byte
 	bpp           int
 	fill          func(r0, r1 int, dst []byte)
+	filter        func(dst, cur, prev []byte, bpp int)
 	progress      terrain.Progress
 }
 
@@ -51,11 +57,12 @@ type pngRows struct {
 // deflated on its own (its dictionary starts empty) and ends on a byte
 // boundary with a sync flush, so the segments' streams joined are one
 // valid deflate stream; the zlib checksum is the segments' Adler-32 sums
-// combined. Each segment is as image/png would filter it (the Paeth
-// filter, which on smooth heights compresses best), at deflate's fastest
+// combined. Rows are filtered as img says, and deflated at the fastest
 // level: writing a large map costs about what generating it does, where
-// image/png's default level on one core took ten times as long. No copy of
-// the whole image is held, only the segments in flight.
+// image/png's default level on one core took ten times as long. The bytes
+// written depend on the image alone, not on the number of cores: segments
+// are cut at fixed rows and joined in order. No copy of the whole image is
+// held, only the segments in flight.
 func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 	width, height := img.width, img.height
 	var hdr [13]byte
@@ -89,19 +96,31 @@ func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 	window := make(chan struct{}, 2*workers)
 	done := make(chan struct{})
 	defer close(done)
+	// Buffers of segments written, for workers to fill again: growing a
+	// new one for every segment cost a tenth of the writing.
+	free := make(chan []byte, 3*workers)
 	// Workers still running when this returns stop at done; nothing they
 	// hold is written.
 	for range workers {
 		go func() {
 			fw, _ := flate.NewWriter(nil, flate.BestSpeed)
 			rowBytes := img.bpp * width
-			// The row above the segment (Paeth's "prior row"), then the
+			// The row above the segment (the filters' prior row), then the
 			// segment's rows.
 			raw := make([]byte, (pngSegmentRows+1)*rowBytes)
 			filtered := make([]byte, 1+rowBytes)
+			filter := img.filter
+			if filter == nil {
+				filter = paeth
+			}
 			for s := range next {
-				var buf bytes.Buffer
-				fw.Reset(&buf)
+				var old []byte
+				select {
+				case old = <-free:
+				default:
+				}
+				buf := bytes.NewBuffer(old[:0])
+				fw.Reset(buf)
 				sum := adler32.New()
 				r0, r1 := s*pngSegmentRows, min((s+1)*pngSegmentRows, height)
 				prev := raw[:rowBytes]
@@ -113,7 +132,7 @@ func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 				img.fill(r0, r1, raw[rowBytes:(1+r1-r0)*rowBytes])
 				for r := r0; r < r1; r++ {
 					cur := raw[(1+r-r0)*rowBytes : (2+r-r0)*rowBytes]
-					paeth(filtered, cur, prev, img.bpp)
+					filter(filtered, cur, prev, img.bpp)
 					sum.Write(filtered)
 					fw.Write(filtered)
 					prev = cur
@@ -161,6 +180,10 @@ func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 		if cw.err != nil {
 			break
 		}
+		select {
+		case free <- r.data:
+		default:
+		}
 		if img.progress != nil {
 			img.progress(float64(s+1) / float64(segments))
 		}
@@ -193,6 +216,15 @@ func paeth(dst, cur, prev []byte, bpp int) {
 }
 
 func absInt(x int) int { return max(x, -x) }
+
+// up filters the row cur against the row above, prev, into dst with the
+// Up predictor (PNG filter type 2): each byte less the byte above.
+func up(dst, cur, prev []byte, _ int) {
+	dst[0] = 2
+	for i, c := range cur {
+		dst[1+i] = c - prev[i]
+	}
+}
 
 // adler32Combine returns the Adler-32 of two byte strings joined, from
 // their sums and the second's length (zlib's adler32_combine).
