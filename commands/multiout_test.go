@@ -171,3 +171,29 @@ func TestProgressPerPhase(t *testing.T) {
 		t.Errorf("summary %q; want the build's and the writing's time", stdout)
 	}
 }
+
+// With -tiles each output is cut into its own tiles, each the tile a run
+// with that -o alone writes, for maps built tile by tile and for maps
+// built whole (erosion).
+func TestSeveralOutputsInTiles(t *testing.T) {
+	for _, erosion := range []string{"none", "thermal"} {
+		dir := t.TempDir()
+		common := []string{"-size", "129", "-tiles", "2", "-erosion", erosion}
+		both := slices.Concat(common, []string{"-o", filepath.Join(dir, "both.png"), "-o", filepath.Join(dir, "both.r16")})
+		if _, _, err := runCLI(t, both...); err != nil {
+			t.Fatal(err)
+		}
+		for _, ext := range []string{".png", ".r16"} {
+			if _, _, err := runCLI(t, slices.Concat(common, []string{"-o", filepath.Join(dir, "alone"+ext)})...); err != nil {
+				t.Fatal(err)
+			}
+			for _, tile := range []string{"_x0_y0", "_x1_y0", "_x0_y1", "_x1_y1"} {
+				a, _ := os.ReadFile(filepath.Join(dir, "alone"+tile+ext))
+				b, _ := os.ReadFile(filepath.Join(dir, "both"+tile+ext))
+				if len(a) == 0 || !bytes.Equal(a, b) {
+					t.Errorf("-erosion %s: tile %s%s: %d bytes from two outputs, %d alone", erosion, tile, ext, len(b), len(a))
+				}
+			}
+		}
+	}
+}
