@@ -365,13 +365,24 @@ type meshTile struct {
 // addMap adds m to the group g in the format path names: a glTF mesh
 // (shaped by the export options, placed as tile says) or a heightmap file.
 func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions, tile meshTile) error {
-	so.Progress = e.bar.Phase("writing " + filepath.Base(path))
+	progress := e.bar.Phase("writing " + filepath.Base(path))
+	// Files whose size is known before they are written report their
+	// bytes; a PNG reports its rows itself.
+	var size int64
+	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case ext == ".r16" || ext == ".raw":
+		size = 2 * int64(m.Width) * int64(m.Height)
+	case ext == ".glb" && e.meshError == 0 && !e.bakeTexture:
+		size = meshfile.FullMeshBytes(m.Width, m.Height)
+	case ext == ".png":
+		so.Progress = progress
+	}
 	if !isMesh(path) {
 		encode, err := heightfile.Encoder(path, m, so)
 		if err != nil {
 			return err
 		}
-		return g.Add(path, encode)
+		return g.Add(path, countBytes(encode, size, progress))
 	}
 	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb"),
 		Origin: tile.origin, NormalsFrom: tile.whole, NormalsAt: tile.at}
@@ -381,7 +392,8 @@ func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.He
 			return err
 		}
 	}
-	err := g.Add(path, func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) })
+	encode := func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) }
+	err := g.Add(path, countBytes(encode, size, progress))
 	var large *meshfile.TooLargeError
 	if errors.As(err, &large) {
 		return fmt.Errorf("%w (%s)", err, meshAdvice(large.Width, large.Height, tile.tiles))

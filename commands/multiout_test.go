@@ -134,7 +134,12 @@ func TestProgressPerPhase(t *testing.T) {
 	clock := time.Unix(0, 0)
 	b := newPhaseBarClock(&buf, 0, func() time.Time { return clock })
 	gen := b.Phase("generating")
-	clock = clock.Add(time.Second)
+	clock = clock.Add(800 * time.Millisecond)
+	gen(0.001) // too little to tell
+	if strings.Contains(buf.String(), "left") {
+		t.Errorf("an estimate from 0.1 %%: %q", buf.String())
+	}
+	clock = clock.Add(200 * time.Millisecond)
 	gen(0.5) // 1 s for half: 1 s left
 	if !strings.Contains(buf.String(), "50% 1s, about 1s left") {
 		t.Errorf("generating at half after 1 s: %q, want about 1s left", buf.String())
@@ -159,13 +164,19 @@ func TestProgressPerPhase(t *testing.T) {
 	}
 
 	withBar(t)
-	out := filepath.Join(t.TempDir(), "m.png")
-	stdout, stderr, err := runCLI(t, "-size", "129", "-erosion", "thermal,fluvial", "-o", out)
+	dir := t.TempDir()
+	stdout, stderr, err := runCLI(t, "-size", "129", "-erosion", "thermal,fluvial", "-o", filepath.Join(dir, "m.png"), "-o", filepath.Join(dir, "m.r16"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := phasesOf(stderr), []string{"generating", "thermal erosion", "fluvial erosion", "writing m.png"}; !slices.Equal(got, want) {
+	if got, want := phasesOf(stderr), []string{"generating", "thermal erosion", "fluvial erosion", "writing m.png", "writing m.r16"}; !slices.Equal(got, want) {
 		t.Errorf("generate's phases %q, want %q", got, want)
+	}
+	// A PNG counts its rows, an r16 its bytes (its size is known).
+	for _, file := range []string{"m.png", "m.r16"} {
+		if !regexp.MustCompile(`writing ` + file + ` +\[=+\] 100% `).MatchString(stderr) {
+			t.Errorf("no full bar for writing %s in %q", file, stderr)
+		}
 	}
 	if !strings.Contains(stdout, "generated in ") || !strings.Contains(stdout, ", written in ") {
 		t.Errorf("summary %q; want the build's and the writing's time", stdout)

@@ -160,7 +160,9 @@ func (b *phaseBar) line(took time.Duration, running bool) {
 		s += fmt.Sprintf(" [%s%s] %3.0f%%", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*b.done)
 	}
 	s += " " + roundTime(took).String()
-	if running && b.known && b.done > 0 && b.done < 1 && took > 0 {
+	// Below a few percent the rate says little (a file's header is
+	// written in an instant), so no estimate is given yet.
+	if running && b.known && b.done >= minEstimate && b.done < 1 && took > 0 {
 		left := time.Duration(float64(took) * (1 - b.done) / b.done)
 		s += ", about " + roundTime(left).String() + " left"
 	}
@@ -169,9 +171,37 @@ func (b *phaseBar) line(took time.Duration, running bool) {
 	b.width = len(s)
 }
 
+// minEstimate is the share of a phase done before its end is estimated.
+const minEstimate = 0.02
+
 // roundTime rounds a duration for the bar: tenths of a second.
 func roundTime(d time.Duration) time.Duration {
 	return d.Round(100 * time.Millisecond)
+}
+
+// countBytes returns write reporting to progress the share of size bytes
+// it has written; with no size or no progress, write itself.
+func countBytes(write func(io.Writer) error, size int64, progress terrain.Progress) func(io.Writer) error {
+	if size <= 0 || progress == nil {
+		return write
+	}
+	return func(w io.Writer) error {
+		return write(&byteCounter{w: w, size: size, progress: progress})
+	}
+}
+
+// byteCounter passes writes on and reports the share of size written.
+type byteCounter struct {
+	w        io.Writer
+	n, size  int64
+	progress terrain.Progress
+}
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	c.progress(min(float64(c.n)/float64(c.size), 1))
+	return n, err
 }
 
 // terminalProgress returns a progress callback that draws a bar on
