@@ -50,13 +50,10 @@ func EncodePNG16Base(w io.Writer, m *terrain.Heightmap, base float64) error {
 // encodePNG16 is EncodePNG16Base reporting the fraction written to
 // progress (nil allowed).
 func encodePNG16(w io.Writer, m *terrain.Heightmap, base float64, progress terrain.Progress) error {
-	if err := m.Validate(); err != nil {
-		return fmt.Errorf("png: %w", err)
-	}
 	if math.IsNaN(base) || math.IsInf(base, 0) {
 		return fmt.Errorf("png: base height %v must be finite", base)
 	}
-	if err := writePNG16(w, m, heightText(m, base), progress); err != nil {
+	if err := writePNG16(w, m, heightText(m, base), true, progress); err != nil {
 		return fmt.Errorf("png: %w", err)
 	}
 	return nil

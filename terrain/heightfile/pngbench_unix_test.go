@@ -58,3 +58,28 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkWritePNGPerGenerate8193 alternates the two, generating the
+// default world at 8193² and writing it, so that the machine's load
+// changes both alike, and reports their CPU times and the ratio.
+func BenchmarkWritePNGPerGenerate8193(b *testing.B) {
+	p := terrain.DefaultParams()
+	p.Size = 8193
+	var gen, write time.Duration
+	for i := 0; i < b.N; i++ {
+		c0 := cpuTime()
+		m, err := terrain.Generate(b.Context(), p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c1 := cpuTime()
+		var n countingWriter
+		if err := EncodePNG16(&n, m); err != nil {
+			b.Fatal(err)
+		}
+		gen, write = gen+c1-c0, write+cpuTime()-c1
+	}
+	b.ReportMetric(gen.Seconds()/float64(b.N), "gen-cpu-s/op")
+	b.ReportMetric(write.Seconds()/float64(b.N), "write-cpu-s/op")
+	b.ReportMetric(write.Seconds()/gen.Seconds(), "write/gen")
+}

@@ -6,10 +6,13 @@ import (
 	"hash/adler32"
 	"image"
 	"image/png"
+	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"cordillera/terrain"
@@ -120,6 +123,23 @@ func TestParallelPNGReadByGDALAndImageMagick(t *testing.T) {
 			if got := c.order.Uint16(raw[2*i:]); got != v {
 				t.Fatalf("%s: sample %d (%d, %d) is %d, want %d", c.tool, i, i%m.Width, i/m.Width, got, v)
 			}
+		}
+	}
+}
+
+// Samples that are not finite are found as they are written, on any core
+// and in any segment: the error names the first.
+func TestParallelPNGRefusesNonFinite(t *testing.T) {
+	m := roughMap(300, 400, 9)
+	m.Set(7, 390, float32(math.NaN()))
+	m.Set(5, 260, float32(math.Inf(1)))
+	m.Set(9, 261, float32(math.Inf(-1)))
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		err := EncodePNG16(io.Discard, m)
+		runtime.GOMAXPROCS(old)
+		if want := "sample 78005 (col 5, row 260) is +Inf"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d cores: error %v, want %q", procs, err, want)
 		}
 	}
 }
