@@ -122,16 +122,17 @@ func Route(ctx context.Context, p terrain.Params, t *route.Track, opt Options) (
 		return nil, err
 	}
 	w := &World{}
-	// The route's progress runs over the whole build, the erosion stages
-	// inside it; the phase after them reports its share of what is left.
+	// The route's progress is the route terrain phase's until the erosion
+	// stages take over; it reports nothing after them, so the phase that
+	// follows ("route constraint") shows its time alone.
 	var mu sync.Mutex
-	own, from := opt.phase("route terrain"), 0.0
+	own := opt.phase("route terrain")
 	progress := func(f float64) {
 		mu.Lock()
-		o, f0 := own, from
+		o := own
 		mu.Unlock()
-		if o != nil && f >= f0 {
-			o((f - f0) / (1 - f0))
+		if o != nil {
+			o(f)
 		}
 	}
 	var stage route.Stage
@@ -144,10 +145,7 @@ func Route(ctx context.Context, p terrain.Params, t *route.Track, opt Options) (
 			if err := erode(ctx, w, p, opt, 0.35); err != nil {
 				return err
 			}
-			after := opt.phase("route constraint")
-			mu.Lock()
-			own, from = after, 0.35
-			mu.Unlock()
+			opt.phase("route constraint")
 			return nil
 		}
 	}
