@@ -130,7 +130,8 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, synopsis stri
 
 // generateOptions are the parsed flags of the generate command.
 type generateOptions struct {
-	out, paramsOut     string
+	outs               []string // the -o files, in order: one build writes them all
+	paramsOut          string
 	route, routeReport string
 	routeWarn          bool    // warn, not fail, when the map misses the track (route.Result.CheckTrack)
 	routePart          int     // the recording to map where the file holds several far apart; 0 = the longest
@@ -160,7 +161,10 @@ var (
 func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error) {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	var opt generateOptions
-	fs.StringVar(&opt.out, "o", "", "output file: .png (16-bit grayscale), .r16 (raw little-endian 16-bit), .exr (32-bit float metres), .tif (16-bit GeoTIFF), .obj or .glb/.gltf (mesh)")
+	fs.Func("o", "output file: .png (16-bit grayscale), .r16 (raw little-endian 16-bit), .exr (32-bit float metres), .tif (16-bit GeoTIFF), .obj or .glb/.gltf (mesh); repeat -o to write several formats from one build", func(v string) error {
+		opt.outs = append(opt.outs, v)
+		return nil
+	})
 	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
 	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: GPX, TCX, GeoJSON or CSV (paper 002)")
 	fs.StringVar(&opt.routeReport, "route-report", "", "with -route, also write a JSON report of every route point's target and height")
@@ -174,10 +178,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 	if err := parseFlags(fs, args, stderr, "cordillera generate -o OUT [-route TRACK [-route-report R.json] | -heightmap IN] [-erosion LIST [-masks DIR]] [flags]"); err != nil {
 		return opt, err
 	}
-	if opt.out == "" {
-		return opt, errors.New("generate: -o OUT is required (a .png, .r16, .exr, .tif, .obj, .glb or .gltf file)")
-	}
-	if err := checkOutputExt(opt.out); err != nil {
+	if err := checkOutputs(opt.outs); err != nil {
 		return opt, err
 	}
 	if opt.paramsOut != "" && !strings.EqualFold(filepath.Ext(opt.paramsOut), ".json") {
@@ -306,6 +307,31 @@ func specUsage(s terrain.Spec) string {
 	return fmt.Sprintf("%s: %s (default %s)", s.Usage, s.RangeText(), s.Default)
 }
 
+// checkOutputs refuses, before anything is made, a missing -o, an -o of
+// an unknown format and one named twice (as written; atomicfile.CheckOutputs
+// then compares the files themselves): with several outputs a bad one
+// would otherwise fail after the build.
+func checkOutputs(outs []string) error {
+	if len(outs) == 0 || slices.Contains(outs, "") {
+		return errors.New("generate: -o OUT is required (a .png, .r16, .exr, .tif, .obj, .glb or .gltf file; repeat -o for several)")
+	}
+	seen := map[string]string{}
+	for _, out := range outs {
+		if err := checkOutputExt(out); err != nil {
+			return err
+		}
+		abs, err := filepath.Abs(out)
+		if err != nil {
+			abs = filepath.Clean(out)
+		}
+		if first, ok := seen[abs]; ok {
+			return fmt.Errorf("generate: -o %s: the same file as -o %s; give each output once", out, first)
+		}
+		seen[abs] = out
+	}
+	return nil
+}
+
 func checkOutputExt(path string) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".png", ".r16", ".raw", ".exr", ".tif", ".tiff", ".obj", ".glb", ".gltf":
@@ -326,23 +352,29 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	}
 	// Files are renamed into place one by one at the end, so two runs into
 	// one -o (the tiles of a map, say) would mix their files.
-	unlock, err := atomicfile.Lock(opt.out)
-	if err != nil {
-		return fmt.Errorf("generate: -o %w", err)
+	for _, out := range opt.outs {
+		unlock, err := atomicfile.Lock(out)
+		if err != nil {
+			return fmt.Errorf("generate: -o %w", err)
+		}
+		defer unlock()
 	}
-	defer unlock()
 	ctx, stop := signalContext()
 	defer stop()
 	if opt.route != "" {
-		return runGenerateRoute(ctx, opt, stdout)
+		return runGenerateRoute(ctx, opt, stdout, stderr)
 	}
 	if buildsByTiles(opt) {
 		return runGenerateTiles(ctx, opt, stdout, stderr)
 	}
 	start := time.Now()
 	popt := pipeline.Options{Masks: opt.masks != ""}
-	progress, finish := terminalProgress(stderr, "generating")
-	popt.Progress = progress
+	bar := generateBar(stderr)
+	defer bar.Finish()
+	if bar != nil {
+		popt.Phase = bar.Phase
+		opt.export.bar = bar
+	}
 	var w *pipeline.World
 	if opt.heightmap != "" {
 		loaded, err := heightfile.Load(opt.heightmap)
@@ -384,7 +416,6 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	elapsed := time.Since(start)
-	finish()
 	m := w.Map
 	g := newOutputGroup(ctx, opt)
 	defer g.Abort()
@@ -392,6 +423,7 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	if err == nil {
 		err = commit(g)
 	}
+	bar.Finish()
 	if err != nil {
 		return err
 	}
@@ -406,12 +438,16 @@ func Generate(args []string, stdout, stderr io.Writer) error {
 	}
 	// The time a user waited includes writing, which for large maps and
 	// meshes can be most of it.
-	fmt.Fprintf(stdout, "generated in %v (the map %v, writing %v); heights %.4g–%.4g (normalised %.4f–%.4f × %.6g); wrote %s\n",
-		time.Since(start).Round(time.Millisecond), elapsed.Round(time.Millisecond), (time.Since(start) - elapsed).Round(time.Millisecond),
+	fmt.Fprintf(stdout, "generated in %v, written in %v (%v in all); heights %.4g–%.4g (normalised %.4f–%.4f × %.6g); wrote %s\n",
+		elapsed.Round(time.Millisecond), (time.Since(start) - elapsed).Round(time.Millisecond), time.Since(start).Round(time.Millisecond),
 		float64(lo)*m.VerticalScale, float64(hi)*m.VerticalScale, lo, hi, m.VerticalScale, wrote)
 	fmt.Fprint(stdout, opt.export.report.String())
 	return nil
 }
+
+// generateBar returns generate's progress bar on stderr: nil unless it is
+// a terminal. Tests replace it to see the bar on a buffer.
+var generateBar = terminalBar
 
 // generateMemoryLimit is the peak memory generate promises to stay under
 // (docs/generate.md), in bytes.
@@ -494,11 +530,11 @@ func signalContext() (context.Context, context.CancelFunc) {
 // flags; tiles and masks are named later), so that no output replaces an
 // input or another output.
 func (opt generateOptions) outputs() []string {
-	out := opt.out
-	if opt.export.tiles > 1 {
-		out = "" // tiles are named NAME_x{i}_y{j}.EXT, checked as they are added
+	var outs []string
+	if opt.export.tiles <= 1 { // tiles are named NAME_x{i}_y{j}.EXT, checked as they are added
+		outs = slices.Clone(opt.outs)
 	}
-	return []string{out, opt.paramsOut, opt.routeReport, opt.export.normalMap, opt.export.splatMap}
+	return append(outs, opt.paramsOut, opt.routeReport, opt.export.normalMap, opt.export.splatMap)
 }
 
 func (opt generateOptions) inputs() []string {
@@ -535,6 +571,7 @@ func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w 
 	}
 	wrote := strings.Join(files, ", ")
 	if opt.paramsOut != "" {
+		opt.export.bar.Phase("writing " + filepath.Base(opt.paramsOut))
 		if err := g.Add(opt.paramsOut, func(wr io.Writer) error { return terrain.EncodeParams(wr, opt.params) }); err != nil {
 			return "", fmt.Errorf("generate: %w", err)
 		}
@@ -544,7 +581,7 @@ func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w 
 		if err := g.MkdirAll(opt.masks); err != nil {
 			return "", fmt.Errorf("generate: -masks %w", err)
 		}
-		base := strings.TrimSuffix(filepath.Base(opt.out), filepath.Ext(opt.out))
+		base := strings.TrimSuffix(filepath.Base(opt.outs[0]), filepath.Ext(opt.outs[0]))
 		for _, name := range erosion.MaskNames {
 			// Each mask is normalised in its own storage and written at
 			// once: no copy of it is made, and nothing reads the masks after.
@@ -554,6 +591,7 @@ func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w 
 			}
 			scale := heightfile.MaskScale{Name: name, Unit: ms.Unit, Min: ms.Zero, Max: ms.One, Log: ms.Log}
 			path := filepath.Join(opt.masks, base+"-"+name+".png")
+			opt.export.bar.Phase("writing " + filepath.Base(path))
 			if err := g.Add(path, func(wr io.Writer) error { return heightfile.EncodeMaskPNG16(wr, mask, scale) }); err != nil {
 				return "", fmt.Errorf("generate: -masks: %w", err)
 			}
@@ -566,7 +604,7 @@ func saveWorld(ctx context.Context, g *atomicfile.Group, opt generateOptions, w 
 // runGenerateRoute is generate -route: read the track, build the terrain
 // through it, write the map (and the parameters and the report), and print
 // the scale and how closely the map meets the route.
-func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer) error {
+func runGenerateRoute(ctx context.Context, opt generateOptions, stdout, stderr io.Writer) error {
 	track, err := trackfile.Load(opt.route)
 	if err != nil {
 		return fmt.Errorf("generate: -route %w", err)
@@ -583,9 +621,14 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 		}
 	}
 	start := time.Now()
-	progress, finish := terminalProgress(os.Stderr, "route terrain")
-	w, err := pipeline.Route(ctx, opt.params, track, pipeline.Options{Masks: opt.masks != "", Progress: progress})
-	finish()
+	bar := generateBar(stderr)
+	defer bar.Finish()
+	popt := pipeline.Options{Masks: opt.masks != ""}
+	if bar != nil {
+		popt.Phase = bar.Phase
+		opt.export.bar = bar
+	}
+	w, err := pipeline.Route(ctx, opt.params, track, popt)
 	if err != nil {
 		return fmt.Errorf("generate: -route %s: %w", opt.route, err)
 	}
@@ -613,9 +656,12 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 		}
 		wrote += ", " + opt.routeReport
 	}
-	if err := commit(g); err != nil {
+	err = commit(g)
+	bar.Finish()
+	if err != nil {
 		return err
 	}
+	written := time.Since(start) - elapsed
 	p := opt.params
 	fmt.Fprintf(stdout, "route %s: %s, %d points, %.2f km → %d points solved every %.3g samples (%d merged where passes meet)\n",
 		opt.route, track.Format, track.Points(), res.Path.Length/1000, len(res.Points), res.Spacing, res.Merged)
@@ -627,8 +673,8 @@ func runGenerateRoute(ctx context.Context, opt generateOptions, stdout io.Writer
 	if stages := erosion.Stages(p); len(stages) > 0 {
 		fmt.Fprintf(stdout, "erosion %s before the route constraint: %v\n", strings.Join(stages, " → "), w.Budget)
 	}
-	fmt.Fprintf(stdout, "generated in %v; max error %.2g (%.2g m), mean %.2g; along the whole track max %.2g (%.3g m); wrote %s\n",
-		elapsed.Round(time.Millisecond), res.MaxError, res.MaxError*m.VerticalScale, res.MeanError,
+	fmt.Fprintf(stdout, "generated in %v, written in %v; max error %.2g (%.2g m), mean %.2g; along the whole track max %.2g (%.3g m); wrote %s\n",
+		elapsed.Round(time.Millisecond), written.Round(time.Millisecond), res.MaxError, res.MaxError*m.VerticalScale, res.MeanError,
 		res.TrackMaxError, res.TrackMaxError*m.VerticalScale, wrote)
 	fmt.Fprint(stdout, opt.export.report.String())
 	return nil

@@ -8,11 +8,9 @@ import (
 	"image"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"cordillera/internal/atomicfile"
@@ -22,9 +20,6 @@ import (
 	"cordillera/terrain/heightfile"
 	"cordillera/terrain/materials"
 	"cordillera/terrain/meshfile"
-
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 )
 
 // exportOptions are generate's flags for the files beside the heightmap
@@ -42,6 +37,9 @@ type exportOptions struct {
 	report *strings.Builder
 	// requested is the -size asked for when an engine target changed it.
 	requested int
+	// bar is the terminal's progress bar, which shows a phase for each
+	// file written; nil for none.
+	bar *phaseBar
 }
 
 // Engine targets and the map sizes they accept.
@@ -79,8 +77,7 @@ func isMesh(path string) bool {
 // and moves a generated map's size to the one the target accepts.
 func checkExport(opt *generateOptions) error {
 	e := &opt.export
-	ext := strings.ToLower(filepath.Ext(opt.out))
-	if (e.meshError != 0 || e.bakeTexture) && !isMesh(opt.out) {
+	if (e.meshError != 0 || e.bakeTexture) && !slices.ContainsFunc(opt.outs, isMesh) {
 		return fmt.Errorf("generate: -mesh-error and -bake-texture shape a mesh; use -o NAME.glb or NAME.gltf")
 	}
 	if math.IsNaN(e.meshError) || e.meshError < 0 || math.IsInf(e.meshError, 0) {
@@ -99,14 +96,16 @@ func checkExport(opt *generateOptions) error {
 			return fmt.Errorf("generate: %w", err)
 		}
 	}
-	if isMesh(opt.out) && e.meshError == 0 && opt.heightmap == "" && opt.route == "" {
-		// Refuse in milliseconds what writing would refuse after the map
-		// (and its erosion) is made.
-		tiles := max(e.tiles, 1)
-		side := (opt.params.Size-1)/tiles + 1
-		if b := meshfile.FullMeshBytes(side, side); b > meshfile.MaxBytes {
-			return fmt.Errorf("generate: -o %s: the mesh of a %d×%d map would be %.2f GB, over the limit of %.2f GB for one glTF file (%s)",
-				opt.out, side, side, float64(b)/1e9, float64(meshfile.MaxBytes)/1e9, meshAdvice(side, side, tiles))
+	for _, out := range opt.outs {
+		if isMesh(out) && e.meshError == 0 && opt.heightmap == "" && opt.route == "" {
+			// Refuse in milliseconds what writing would refuse after the map
+			// (and its erosion) is made.
+			tiles := max(e.tiles, 1)
+			side := (opt.params.Size-1)/tiles + 1
+			if b := meshfile.FullMeshBytes(side, side); b > meshfile.MaxBytes {
+				return fmt.Errorf("generate: -o %s: the mesh of a %d×%d map would be %.2f GB, over the limit of %.2f GB for one glTF file (%s)",
+					out, side, side, float64(b)/1e9, float64(meshfile.MaxBytes)/1e9, meshAdvice(side, side, tiles))
+			}
 		}
 	}
 	if e.target == "" {
@@ -115,8 +114,11 @@ func checkExport(opt *generateOptions) error {
 	if !slices.Contains(targets, e.target) {
 		return fmt.Errorf("generate: -target %q: want %s", e.target, strings.Join(targets, ", "))
 	}
-	if exts := targetExts[e.target]; !slices.Contains(exts, ext) {
-		return fmt.Errorf("generate: -target %s imports %s heightmaps; -o %s is %q", e.target, strings.Join(exts, ", "), opt.out, ext)
+	for _, out := range opt.outs {
+		ext := strings.ToLower(filepath.Ext(out))
+		if exts := targetExts[e.target]; !slices.Contains(exts, ext) {
+			return fmt.Errorf("generate: -target %s imports %s heightmaps; -o %s is %q", e.target, strings.Join(exts, ", "), out, ext)
+		}
 	}
 	if e.requested != 0 {
 		n, msg := targetSize(e.target, e.requested)
@@ -305,15 +307,21 @@ func saveMap(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *p
 		wrote = append(wrote, path)
 		return nil
 	}
-	if e.tiles > 1 {
-		if geo == nil {
-			geo = localGeo(m.CellSize, 0, 0)
+	if e.tiles > 1 && geo == nil {
+		geo = localGeo(m.CellSize, 0, 0)
+	}
+	// Each output is written from the same map as if it had been made
+	// alone: save changes neither m nor geo.
+	for _, out := range opt.outs {
+		var err error
+		if e.tiles > 1 {
+			err = saveTiles(out, m, geo, e.tiles, save)
+		} else {
+			err = save(out, m, geo, 0, 0)
 		}
-		if err := saveTiles(opt.out, m, geo, e.tiles, save); err != nil {
+		if err != nil {
 			return wrote, fmt.Errorf("generate: %w", err)
 		}
-	} else if err := save(opt.out, m, geo, 0, 0); err != nil {
-		return wrote, fmt.Errorf("generate: %w", err)
 	}
 	conv := heightfile.NormalsOpenGL
 	if e.target == "unreal" {
@@ -330,13 +338,16 @@ func saveMap(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *p
 		if d.path == "" {
 			continue
 		}
+		e.bar.Phase("writing " + filepath.Base(d.path))
 		if err := g.Add(d.path, d.encode); err != nil {
 			return wrote, fmt.Errorf("generate: %w", err)
 		}
 		wrote = append(wrote, d.path)
 	}
 	if e.target != "" {
-		engineReport(e.report, e.target, opt.out, m, base, max(e.tiles, 1))
+		for _, out := range opt.outs {
+			engineReport(e.report, e.target, out, m, base, max(e.tiles, 1))
+		}
 	}
 	return wrote, nil
 }
@@ -354,12 +365,24 @@ type meshTile struct {
 // addMap adds m to the group g in the format path names: a glTF mesh
 // (shaped by the export options, placed as tile says) or a heightmap file.
 func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions, tile meshTile) error {
+	progress := e.bar.Phase("writing " + filepath.Base(path))
+	// Files whose size is known before they are written report their
+	// bytes; a PNG reports its rows itself.
+	var size int64
+	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case ext == ".r16" || ext == ".raw":
+		size = 2 * int64(m.Width) * int64(m.Height)
+	case ext == ".glb" && e.meshError == 0 && !e.bakeTexture:
+		size = meshfile.FullMeshBytes(m.Width, m.Height)
+	case ext == ".png":
+		so.Progress = progress
+	}
 	if !isMesh(path) {
 		encode, err := heightfile.Encoder(path, m, so)
 		if err != nil {
 			return err
 		}
-		return g.Add(path, encode)
+		return g.Add(path, countBytes(encode, size, progress))
 	}
 	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb"),
 		Origin: tile.origin, NormalsFrom: tile.whole, NormalsAt: tile.at}
@@ -369,7 +392,8 @@ func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.He
 			return err
 		}
 	}
-	err := g.Add(path, func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) })
+	encode := func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) }
+	err := g.Add(path, countBytes(encode, size, progress))
 	var large *meshfile.TooLargeError
 	if errors.As(err, &large) {
 		return fmt.Errorf("%w (%s)", err, meshAdvice(large.Width, large.Height, tile.tiles))
@@ -537,48 +561,6 @@ func engineReport(w io.Writer, target, out string, m *terrain.Heightmap, base fl
 	}
 }
 
-// terminalProgress returns a progress callback that draws a bar on
-// stderr, named after the stage, once a run has lasted more than a second,
-// and a function that clears it; when stderr is not a terminal both do
-// nothing.
-func terminalProgress(stderr io.Writer, stage string) (terrain.Progress, func()) {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil, func() {}
-	}
-	return progressBar(f, stage, time.Second)
-}
-
-// progressBar draws a bar named stage on w once delay has passed since it
-// was made; the progress callback is safe for several goroutines.
-func progressBar(w io.Writer, stage string, delay time.Duration) (terrain.Progress, func()) {
-	start := time.Now()
-	var mu sync.Mutex
-	var bar *progressbar.ProgressBar
-	progress := func(done float64) {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar == nil {
-			if time.Since(start) < delay {
-				return
-			}
-			bar = progressbar.NewOptions(1000, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(stage),
-				progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionShowElapsedTimeOnFinish(), progressbar.OptionClearOnFinish())
-		}
-		bar.Set(int(min(max(done, 0), 1) * 1000))
-	}
-	finish := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar != nil {
-			bar.Finish()
-			bar = nil
-		}
-	}
-	return progress, finish
-}
-
 // buildsByTiles reports whether generate -tiles makes the map one tile at
 // a time, never holding it whole: a fractal generator without erosion,
 // engine target, whole-map derived maps or meshes. Otherwise the whole map
@@ -587,7 +569,7 @@ func progressBar(w io.Writer, stage string, delay time.Duration) (terrain.Progre
 // map, or a mesh tile's border) and splat weights come from the whole map.
 func buildsByTiles(opt generateOptions) bool {
 	e := opt.export
-	return e.tiles > 1 && opt.heightmap == "" && opt.route == "" && e.target == "" && !isMesh(opt.out) &&
+	return e.tiles > 1 && opt.heightmap == "" && opt.route == "" && e.target == "" && !slices.ContainsFunc(opt.outs, isMesh) &&
 		e.normalMap == "" && e.splatMap == "" && opt.masks == "" &&
 		terrain.CanGenerateRegions(opt.params) && opt.params.Erosion == "none"
 }
@@ -632,15 +614,17 @@ func runGenerateTiles(ctx context.Context, opt generateOptions, stdout, stderr i
 		if err == nil {
 			err = terrain.FinishRegion(ctx, m, p, lo, hi)
 		}
-		path := tilePath(opt.out, i, j)
-		if err == nil {
-			geo := localGeo(m.CellSize, float64(i*(side-1)), float64(j*(side-1)))
-			err = addMap(ctx, g, path, m, heightfile.SaveOptions{Geo: geo}, opt.export, meshTile{tiles: n})
-		}
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
-		wrote = append(wrote, path)
+		for _, out := range opt.outs {
+			path := tilePath(out, i, j)
+			geo := localGeo(m.CellSize, float64(i*(side-1)), float64(j*(side-1)))
+			if err := addMap(ctx, g, path, m, heightfile.SaveOptions{Geo: geo}, opt.export, meshTile{tiles: n}); err != nil {
+				return fmt.Errorf("generate: %w", err)
+			}
+			wrote = append(wrote, path)
+		}
 		step(n*n + k + 1)
 	}
 	if opt.paramsOut != "" {

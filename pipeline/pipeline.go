@@ -10,6 +10,7 @@ package pipeline
 
 import (
 	"context"
+	"sync"
 
 	"cordillera/internal/parallel"
 	"cordillera/route"
@@ -30,6 +31,22 @@ type Options struct {
 	// yet normalised), so that a viewer can copy and show it. It must not
 	// keep m.
 	Pass func(stage string, pass, passes int, m *terrain.Heightmap)
+	// Phase, if set, is called on the building goroutine as each phase
+	// begins: "generating", "route terrain", each erosion stage
+	// ("hydraulic erosion", "thermal erosion", "fluvial erosion") and
+	// "route constraint" after them on a route. It returns that phase's
+	// own progress (0 to 1; nil allowed), so that a bar can name the phase
+	// and estimate its end from its own rate.
+	Phase func(name string) terrain.Progress
+}
+
+// phase starts the phase name and returns its progress (nil without a
+// Phase hook).
+func (o Options) phase(name string) terrain.Progress {
+	if o.Phase == nil {
+		return nil
+	}
+	return o.Phase(name)
 }
 
 // World is what a build makes.
@@ -67,7 +84,7 @@ func generate(ctx context.Context, p terrain.Params, stride int, opt Options) (*
 	if len(erosion.Stages(p)) > 0 {
 		genShare = 1 - erosionShare
 	}
-	m, err := terrain.GeneratePreview(ctx, p, stride, parallel.Range(opt.Progress, 0, genShare))
+	m, err := terrain.GeneratePreview(ctx, p, stride, parallel.Tee(parallel.Range(opt.Progress, 0, genShare), opt.phase("generating")))
 	if err != nil {
 		return nil, err
 	}
@@ -106,14 +123,34 @@ func Route(ctx context.Context, p terrain.Params, t *track.Track, opt Options) (
 		return nil, err
 	}
 	w := &World{}
+	// The route's progress is the route terrain phase's until the erosion
+	// stages take over; it reports nothing after them, so the phase that
+	// follows ("route constraint") shows its time alone.
+	var mu sync.Mutex
+	own := opt.phase("route terrain")
+	progress := func(f float64) {
+		mu.Lock()
+		o := own
+		mu.Unlock()
+		if o != nil {
+			o(f)
+		}
+	}
 	var stage route.Stage
 	if len(erosion.Stages(p)) > 0 {
 		stage = func(ctx context.Context, m *terrain.Heightmap) error {
 			w.Map = m
-			return erode(ctx, w, p, opt, 0.35)
+			mu.Lock()
+			own = nil
+			mu.Unlock()
+			if err := erode(ctx, w, p, opt, 0.35); err != nil {
+				return err
+			}
+			opt.phase("route constraint")
+			return nil
 		}
 	}
-	res, err := route.GenerateWith(ctx, p, t, stage, opt.Progress)
+	res, err := route.GenerateWith(ctx, p, t, stage, parallel.Tee(opt.Progress, progress))
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +173,9 @@ func erode(ctx context.Context, w *World, p terrain.Params, opt Options, base fl
 		return nil
 	}
 	eo := erosion.Options{Progress: parallel.Range(opt.Progress, base, 1-base)}
+	if opt.Phase != nil {
+		eo.Stage = func(stage string) terrain.Progress { return opt.Phase(stage + " erosion") }
+	}
 	if opt.Masks {
 		w.Masks = &erosion.Masks{}
 		eo.Masks = w.Masks

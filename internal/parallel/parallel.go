@@ -15,6 +15,17 @@ import (
 // It is called from several goroutines and must be safe for that; nil is allowed.
 type Progress func(done float64)
 
+// Tee reports a fraction to both a and b; either may be nil.
+func Tee(a, b Progress) Progress {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(f float64) { a(f); b(f) }
+}
+
 // Range maps a sub-task's progress in [0, 1] onto [base, base+span] of the
 // whole.
 func Range(progress Progress, base, span float64) Progress {

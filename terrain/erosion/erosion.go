@@ -37,6 +37,10 @@ type Options struct {
 	// (a hydraulic round, a block of thermal sweeps, a fluvial time step)
 	// with the map consistent, so that a viewer can copy and show it.
 	Pass func(stage string, pass, passes int)
+	// Stage, if non-nil, is called on the calling goroutine as each stage
+	// begins, with its name, and returns that stage's own progress (0 to
+	// 1; nil allowed), so that a caller can name and time each stage.
+	Stage func(stage string) terrain.Progress
 }
 
 // Budget is where the material of a run went, in cubic metres
@@ -75,6 +79,9 @@ func Run(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Option
 	for k, stage := range stages {
 		sub := opt
 		sub.Progress = parallel.Range(opt.Progress, float64(k)/float64(len(stages)), 1/float64(len(stages)))
+		if opt.Stage != nil {
+			sub.Progress = parallel.Tee(sub.Progress, opt.Stage(stage))
+		}
 		var b Budget
 		var err error
 		switch stage {

@@ -38,6 +38,10 @@ type SaveOptions struct {
 	// since): a TIFF writes them back as nodata. nil for none; otherwise
 	// one entry per sample.
 	NoData []bool
+	// Progress, if set, receives the fraction of the file written: the
+	// PNG writer reports it as its segments are written; the other
+	// formats do not.
+	Progress terrain.Progress
 }
 
 // Source is a heightmap read from a file, with what the file said about
@@ -105,7 +109,7 @@ func Encoder(path string, m *terrain.Heightmap, opt SaveOptions) (func(io.Writer
 	var encode func(io.Writer, *terrain.Heightmap) error
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".png":
-		encode = func(w io.Writer, m *terrain.Heightmap) error { return EncodePNG16Base(w, m, opt.Base) }
+		encode = func(w io.Writer, m *terrain.Heightmap) error { return encodePNG16(w, m, opt.Base, opt.Progress) }
 	case ".r16", ".raw":
 		encode = EncodeR16
 	case ".exr":

@@ -44,13 +44,16 @@ func EncodePNG16(w io.Writer, m *terrain.Heightmap) error {
 // EncodePNG16Base writes m as EncodePNG16 does, black recorded at base
 // metres and white at base + VerticalScale.
 func EncodePNG16Base(w io.Writer, m *terrain.Heightmap, base float64) error {
-	if err := m.Validate(); err != nil {
-		return fmt.Errorf("png: %w", err)
-	}
+	return encodePNG16(w, m, base, nil)
+}
+
+// encodePNG16 is EncodePNG16Base reporting the fraction written to
+// progress (nil allowed).
+func encodePNG16(w io.Writer, m *terrain.Heightmap, base float64, progress terrain.Progress) error {
 	if math.IsNaN(base) || math.IsInf(base, 0) {
 		return fmt.Errorf("png: base height %v must be finite", base)
 	}
-	if err := writePNG16(w, m, heightText(m, base)); err != nil {
+	if err := writePNG16(w, m, heightText(m, base), true, progress); err != nil {
 		return fmt.Errorf("png: %w", err)
 	}
 	return nil

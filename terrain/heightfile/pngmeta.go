@@ -99,7 +99,7 @@ func EncodeMaskPNG16(w io.Writer, m *terrain.Heightmap, scale MaskScale) error {
 		pngKeyMaskScale: kind,
 		pngKeyCellSize:  formatMetres(m.CellSize),
 	}
-	if err := writePNG16(w, m, text); err != nil {
+	if err := writePNG16(w, m, text, false, nil); err != nil {
 		return fmt.Errorf("png: %w", err)
 	}
 	return nil

@@ -2,11 +2,17 @@ package heightfile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/adler32"
 	"image"
 	"image/png"
+	"io"
+	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"cordillera/terrain"
@@ -54,7 +60,7 @@ func TestParallelPNGAgreesWithReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		var first []byte
-		for _, procs := range []int{1, 2, 5} {
+		for _, procs := range []int{1, 2, 4, 5} {
 			old := runtime.GOMAXPROCS(procs)
 			var buf bytes.Buffer
 			err := EncodePNG16(&buf, m)
@@ -74,6 +80,66 @@ func TestParallelPNGAgreesWithReference(t *testing.T) {
 			} else if !bytes.Equal(first, buf.Bytes()) {
 				t.Errorf("%v: %d cores wrote other bytes than 1", size, procs)
 			}
+		}
+	}
+}
+
+// GDAL and ImageMagick, decoding with zlib, read the parallel writer's
+// file of several segments (the last partial) to the samples written.
+func TestParallelPNGReadByGDALAndImageMagick(t *testing.T) {
+	translate := needTool(t, "gdal_translate", "gdal-bin")
+	convert := needTool(t, "convert", "imagemagick")
+	m := roughMap(1000, 300, 7)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.png")
+	var buf bytes.Buffer
+	if err := EncodePNG16(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]uint16, len(m.Samples))
+	for i, h := range m.Samples {
+		want[i] = quantize16(h)
+	}
+	for _, c := range []struct {
+		tool  string
+		args  []string
+		order binary.ByteOrder
+	}{
+		{"gdal", []string{translate, "-q", "-of", "ENVI", path, filepath.Join(dir, "gdal.raw")}, binary.LittleEndian},
+		{"imagemagick", []string{convert, path, "-depth", "16", "-endian", "MSB", "gray:" + filepath.Join(dir, "imagemagick.raw")}, binary.BigEndian},
+	} {
+		runTool(t, c.args[0], c.args[1:]...)
+		raw, err := os.ReadFile(filepath.Join(dir, c.tool+".raw"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(raw) != 2*len(want) {
+			t.Fatalf("%s: %d bytes, want %d", c.tool, len(raw), 2*len(want))
+		}
+		for i, v := range want {
+			if got := c.order.Uint16(raw[2*i:]); got != v {
+				t.Fatalf("%s: sample %d (%d, %d) is %d, want %d", c.tool, i, i%m.Width, i/m.Width, got, v)
+			}
+		}
+	}
+}
+
+// Samples that are not finite are found as they are written, on any core
+// and in any segment: the error names the first.
+func TestParallelPNGRefusesNonFinite(t *testing.T) {
+	m := roughMap(300, 400, 9)
+	m.Set(7, 390, float32(math.NaN()))
+	m.Set(5, 260, float32(math.Inf(1)))
+	m.Set(9, 261, float32(math.Inf(-1)))
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		err := EncodePNG16(io.Discard, m)
+		runtime.GOMAXPROCS(old)
+		if want := "sample 78005 (col 5, row 260) is +Inf"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d cores: error %v, want %q", procs, err, want)
 		}
 	}
 }
