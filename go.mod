@@ -10,7 +10,6 @@ require (
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
 	github.com/muktihari/fit v0.24.5
 	github.com/qmuntal/gltf v0.28.0
-	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/image v0.45.0
 	golang.org/x/net v0.0.0-20210614182718-04defd469f4e
 	golang.org/x/sys v0.47.0
@@ -38,7 +37,6 @@ require (
 	github.com/hajimehoshi/bitmapfont/v4 v4.2.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
-	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/pierrec/lz4/v4 v4.1.29 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
