@@ -67,8 +67,10 @@ type hydraulicParams struct {
 	brushDX, brushDY                     []int     // the same offsets as columns and rows
 	brushWeights                         []float64 // normalised weights of a brush wholly inside the map
 	brushRows                            []brushRow
-	brushLo, brushHi                     int     // the brush's first and last cell relative to the centre
-	xMax, yMax                           float64 // w−1 and h−1: a droplet is on the map short of them
+	brushQuads, brushSingles             []int     // the rows cut into runs of four cells and single cells: their first cells relative to the centre
+	quadWeights, singleWeights           []float64 // their weights, four a run
+	brushLo, brushHi                     int       // the brush's first and last cell relative to the centre
+	xMax, yMax                           float64   // w−1 and h−1: a droplet is on the map short of them
 	tileSide, tilesX, tilesY, tilesTotal int
 	// perCell is 1/cell where that is exact (cell a power of two): then
 	// v·perCell rounds as v/cell does, and a multiplication is much
@@ -110,6 +112,17 @@ func newHydraulicParams(p terrain.Params, g *grid) *hydraulicParams {
 			hp.brushRows = append(hp.brushRows, brushRow{off: hp.brushOffsets[k], k0: k})
 		}
 		hp.brushRows[len(hp.brushRows)-1].n++
+	}
+	for _, br := range hp.brushRows {
+		k := 0
+		for ; k+4 <= br.n; k += 4 {
+			hp.brushQuads = append(hp.brushQuads, br.off+k)
+			hp.quadWeights = append(hp.quadWeights, hp.brushWeights[br.k0+k:br.k0+k+4]...)
+		}
+		for ; k < br.n; k++ {
+			hp.brushSingles = append(hp.brushSingles, br.off+k)
+			hp.singleWeights = append(hp.singleWeights, hp.brushWeights[br.k0+k])
+		}
 	}
 	hp.brushLo, hp.brushHi = hp.brushOffsets[0], hp.brushOffsets[len(hp.brushOffsets)-1]
 	hp.xMax, hp.yMax = float64(g.w-1), float64(g.h-1)
