@@ -285,6 +285,8 @@ const hydraulicLanes = 4
 // flight, its tile's rectangle of starts, budget and droplets.
 type lane struct {
 	d              drop
+	mv             move
+	on             bool // the droplet's aim stays on the map
 	b              Budget
 	tile, i, n     int
 	x0, y0, x1, y1 int
@@ -324,16 +326,23 @@ func (g *grid) runLanes(ctx context.Context, tiles []int, r int, hp *hydraulicPa
 		}
 	}
 	for len(live) > 0 {
+		for k := range live {
+			live[k].on = g.aim(&live[k].d, hp, &live[k].mv)
+		}
 		for k := 0; k < len(live); k++ {
 			ln := &live[k]
-			if g.step(&ln.d, hp, &ln.b) && ln.d.step < hp.lifetime {
-				continue
-			}
-			if ln.d.step == hp.lifetime {
+			if ln.on {
+				g.move(&ln.d, hp, &ln.mv, &ln.b)
+				if ln.d.step < hp.lifetime {
+					continue
+				}
 				ln.b.Suspended += ln.d.sediment
+			} else {
+				ln.b.CarriedOff += ln.d.sediment
 			}
 			if !launch(ln) {
-				// The lane's tile is done: the last live lane takes its place.
+				// The lane's tile is done: the last live lane, aimed and
+				// not yet moved, takes its place.
 				live[k] = live[len(live)-1]
 				live = live[:len(live)-1]
 				k--
@@ -377,6 +386,32 @@ func (g *grid) droplet(x, y float64, key uint64, hp *hydraulicParams, b *Budget,
 // it moves to b. It reports false when the droplet left the map, its
 // sediment carried off.
 func (g *grid) step(d *drop, hp *hydraulicParams, b *Budget) bool {
+	var mv move
+	if !g.aim(d, hp, &mv) {
+		b.CarriedOff += d.sediment
+		return false
+	}
+	g.move(d, hp, &mv, b)
+	return true
+}
+
+// move is a droplet's step as aim finds it: the cell it leaves and where
+// in it, its height change, slope and capacity, and where it goes.
+type move struct {
+	ix, iy       int
+	u, v         float64
+	dh, slope, c float64
+	nextX, nextY float64
+}
+
+// aim is the first half of a step, which only reads the map: the slope
+// under d, its new direction (kept in d), where it goes and the height
+// change and capacity there, into mv. It reports false when the droplet
+// leaves the map. The long chain of a step (the heights, a division, a
+// square root, the next heights, another division) is here, so a core
+// that aims several droplets before moving them works on their chains at
+// once.
+func (g *grid) aim(d *drop, hp *hydraulicParams, mv *move) bool {
 	w, z := g.w, g.z
 	x, y := d.x, d.y
 	ix, iy := int(x), int(y)
@@ -399,7 +434,6 @@ func (g *grid) step(d *drop, hp *hydraulicParams, b *Budget) bool {
 	d.dirX, d.dirY = dirX, dirY
 	nx, ny := x+dirX, y+dirY
 	if !hp.inside(g, nx, ny) {
-		b.CarriedOff += d.sediment
 		return false
 	}
 	jx, jy := int(nx), int(ny)
@@ -409,13 +443,22 @@ func (g *grid) step(d *drop, hp *hydraulicParams, b *Budget) bool {
 	ntop := s0[0] + float64((s0[1]-s0[0])*nu)
 	nbottom := s1[0] + float64((s1[1]-s1[0])*nu)
 	dh := ntop + float64((nbottom-ntop)*nv) - height
-	drop := hp.slope(-dh)
-	sediment, speed, water := d.sediment, d.speed, d.water
-	c := float64(float64(float64(max(drop, hp.minSlope)*speed)*water) * hp.capacity)
+	slope := hp.slope(-dh)
+	c := float64(float64(float64(max(slope, hp.minSlope)*d.speed)*d.water) * hp.capacity)
+	*mv = move{ix: ix, iy: iy, u: u, v: v, dh: dh, slope: slope, c: c, nextX: nx, nextY: ny}
+	return true
+}
+
+// move is the second half of a step: d erodes or deposits as mv says,
+// adding what it moves to b, and goes on.
+func (g *grid) move(d *drop, hp *hydraulicParams, mv *move, b *Budget) {
+	w, z := g.w, g.z
+	dh, c, u, v := mv.dh, mv.c, mv.u, mv.v
+	sediment, speed := d.sediment, d.speed
 	if dh > 0 || sediment > c {
 		var dep float64
 		switch {
-		case !depositable(g, ix, iy):
+		case !depositable(g, mv.ix, mv.iy):
 		case dh > 0:
 			dep = min(dh, sediment)
 		default:
@@ -423,22 +466,23 @@ func (g *grid) step(d *drop, hp *hydraulicParams, b *Budget) bool {
 		}
 		sediment -= dep
 		b.Deposited += dep
+		i := mv.iy*w + mv.ix
+		r0, r1 := z[i:i+2], z[i+w:i+w+2]
 		r0[0] += float64(float64(dep*(1-u)) * (1 - v))
 		r0[1] += float64(float64(dep*u) * (1 - v))
 		r1[0] += float64(float64(dep*(1-u)) * v)
 		r1[1] += float64(float64(dep*u) * v)
-	} else if cx, cy := int(x+0.5), int(y+0.5); hp.erodible(g, cx, cy) {
+	} else if cx, cy := int(d.x+0.5), int(d.y+0.5); hp.erodible(g, cx, cy) {
 		e := min(float64((c-sediment)*hp.erosion), -dh)
 		sediment += e
 		b.Eroded += e
 		hp.erodeBrush(z, cy*w+cx, e)
 	}
 	d.sediment = sediment
-	d.speed = math.Sqrt(max(0, float64(speed*speed)+float64(drop*hp.gravity)))
-	d.water = float64(water * hp.dry)
-	d.x, d.y = nx, ny
+	d.speed = math.Sqrt(max(0, float64(speed*speed)+float64(mv.slope*hp.gravity)))
+	d.water = float64(d.water * hp.dry)
+	d.x, d.y = mv.nextX, mv.nextY
 	d.step++
-	return true
 }
 
 // erodeBrushGo takes e·weight from each cell of the brush around sample
