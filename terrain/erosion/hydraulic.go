@@ -244,9 +244,12 @@ func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt 
 				}
 				err = ctx.Err()
 			} else {
-				groups := (len(tiles) + hydraulicLanes - 1) / hydraulicLanes
+				// Fewer lanes where there are too few tiles to keep
+				// every core busy with hydraulicLanes each.
+				lanes := max(1, min(hydraulicLanes, len(tiles)/parallel.Workers(ctx)))
+				groups := (len(tiles) + lanes - 1) / lanes
 				err = parallel.Each(ctx, groups, func(k int) {
-					g.runLanes(ctx, tiles[k*hydraulicLanes:min((k+1)*hydraulicLanes, len(tiles))], r, hp, tileBudget)
+					g.runLanes(ctx, tiles[k*lanes:min((k+1)*lanes, len(tiles))], r, hp, tileBudget)
 				})
 			}
 			if err != nil {
@@ -292,8 +295,8 @@ type lane struct {
 	x0, y0, x1, y1 int
 }
 
-// runLanes runs round r's droplets of tiles (of one phase), up to
-// hydraulicLanes tiles at a time interleaved step by step, each tile's
+// runLanes runs round r's droplets of tiles (of one phase, at most
+// hydraulicLanes), interleaved step by step, each tile's
 // droplets one after another in order, and sets each tile's budget.
 func (g *grid) runLanes(ctx context.Context, tiles []int, r int, hp *hydraulicParams, tileBudget []Budget) {
 	var lanes [hydraulicLanes]lane
