@@ -88,7 +88,7 @@ type brushRow struct{ off, k0, n int }
 func newHydraulicParams(p terrain.Params, g *grid) *hydraulicParams {
 	hp := &hydraulicParams{
 		seed: p.Seed, droplets: p.HydraulicDroplets,
-		inertia: p.HydraulicInertia, minSlope: p.HydraulicMinSlope + 0 /* −0 becomes +0 */, erosion: p.HydraulicErosion,
+		inertia: p.HydraulicInertia, minSlope: p.HydraulicMinSlope, erosion: p.HydraulicErosion,
 		deposition: p.HydraulicDeposition, evaporation: p.HydraulicEvaporation, gravity: p.HydraulicGravity,
 		capacity: p.HydraulicCapacity * g.cell, lifetime: p.HydraulicLifetime, radius: max(p.HydraulicRadius, 1),
 		cell: g.cell, keep: 1 - p.HydraulicInertia, dry: 1 - p.HydraulicEvaporation,
@@ -236,6 +236,9 @@ func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt 
 					x0, y0, x1, y1 := hp.tileStarts(g, t)
 					var b Budget
 					for i := range hp.tileDroplets(g, t, r) {
+						if i%256 == 0 && ctx.Err() != nil {
+							break
+						}
 						key := dropletKey(hp.seed, r, t, i)
 						x, y := dropletStart(key, x0, y0, x1, y1)
 						g.dropletReference(x, y, key, hp, &b)
@@ -275,13 +278,14 @@ func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt 
 	return total, nil
 }
 
-// hydraulicLanes is how many tiles' droplets one core runs at once, a
-// step of each in turn. A droplet's step is a chain of dependent
-// operations (its position, the heights there, the slope, a division and
-// a square root, the next position, the heights it erodes and reads
-// again), so one droplet leaves most of the core idle; droplets of
-// different tiles of one phase touch disjoint cells, so interleaving them
-// changes nothing in the result, while the core overlaps their chains.
+// hydraulicLanes is how many tiles' droplets one core runs at once: it
+// aims each of them (aim) and then moves each (move), a step at a time. A
+// droplet's step is a chain of dependent operations (its position, the
+// heights there, the slope, a division and a square root, the next
+// position and heights, the erosion the next step reads back), so one
+// droplet leaves most of the core idle; droplets of different tiles of one
+// phase touch disjoint cells, so interleaving them changes nothing in the
+// result, while the core overlaps their chains.
 const hydraulicLanes = 4
 
 // lane is one of the droplets a core runs interleaved: the droplet in
@@ -296,8 +300,8 @@ type lane struct {
 }
 
 // runLanes runs round r's droplets of tiles (of one phase, at most
-// hydraulicLanes), interleaved step by step, each tile's
-// droplets one after another in order, and sets each tile's budget.
+// hydraulicLanes), interleaved step by step, each tile's droplets one
+// after another in order, and sets each tile's budget.
 func (g *grid) runLanes(ctx context.Context, tiles []int, r int, hp *hydraulicParams, tileBudget []Budget) {
 	var lanes [hydraulicLanes]lane
 	live := lanes[:0]
