@@ -21,8 +21,9 @@ import (
 // from the heights before the sweep (kept aside only where a block of rows
 // meets the next; see sweep), so the result does not depend on the number
 // of cores, and both ends of a pair compute the identical flux, so
-// material is conserved to float rounding. k ≤ 1/16 keeps the sweep from overshooting: a sample
-// exchanges with at most 8 neighbours, and the explicit update of
+// material is conserved to float rounding. k ≤ 1/16 keeps the sweep from
+// overshooting: a sample exchanges with at most 8 neighbours, and the
+// explicit update of
 // h' = h + k·L·h is monotone while k·2·8 ≤ 1 (Gershgorin's bound on the
 // graph Laplacian L). The map's edge is closed: nothing leaves.
 
