@@ -232,7 +232,7 @@ const (
 	maskBytes      = 8  // Eroded and Deposited, float32 each
 	fluvialBytes   = 18 // float64 heights, receivers, drainage areas, marks, the flood's front
 	hydraulicBytes = 8  // float64 heights
-	thermalBytes   = 16 // float64 heights and the sweep's second buffer
+	thermalBytes   = 16 // the stage holds 9 (float64 heights, the rows its blocks keep), but 16 also covers the flow mask, which flowBytes undercounts (docs/performance.md)
 	flowBytes      = 12 // the flow mask's float64 heights and receivers (the marks are dropped before)
 	headroomBytes  = 4  // the collector's, as measured
 )

@@ -41,7 +41,9 @@ import (
 // tiles are run in four phases by the parity of their column and row, so
 // that tiles of one phase are a whole tile apart and their droplets touch
 // disjoint cells; within a tile droplets run one after another, each from a
-// start drawn from a hash of (seed, round, tile, index). The droplet budget
+// start drawn from a hash of (seed, round, tile, index). A core runs a few
+// tiles of a phase at once, a step of each in turn (runLanes), which
+// changes nothing in the result either. The droplet budget
 // is spread over hydraulicRounds rounds of the four phases, so every
 // region is eroded in turn. The result is the same on any number of cores.
 
@@ -64,8 +66,24 @@ type hydraulicParams struct {
 	brushOffsets                         []int     // brush cells relative to the centre, for a map of the grid's width
 	brushDX, brushDY                     []int     // the same offsets as columns and rows
 	brushWeights                         []float64 // normalised weights of a brush wholly inside the map
+	brushRows                            []brushRow
+	brushQuads, brushSingles             []int     // the rows cut into runs of four cells and single cells: their first cells relative to the centre
+	quadWeights, singleWeights           []float64 // their weights, four a run
+	brushLo, brushHi                     int       // the brush's first and last cell relative to the centre
+	xMax, yMax                           float64   // w−1 and h−1: a droplet is on the map short of them
 	tileSide, tilesX, tilesY, tilesTotal int
+	// perCell is 1/cell where that is exact (cell a power of two): then
+	// v·perCell rounds as v/cell does, and a multiplication is much
+	// quicker than a division on the droplet's critical path.
+	perCell  float64
+	cellPow2 bool
 }
+
+// brushRow is one row of the brush: its cells from offset off (relative
+// to the centre, for a map of the grid's width) and their weights, in
+// brushWeights[k0:k0+n]. The brush is a disc, so each row's cells lie
+// side by side.
+type brushRow struct{ off, k0, n int }
 
 func newHydraulicParams(p terrain.Params, g *grid) *hydraulicParams {
 	hp := &hydraulicParams{
@@ -90,6 +108,26 @@ func newHydraulicParams(p terrain.Params, g *grid) *hydraulicParams {
 	}
 	for k := range hp.brushWeights {
 		hp.brushWeights[k] /= sum
+		if k == 0 || hp.brushDY[k] != hp.brushDY[k-1] {
+			hp.brushRows = append(hp.brushRows, brushRow{off: hp.brushOffsets[k], k0: k})
+		}
+		hp.brushRows[len(hp.brushRows)-1].n++
+	}
+	for _, br := range hp.brushRows {
+		k := 0
+		for ; k+4 <= br.n; k += 4 {
+			hp.brushQuads = append(hp.brushQuads, br.off+k)
+			hp.quadWeights = append(hp.quadWeights, hp.brushWeights[br.k0+k:br.k0+k+4]...)
+		}
+		for ; k < br.n; k++ {
+			hp.brushSingles = append(hp.brushSingles, br.off+k)
+			hp.singleWeights = append(hp.singleWeights, hp.brushWeights[br.k0+k])
+		}
+	}
+	hp.brushLo, hp.brushHi = hp.brushOffsets[0], hp.brushOffsets[len(hp.brushOffsets)-1]
+	hp.xMax, hp.yMax = float64(g.w-1), float64(g.h-1)
+	if frac, _ := math.Frexp(g.cell); frac == 0.5 {
+		hp.perCell, hp.cellPow2 = 1/g.cell, true
 	}
 	hp.tileSide = 2 * (hp.lifetime + hp.radius + 2)
 	hp.tilesX = (g.w + hp.tileSide - 1) / hp.tileSide
@@ -192,33 +230,30 @@ func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt 
 	var total Budget
 	for r := range hydraulicRounds {
 		for ph, tiles := range phases {
-			runTile := func(k int) {
-				t := tiles[k]
-				x0, y0, x1, y1 := hp.tileStarts(g, t)
-				var b Budget
-				n := hp.tileDroplets(g, t, r)
-				for i := 0; i < n; i++ {
-					if i%256 == 0 && ctx.Err() != nil {
-						return
-					}
-					key := dropletKey(hp.seed, r, t, i)
-					x, y := dropletStart(key, x0, y0, x1, y1)
-					if reference {
-						g.dropletReference(x, y, key, hp, &b)
-					} else {
-						g.droplet(x, y, key, hp, &b, nil)
-					}
-				}
-				tileBudget[t] = b
-			}
 			var err error
 			if reference {
-				for k := range tiles {
-					runTile(k)
+				for _, t := range tiles {
+					x0, y0, x1, y1 := hp.tileStarts(g, t)
+					var b Budget
+					for i := range hp.tileDroplets(g, t, r) {
+						if i%256 == 0 && ctx.Err() != nil {
+							break
+						}
+						key := dropletKey(hp.seed, r, t, i)
+						x, y := dropletStart(key, x0, y0, x1, y1)
+						g.dropletReference(x, y, key, hp, &b)
+					}
+					tileBudget[t] = b
 				}
 				err = ctx.Err()
 			} else {
-				err = parallel.Each(ctx, len(tiles), runTile)
+				// Fewer lanes where there are too few tiles to keep
+				// every core busy with hydraulicLanes each.
+				lanes := max(1, min(hydraulicLanes, len(tiles)/parallel.Workers(ctx)))
+				groups := (len(tiles) + lanes - 1) / lanes
+				err = parallel.Each(ctx, groups, func(k int) {
+					g.runLanes(ctx, tiles[k*lanes:min((k+1)*lanes, len(tiles))], r, hp, tileBudget)
+				})
 			}
 			if err != nil {
 				return total, err
@@ -243,87 +278,245 @@ func hydraulic(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt 
 	return total, nil
 }
 
+// hydraulicLanes is how many tiles' droplets one core runs at once: it
+// aims each of them (aim) and then moves each (move), a step at a time. A
+// droplet's step is a chain of dependent operations (its position, the
+// heights there, the slope, a division and a square root, the next
+// position and heights, the erosion the next step reads back), so one
+// droplet leaves most of the core idle; droplets of different tiles of one
+// phase touch disjoint cells, so interleaving them changes nothing in the
+// result, while the core overlaps their chains.
+const hydraulicLanes = 4
+
+// lane is one of the droplets a core runs interleaved: the droplet in
+// flight, its tile's rectangle of starts, budget and droplets.
+type lane struct {
+	d              drop
+	mv             move
+	on             bool // the droplet's aim stays on the map
+	b              Budget
+	tile, i, n     int
+	x0, y0, x1, y1 int
+}
+
+// runLanes runs round r's droplets of tiles (of one phase, at most
+// hydraulicLanes), interleaved step by step, each tile's droplets one
+// after another in order, and sets each tile's budget.
+func (g *grid) runLanes(ctx context.Context, tiles []int, r int, hp *hydraulicParams, tileBudget []Budget) {
+	var lanes [hydraulicLanes]lane
+	live := lanes[:0]
+	// launch starts ln's next droplet, and reports false when its tile has
+	// none left (or the run is cancelled).
+	launch := func(ln *lane) bool {
+		for ln.i < ln.n {
+			i := ln.i
+			ln.i++
+			if i%256 == 0 && ctx.Err() != nil {
+				return false
+			}
+			key := dropletKey(hp.seed, r, ln.tile, i)
+			x, y := dropletStart(key, ln.x0, ln.y0, ln.x1, ln.y1)
+			if hp.inside(g, x, y) {
+				ln.d = drop{x: x, y: y, speed: 1, water: 1, key: key}
+				return true
+			}
+		}
+		tileBudget[ln.tile] = ln.b
+		return false
+	}
+	for _, t := range tiles {
+		ln := &lanes[len(live)]
+		*ln = lane{tile: t, n: hp.tileDroplets(g, t, r)}
+		ln.x0, ln.y0, ln.x1, ln.y1 = hp.tileStarts(g, t)
+		if launch(ln) {
+			live = live[:len(live)+1]
+		}
+	}
+	for len(live) > 0 {
+		for k := range live {
+			live[k].on = g.aim(&live[k].d, hp, &live[k].mv)
+		}
+		for k := 0; k < len(live); k++ {
+			ln := &live[k]
+			if ln.on {
+				g.move(&ln.d, hp, &ln.mv, &ln.b)
+				if ln.d.step < hp.lifetime {
+					continue
+				}
+				ln.b.Suspended += ln.d.sediment
+			} else {
+				ln.b.CarriedOff += ln.d.sediment
+			}
+			if !launch(ln) {
+				// The lane's tile is done: the last live lane, aimed and
+				// not yet moved, takes its place.
+				live[k] = live[len(live)-1]
+				live = live[:len(live)-1]
+				k--
+			}
+		}
+	}
+}
+
+// drop is a droplet in flight: its position, direction, load, speed and
+// water, its random key and the steps it has taken.
+type drop struct {
+	x, y, dirX, dirY       float64
+	sediment, speed, water float64
+	key                    uint64
+	step                   int
+}
+
 // droplet runs one droplet from (x, y), adding what it moves to b and,
 // if path is not nil, recording its steps. Heights and sediment are in
 // metres; b in metres of height over one cell.
 func (g *grid) droplet(x, y float64, key uint64, hp *hydraulicParams, b *Budget, path *DropletPath) {
-	w, z := g.w, g.z
 	if !hp.inside(g, x, y) {
 		return
 	}
-	var dirX, dirY, sediment float64
-	speed, water := 1.0, 1.0
-	for step := 0; step < hp.lifetime; step++ {
-		ix, iy := int(x), int(y)
-		u, v := x-float64(ix), y-float64(iy)
-		i := iy*w + ix
-		h00, h10, h01, h11 := z[i], z[i+1], z[i+w], z[i+w+1]
-		top := h00 + float64((h10-h00)*u)
-		bottom := h01 + float64((h11-h01)*u)
-		height := top + float64((bottom-top)*v)
+	d := drop{x: x, y: y, speed: 1, water: 1, key: key}
+	for d.step < hp.lifetime {
 		if path != nil {
-			*path = append(*path, [3]float64{x * g.cell, height, y * g.cell})
+			*path = append(*path, [3]float64{d.x * g.cell, g.bilinear(d.x, d.y), d.y * g.cell})
 		}
-		gx := (float64((h10-h00)*(1-v)) + float64((h11-h01)*v)) / hp.cell
-		gy := (float64((h01-h00)*(1-u)) + float64((h11-h10)*u)) / hp.cell
-		dirX = float64(dirX*hp.inertia) - float64(gx*hp.keep)
-		dirY = float64(dirY*hp.inertia) - float64(gy*hp.keep)
-		if l := math.Sqrt(float64(dirX*dirX) + float64(dirY*dirY)); l > 0 {
-			dirX, dirY = dirX/l, dirY/l
-		} else {
-			dirX, dirY = randomDirection(key, step)
-		}
-		nx, ny := x+dirX, y+dirY
-		if !hp.inside(g, nx, ny) {
-			b.CarriedOff += sediment
+		if !g.step(&d, hp, b) {
 			return
 		}
-		jx, jy := int(nx), int(ny)
-		nu, nv := nx-float64(jx), ny-float64(jy)
-		j := jy*w + jx
-		ntop := z[j] + float64((z[j+1]-z[j])*nu)
-		nbottom := z[j+w] + float64((z[j+w+1]-z[j+w])*nu)
-		dh := ntop + float64((nbottom-ntop)*nv) - height
-		drop := -dh / hp.cell
-		c := float64(float64(float64(max(drop, hp.minSlope)*speed)*water) * hp.capacity)
-		if dh > 0 || sediment > c {
-			var d float64
-			switch {
-			case !depositable(g, ix, iy):
-			case dh > 0:
-				d = min(dh, sediment)
-			default:
-				d = float64((sediment - c) * hp.deposition)
-			}
-			sediment -= d
-			b.Deposited += d
-			z[i] += float64(float64(d*(1-u)) * (1 - v))
-			z[i+1] += float64(float64(d*u) * (1 - v))
-			z[i+w] += float64(float64(d*(1-u)) * v)
-			z[i+w+1] += float64(float64(d*u) * v)
-		} else if cx, cy := int(x+0.5), int(y+0.5); hp.erodible(g, cx, cy) {
-			e := min(float64((c-sediment)*hp.erosion), -dh)
-			sediment += e
-			b.Eroded += e
-			centre := cy*w + cx
-			for k, off := range hp.brushOffsets {
-				z[centre+off] -= float64(e * hp.brushWeights[k])
-			}
-		}
-		speed = math.Sqrt(max(0, float64(speed*speed)+float64(drop*hp.gravity)))
-		water = float64(water * hp.dry)
-		x, y = nx, ny
 	}
 	if path != nil {
-		*path = append(*path, [3]float64{x * g.cell, g.bilinear(x, y), y * g.cell})
+		*path = append(*path, [3]float64{d.x * g.cell, g.bilinear(d.x, d.y), d.y * g.cell})
 	}
-	b.Suspended += sediment
+	b.Suspended += d.sediment
+}
+
+// step moves d one step, eroding or depositing as it goes, and adds what
+// it moves to b. It reports false when the droplet left the map, its
+// sediment carried off.
+func (g *grid) step(d *drop, hp *hydraulicParams, b *Budget) bool {
+	var mv move
+	if !g.aim(d, hp, &mv) {
+		b.CarriedOff += d.sediment
+		return false
+	}
+	g.move(d, hp, &mv, b)
+	return true
+}
+
+// move is a droplet's step as aim finds it: the cell it leaves and where
+// in it, its height change, slope and capacity, and where it goes.
+type move struct {
+	ix, iy       int
+	u, v         float64
+	dh, slope, c float64
+	nextX, nextY float64
+}
+
+// aim is the first half of a step, which only reads the map: the slope
+// under d, its new direction (kept in d), where it goes and the height
+// change and capacity there, into mv. It reports false when the droplet
+// leaves the map. The long chain of a step (the heights, a division, a
+// square root, the next heights, another division) is here, so a core
+// that aims several droplets before moving them works on their chains at
+// once.
+func (g *grid) aim(d *drop, hp *hydraulicParams, mv *move) bool {
+	w, z := g.w, g.z
+	x, y := d.x, d.y
+	ix, iy := int(x), int(y)
+	u, v := x-float64(ix), y-float64(iy)
+	i := iy*w + ix
+	r0, r1 := z[i:i+2], z[i+w:i+w+2]
+	h00, h10, h01, h11 := r0[0], r0[1], r1[0], r1[1]
+	top := h00 + float64((h10-h00)*u)
+	bottom := h01 + float64((h11-h01)*u)
+	height := top + float64((bottom-top)*v)
+	gx := hp.slope(float64((h10-h00)*(1-v)) + float64((h11-h01)*v))
+	gy := hp.slope(float64((h01-h00)*(1-u)) + float64((h11-h10)*u))
+	dirX := float64(d.dirX*hp.inertia) - float64(gx*hp.keep)
+	dirY := float64(d.dirY*hp.inertia) - float64(gy*hp.keep)
+	if l := math.Sqrt(float64(dirX*dirX) + float64(dirY*dirY)); l > 0 {
+		dirX, dirY = dirX/l, dirY/l
+	} else {
+		dirX, dirY = randomDirection(d.key, d.step)
+	}
+	d.dirX, d.dirY = dirX, dirY
+	nx, ny := x+dirX, y+dirY
+	if !hp.inside(g, nx, ny) {
+		return false
+	}
+	jx, jy := int(nx), int(ny)
+	nu, nv := nx-float64(jx), ny-float64(jy)
+	j := jy*w + jx
+	s0, s1 := z[j:j+2], z[j+w:j+w+2]
+	ntop := s0[0] + float64((s0[1]-s0[0])*nu)
+	nbottom := s1[0] + float64((s1[1]-s1[0])*nu)
+	dh := ntop + float64((nbottom-ntop)*nv) - height
+	slope := hp.slope(-dh)
+	c := float64(float64(float64(max(slope, hp.minSlope)*d.speed)*d.water) * hp.capacity)
+	*mv = move{ix: ix, iy: iy, u: u, v: v, dh: dh, slope: slope, c: c, nextX: nx, nextY: ny}
+	return true
+}
+
+// move is the second half of a step: d erodes or deposits as mv says,
+// adding what it moves to b, and goes on.
+func (g *grid) move(d *drop, hp *hydraulicParams, mv *move, b *Budget) {
+	w, z := g.w, g.z
+	dh, c, u, v := mv.dh, mv.c, mv.u, mv.v
+	sediment, speed := d.sediment, d.speed
+	if dh > 0 || sediment > c {
+		var dep float64
+		switch {
+		case !depositable(g, mv.ix, mv.iy):
+		case dh > 0:
+			dep = min(dh, sediment)
+		default:
+			dep = float64((sediment - c) * hp.deposition)
+		}
+		sediment -= dep
+		b.Deposited += dep
+		i := mv.iy*w + mv.ix
+		r0, r1 := z[i:i+2], z[i+w:i+w+2]
+		r0[0] += float64(float64(dep*(1-u)) * (1 - v))
+		r0[1] += float64(float64(dep*u) * (1 - v))
+		r1[0] += float64(float64(dep*(1-u)) * v)
+		r1[1] += float64(float64(dep*u) * v)
+	} else if cx, cy := int(d.x+0.5), int(d.y+0.5); hp.erodible(g, cx, cy) {
+		e := min(float64((c-sediment)*hp.erosion), -dh)
+		sediment += e
+		b.Eroded += e
+		hp.erodeBrush(z, cy*w+cx, e)
+	}
+	d.sediment = sediment
+	d.speed = math.Sqrt(max(0, float64(speed*speed)+float64(mv.slope*hp.gravity)))
+	d.water = float64(d.water * hp.dry)
+	d.x, d.y = mv.nextX, mv.nextY
+	d.step++
+}
+
+// erodeBrushGo takes e·weight from each cell of the brush around sample
+// centre, which lies wholly on the map, a row at a time.
+func (hp *hydraulicParams) erodeBrushGo(z []float64, centre int, e float64) {
+	for _, br := range hp.brushRows {
+		cells := z[centre+br.off : centre+br.off+br.n]
+		weights := hp.brushWeights[br.k0 : br.k0+len(cells)]
+		for k := range cells {
+			cells[k] -= float64(e * weights[k])
+		}
+	}
+}
+
+// slope is a height difference v over one cell as a slope, v/cell: by
+// the exact reciprocal where there is one.
+func (hp *hydraulicParams) slope(v float64) float64 {
+	if hp.cellPow2 {
+		return v * hp.perCell
+	}
+	return v / hp.cell
 }
 
 // inside reports whether a droplet at (x, y) is on the map, where the
 // bilinear stencil has its second sample.
 func (hp *hydraulicParams) inside(g *grid, x, y float64) bool {
-	return x >= 0 && y >= 0 && x < float64(g.w-1) && y < float64(g.h-1)
+	return x >= 0 && y >= 0 && x < hp.xMax && y < hp.yMax
 }
 
 // erodible reports whether the brush centred on sample (cx, cy) lies
