@@ -32,9 +32,10 @@ var realRanges = []realRange{
 
 // The eroded presets, made at their own size (1025², where their cells are
 // tens of metres and their relief that of real ranges and hills), measure
-// inside the span of the real DEMs on every statistic. At 513² the same
-// worlds' Hack exponents fall just below the real range (0.45), so the
-// test runs at the size users get.
+// inside the span of the real DEMs on every statistic. At 513² with twice
+// the cell size (the same worlds, sampled coarser) Hack's exponent and the
+// drainage density in cells fall just below the real range (h 0.452 and
+// 0.456), so the test runs at the size users get.
 func TestErodedPresetsInRealRange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("makes and analyses two 1025² eroded maps")
