@@ -69,9 +69,10 @@ shot() {
 # looking across its valleys to the highest peak, in the haze of distance.
 shot default 0 -fog -camera 120,230,900,-45,-14
 
-# The ridged range worn by rivers, droplets and rockfall: gullies, fans and
-# talus slopes under a morning sun from the south-east.
-shot eroded-alps 0 -preset eroded-alps -fog -camera 300,360,60,70,-15 -sun-elevation 30 -sun-azimuth 160
+# The ridged range worn by droplets, rivers and rockfall (66 km across,
+# 64 m cells): looking down a trunk valley from above its head, under a
+# morning sun from the south-east.
+shot eroded-alps 0 -preset eroded-alps -fog -camera 53300,2200,8200,-135,-15 -sun-elevation 30 -sun-azimuth 160
 
 # Mont Blanc from SRTM data (60 km square, 4356 m of relief above the
 # valleys), seen from the south-west at 5600 m.
