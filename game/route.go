@@ -146,8 +146,12 @@ func NewRouteView(res *route.Result) *RouteView {
 		sigma = max(sigma, lineSmoothing/m.CellSize)
 	}
 	for _, seg := range res.Path.Segments {
-		line := smoothLine(seg, sigma)
-		rv.drawn = append(rv.drawn, line)
+		rv.drawn = append(rv.drawn, smoothLine(seg, sigma))
+	}
+	if m.CellSize > 0 {
+		rv.drawn = mergePasses(rv.drawn, mergeMetres/m.CellSize, sigma)
+	}
+	for _, line := range rv.drawn {
 		for i, s := range line {
 			if i > 0 {
 				a := line[i-1]
@@ -156,6 +160,8 @@ func NewRouteView(res *route.Result) *RouteView {
 				rv.nearest(best, s[0]*rv.scale, s[1]*rv.scale, s[0]*rv.scale, s[1]*rv.scale)
 			}
 		}
+	}
+	for _, seg := range res.Path.Segments {
 		for i, s := range seg {
 			wx, wz := s.X*m.CellSize, s.Y*m.CellSize
 			d := 0.0
@@ -221,6 +227,66 @@ func smoothLine(seg []route.Sample, sigma float64) [][2]float64 {
 			x, y, sum = x+w*seg[j].X, y+w*seg[j].Y, sum+w
 		}
 		out[i] = [2]float64{x / sum, y / sum}
+	}
+	return out
+}
+
+// mergeMetres is how near, in metres, two passes of a route lie where
+// they are drawn as one: an out-and-back's or a lapped run's fixes of one
+// path lie a few metres apart, and drew two or three strands side by side.
+const mergeMetres = 15.0
+
+// mergePasses draws passes of the route within reach samples of one
+// another as one line: each point of the lines (map samples) moves
+// halfway to the nearest point of another pass (another segment, or a
+// point more than 3·reach further along its own), fully within 0.6·reach
+// and less and less out to reach, and the lines are smoothed again over
+// sigma samples, so that the two passes meet in their middle and part
+// without a kink.
+func mergePasses(lines [][][2]float64, reach, sigma float64) [][][2]float64 {
+	if !(reach > 0) {
+		return lines
+	}
+	type ref struct {
+		seg, i int
+		s      float64
+	}
+	cell := func(p [2]float64) [2]int { return [2]int{int(math.Floor(p[0] / reach)), int(math.Floor(p[1] / reach))} }
+	grid := map[[2]int][]ref{}
+	arc := make([][]float64, len(lines))
+	for k, l := range lines {
+		arc[k] = make([]float64, len(l))
+		for i, p := range l {
+			if i > 0 {
+				arc[k][i] = arc[k][i-1] + math.Hypot(p[0]-l[i-1][0], p[1]-l[i-1][1])
+			}
+			grid[cell(p)] = append(grid[cell(p)], ref{k, i, arc[k][i]})
+		}
+	}
+	out := make([][][2]float64, len(lines))
+	for k, l := range lines {
+		moved := make([]route.Sample, len(l))
+		for i, p := range l {
+			c := cell(p)
+			best, bd := p, reach
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					for _, r := range grid[[2]int{c[0] + dx, c[1] + dy}] {
+						if r.seg == k && math.Abs(r.s-arc[k][i]) < 3*reach {
+							continue
+						}
+						q := lines[r.seg][r.i]
+						if d := math.Hypot(q[0]-p[0], q[1]-p[1]); d < bd {
+							best, bd = q, d
+						}
+					}
+				}
+			}
+			t := min(max((bd-0.6*reach)/(0.4*reach), 0), 1)
+			w := 0.5 * (1 - t*t*(3-2*t))
+			moved[i] = route.Sample{X: p[0] + w*(best[0]-p[0]), Y: p[1] + w*(best[1]-p[1])}
+		}
+		out[k] = smoothLine(moved, sigma)
 	}
 	return out
 }

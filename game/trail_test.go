@@ -1,12 +1,14 @@
 package game
 
 import (
+	"context"
 	"image"
 	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"cordillera/internal/testenv"
 	"cordillera/route"
 	"cordillera/terrain"
 )
@@ -319,6 +321,85 @@ func TestTrailFollowsTheGround(t *testing.T) {
 			if !line && countMagenta(img) > 0 {
 				t.Errorf("route at x %.0f, line off: %d magenta pixels on the bank", x, countMagenta(img))
 			}
+		}
+	}
+}
+
+// BenchmarkFPS1025LookRoute is BenchmarkFPS1025Look with a route winding
+// through the view: what the trail and its highlight line cost a frame.
+func BenchmarkFPS1025LookRoute(b *testing.B) {
+	needLoop(b)
+	w := *testWorld(b, 1025)
+	p := terrain.DefaultParams()
+	p.Size = 1025
+	AddOutside(context.Background(), &w, p)
+	var line [][2]float64
+	for s := 80.0; s <= 940; s += 4 {
+		line = append(line, [2]float64{s + 30*math.Sin(s/40), s - 30*math.Sin(s/40)})
+	}
+	w.Route = lineView(w.Map, line)
+	g := newTestGame(b, &w)
+	g.View.Water = 0.25
+	lowView(g.Camera, g.World.Map)
+	waitLight(b, g)
+	onLoop(func() { loop.w, loop.h = ScreenWidth, ScreenHeight })
+	defer onLoop(func() { loop.w, loop.h = testW, testH })
+	setDraw(g.Draw)
+	defer setDraw(nil)
+	waitFrames(2)
+	cpu0, haveCPU := testenv.ProcessCPU()
+	b.ResetTimer()
+	waitFrames(int64(b.N))
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fps")
+	if cpu1, ok := testenv.ProcessCPU(); ok && haveCPU {
+		b.ReportMetric((cpu1-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/frame")
+	}
+}
+
+// Two passes of one path a few metres apart (an out-and-back's GPS fixes)
+// are drawn as one line; passes further apart than mergeMetres (two legs
+// of a wide hairpin, another path) stay where they are.
+func TestPassesDrawnAsOne(t *testing.T) {
+	m := flatMap(257)
+	m.CellSize = 1
+	pass := func(z float64, back bool) [][2]float64 {
+		var l [][2]float64
+		for x := 20.0; x <= 236; x += 2 {
+			p := [2]float64{x, z + 0.8*math.Sin(x/11)}
+			if back {
+				l = append([][2]float64{p}, l...)
+			} else {
+				l = append(l, p)
+			}
+		}
+		return l
+	}
+	for _, c := range []struct {
+		apart, most float64 // metres between the passes; the most they may lie apart drawn
+	}{{3, 0.3}, {4.5, 0.3}, {20, 20.3}} {
+		rv := lineView(m, append(pass(100, false), pass(100+c.apart, true)...))
+		worst, least := 0.0, math.Inf(1)
+		for x := 60.0; x <= 200; x++ {
+			// The drawn line's crossings of the column x: its points near it.
+			var zs []float64
+			for _, p := range rv.drawn[0] {
+				if math.Abs(p[0]-x) < 0.26 {
+					zs = append(zs, p[1])
+				}
+			}
+			if len(zs) < 2 {
+				t.Fatalf("%.1f m apart: the line crosses x %.0f %d times", c.apart, x, len(zs))
+			}
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, z := range zs {
+				lo, hi = min(lo, z), max(hi, z)
+			}
+			worst, least = max(worst, hi-lo), min(least, hi-lo)
+		}
+		t.Logf("passes %.1f m apart are drawn %.2f–%.2f m apart", c.apart, least, worst)
+		if worst > c.most || (c.apart > mergeMetres && least < c.apart-0.3) {
+			t.Errorf("passes %.1f m apart are drawn %.2f–%.2f m apart; want at most %.1f", c.apart, least, worst, c.most)
 		}
 	}
 }
