@@ -163,9 +163,11 @@ func NewRouteView(res *route.Result) *RouteView {
 			}
 		}
 	}
-	for _, seg := range res.Path.Segments {
+	// The follow camera walks the line drawn, so that it walks on the
+	// trail where passes were merged.
+	for _, seg := range rv.drawn {
 		for i, s := range seg {
-			wx, wz := s.X*m.CellSize, s.Y*m.CellSize
+			wx, wz := s[0]*m.CellSize, s[1]*m.CellSize
 			d := 0.0
 			if n := len(rv.points); n > 0 && i > 0 {
 				p := rv.points[n-1]
