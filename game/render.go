@@ -160,13 +160,14 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	tu["Gamma"] = v.Gamma
 	route := world.Route
 	r.terrainOpts.Images[1] = nil
+	tu["RouteLine"] = boolf(v.RouteLine)
 	if route != nil {
 		tu["RouteScale"] = float32(route.scale / m.CellSize)
-		tu["RouteHalfWidth"] = float32(RouteHalfWidth)
-		// The minimap's magenta, darkened to leave room for the sunlit
-		// slopes' highlights (the shader lights it like the ground).
+		tu["RouteReach"] = float32(route.reach)
+		tu["TrailHalfWidth"] = float32(route.HalfWidth)
+		tu["TrailRoad"] = boolf(route.Road)
 		c := routeColour
-		tu["RouteColor"] = []float32{routeAlbedo * srgbToLinear(c.R), routeAlbedo * srgbToLinear(c.G), routeAlbedo * srgbToLinear(c.B)}
+		tu["RouteColor"] = []float32{srgbToLinear(c.R), srgbToLinear(c.G), srgbToLinear(c.B)}
 		r.terrainOpts.Images[1] = route.image()
 	}
 	tu["SnowLine"] = v.SnowLine

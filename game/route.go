@@ -15,15 +15,18 @@ import (
 	"cordillera/terrain"
 )
 
-// RouteView is a GPS route laid on its world: the line drawn on the
-// terrain (a field the terrain shader samples, so hills hide it where they
-// should), on the minimap, and the path the follow camera walks.
+// RouteView is a GPS route laid on its world: the trail (or road) it is
+// drawn as on the terrain, the highlight line over it (a field the terrain
+// shader samples, so hills hide both where they should), the line on the
+// minimap, and the path the follow camera walks.
 //
 // The field holds, at each texel, the vector from the texel's centre to the
-// nearest point of the route (R, G: ±fieldReach texels around 128). Near a
-// straight stretch that vector is affine in position, so bilinear sampling
-// recovers the exact distance to the track between texels, and the line
-// is drawn thinner than a texel, at a width in world units.
+// nearest point of the drawn line, 12 bits a component over ±reach texels
+// (R and G the high 8 bits of x and y, B their low 4 bits). Near a straight
+// stretch that vector is affine in position, so bilinear sampling recovers
+// the exact distance to the line between texels: the trail is drawn with
+// its width in metres, however many texels that is, and the passes of a
+// lapped run that lie within it are one trail.
 type RouteView struct {
 	Path  *track.Path
 	Field *image.RGBA // nearest-point vectors over the map, scale texels per sample
@@ -34,9 +37,17 @@ type RouteView struct {
 	// a route map has real elevations and a latitude (climateSnowLine).
 	SnowLine float32
 
-	scale   float64      // field texels per map sample
-	points  [][2]float64 // world x, z of the path, segments joined (gaps jumped)
-	cum     []float64    // distance along points, world units
+	// HalfWidth is half the width, in world units (metres on route maps),
+	// of what the route is drawn as: a footpath (trailHalfWidth), or the
+	// level road the map was made with (Road).
+	HalfWidth float64
+	Road      bool
+
+	scale   float64        // field texels per map sample
+	reach   float64        // field texels the vectors reach
+	drawn   [][][2]float64 // the line drawn, map samples: the path smoothed (smoothLine)
+	points  [][2]float64   // world x, z of the path, segments joined (gaps jumped)
+	cum     []float64      // distance along points, world units
 	maskImg *ebiten.Image
 }
 
@@ -46,13 +57,36 @@ const maxMaskSide = 2048
 // maxMaskScale bounds the field's texels per map sample.
 const maxMaskScale = 4.0
 
-// fieldReach is how far from the route, in texels, the field holds vectors
-// (shaders/terrain.kage's routeReach).
-const fieldReach = 4.0
+// The field's reach: fieldReachMetres, which holds the highlight line's
+// few pixels out to kilometres from the eye, or enough for a wide road's
+// edge, in texels at least minFieldReach and at most maxFieldReach (the
+// field's making costs the reach squared). Its 12 bits then place the
+// line to reach/2047: 2–3 cm.
+const (
+	fieldReachMetres = 48.0
+	minFieldReach    = 6.0
+	maxFieldReach    = 48.0
+)
 
-// RouteHalfWidth is half the drawn line's width in world units (metres on
-// route maps): a trail. Far away the line stays at least a pixel wide.
-const RouteHalfWidth = 1.5
+// fieldSteps is the field's code for a vector of +reach (12 bits, 2048
+// the zero vector).
+const fieldSteps = 2047.0
+
+// trailHalfWidth is half a footpath's width in metres: a mountain trail
+// is 1–1.5 m wide.
+const trailHalfWidth = 0.6
+
+// lineSmoothing is σ, in metres, of the Gaussian along the way that
+// smooths the drawn line: GPS fixes a few metres apart, each off by a few
+// metres, turned a trail into a polygon with corners at every fix. On a
+// coarse map the line is smoothed over lineSmoothingTexels of the field
+// at least: the field's bilinear vectors follow a bend of radius ρ to
+// about texel²/8ρ, and a corner at every resampled point put the line
+// off its centre by a good share of a texel.
+const (
+	lineSmoothing       = 2.0
+	lineSmoothingTexels = 0.75
+)
 
 // climateSnowLine is the elevation, in metres, of the permanent snow line
 // at latitude lat (degrees): about 4800 m at the equator, highest in the
@@ -91,24 +125,50 @@ func routeSnowLine(res *route.Result) float32 {
 // NewRouteView prepares a route result for drawing; it does CPU work only.
 func NewRouteView(res *route.Result) *RouteView {
 	m := res.Map
-	rv := &RouteView{Path: res.Path, Stats: res, SnowLine: routeSnowLine(res)}
+	rv := &RouteView{Path: res.Path, Stats: res, SnowLine: routeSnowLine(res), HalfWidth: trailHalfWidth}
+	if res.RoadWidth > 0 {
+		rv.HalfWidth, rv.Road = res.RoadWidth/2, true
+	}
 	rv.scale = math.Min(maxMaskScale, float64(maxMaskSide)/float64(max(m.Width, m.Height)))
+	texel := m.CellSize / rv.scale
+	rv.reach = maxFieldReach
+	if texel > 0 {
+		rv.reach = math.Min(math.Max(math.Ceil(max(fieldReachMetres, 1.5*rv.HalfWidth)/texel)+2, minFieldReach), maxFieldReach)
+	}
 	w := int(math.Ceil(float64(m.Width-1)*rv.scale)) + 1
 	h := int(math.Ceil(float64(m.Height-1)*rv.scale)) + 1
 	rv.Field = image.NewRGBA(image.Rect(0, 0, w, h))
 	best := make([]float64, w*h)
 	for i := range best {
-		best[i] = fieldReach * fieldReach
+		best[i] = rv.reach * rv.reach
+	}
+	sigma := lineSmoothingTexels / rv.scale
+	if m.CellSize > 0 {
+		sigma = max(sigma, lineSmoothing/m.CellSize)
 	}
 	for _, seg := range res.Path.Segments {
-		for i, s := range seg {
+		rv.drawn = append(rv.drawn, smoothLine(seg, sigma))
+	}
+	// A road is levelled along each pass (route.applyRoad): drawn where
+	// the ground was made for it, not merged.
+	if m.CellSize > 0 && !rv.Road {
+		rv.drawn = mergePasses(rv.drawn, mergeMetres/m.CellSize, sigma)
+	}
+	for _, line := range rv.drawn {
+		for i, s := range line {
 			if i > 0 {
-				a := seg[i-1]
-				rv.nearest(best, a.X*rv.scale, a.Y*rv.scale, s.X*rv.scale, s.Y*rv.scale)
-			} else if len(seg) == 1 {
-				rv.nearest(best, s.X*rv.scale, s.Y*rv.scale, s.X*rv.scale, s.Y*rv.scale)
+				a := line[i-1]
+				rv.nearest(best, a[0]*rv.scale, a[1]*rv.scale, s[0]*rv.scale, s[1]*rv.scale)
+			} else if len(line) == 1 {
+				rv.nearest(best, s[0]*rv.scale, s[1]*rv.scale, s[0]*rv.scale, s[1]*rv.scale)
 			}
-			wx, wz := s.X*m.CellSize, s.Y*m.CellSize
+		}
+	}
+	// The follow camera walks the line drawn, so that it walks on the
+	// trail where passes were merged.
+	for _, seg := range rv.drawn {
+		for i, s := range seg {
+			wx, wz := s[0]*m.CellSize, s[1]*m.CellSize
 			d := 0.0
 			if n := len(rv.points); n > 0 && i > 0 {
 				p := rv.points[n-1]
@@ -131,28 +191,126 @@ func NewRouteView(res *route.Result) *RouteView {
 	}
 	for i, d2 := range best {
 		px := rv.Field.Pix[4*i : 4*i+4]
-		if d2 >= fieldReach*fieldReach { // no route within reach: point far away
-			px[0], px[1] = 255, 255
+		if d2 >= rv.reach*rv.reach { // no route within reach: point far away
+			px[0], px[1], px[2] = 255, 255, 255
 		}
 		px[3] = 255
 	}
 	return rv
 }
 
-// encodeVector stores a field component of ±fieldReach texels in a byte.
-func encodeVector(v float64) uint8 {
-	return uint8(math.Round(128 + 127*math.Max(-1, math.Min(1, v/fieldReach))))
+// smoothLine is seg's points (map samples) smoothed along the way by a
+// Gaussian of σ sigma samples over the distance along it, cut at 3σ; the
+// ends keep their places.
+func smoothLine(seg []route.Sample, sigma float64) [][2]float64 {
+	out := make([][2]float64, len(seg))
+	s := make([]float64, len(seg))
+	for i := range seg {
+		if i > 0 {
+			s[i] = s[i-1] + math.Hypot(seg[i].X-seg[i-1].X, seg[i].Y-seg[i-1].Y)
+		}
+		out[i] = [2]float64{seg[i].X, seg[i].Y}
+	}
+	if !(sigma > 0) || len(seg) < 3 {
+		return out
+	}
+	lo, hi := 0, 0
+	for i := 1; i < len(seg)-1; i++ {
+		// Near an end the window narrows to stay symmetric, so the line
+		// still meets its end.
+		r := math.Min(3*sigma, math.Min(s[i], s[len(s)-1]-s[i]))
+		for s[lo] < s[i]-r {
+			lo++
+		}
+		for hi+1 < len(s) && s[hi+1] <= s[i]+r {
+			hi++
+		}
+		var x, y, sum float64
+		for j := lo; j <= hi; j++ {
+			d := (s[j] - s[i]) / sigma
+			w := math.Exp(-0.5 * d * d)
+			x, y, sum = x+w*seg[j].X, y+w*seg[j].Y, sum+w
+		}
+		out[i] = [2]float64{x / sum, y / sum}
+	}
+	return out
 }
 
-// nearest records, for the texels within fieldReach of segment a–b (texel
+// mergeMetres is how near, in metres, two passes of a route lie where
+// they are drawn as one: an out-and-back's or a lapped run's fixes of one
+// path lie a few metres apart, and drew two or three strands side by side.
+const mergeMetres = 15.0
+
+// mergePasses draws passes of the route within reach samples of one
+// another as one line: each point of the lines (map samples) moves
+// halfway to the nearest point of another pass (another segment, or a
+// point more than 3·reach further along its own), fully within 0.6·reach
+// and less and less out to reach, and the lines are smoothed again over
+// sigma samples, so that the two passes meet in their middle and part
+// without a kink.
+func mergePasses(lines [][][2]float64, reach, sigma float64) [][][2]float64 {
+	if !(reach > 0) {
+		return lines
+	}
+	type ref struct {
+		seg, i int
+		s      float64
+	}
+	cell := func(p [2]float64) [2]int { return [2]int{int(math.Floor(p[0] / reach)), int(math.Floor(p[1] / reach))} }
+	grid := map[[2]int][]ref{}
+	arc := make([][]float64, len(lines))
+	for k, l := range lines {
+		arc[k] = make([]float64, len(l))
+		for i, p := range l {
+			if i > 0 {
+				arc[k][i] = arc[k][i-1] + math.Hypot(p[0]-l[i-1][0], p[1]-l[i-1][1])
+			}
+			grid[cell(p)] = append(grid[cell(p)], ref{k, i, arc[k][i]})
+		}
+	}
+	out := make([][][2]float64, len(lines))
+	for k, l := range lines {
+		moved := make([]route.Sample, len(l))
+		for i, p := range l {
+			c := cell(p)
+			best, bd := p, reach
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					for _, r := range grid[[2]int{c[0] + dx, c[1] + dy}] {
+						if r.seg == k && math.Abs(r.s-arc[k][i]) < 3*reach {
+							continue
+						}
+						q := lines[r.seg][r.i]
+						if d := math.Hypot(q[0]-p[0], q[1]-p[1]); d < bd {
+							best, bd = q, d
+						}
+					}
+				}
+			}
+			t := min(max((bd-0.6*reach)/(0.4*reach), 0), 1)
+			w := 0.5 * (1 - t*t*(3-2*t))
+			moved[i] = route.Sample{X: p[0] + w*(best[0]-p[0]), Y: p[1] + w*(best[1]-p[1])}
+		}
+		out[k] = smoothLine(moved, sigma)
+	}
+	return out
+}
+
+// encodeVector is the field's 12-bit code of a component of ±reach texels.
+func encodeVector(v, reach float64) uint16 {
+	return uint16(math.Round(2048 + fieldSteps*math.Max(-1, math.Min(1, v/reach))))
+}
+
+// nearest records, for the texels within reach of segment a–b (texel
 // coordinates, centres at integers), the vector to the segment's nearest
 // point where it is nearer than what the field holds.
 func (rv *RouteView) nearest(best []float64, ax, ay, bx, by float64) {
 	b := rv.Field.Bounds()
+	r := rv.reach
 	dx, dy := bx-ax, by-ay
 	l2 := dx*dx + dy*dy
-	y0, y1 := max(int(math.Floor(min(ay, by)-fieldReach)), 0), min(int(math.Ceil(max(ay, by)+fieldReach)), b.Dy()-1)
-	x0, x1 := max(int(math.Floor(min(ax, bx)-fieldReach)), 0), min(int(math.Ceil(max(ax, bx)+fieldReach)), b.Dx()-1)
+	y0, y1 := max(int(math.Floor(min(ay, by)-r)), 0), min(int(math.Ceil(max(ay, by)+r)), b.Dy()-1)
+	x0, x1 := max(int(math.Floor(min(ax, bx)-r)), 0), min(int(math.Ceil(max(ax, bx)+r)), b.Dx()-1)
 	for py := y0; py <= y1; py++ {
 		for px := x0; px <= x1; px++ {
 			t := 0.0
@@ -163,7 +321,9 @@ func (rv *RouteView) nearest(best []float64, ax, ay, bx, by float64) {
 			k := py*b.Dx() + px
 			if d2 := vx*vx + vy*vy; d2 < best[k] {
 				best[k] = d2
-				rv.Field.Pix[4*k], rv.Field.Pix[4*k+1] = encodeVector(vx), encodeVector(vy)
+				ux, uy := encodeVector(vx, r), encodeVector(vy, r)
+				p := rv.Field.Pix[4*k : 4*k+3]
+				p[0], p[1], p[2] = uint8(ux>>4), uint8(uy>>4), uint8((ux&15)<<4|uy&15)
 			}
 		}
 	}
@@ -228,13 +388,9 @@ func (rv *RouteView) image() *ebiten.Image {
 	return rv.maskImg
 }
 
-// routeColour is the route's magenta.
+// routeColour is the route's highlight line, on the minimap and in the
+// 3D view: magenta, which no ground shows.
 var routeColour = color.RGBA{255, 0, 255, 255}
-
-// routeAlbedo scales the route's colour in the 3D view: on level ground
-// in full sun it shows at this share of routeColour (linear), on slopes
-// facing the sun up to all of it.
-const routeAlbedo = 0.7
 
 // drawOnMinimap draws the route over the minimap.
 func (rv *RouteView) drawOnMinimap(dst *ebiten.Image, mm *Minimap, view image.Rectangle) {

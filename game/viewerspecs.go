@@ -110,6 +110,8 @@ var ViewerSpecs = []ViewerSpec{
 		Doc: "an edge anti-aliasing pass (FXAA) over the 3D view: smooth silhouettes"},
 	{Name: "BreakTiling", Label: "Hide repeats", Kind: ViewerBool, Flag: "hide-repeats", Uniform: "BreakTiling",
 		Doc: "hide the textures' repeat: a second, turned and scaled sampling blended in by noise"},
+	{Name: "RouteLine", Label: "Route line", Kind: ViewerBool, Flag: "route-line", Uniform: "RouteLine",
+		Doc: "a GPS route's highlight line, magenta with a dark outline, about 4 pixels wide at any distance, over the trail or road it is drawn as on the ground"},
 	{Name: "Continue", Label: "Land beyond", Kind: ViewerBool, Flag: "land-beyond",
 		Doc: "the noise generators' land goes on beyond the map to the horizon; off: level ground"},
 

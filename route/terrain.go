@@ -31,6 +31,10 @@ type Result struct {
 	Path *track.Path
 	Base float64 // elevation in metres of map height 0
 
+	// RoadWidth is the width in metres of the level road made along Path,
+	// 0 for none: the explorer draws the route as that road.
+	RoadWidth float64
+
 	// Points are the points the terrain was solved to pass through, every
 	// Spacing samples along the track (Merged points of different passes
 	// closer than Spacing went into one, with the mean of their targets).
@@ -272,7 +276,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *track.Track, stage S
 	m.CellSize = path.CellSize
 	m.VerticalScale = fit.amp * span
 	res := &Result{Map: m, Path: track, Base: fit.z0 + fit.amp*tLo, Spacing: spacing, Merged: fit.merged,
-		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted, Falloff: fit.beta, creaseReach: creaseReach,
+		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted, Falloff: fit.beta, creaseReach: creaseReach, RoadWidth: p.RoadWidth,
 		prepared: prepared, track: t, params: p}
 	for _, c := range fit.cons {
 		rp := SolvedPoint{X: c.X, Y: c.Y, Target: (c.T - tLo) / span, Height: bilinear(m, c.X, c.Y)}

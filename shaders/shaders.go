@@ -117,6 +117,10 @@
 //	                      lighting becomes SkyColor·Ambient·G +
 //	                      SunColor·max(N·L, 0)·R
 //	LightScale float      light map texels per world unit
+//	RouteLine float       1 (the Viewer's default): the GPS route's
+//	                      highlight line over its trail (Images[1] is the
+//	                      route's field; the route's uniforms are described
+//	                      in terrain.kage)
 //
 // Textures are stored display-referred: the shader picks the material
 // colour (textures, detail, blending) in that space as the thesis does,

@@ -41,7 +41,7 @@ func TestUniforms(t *testing.T) {
 			"MaterialCount": "float", "Boundaries": "vec4", "BandMaterials": "vec4", "Blend": "float",
 			"HeightMin": "float", "HeightMax": "float", "MapExtent": "float", "Tiling": "float",
 			"UseTriplanar": "float", "UseDetail": "float", "DetailTiling": "float",
-			"DetailDistance": "float", "BreakTiling": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteHalfWidth": "float",
+			"DetailDistance": "float", "BreakTiling": "float", "FlatShading": "float", "Wireframe": "float", "RouteScale": "float", "RouteColor": "vec3", "RouteReach": "float", "TrailHalfWidth": "float", "TrailRoad": "float", "RouteLine": "float",
 			"Gamma": "float", "SkyTint": "vec3", "AirSun": "vec3", "AirSky": "vec3", "BetaR": "vec3", "BetaM": "float",
 			"FogColor": "vec3", "FogBeta": "float", "FogBase": "float", "FogHeight": "float",
 			"UseWater": "float", "WaterLevel": "float", "WaterDepth": "float",
