@@ -202,7 +202,7 @@ func NewRouteView(res *route.Result) *RouteView {
 // smoothLine is seg's points (map samples) smoothed along the way by a
 // Gaussian of σ sigma samples over the distance along it, cut at 3σ; the
 // ends keep their places.
-func smoothLine(seg []route.Sample, sigma float64) [][2]float64 {
+func smoothLine(seg []track.Sample, sigma float64) [][2]float64 {
 	out := make([][2]float64, len(seg))
 	s := make([]float64, len(seg))
 	for i := range seg {
@@ -270,7 +270,7 @@ func mergePasses(lines [][][2]float64, reach, sigma float64) [][][2]float64 {
 	}
 	out := make([][][2]float64, len(lines))
 	for k, l := range lines {
-		moved := make([]route.Sample, len(l))
+		moved := make([]track.Sample, len(l))
 		for i, p := range l {
 			c := cell(p)
 			best, bd := p, reach
@@ -289,7 +289,7 @@ func mergePasses(lines [][][2]float64, reach, sigma float64) [][][2]float64 {
 			}
 			t := min(max((bd-0.6*reach)/(0.4*reach), 0), 1)
 			w := 0.5 * (1 - t*t*(3-2*t))
-			moved[i] = route.Sample{X: p[0] + w*(best[0]-p[0]), Y: p[1] + w*(best[1]-p[1])}
+			moved[i] = track.Sample{X: p[0] + w*(best[0]-p[0]), Y: p[1] + w*(best[1]-p[1])}
 		}
 		out[k] = smoothLine(moved, sigma)
 	}

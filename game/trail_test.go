@@ -10,28 +10,29 @@ import (
 
 	"cordillera/internal/testenv"
 	"cordillera/route"
+	"cordillera/route/track"
 	"cordillera/terrain"
 )
 
 // lineView is a route view over m through the given lines of samples
 // (x, z pairs, map samples), one segment each, resampled every half
-// sample as route.Prepare does.
+// sample as track.Prepare does.
 func lineView(m *terrain.Heightmap, lines ...[][2]float64) *RouteView {
-	var segs [][]route.Sample
+	var segs [][]track.Sample
 	for _, l := range lines {
-		var seg []route.Sample
+		var seg []track.Sample
 		for i := 1; i < len(l); i++ {
 			a, b := l[i-1], l[i]
 			n := max(int(math.Ceil(2*math.Hypot(b[0]-a[0], b[1]-a[1]))), 1)
 			for k := 0; k < n; k++ {
 				t := float64(k) / float64(n)
-				seg = append(seg, route.Sample{X: a[0] + t*(b[0]-a[0]), Y: a[1] + t*(b[1]-a[1])})
+				seg = append(seg, track.Sample{X: a[0] + t*(b[0]-a[0]), Y: a[1] + t*(b[1]-a[1])})
 			}
 		}
 		last := l[len(l)-1]
-		segs = append(segs, append(seg, route.Sample{X: last[0], Y: last[1]}))
+		segs = append(segs, append(seg, track.Sample{X: last[0], Y: last[1]}))
 	}
-	return NewRouteView(&route.Result{Map: m, Path: &route.Path{Segments: segs, CellSize: m.CellSize}})
+	return NewRouteView(&route.Result{Map: m, Path: &track.Path{Segments: segs, CellSize: m.CellSize}})
 }
 
 // magentaish is the test for the route's old colour and the highlight's:
