@@ -24,12 +24,13 @@ type network struct {
 	heap    floodHeap  // fill: the flood's front
 	pit     []int32    // fill: samples being raised, first in first out
 
-	// marks holds a byte per sample, four to a word, for the passes that
-	// need one and never run at the same time: fill's marks of the samples
-	// the flood has reached, and stream power's counts of the donors a
-	// sample still waits for. A byte rather than a bool and an int32 each
-	// keeps the fluvial stage's working set small on large maps.
-	marks []uint32
+	// marks holds a byte per sample for the passes that need one and never
+	// run at the same time: fill's marks of the samples the flood has
+	// reached, and stream power's donor masks (donorMask). A byte rather
+	// than a bool and an int32 keeps the fluvial stage's working set small
+	// on large maps; bytes rather than words, so that the cores can each
+	// write their own samples' marks.
+	marks []uint8
 
 	// wander, if above 0, scales each way's slope by a factor in
 	// [1 − wander/2, 1 + wander/2] drawn from a hash of key and the sample
@@ -294,7 +295,7 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 	head := 0
 	for i := range z {
 		if n.onEdgeXY(i%w, i/w) {
-			closed[i>>2] |= 1 << (8 * (i & 3))
+			closed[i] = 1
 			n.heap.push(int32(i))
 		}
 	}
@@ -319,11 +320,10 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 				continue
 			}
 			d := ny*w + nx
-			word, bit := d>>2, uint32(1)<<(8*(d&3))
-			if closed[word]&bit != 0 {
+			if closed[d] != 0 {
 				continue
 			}
-			closed[word] |= bit
+			closed[d] = 1
 			if z[d] < spill {
 				raised += spill - z[d]
 				if deposit != nil {
@@ -343,14 +343,52 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 }
 
 // resetMarks returns marks for samples samples, all zero.
-func (n *network) resetMarks(samples int) []uint32 {
-	words := (samples + 3) / 4
-	if len(n.marks) != words {
-		n.marks = make([]uint32, words)
+func (n *network) resetMarks(samples int) []uint8 {
+	if len(n.marks) != samples {
+		n.marks = make([]uint8, samples)
 	} else {
 		clear(n.marks)
 	}
 	return n.marks
+}
+
+// donorMask returns which neighbours drain to sample c: bit k for
+// neighbours8[k].
+func (n *network) donorMask(c int) uint8 {
+	rec := n.rec
+	c32 := int32(c)
+	var mask uint8
+	if rec[c] != c32 { // an inner sample: every neighbour is on the map
+		// Unrolled and without branches: whether a neighbour drains here
+		// is a coin toss to the branch predictor.
+		o := &n.offset
+		mask = b2u(rec[c+o[0]] == c32) | b2u(rec[c+o[1]] == c32)<<1 |
+			b2u(rec[c+o[2]] == c32)<<2 | b2u(rec[c+o[3]] == c32)<<3 |
+			b2u(rec[c+o[4]] == c32)<<4 | b2u(rec[c+o[5]] == c32)<<5 |
+			b2u(rec[c+o[6]] == c32)<<6 | b2u(rec[c+o[7]] == c32)<<7
+		return mask
+	}
+	w, h := n.w, n.h
+	x, y := c%w, c/w
+	for k, nb := range neighbours8 {
+		nx, ny := x+nb.dx, y+nb.dy
+		if nx < 0 || ny < 0 || nx >= w || ny >= h {
+			continue
+		}
+		if d := ny*w + nx; d != c && rec[d] == c32 {
+			mask |= 1 << k
+		}
+	}
+	return mask
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
 }
 
 func (n *network) onEdgeXY(x, y int) bool { return x == 0 || y == 0 || x == n.w-1 || y == n.h-1 }
