@@ -103,10 +103,11 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		input = slices.Clone(m.Samples)
 	}
 	base := math.Inf(1) // the lowest point of the base level, below every other sample
-	for i, v := range z {
-		if x, y := i%w, i/w; x == 0 || y == 0 || x == w-1 || y == g.h-1 {
-			base = min(base, v)
-		}
+	for x := 0; x < w; x++ {
+		base = min(base, z[x], z[(g.h-1)*w+x])
+	}
+	for y := 1; y < g.h-1; y++ {
+		base = min(base, z[y*w], z[y*w+w-1])
 	}
 	raised, err := net.fill(ctx, z, nil)
 	if err != nil {

@@ -24,12 +24,13 @@ type network struct {
 	heap    floodHeap  // fill: the flood's front
 	pit     []int32    // fill: samples being raised, first in first out
 
-	// marks holds a byte per sample, four to a word, for the passes that
-	// need one and never run at the same time: fill's marks of the samples
-	// the flood has reached, and stream power's counts of the donors a
-	// sample still waits for. A byte rather than a bool and an int32 each
-	// keeps the fluvial stage's working set small on large maps.
-	marks []uint32
+	// marks holds a byte per sample for the passes that need one and never
+	// run at the same time: fill's marks of the samples the flood has
+	// reached, and stream power's donor masks (donorMask). A byte rather
+	// than a bool and an int32 keeps the fluvial stage's working set small
+	// on large maps; bytes rather than words, so that the cores can each
+	// write their own samples' marks.
+	marks []uint8
 
 	// wander, if above 0, scales each way's slope by a factor in
 	// [1 − wander/2, 1 + wander/2] drawn from a hash of key and the sample
@@ -289,41 +290,51 @@ func (n *network) accumulate() {
 func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (raised float64, err error) {
 	w, h := n.w, n.h
 	closed := n.resetMarks(len(z))
-	n.heap.reset(z)
+	n.heap.reset(len(z))
 	n.pit = n.pit[:0]
 	head := 0
-	for i := range z {
-		if n.onEdgeXY(i%w, i/w) {
-			closed[i>>2] |= 1 << (8 * (i & 3))
-			n.heap.push(int32(i))
+	edge := func(i int) {
+		if closed[i] == 0 { // a map one sample wide or high meets itself
+			closed[i] = 1
+			n.heap.push(int32(i), z[i])
 		}
+	}
+	for x := 0; x < w; x++ {
+		edge(x)
+		edge((h-1)*w + x)
+	}
+	for y := 1; y < h-1; y++ {
+		edge(y * w)
+		edge(y*w + w - 1)
 	}
 	for count := 0; ; count++ {
 		if count%(1<<16) == 0 && ctx.Err() != nil {
 			return raised, ctx.Err()
 		}
 		var c int
+		var zc float64
 		if head < len(n.pit) {
 			c = int(n.pit[head])
+			zc = z[c]
 			head++
 		} else if n.heap.len() > 0 {
-			c = int(n.heap.pop())
+			i, zi := n.heap.pop()
+			c, zc = int(i), zi
 		} else {
 			break
 		}
 		x, y := c%w, c/w
-		spill := math.Nextafter(z[c], math.Inf(1))
+		spill := math.Nextafter(zc, math.Inf(1))
 		for _, nb := range neighbours8 {
 			nx, ny := x+nb.dx, y+nb.dy
 			if nx < 0 || ny < 0 || nx >= w || ny >= h {
 				continue
 			}
 			d := ny*w + nx
-			word, bit := d>>2, uint32(1)<<(8*(d&3))
-			if closed[word]&bit != 0 {
+			if closed[d] != 0 {
 				continue
 			}
-			closed[word] |= bit
+			closed[d] = 1
 			if z[d] < spill {
 				raised += spill - z[d]
 				if deposit != nil {
@@ -332,7 +343,7 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 				z[d] = spill
 				n.pit = append(n.pit, int32(d))
 			} else {
-				n.heap.push(int32(d))
+				n.heap.push(int32(d), z[d])
 			}
 		}
 		if head == len(n.pit) {
@@ -343,66 +354,112 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 }
 
 // resetMarks returns marks for samples samples, all zero.
-func (n *network) resetMarks(samples int) []uint32 {
-	words := (samples + 3) / 4
-	if len(n.marks) != words {
-		n.marks = make([]uint32, words)
+func (n *network) resetMarks(samples int) []uint8 {
+	if len(n.marks) != samples {
+		n.marks = make([]uint8, samples)
 	} else {
 		clear(n.marks)
 	}
 	return n.marks
 }
 
-func (n *network) onEdgeXY(x, y int) bool { return x == 0 || y == 0 || x == n.w-1 || y == n.h-1 }
+// donorMask returns which neighbours drain to sample c: bit k for
+// neighbours8[k].
+func (n *network) donorMask(c int) uint8 {
+	rec := n.rec
+	c32 := int32(c)
+	var mask uint8
+	if rec[c] != c32 { // an inner sample: every neighbour is on the map
+		// Unrolled and without branches: whether a neighbour drains here
+		// is a coin toss to the branch predictor.
+		o := &n.offset
+		mask = b2u(rec[c+o[0]] == c32) | b2u(rec[c+o[1]] == c32)<<1 |
+			b2u(rec[c+o[2]] == c32)<<2 | b2u(rec[c+o[3]] == c32)<<3 |
+			b2u(rec[c+o[4]] == c32)<<4 | b2u(rec[c+o[5]] == c32)<<5 |
+			b2u(rec[c+o[6]] == c32)<<6 | b2u(rec[c+o[7]] == c32)<<7
+		return mask
+	}
+	w, h := n.w, n.h
+	x, y := c%w, c/w
+	for k, nb := range neighbours8 {
+		nx, ny := x+nb.dx, y+nb.dy
+		if nx < 0 || ny < 0 || nx >= w || ny >= h {
+			continue
+		}
+		if d := ny*w + nx; d != c && rec[d] == c32 {
+			mask |= 1 << k
+		}
+	}
+	return mask
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
+}
 
 // floodHeap is a binary min-heap of samples keyed by height, ties broken
-// by index so that the flood's order, and so its result, is fixed. It
-// holds only the samples' indices and reads their heights from z: a sample
-// in the heap is closed, and fill never changes a closed sample's height.
+// by index so that the flood's order, and so its result, is fixed (it is
+// the order of the keys alone, not of the pushes). Each entry holds its
+// height beside its index, so that the comparisons down the heap read the
+// heap's own memory rather than heights scattered over the map.
 type floodHeap struct {
-	z   []float64
-	idx []int32
+	e []floodEntry
 }
 
-func (q *floodHeap) reset(z []float64) {
-	q.z = z
-	if capacity := len(z) / 16; cap(q.idx) < capacity {
-		q.idx = make([]int32, 0, capacity)
+type floodEntry struct {
+	z float64
+	i int32
+}
+
+// reset empties the heap, with room for a front of a 64th of samples
+// samples (a quarter of a byte a sample): the front of a generated map's
+// flood stays well below that (a 86th at 1025², a 166th at 2049²), and a
+// larger one grows the heap.
+func (q *floodHeap) reset(samples int) {
+	if capacity := samples / 64; cap(q.e) < capacity {
+		q.e = make([]floodEntry, 0, capacity)
 	}
-	q.idx = q.idx[:0]
+	q.e = q.e[:0]
 }
 
-func (q *floodHeap) len() int { return len(q.idx) }
+func (q *floodHeap) len() int { return len(q.e) }
 
-// before reports whether sample a leaves the heap before sample b.
-func (q *floodHeap) before(a, b int32) bool {
-	za, zb := q.z[a], q.z[b]
-	return za < zb || (za == zb && a < b)
+// before reports whether a leaves the heap before b.
+func (a floodEntry) before(b floodEntry) bool {
+	return a.z < b.z || (a.z == b.z && a.i < b.i)
 }
 
-func (q *floodHeap) push(i int32) {
-	q.idx = append(q.idx, i)
-	c := len(q.idx) - 1
+func (q *floodHeap) push(i int32, z float64) {
+	x := floodEntry{z, i}
+	q.e = append(q.e, x)
+	e := q.e
+	c := len(e) - 1
 	for c > 0 {
 		p := (c - 1) / 2
-		if !q.before(i, q.idx[p]) {
+		if !x.before(e[p]) {
 			break
 		}
-		q.idx[c] = q.idx[p]
+		e[c] = e[p]
 		c = p
 	}
-	q.idx[c] = i
+	e[c] = x
 }
 
-func (q *floodHeap) pop() int32 {
-	idx := q.idx
-	top := idx[0]
-	last := len(idx) - 1
-	moved := idx[last]
-	idx = idx[:last]
-	q.idx = idx
+// pop removes the first sample and returns it with its height.
+func (q *floodHeap) pop() (int32, float64) {
+	e := q.e
+	top := e[0]
+	last := len(e) - 1
+	moved := e[last]
+	e = e[:last]
+	q.e = e
 	if last == 0 {
-		return top
+		return top.i, top.z
 	}
 	c := 0
 	for {
@@ -410,15 +467,15 @@ func (q *floodHeap) pop() int32 {
 		if s >= last {
 			break
 		}
-		if r := s + 1; r < last && q.before(idx[r], idx[s]) {
+		if r := s + 1; r < last && e[r].before(e[s]) {
 			s = r
 		}
-		if !q.before(idx[s], moved) {
+		if !e[s].before(moved) {
 			break
 		}
-		idx[c] = idx[s]
+		e[c] = e[s]
 		c = s
 	}
-	idx[c] = moved
-	return top
+	e[c] = moved
+	return top.i, top.z
 }

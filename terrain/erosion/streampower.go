@@ -3,8 +3,8 @@ package erosion
 import (
 	"context"
 	"math"
+	"math/bits"
 	"sync"
-	"sync/atomic"
 
 	"cordillera/internal/parallel"
 	"cordillera/terrain"
@@ -20,18 +20,22 @@ import (
 // drainage area and its receiver's new height, and that areas are integer
 // sums, so any order that puts receivers first gives the same bits:
 //
-//   - areas by dependency counting: a sample whose donors are all done
-//     adds its area to its receiver's; the worker that completes a
-//     receiver goes on with it (Barnes 2017's parallel flow accumulation
-//     without the tiles);
-//   - heights by splitting the drainage trees: the trunk, the samples
-//     draining more than trunkArea cells, is solved on one goroutine from
-//     the outlets up; the subtrees hanging off it, each at most trunkArea
-//     cells, are then independent tasks, handed to the cores.
+//   - the drainage trees are split in two: the trunk, the samples draining
+//     more than trunkArea cells, reached from the outlets, and the
+//     subtrees hanging off it. The subtrees are independent tasks, handed
+//     to the cores in groups of about trunkArea cells; the trunk, a few
+//     channels, is done on one goroutine;
+//   - areas first: each subtree sums its own, donors before receivers,
+//     then the trunk, from its tips down to the outlets. The split must be
+//     made before the areas are known, so it follows the last step's
+//     areas (accumulate); each sample's donors are kept as a byte of bits,
+//     so that the solve need not look for them again;
+//   - heights next, split by this step's areas: the trunk from the
+//     outlets up, then the subtrees, each from its root up.
 //
 // The sums a step reports (the change, the eroded height) are added per
-// task and the tasks' sums in their fixed order, which does not depend on
-// the number of cores; so neither does the result.
+// subtree and the subtrees' sums in their fixed order, which does not
+// depend on the number of cores; so neither does the result.
 type streamPower struct {
 	g                     *grid
 	net                   *network
@@ -46,6 +50,9 @@ type streamPower struct {
 
 	hanging []int32   // roots of the subtrees hanging off the trunk, in trunk order
 	sums    []stepSum // per hanging subtree
+	trunk   []int32   // accumulate: the trunk by the last step's areas, receivers first
+	roots   []int32   // accumulate: the roots of the subtrees hanging off it
+	tasks   []int     // bounds of the tasks in hanging or roots
 	pool    sync.Pool // *[]int32 depth-first stacks of the tasks
 }
 
@@ -144,8 +151,14 @@ func (sp *streamPower) step(ctx context.Context) (change, top, eroded float64, e
 	if len(sp.sums) < len(sp.hanging) {
 		sp.sums = make([]stepSum, len(sp.hanging))
 	}
-	err = parallel.Each(ctx, len(sp.hanging), func(k int) {
-		sp.sums[k] = sp.solveSubtree(int(sp.hanging[k]))
+	tasks := sp.group(sp.hanging, sp.tasks)
+	sp.tasks = tasks
+	err = parallel.Each(ctx, len(tasks)-1, func(t int) {
+		tp := sp.pool.Get().(*[]int32)
+		for k := tasks[t]; k < tasks[t+1]; k++ {
+			sp.sums[k] = sp.solveSubtree(int(sp.hanging[k]), tp)
+		}
+		sp.pool.Put(tp)
 	})
 	if err != nil {
 		return 0, 0, 0, err
@@ -156,97 +169,158 @@ func (sp *streamPower) step(ctx context.Context) (change, top, eroded float64, e
 	return trunk.change, trunk.top, trunk.eroded, nil
 }
 
-// accumulate sets every sample's drainage area in cells, on all cores:
-// each row block counts its samples' donors, then starts from those with
-// none and walks down, each sample adding its area to its receiver's; the
-// walk stops at a receiver that still waits for other donors, which the
-// last of them completes.
+// group cuts roots, in their order, into tasks of consecutive roots that
+// drain about trunkArea cells together by the network's areas (at least a
+// cell each, and at most maxTaskRoots roots, for the first step, whose
+// areas are not known yet); it returns the tasks' bounds in roots, into
+// bounds' storage. The cut depends on the areas alone, not on the cores.
+func (sp *streamPower) group(roots []int32, bounds []int) []int {
+	bounds = append(bounds[:0], 0)
+	cells, count := 0, 0
+	for k, r := range roots {
+		cells += max(int(sp.net.area[r]), 1)
+		count++
+		if cells >= int(sp.trunkArea) || count == maxTaskRoots || k == len(roots)-1 {
+			bounds = append(bounds, k+1)
+			cells, count = 0, 0
+		}
+	}
+	return bounds
+}
+
+// maxTaskRoots bounds the roots of a task, so that the outlets of the
+// first step, whose areas are not known, still spread over the cores.
+const maxTaskRoots = 64
+
+// accumulate sets every sample's drainage area in cells, and its donor
+// mask in the network's marks, on all cores. The drainage trees are split
+// as the step splits them, but by the areas of the step before, the only
+// ones known yet: the samples that drained more than trunkArea cells,
+// reached from the outlets, are the trunk (this step's receivers may have
+// moved a little since, which only makes some task larger). The subtrees
+// hanging off it are independent tasks: each sums its own areas, children
+// before parents. The trunk's areas are then summed on the calling
+// goroutine from the subtrees' roots up. Areas are integers, so the order
+// of the sums does not matter.
 func (sp *streamPower) accumulate(ctx context.Context) error {
 	net := sp.net
-	w, h := net.w, net.h
-	// The counts are the network's marks, a byte per sample (at most 8
-	// donors, or leaf): a block writes the words that lie wholly in its
-	// rows and ORs into the two it shares with its neighbours, so the
-	// marks are cleared first.
-	pending := net.resetMarks(w * h)
-	rec, area := net.rec, net.area
-	err := parallel.Blocks(ctx, h, func(y0, y1 int) {
-		lo, hi := y0*w, y1*w
-		var word uint32
-		for y := y0; y < y1; y++ {
-			for x := 0; x < w; x++ {
-				i := y*w + x
-				area[i] = 1
-				var donors uint32
-				if x > 0 && y > 0 && x < w-1 && y < h-1 {
-					for _, off := range net.offset {
-						if rec[i+off] == int32(i) {
-							donors++
-						}
-					}
-				} else {
-					for _, nb := range neighbours8 {
-						nx, ny := x+nb.dx, y+nb.dy
-						if nx >= 0 && ny >= 0 && nx < w && ny < h && rec[ny*w+nx] == int32(i) && ny*w+nx != i {
-							donors++
-						}
-					}
-				}
-				if donors == 0 {
-					donors = leaf
-				}
-				word |= donors << (8 * (i & 3))
-				if i&3 == 3 || i == hi-1 {
-					if k := i >> 2; k<<2 >= lo && k<<2+3 < hi {
-						pending[k] = word
-					} else {
-						atomic.OrUint32(&pending[k], word)
-					}
-					word = 0
-				}
+	if len(net.marks) != len(net.rec) {
+		net.marks = make([]uint8, len(net.rec))
+	}
+	area, masks := net.area, net.marks
+	trunk := sp.trunk[:0]
+	roots := sp.roots[:0]
+	todo := net.todo[:0]
+	visit := func(d int) {
+		if area[d] > sp.trunkArea {
+			todo = append(todo, int32(d))
+		} else {
+			roots = append(roots, int32(d))
+		}
+	}
+	sp.outlets(func(i int) {
+		visit(i)
+		for len(todo) > 0 {
+			c := int(todo[len(todo)-1])
+			todo = todo[:len(todo)-1]
+			trunk = append(trunk, int32(c))
+			mask := net.donorMask(c)
+			masks[c] = mask
+			for m := mask; m != 0; m &= m - 1 {
+				visit(c + net.offset[bits.TrailingZeros8(m)])
 			}
 		}
+	})
+	net.todo = todo
+	sp.trunk, sp.roots = trunk, roots
+
+	tasks := sp.group(roots, sp.tasks)
+	sp.tasks = tasks
+	err := parallel.Each(ctx, len(tasks)-1, func(t int) {
+		tp := sp.pool.Get().(*[]int32)
+		for _, r := range roots[tasks[t]:tasks[t+1]] {
+			sp.accumulateSubtree(int(r), tp)
+		}
+		sp.pool.Put(tp)
 	})
 	if err != nil {
 		return err
 	}
-	return parallel.Blocks(ctx, h, func(y0, y1 int) {
-		for i := y0 * w; i < y1*w; i++ {
-			if uint8(atomic.LoadUint32(&pending[i>>2])>>(8*(i&3))) != leaf {
-				continue
-			}
-			// i has no donors: walk down from it while this walk completes
-			// each receiver.
-			for c := i; ; {
-				r := int(rec[c])
-				if r == c {
-					break
-				}
-				atomic.AddInt32(&area[r], atomic.LoadInt32(&area[c]))
-				// r's count is at least 1 here (c is one of its donors), so
-				// taking 1 from its byte never borrows from its neighbours'.
-				shift := 8 * (r & 3)
-				if uint8(atomic.AddUint32(&pending[r>>2], ^(uint32(1)<<shift-1))>>shift) != 0 {
-					break
-				}
-				c = r
-			}
+	// The trunk from its tips down: every donor of a trunk sample is
+	// either later in trunk or the root of a subtree summed above.
+	for k := len(trunk) - 1; k >= 0; k-- {
+		c := int(trunk[k])
+		a := int32(1)
+		for m := masks[c]; m != 0; m &= m - 1 {
+			a += area[c+net.offset[bits.TrailingZeros8(m)]]
 		}
-	})
+		area[c] = a
+	}
+	return nil
 }
 
-// leaf marks a sample with no donors in accumulate's pending counts: the
-// counts of the others fall to 0 as their donors finish.
-const leaf = 0xff
+// accumulateSubtree sets the areas and donor masks of the subtree draining
+// to root, depth first, each sample's area added to its receiver's once
+// its own donors are done (a sample is pushed again, complemented, to mark
+// that moment). A donor is looked at when its receiver is: one with no
+// donors of its own, most of the samples, is done there rather than
+// pushed. tp is the task's stack.
+func (sp *streamPower) accumulateSubtree(root int, tp *[]int32) {
+	net := sp.net
+	rec, area, masks := net.rec, net.area, net.marks
+	masks[root], area[root] = net.donorMask(root), 1
+	todo := (*tp)[:0]
+	if masks[root] != 0 {
+		todo = append(todo, int32(root))
+	}
+	for len(todo) > 0 {
+		c := int(todo[len(todo)-1])
+		todo = todo[:len(todo)-1]
+		if c < 0 { // its donors are done
+			if c = ^c; c != root {
+				area[rec[c]] += area[c]
+			}
+			continue
+		}
+		todo = append(todo, int32(^c))
+		for m := masks[c]; m != 0; m &= m - 1 {
+			d := c + net.offset[bits.TrailingZeros8(m)]
+			dm := net.donorMask(d)
+			masks[d], area[d] = dm, 1
+			if dm != 0 {
+				todo = append(todo, int32(d))
+			} else {
+				area[c]++
+			}
+		}
+	}
+	*tp = todo
+}
+
+// outlets calls visit for each sample of the map's edge that is its own
+// receiver, in index order.
+func (sp *streamPower) outlets(visit func(i int)) {
+	net := sp.net
+	w, h := net.w, net.h
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if y != 0 && y != h-1 && x == 1 {
+				x = w - 1 // an inner row: only its first and last samples
+			}
+			if i := y*w + x; net.rec[i] == int32(i) {
+				visit(i)
+			}
+		}
+	}
+}
 
 // solveTrunk solves the samples draining more than trunkArea cells, from
 // the outlets up, on the calling goroutine, and lists the roots of the
 // subtrees hanging off them (the outlets of smaller basins among them) in
-// the order met.
+// the order met. The donor masks must be set.
 func (sp *streamPower) solveTrunk() stepSum {
 	net := sp.net
-	w, h := net.w, net.h
-	rec, area := net.rec, net.area
+	area, masks := net.area, net.marks
 	sp.hanging = sp.hanging[:0]
 	sum := stepSum{top: sp.base}
 	todo := net.todo[:0]
@@ -257,67 +331,36 @@ func (sp *streamPower) solveTrunk() stepSum {
 			sp.hanging = append(sp.hanging, int32(d))
 		}
 	}
-	// The outlets lie on the map's edge: visit them in index order.
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			if y != 0 && y != h-1 && x == 1 {
-				x = w - 1 // an inner row: only its first and last samples
-			}
-			i := y*w + x
-			if rec[i] != int32(i) {
-				continue
-			}
-			visit(i)
-			for len(todo) > 0 {
-				c := int(todo[len(todo)-1])
-				todo = todo[:len(todo)-1]
-				sp.update(c, &sum)
-				sp.donors(c, visit)
+	sp.outlets(func(i int) {
+		visit(i)
+		for len(todo) > 0 {
+			c := int(todo[len(todo)-1])
+			todo = todo[:len(todo)-1]
+			sp.update(c, &sum)
+			for m := masks[c]; m != 0; m &= m - 1 {
+				visit(c + net.offset[bits.TrailingZeros8(m)])
 			}
 		}
-	}
+	})
 	net.todo = todo
 	return sum
 }
 
-// solveSubtree solves the subtree draining to root, depth first from it.
-func (sp *streamPower) solveSubtree(root int) stepSum {
+// solveSubtree solves the subtree draining to root, depth first from it;
+// tp is the task's stack. The donor masks must be set.
+func (sp *streamPower) solveSubtree(root int, tp *[]int32) stepSum {
+	net := sp.net
+	masks := net.marks
 	sum := stepSum{top: sp.base}
-	tp := sp.pool.Get().(*[]int32)
 	todo := append((*tp)[:0], int32(root))
-	push := func(d int) { todo = append(todo, int32(d)) }
 	for len(todo) > 0 {
 		c := int(todo[len(todo)-1])
 		todo = todo[:len(todo)-1]
 		sp.update(c, &sum)
-		sp.donors(c, push)
+		for m := masks[c]; m != 0; m &= m - 1 {
+			todo = append(todo, int32(c+net.offset[bits.TrailingZeros8(m)]))
+		}
 	}
 	*tp = todo
-	sp.pool.Put(tp)
 	return sum
-}
-
-// donors calls visit for each neighbour that drains to c, in the order of
-// neighbours8.
-func (sp *streamPower) donors(c int, visit func(d int)) {
-	net := sp.net
-	w, h := net.w, net.h
-	x, y := c%w, c/w
-	if x > 0 && y > 0 && x < w-1 && y < h-1 {
-		for _, off := range net.offset {
-			if d := c + off; net.rec[d] == int32(c) {
-				visit(d)
-			}
-		}
-		return
-	}
-	for _, nb := range neighbours8 {
-		nx, ny := x+nb.dx, y+nb.dy
-		if nx < 0 || ny < 0 || nx >= w || ny >= h {
-			continue
-		}
-		if d := ny*w + nx; d != c && net.rec[d] == int32(c) {
-			visit(d)
-		}
-	}
 }
