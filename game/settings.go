@@ -55,6 +55,7 @@ type Viewer struct {
 	Antialias     bool    // an edge anti-aliasing pass (FXAA) over the 3D view: smooth silhouettes (on; off in the thesis's scenarios)
 	BreakTiling   bool    // hide the textures' repeat: a second, turned and scaled sampling blended in by noise (on; off in the thesis's scenarios)
 	Continue      bool    // the noise generators' land goes on beyond the map, coarse, to the horizon (on); off: a level plane
+	Scatter       bool    // trees and rocks where the land cover puts them (on; off in the thesis's scenarios)
 }
 
 // DefaultViewer is the look of the default world: height texturing over
@@ -95,6 +96,7 @@ func DefaultViewer() Viewer {
 		Antialias:     true,
 		BreakTiling:   true,
 		Continue:      true,
+		Scatter:       true,
 	}
 }
 
