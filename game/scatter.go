@@ -80,6 +80,8 @@ type scatterView struct {
 	shadows  geometry
 	uniforms map[string]any
 	opts     ebiten.DrawTrianglesShaderOptions
+
+	onlyTrees bool // leave the rocks out (the tests count tree pixels)
 }
 
 type geometry struct {
@@ -123,7 +125,7 @@ func scatterKeyOf(world *World, v *Viewer) scatterKey {
 
 // pending reports whether the view asks for plants not yet placed.
 func (s *scatterView) pending(world *World, v *Viewer) bool {
-	return v.Scatter && world != nil && s.setKey != scatterKeyOf(world, v)
+	return s != nil && v.Scatter && world != nil && s.setKey != scatterKeyOf(world, v)
 }
 
 // update takes a finished placement and asks for the view's if it is
@@ -165,7 +167,7 @@ func (s *scatterView) update(world *World, v *Viewer) {
 // terrain's uniforms tu; light is the terrain's light map where it is
 // drawn with one (nil: none).
 func (s *scatterView) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World, tu map[string]any, light *ebiten.Image) {
-	if !v.Scatter || world == nil {
+	if s == nil || !v.Scatter || world == nil {
 		return
 	}
 	s.update(world, v)
@@ -249,6 +251,9 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 			ps := set.TilePlants(col, row)
 			for i := range ps {
 				p := &ps[i]
+				if s.onlyTrees && p.Kind == terrain.Rock {
+					continue
+				}
 				dx, dz := p.X-eye[0], p.Z-eye[2]
 				d := float32(math.Sqrt(float64(dx*dx + dz*dz)))
 				k, fade := keepShare(p.Kind, d)
@@ -307,7 +312,13 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 		if pl.Kind != terrain.Rock && i >= firstShadow && it.dist < shadowDistance && sun[1] > 0.02 && cut < pl.Y {
 			s.addShadow(&p, m, pl, a, sun[1], sunXZ, sunLen)
 		}
-		s.addSprite(&p, eye, pl, a, cut)
+		if pl.Kind == terrain.Rock {
+			// A rock, a few pixels wide out there, fades by sinking into
+			// the ground: a stone seen through would read as a ghost.
+			s.addSprite(&p, eye, pl, 1, cut, a)
+			continue
+		}
+		s.addSprite(&p, eye, pl, a, cut, 1)
 	}
 }
 
@@ -336,8 +347,8 @@ func horizonCut(m *terrain.Heightmap, eye mgl32.Vec3, pl *terrain.Plant, d float
 }
 
 // addSprite adds plant pl's billboard, seen from eye with opacity a, cut
-// off below world height cut.
-func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant, a, cut float32) {
+// off below world height cut, its height times rise.
+func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant, a, cut, rise float32) {
 	f := mgl32.Vec3{eye[0] - pl.X, 0, eye[2] - pl.Z}
 	if f.Len() < 1e-4 {
 		return
@@ -355,7 +366,7 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant,
 	if pl.Kind == terrain.Rock {
 		sink = 0.12 * pl.Height
 	}
-	height := pl.Height + sink
+	height := pl.Height*rise + sink
 	foot := mgl32.Vec3{pl.X, pl.Y - sink, pl.Z}
 	s0 := float32(0)
 	if cut > foot[1] {
