@@ -112,7 +112,7 @@ var ViewerSpecs = []ViewerSpec{
 		Doc: "hide the textures' repeat: a second, turned and scaled sampling blended in by noise"},
 	{Name: "Continue", Label: "Land beyond", Kind: ViewerBool, Flag: "land-beyond",
 		Doc: "the noise generators' land goes on beyond the map to the horizon; off: level ground"},
-	{Name: "Scatter", Label: "Trees and rocks", Kind: ViewerBool, Flag: "scatter",
+	{Name: "Scatter", Label: "Trees, rocks", Kind: ViewerBool, Flag: "scatter",
 		Doc: "trees below the tree line and rocks on the scree, by the land cover the materials by rules paint, drawn near the camera: they give the hills a scale"},
 
 	{Name: "SnowLine", Label: "Snow line, m", Kind: ViewerNumber, Min: 0, Max: 1.2, Heights: true, Fold: foldMaterials, Flag: "snow-line", Uniform: "SnowLine",
