@@ -305,6 +305,9 @@ func (r *renderer) updateLight(world *World, v *Viewer) bool {
 // pollLight asks the lighter for the light of world under the view's sun
 // and uploads any newer map it has finished.
 func (r *renderer) pollLight(world *World, v *Viewer) {
+	if r.scatter.poll(world, v) { // the plants placed: the frame changes
+		r.version++
+	}
 	if !wantsLight(v) {
 		return
 	}

@@ -40,8 +40,8 @@ const (
 	scatterMaxShadows = 3000 // shadows a frame: 2 triangles each
 	treeFullDistance  = 300
 	treeFarDistance   = 3500
-	rockFullDistance  = 40
-	rockFarDistance   = 350
+	rockFullDistance  = 120
+	rockFarDistance   = 800
 	shadowDistance    = 500
 	// fadeShare is the share of a plant's keep share over which it fades in.
 	fadeShare = 0.25
@@ -128,17 +128,22 @@ func (s *scatterView) pending(world *World, v *Viewer) bool {
 	return s != nil && v.Scatter && world != nil && s.setKey != scatterKeyOf(world, v)
 }
 
-// update takes a finished placement and asks for the view's if it is
-// not yet asked for.
-func (s *scatterView) update(world *World, v *Viewer) {
+// poll takes a finished placement, asks for the view's if it is not yet
+// asked for, and reports whether a placement arrived.
+func (s *scatterView) poll(world *World, v *Viewer) bool {
+	if s == nil || !v.Scatter || world == nil {
+		return false
+	}
+	arrived := false
 	select {
 	case r := <-s.results:
 		s.set, s.setKey = r.set, r.key
+		arrived = true
 	default:
 	}
 	k := scatterKeyOf(world, v)
 	if k == s.setKey || k == s.asked {
-		return
+		return arrived
 	}
 	if s.cancel != nil {
 		s.cancel()
@@ -161,6 +166,7 @@ func (s *scatterView) update(world *World, v *Viewer) {
 		}
 		s.results <- scatterPlaced{k, set}
 	}()
+	return arrived
 }
 
 // draw paints the plants of world seen by cam onto dst, with the
@@ -170,7 +176,6 @@ func (s *scatterView) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *Wor
 	if s == nil || !v.Scatter || world == nil {
 		return
 	}
-	s.update(world, v)
 	if s.set == nil || s.setKey.world != world {
 		return
 	}
@@ -184,7 +189,11 @@ func (s *scatterView) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *Wor
 	u := s.uniforms
 	for _, name := range []string{"CameraPos", "SunDir", "SkyColor", "SunColor", "Lighting", "Ambient", "Gamma",
 		"UseLightMap", "LightScale", "LightSize", "SkyTint", "AirSun", "AirSky", "BetaR", "BetaM", "FogColor", "FogBeta", "FogBase", "FogHeight"} {
-		u[name] = tu[name]
+		if val, ok := tu[name]; ok {
+			u[name] = val
+		} else {
+			delete(u, name) // a uniform left out reads as 0
+		}
 	}
 	if light == nil {
 		u["UseLightMap"] = float32(0)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"sync"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"cordillera/internal/testenv"
 	"cordillera/shaders"
 	"cordillera/terrain"
 )
@@ -221,4 +223,38 @@ func kageConst(src []byte, name string) (float64, bool) {
 	}
 	v, err := strconv.ParseFloat(string(m[1]), 64)
 	return v, err == nil
+}
+
+// BenchmarkFPS1025Forest is BenchmarkFPS1025Look's frame in a forest:
+// the default map at an alpine scale (20 km, 2500 m), a walker in a
+// wooded valley of the belt looking across it at the slopes. SCATTER=off
+// draws it without the trees, to compare side by side.
+func BenchmarkFPS1025Forest(b *testing.B) {
+	needLoop(b)
+	p := terrain.DefaultParams()
+	m, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.CellSize, m.VerticalScale = 20, 2500
+	g := newTestGame(b, NewWorld(m))
+	g.View.Scatter = os.Getenv("SCATTER") != "off"
+	c := g.Camera
+	c.Pos = mgl32.Vec3{6500, float32(m.GroundHeight(6500, 11000)) + EyeHeight, 11000}
+	c.Yaw, c.Pitch = mgl32.DegToRad(180), mgl32.DegToRad(4)
+	waitLight(b, g)
+	onLoop(func() { loop.w, loop.h = ScreenWidth, ScreenHeight })
+	defer onLoop(func() { loop.w, loop.h = testW, testH })
+	setDraw(g.Draw)
+	defer setDraw(nil)
+	waitFrames(2)
+	cpu0, haveCPU := testenv.ProcessCPU()
+	b.ResetTimer()
+	waitFrames(int64(b.N))
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fps")
+	if cpu1, ok := testenv.ProcessCPU(); ok && haveCPU {
+		b.ReportMetric((cpu1-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/frame")
+	}
+	b.ReportMetric(float64(g.render.scatter.triangles()), "scatter-triangles")
 }

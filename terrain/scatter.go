@@ -349,7 +349,7 @@ func (p *placer) rock(x, z float64, h uint64) (Plant, bool) {
 		return Plant{}, false
 	}
 	g := unit(h, 4)
-	size := 0.7 + 3.3*g*g*g // most small, a few boulders
+	size := 0.8 + 4.2*g*g*g // most small, a few boulders
 	return Plant{X: float32(x), Y: float32(y), Z: float32(z), Height: float32(size * (0.55 + 0.3*unit(h, 5))), Width: float32(size),
 		Kind: Rock, Variant: uint8(h >> 40), Rank: float32(unit(h, 6)), Hash: uint32(h >> 8)}, true
 }
