@@ -272,13 +272,13 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 				if p.Rank >= k {
 					continue
 				}
-				// Beside the eye a crown would fill the view: it fades
-				// out as the eye comes within its reach.
-				near := 0.5*p.Width + 2
+				// With the eye inside a crown it would fill the view: it
+				// fades out as the eye comes within its reach.
+				near := 0.35 * p.Width
 				if d < near {
 					continue
 				}
-				fade *= min((d-near)/3, 1)
+				fade *= min((d-near)/2, 1)
 				r := 0.5 * max(p.Height, p.Width)
 				if sphereOutside(&planes, p.X, p.Y+0.5*p.Height, p.Z, r) {
 					continue
