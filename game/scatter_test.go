@@ -258,3 +258,38 @@ func BenchmarkFPS1025Forest(b *testing.B) {
 	}
 	b.ReportMetric(float64(g.render.scatter.triangles()), "scatter-triangles")
 }
+
+// BenchmarkScatterBuild is the CPU's work for a frame's plants when the
+// camera moves: choosing them, the ground in front of each, their quads.
+// The views: a walker in the forest (alpine-scale 1025² map) and the
+// same map from 300 m above the belt.
+func BenchmarkScatterBuild(b *testing.B) {
+	p := terrain.DefaultParams()
+	m, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.CellSize, m.VerticalScale = 20, 2500
+	normals := terrain.Normals(m)
+	set, err := terrain.Scatter(context.Background(), m, normals, terrain.ScatterRules{SnowLine: 0.62, Seed: scatterSeed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		above float32
+		pitch float32
+	}{{"walk", EyeHeight, 4}, {"air300", 300, -20}} {
+		b.Run(tc.name, func(b *testing.B) {
+			s := &scatterView{set: set}
+			cam := &Camera{FovY: defaultFovY, Near: nearDefault, Far: 1e5, Yaw: mgl32.DegToRad(180), Pitch: mgl32.DegToRad(tc.pitch)}
+			cam.Pos = mgl32.Vec3{6500, float32(m.GroundHeight(6500, 11000)) + tc.above, 11000}
+			for i := 0; i < b.N; i++ {
+				cam.Pos[0] += 0.01 // a moving camera: nothing kept
+				s.build(cam, ScreenWidth, ScreenHeight, m, [3]float32{0.7, 0.57, 0.4})
+			}
+			b.ReportMetric(float64(s.triangles()), "triangles")
+			b.ReportMetric(float64(len(s.items)), "chosen")
+		})
+	}
+}
