@@ -238,7 +238,9 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 		}
 	}
 	r.drawCall(dst, &r.horizon.skirt, v, route == nil, !outsideLit, !masks, !water, outsideLit)
-	r.scatter.draw(dst, cam, v, world, tu, r.terrainOpts.Images[2])
+	if f.batches != nil { // the plants go with the terrain, as the land beyond
+		r.scatter.draw(dst, cam, v, world, tu, r.terrainOpts.Images[2])
+	}
 }
 
 // drawCall draws one call's triangles with the terrain shader; beyond

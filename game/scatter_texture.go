@@ -260,53 +260,83 @@ func (d *drawing) broadleaf(seed uint64) {
 	}
 }
 
-// rock draws a boulder: an irregular outline, flat below, with faceted
-// faces.
+// rock draws a boulder: an angular outline (straight edges between a few
+// corners, as broken rock has), flat below, its face split into facets
+// that each catch the light their own way, with cracks between them.
 func (d *drawing) rock(seed uint64) {
 	const w, h = scatterCellW, scatterCellH
 	fw, fh := float64(w), float64(h)
-	grey := 0.13 + 0.06*hashUnit(seed, 1, 0)
-	warm := 0.97 + 0.06*hashUnit(seed, 2, 0)
-	// Facets: a few planes of random tilt.
-	type facet struct{ x, y, nx, ny, nz float64 }
+	grey := 0.15 + 0.06*hashUnit(seed, 1, 0)
+	warm := 0.96 + 0.08*hashUnit(seed, 2, 0)
+	// The outline: corners over the upper half, their radii random.
+	const corners = 9
+	var rad [corners + 1]float64
+	for i := range rad {
+		rad[i] = 0.62 + 0.38*hashUnit(seed, 30, i)
+	}
+	rad[0], rad[corners] = 0.9+0.1*hashUnit(seed, 31, 0), 0.9+0.1*hashUnit(seed, 31, 1)
+	outline := func(ang float64) float64 { // ang 0 … π, right to left
+		t := ang / math.Pi * corners
+		i := min(int(t), corners-1)
+		f := t - float64(i)
+		// Straight edges between corners: the radius along a chord.
+		a0, a1 := float64(i)*math.Pi/corners, float64(i+1)*math.Pi/corners
+		x0, y0 := rad[i]*math.Cos(a0), rad[i]*math.Sin(a0)
+		x1, y1 := rad[i+1]*math.Cos(a1), rad[i+1]*math.Sin(a1)
+		x, y := x0+(x1-x0)*f, y0+(y1-y0)*f
+		return math.Hypot(x, y)
+	}
+	// Facets: seed points over the face, each with its own tilt.
+	type facet struct{ x, y, nx, ny, nz, shade float64 }
 	var fs []facet
-	for i := range 7 {
-		a := 2 * math.Pi * hashUnit(seed, 10, i)
-		s := 0.6 * math.Sqrt(hashUnit(seed, 11, i))
-		fs = append(fs, facet{math.Cos(a) * s, math.Sin(a)*s*0.8 - 0.1, math.Cos(a) * 0.6, -math.Sin(a)*0.5 + 0.4, 0.7})
+	for i := range 9 {
+		fx := 2*hashUnit(seed, 10, i) - 1
+		fy := hashUnit(seed, 11, i)
+		nx := fx*0.8 + 0.7*(hashUnit(seed, 12, i)-0.5)
+		ny := 0.2 + fy*0.9 + 0.5*(hashUnit(seed, 13, i)-0.5)
+		fs = append(fs, facet{fx, fy, nx, ny, 0.8, 0.85 + 0.3*hashUnit(seed, 14, i)})
 	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			u := (float64(x) + 0.5 - fw/2) / (fw / 2) // −1 … 1
 			v := (float64(y) + 0.5) / fh              // 0 top … 1 bottom
-			// A dome: its outline bumpy, its bottom flat on the ground.
-			ang := math.Atan2(1-v, u)
-			rad := 0.86 + 0.16*scatterNoise(seed+3, ang*2.2+5, 1)
-			yy := (1 - v) / 0.95 // 0 at the bottom, ~1 at the top
-			r := math.Hypot(u, yy) / rad
-			if r >= 1 || v > 0.985 {
+			// 0 at the bottom; the cell is twice as tall as wide, the
+			// quad about 0.7 times, so this keeps the outline's shape.
+			yy := (1 - v) * 1.45
+			r := math.Hypot(u, yy)
+			edge := outline(math.Atan2(yy, u))
+			if r >= edge || v > 0.99 {
 				continue
 			}
-			a := min(1, (1-r)/0.05)
-			// The nearest facet's normal.
-			best, bi := math.Inf(1), 0
+			a := min(1, (edge-r)/0.03)
+			// The nearest facet and the distance to the next: cracks.
+			d1, d2, bi := math.Inf(1), math.Inf(1), 0
 			for i, f := range fs {
-				dd := (u-f.x)*(u-f.x) + (yy-0.4-f.y)*(yy-0.4-f.y)
-				if dd < best {
-					best, bi = dd, i
+				dd := math.Hypot(u-f.x, yy-f.y*edge)
+				if dd < d1 {
+					d1, d2, bi = dd, d1, i
+				} else if dd < d2 {
+					d2 = dd
 				}
 			}
 			f := fs[bi]
-			dome := [3]float64{u, yy, math.Sqrt(max(1-u*u-yy*yy, 0.05))}
-			n := [3]float64{0.5*dome[0] + 0.5*f.nx, 0.5*dome[1] + 0.5*f.ny, 0.5*dome[2] + 0.5*f.nz}
-			grain := scatterNoise(seed+5, float64(x)/3, float64(y)/3)
-			lichen := scatterNoise(seed+7, float64(x)/6, float64(y)/6)
-			g := grey * (0.8 + 0.4*grain)
+			// Towards the outline the face turns away.
+			out := r / edge
+			n := [3]float64{f.nx + 0.8*u*out*out, f.ny + 0.6*yy*out*out, f.nz * (1 - 0.6*out*out)}
+			grain := scatterNoise(seed+5, float64(x)/2.5, float64(y)/2.5)
+			lichen := scatterNoise(seed+7, float64(x)/5, float64(y)/5)
+			g := grey * f.shade * (0.85 + 0.3*grain)
 			c := [3]float64{g * warm, g, g / warm}
-			if lichen > 0.72 {
-				c = [3]float64{c[0] * 1.25, c[1] * 1.2, c[2] * 0.85}
+			if lichen > 0.74 && yy > 0.3 {
+				c = [3]float64{c[0] * 1.3, c[1] * 1.25, c[2] * 0.8}
 			}
-			sky := 0.55 + 0.45*yy
+			if d2-d1 < 0.025 { // a crack between facets
+				c = [3]float64{c[0] * 0.55, c[1] * 0.55, c[2] * 0.55}
+			}
+			// The foot, in the soil, is darker and sees less sky.
+			foot := min(yy/0.12, 1)
+			c = [3]float64{c[0] * (0.6 + 0.4*foot), c[1] * (0.6 + 0.4*foot), c[2] * (0.6 + 0.4*foot)}
+			sky := 0.5 + 0.5*min(yy/edge, 1)
 			d.put(x, y, c, a, n, sky)
 		}
 	}
