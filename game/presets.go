@@ -16,11 +16,11 @@ type PresetView struct {
 
 // scenarioView is what all three scenarios of thesis 7.6 share:
 // triplanar projection and lighting on, the sun coloured (253, 220, 48);
-// no anti-aliasing or hiding of the textures' repeat, which the thesis's
+// no anti-aliasing, hiding of the textures' repeat or trees, which the thesis's
 // renderer did not have.
 func scenarioView(v *Viewer) {
 	v.Triplanar, v.Lighting = true, true
-	v.Antialias, v.BreakTiling = false, false
+	v.Antialias, v.BreakTiling, v.Scatter = false, false, false
 	v.SunColor = rgb(253, 220, 48)
 }
 

@@ -47,6 +47,8 @@ type renderer struct {
 	horizon horizon
 	edges   []bool
 
+	scatter *scatterView // the trees and rocks (scatter.go)
+
 	// version counts the changes to what the renderer draws with besides
 	// the view and the world: a new light map, new materials.
 	version uint64
@@ -69,12 +71,16 @@ func newRenderer() (*renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("upscale shader: %w", err)
 	}
+	sc, err := newScatterView()
+	if err != nil {
+		return nil, err
+	}
 	atlas, err := assets.Atlas()
 	if err != nil {
 		return nil, fmt.Errorf("materials: %w", err)
 	}
 	return &renderer{variants: map[shaders.Variant]*ebiten.Shader{{}: ts}, sky: ss, aa: aa, up: up, atlas: ebiten.NewImageFromImage(atlas),
-		means: materialMeans(atlas), uniforms: map[string]any{}, skyUniforms: map[string]any{}}, nil
+		means: materialMeans(atlas), uniforms: map[string]any{}, skyUniforms: map[string]any{}, scatter: sc}, nil
 }
 
 // materialMeans are the means of the atlas's colour textures, display-
@@ -233,6 +239,9 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 		}
 	}
 	r.drawCall(dst, &r.horizon.skirt, v, route == nil, !outsideLit, !masks, !water, outsideLit)
+	if f.batches != nil { // the plants go with the terrain, as the land beyond
+		r.scatter.draw(dst, cam, v, world, tu, r.terrainOpts.Images[2])
+	}
 }
 
 // drawCall draws one call's triangles with the terrain shader; beyond
@@ -299,6 +308,9 @@ func (r *renderer) updateLight(world *World, v *Viewer) bool {
 // pollLight asks the lighter for the light of world under the view's sun
 // and uploads any newer map it has finished.
 func (r *renderer) pollLight(world *World, v *Viewer) {
+	if r.scatter.poll(world, v) { // the plants placed: the frame changes
+		r.version++
+	}
 	if !wantsLight(v) {
 		return
 	}
@@ -322,7 +334,7 @@ func (r *renderer) pollLight(world *World, v *Viewer) {
 // lightPending reports whether the light map drawn is not yet the one the
 // view asks for (the render command waits for it).
 func (r *renderer) lightPending(world *World, v *Viewer) bool {
-	return wantsLight(v) && (r.lighter.Pending() || r.lightKey != lightKeyOf(world, v))
+	return wantsLight(v) && (r.lighter.Pending() || r.lightKey != lightKeyOf(world, v)) || r.scatter.pending(world, v)
 }
 
 // shader returns the cheapest terrain shader variant that draws the view

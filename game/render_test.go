@@ -297,7 +297,7 @@ func benchmarkFPSLook(b *testing.B, set func(v *Viewer)) {
 
 // BenchmarkFPS1025Look is the default look with everything on:
 // materials by rules, shadows, ambient occlusion and water. LOOKOFF, a
-// comma-separated list of aa, tile, water, light, rules and detail,
+// comma-separated list of aa, tile, water, light, rules, detail and scatter,
 // switches those features off, to find what each costs.
 func BenchmarkFPS1025Look(b *testing.B) {
 	benchmarkFPSLook(b, func(v *Viewer) {
@@ -316,6 +316,8 @@ func BenchmarkFPS1025Look(b *testing.B) {
 				v.Texturing = ByHeight
 			case "detail":
 				v.DetailMaps = false
+			case "scatter":
+				v.Scatter = false
 			}
 		}
 	})

@@ -56,6 +56,7 @@ type Viewer struct {
 	BreakTiling   bool    // hide the textures' repeat: a second, turned and scaled sampling blended in by noise (on; off in the thesis's scenarios)
 	Continue      bool    // the noise generators' land goes on beyond the map, coarse, to the horizon (on); off: a level plane
 	RouteLine     bool    // a GPS route's highlight line, a few pixels wide at any distance, over its trail (on)
+	Scatter       bool    // trees and rocks where the land cover puts them (on; off in the thesis's scenarios)
 }
 
 // DefaultViewer is the look of the default world: height texturing over
@@ -97,6 +98,7 @@ func DefaultViewer() Viewer {
 		BreakTiling:   true,
 		Continue:      true,
 		RouteLine:     true,
+		Scatter:       true,
 	}
 }
 

@@ -51,6 +51,7 @@ func shadingGame(t *testing.T, m *terrain.Heightmap, height float32) *Game {
 	onLoop(func() { g.render.setAtlas(flatAtlas()) })
 	g.View.DetailMaps = false
 	g.View.Antialias = false // the reference shades each pixel alone
+	g.View.Scatter = false   // the reference shades the ground alone
 	w, d := m.Extent()
 	topDown(g, float32(w/2), height, float32(d/2))
 	return g

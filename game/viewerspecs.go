@@ -114,6 +114,8 @@ var ViewerSpecs = []ViewerSpec{
 		Doc: "a GPS route's highlight line, magenta with a dark outline, about 4 pixels wide at any distance, over the trail or road it is drawn as on the ground"},
 	{Name: "Continue", Label: "Land beyond", Kind: ViewerBool, Flag: "land-beyond",
 		Doc: "the noise generators' land goes on beyond the map to the horizon; off: level ground"},
+	{Name: "Scatter", Label: "Trees, rocks", Kind: ViewerBool, Flag: "scatter",
+		Doc: "trees below the tree line and rocks on the scree, by the land cover the materials by rules paint, drawn near the camera: they give the hills a scale"},
 
 	{Name: "SnowLine", Label: "Snow line, m", Kind: ViewerNumber, Min: 0, Max: 1.2, Heights: true, Fold: foldMaterials, Flag: "snow-line", Uniform: "SnowLine",
 		Doc: "rules: the share of the height range where snow starts on level ground facing away from the sun"},

@@ -202,6 +202,12 @@ var Antialias []byte
 //go:embed upscale.kage
 var Upscale []byte
 
+// Scatter is the Kage source of the trees' and rocks' billboards and
+// shadows (its vertex contract is in its header).
+//
+//go:embed scatter.kage
+var Scatter []byte
+
 // Variant selects the features compiled into a terrain shader. Software
 // rasterizers such as llvmpipe run every branch of a shader whatever its
 // uniforms say, so a feature that is off, or that cannot show in a chunk

@@ -17,7 +17,7 @@ func TestCompile(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		src  []byte
-	}{{"terrain", Terrain}, {"sky", Sky}, {"antialias", Antialias}, {"upscale", Upscale}} {
+	}{{"terrain", Terrain}, {"sky", Sky}, {"antialias", Antialias}, {"upscale", Upscale}, {"scatter", Scatter}} {
 		if _, err := ebiten.NewShader(tc.src); err != nil {
 			t.Errorf("%s.kage: %v", tc.name, err)
 		}

@@ -1,0 +1,559 @@
+package game
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"cordillera/shaders"
+	"cordillera/terrain"
+	"cordillera/terrain/mesh"
+)
+
+// The scatter: trees and rocks where the land cover puts them
+// (terrain.Scatter), drawn as billboards lit like the ground, with a soft
+// shadow under each tree. They give the hills a scale.
+//
+// Ebiten has no depth buffer, so they are painted after the terrain,
+// farthest first. The ground in front of a plant hides its lower part:
+// for each plant the CPU walks the heightmap from the eye towards its
+// foot and finds the steepest rise of the ground seen from the eye; the
+// plant's billboard, an upright plane, is cut off below the height where
+// that rise passes it, so that a tree behind a crest shows only its top.
+//
+// Level of detail: near the eye every plant is drawn; beyond a kind's
+// full-density distance the share drawn falls with the square of the
+// distance (the plants a pixel holds stay about the same), those whose
+// Rank lies below the share. A plant fades in and out while the share
+// passes through the fadeShare above its rank instead of popping, and
+// all fade out towards the kind's farthest distance. No frame draws more than
+// scatterMaxSprites billboards and scatterMaxShadows shadows: beyond that
+// the shares shrink together.
+
+// The budgets and distances, world units (metres).
+const (
+	scatterMaxSprites = 6000 // billboards a frame: 2 triangles each
+	scatterMaxShadows = 3000 // shadows a frame: 2 triangles each
+	treeFullDistance  = 300
+	treeFarDistance   = 3500
+	rockFullDistance  = 120
+	rockFarDistance   = 800
+	shadowDistance    = 500
+	// fadeShare is the share of a plant's keep share over which it fades in.
+	fadeShare = 0.25
+	// scatterSeed chooses the plants; the map chooses where they may stand.
+	scatterSeed = 1
+)
+
+// scatterKey is what a world's placement depends on.
+type scatterKey struct {
+	world           *World
+	snowLine, water float32
+}
+
+// scatterPlaced is a finished placement.
+type scatterPlaced struct {
+	key scatterKey
+	set *terrain.ScatterSet
+}
+
+// scatterView places a world's plants off the frame loop and draws them.
+type scatterView struct {
+	shader         *ebiten.Shader
+	albedo, normal *ebiten.Image
+
+	set     *terrain.ScatterSet
+	setKey  scatterKey
+	asked   scatterKey
+	cancel  context.CancelFunc
+	results chan scatterPlaced
+
+	// The frame's geometry, kept while its inputs stay the same.
+	built    scatterFrameKey
+	valid    bool
+	items    []scatterItem
+	sprites  geometry
+	shadows  geometry
+	uniforms map[string]any
+	opts     ebiten.DrawTrianglesShaderOptions
+
+	onlyTrees bool // leave the rocks out (the tests count tree pixels)
+}
+
+type geometry struct {
+	vertices []ebiten.Vertex
+	indices  []uint32
+}
+
+func (g *geometry) reset() { g.vertices, g.indices = g.vertices[:0], g.indices[:0] }
+
+// scatterFrameKey is what a frame's scatter geometry depends on.
+type scatterFrameKey struct {
+	vp   mgl32.Mat4
+	w, h int
+	eye  mgl32.Vec3
+	set  *terrain.ScatterSet
+	sun  [3]float32
+}
+
+// scatterItem is a plant chosen for the frame.
+type scatterItem struct {
+	p     *terrain.Plant
+	dist  float32 // horizontal, from the eye
+	score float32 // rank over keep share: drawn below 1
+	fade  float32 // opacity from the distance alone
+}
+
+func newScatterView() (*scatterView, error) {
+	s, err := ebiten.NewShader(shaders.Scatter)
+	if err != nil {
+		return nil, fmt.Errorf("scatter shader: %w", err)
+	}
+	a, n := scatterAtlas()
+	return &scatterView{shader: s, albedo: ebiten.NewImageFromImage(a), normal: ebiten.NewImageFromImage(n),
+		results: make(chan scatterPlaced, 1), uniforms: map[string]any{}}, nil
+}
+
+func scatterKeyOf(world *World, v *Viewer) scatterKey {
+	water, _ := waterLevel(v, world.Map)
+	return scatterKey{world: world, snowLine: v.SnowLine, water: water}
+}
+
+// pending reports whether the view asks for plants not yet placed.
+func (s *scatterView) pending(world *World, v *Viewer) bool {
+	return s != nil && v.Scatter && world != nil && s.setKey != scatterKeyOf(world, v)
+}
+
+// poll takes a finished placement, asks for the view's if it is not yet
+// asked for, and reports whether a placement arrived.
+func (s *scatterView) poll(world *World, v *Viewer) bool {
+	if s == nil || !v.Scatter || world == nil {
+		return false
+	}
+	arrived := false
+	select {
+	case r := <-s.results:
+		s.set, s.setKey = r.set, r.key
+		arrived = true
+	default:
+	}
+	k := scatterKeyOf(world, v)
+	if k == s.setKey || k == s.asked {
+		return arrived
+	}
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.asked = k
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	m := world.Map
+	rules := terrain.ScatterRules{SnowLine: float64(v.SnowLine), Water: float64(k.water), Wet: v.Water > 0, Seed: scatterSeed}
+	normals := world.Normals
+	go func() {
+		set, err := terrain.Scatter(ctx, m, normals, rules)
+		if err != nil {
+			return // cancelled: a newer placement is on its way
+		}
+		// Only the newest result is kept.
+		select {
+		case <-s.results:
+		default:
+		}
+		s.results <- scatterPlaced{k, set}
+	}()
+	return arrived
+}
+
+// draw paints the plants of world seen by cam onto dst, with the
+// terrain's uniforms tu; light is the terrain's light map where it is
+// drawn with one (nil: none).
+func (s *scatterView) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World, tu map[string]any, light *ebiten.Image) {
+	if s == nil || !v.Scatter || world == nil {
+		return
+	}
+	if s.set == nil || s.setKey.world != world {
+		return
+	}
+	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
+	sun := v.SunDir()
+	key := scatterFrameKey{vp: viewProjection(cam, w, h), w: w, h: h, eye: cam.Pos, set: s.set, sun: sun}
+	if !s.valid || key != s.built {
+		s.build(cam, w, h, world.Map, sun)
+		s.built, s.valid = key, true
+	}
+	u := s.uniforms
+	for _, name := range []string{"CameraPos", "SunDir", "SkyColor", "SunColor", "Lighting", "Ambient", "Gamma",
+		"UseLightMap", "LightScale", "LightSize", "SkyTint", "AirSun", "AirSky", "BetaR", "BetaM", "FogColor", "FogBeta", "FogBase", "FogHeight"} {
+		if val, ok := tu[name]; ok {
+			u[name] = val
+		} else {
+			delete(u, name) // a uniform left out reads as 0
+		}
+	}
+	if light == nil {
+		u["UseLightMap"] = float32(0)
+	}
+	s.opts.Uniforms = u
+	s.opts.Images = [4]*ebiten.Image{s.albedo, s.normal, light}
+	if len(s.shadows.indices) > 0 {
+		u["Shadows"] = float32(1)
+		dst.DrawTrianglesShader32(s.shadows.vertices, s.shadows.indices, s.shader, &s.opts)
+	}
+	if len(s.sprites.indices) > 0 {
+		u["Shadows"] = float32(0)
+		dst.DrawTrianglesShader32(s.sprites.vertices, s.sprites.indices, s.shader, &s.opts)
+	}
+}
+
+// triangles is the frame's scatter triangles.
+func (s *scatterView) triangles() int {
+	return (len(s.sprites.indices) + len(s.shadows.indices)) / 3
+}
+
+// keepShare is the share of a kind's plants drawn at horizontal distance
+// d, and the opacity the far fade leaves them.
+func keepShare(kind terrain.PlantKind, d float32) (float32, float32) {
+	full, far := float32(treeFullDistance), float32(treeFarDistance)
+	if kind == terrain.Rock {
+		full, far = rockFullDistance, rockFarDistance
+	}
+	if d >= far {
+		return 0, 0
+	}
+	k := float32(1)
+	if d > full {
+		k = (full / d) * (full / d)
+	}
+	t := min(max((d-0.75*far)/(0.25*far), 0), 1)
+	return k, 1 - t*t*(3-2*t)
+}
+
+// build chooses the frame's plants and makes their quads.
+func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]float32) {
+	s.sprites.reset()
+	s.shadows.reset()
+	s.items = s.items[:0]
+	set := s.set
+	if len(set.Plants) == 0 {
+		return
+	}
+	vp := viewProjection(cam, w, h)
+	planes := mesh.FrustumPlanes([16]float32(vp))
+	eye := cam.Pos
+	// The tiles within reach.
+	reach := float64(treeFarDistance)
+	c0 := max(int((float64(eye[0])-reach)/set.Tile), 0)
+	c1 := min(int((float64(eye[0])+reach)/set.Tile), set.Cols-1)
+	r0 := max(int((float64(eye[2])-reach)/set.Tile), 0)
+	r1 := min(int((float64(eye[2])+reach)/set.Tile), set.Rows-1)
+	top := float64(m.VerticalScale) + 40
+	for row := r0; row <= r1; row++ {
+		for col := c0; col <= c1; col++ {
+			if boxOutside(&planes, float64(col)*set.Tile, float64(row)*set.Tile, set.Tile, top) {
+				continue
+			}
+			ps := set.TilePlants(col, row)
+			for i := range ps {
+				p := &ps[i]
+				if s.onlyTrees && p.Kind == terrain.Rock {
+					continue
+				}
+				dx, dz := p.X-eye[0], p.Z-eye[2]
+				d := float32(math.Sqrt(float64(dx*dx + dz*dz)))
+				k, fade := keepShare(p.Kind, d)
+				// Drawn below the share stretched so that at a share of 1
+				// every plant is wholly opaque.
+				k /= 1 - fadeShare
+				if p.Rank >= k {
+					continue
+				}
+				// With the eye inside a crown it would fill the view: it
+				// fades out as the eye comes within its reach.
+				near := 0.35 * p.Width
+				if d < near {
+					continue
+				}
+				fade *= min((d-near)/2, 1)
+				r := 0.5 * max(p.Height, p.Width)
+				if sphereOutside(&planes, p.X, p.Y+0.5*p.Height, p.Z, r) {
+					continue
+				}
+				s.items = append(s.items, scatterItem{p: p, dist: d, score: p.Rank / k, fade: fade})
+			}
+		}
+	}
+	// Over the budget, the shares shrink together: the lowest scores stay.
+	limit := float32(1)
+	if len(s.items) > scatterMaxSprites {
+		slices.SortFunc(s.items, func(a, b scatterItem) int { return cmpf(a.score, b.score) })
+		limit = s.items[scatterMaxSprites].score
+		s.items = s.items[:scatterMaxSprites]
+	}
+	slices.SortFunc(s.items, func(a, b scatterItem) int { return cmpf(b.dist, a.dist) })
+	p := newProjector(vp, w, h, cam.Near)
+	p.curveAround(eye)
+	sunXZ := mgl32.Vec2{sun[0], sun[2]}
+	sunLen := sunXZ.Len()
+	shadows := 0
+	// The shadows of the nearest trees: count back from the nearest.
+	firstShadow := len(s.items)
+	for i := len(s.items) - 1; i >= 0 && shadows < scatterMaxShadows; i-- {
+		if it := s.items[i]; it.p.Kind != terrain.Rock && it.dist < shadowDistance {
+			shadows++
+			firstShadow = i
+		}
+	}
+	for i, it := range s.items {
+		a := it.fade * min((limit-it.score)/(fadeShare*limit), 1)
+		if a <= 0.01 {
+			continue
+		}
+		pl := it.p
+		cut := horizonCut(m, eye, pl, it.dist)
+		if cut >= pl.Y+pl.Height {
+			continue
+		}
+		if pl.Kind != terrain.Rock && i >= firstShadow && it.dist < shadowDistance && sun[1] > 0.02 && cut < pl.Y {
+			s.addShadow(&p, m, pl, a, sun[1], sunXZ, sunLen)
+		}
+		if pl.Kind == terrain.Rock {
+			// A rock, a few pixels wide out there, fades by sinking into
+			// the ground: a stone seen through would read as a ghost.
+			s.addSprite(&p, eye, pl, 1, cut, a)
+			continue
+		}
+		s.addSprite(&p, eye, pl, a, cut, 1)
+	}
+}
+
+// horizonCut is the world height below which the ground in front hides
+// plant pl, seen from eye at horizontal distance d: the eye's height
+// plus d times the steepest rise of the ground along the way.
+func horizonCut(m *terrain.Heightmap, eye mgl32.Vec3, pl *terrain.Plant, d float32) float32 {
+	// The ground right under the plant's crown is its own: stop short.
+	end := float64(d) - 0.3*float64(pl.Width)
+	start := max(m.CellSize, 0.5)
+	if end <= start {
+		return -math.MaxFloat32
+	}
+	ex, ey, ez := float64(eye[0]), float64(eye[1]), float64(eye[2])
+	dx, dz := (float64(pl.X)-ex)/float64(d), (float64(pl.Z)-ez)/float64(d)
+	// Samples closer together near the eye, where the ground rises most
+	// steeply in view; about a cell apart near, a 32nd of the way far.
+	const n = 40
+	ratio := math.Pow(end/start, 1.0/n)
+	best := math.Inf(-1)
+	for t, i := start, 0; i <= n; t, i = t*ratio, i+1 {
+		g := m.GroundHeight(ex+dx*t, ez+dz*t)
+		best = max(best, (g-ey)/t)
+	}
+	return float32(ey + best*float64(d))
+}
+
+// addSprite adds plant pl's billboard, seen from eye with opacity a, cut
+// off below world height cut, its height times rise.
+func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant, a, cut, rise float32) {
+	f := mgl32.Vec3{eye[0] - pl.X, 0, eye[2] - pl.Z}
+	if f.Len() < 1e-4 {
+		return
+	}
+	f = f.Normalize()
+	right := mgl32.Vec3{f[2], 0, -f[0]}
+	// Seen from above, the billboard leans towards the eye by up to half
+	// the angle it is seen at, so that it keeps some of its face.
+	mid := pl.Y + 0.5*pl.Height
+	look := float32(math.Atan2(float64(eye[1]-mid), float64(mgl32.Vec2{eye[0] - pl.X, eye[2] - pl.Z}.Len())))
+	lean := min(max(0.5*look, 0), 0.6)
+	up := mgl32.Vec3{0, 1, 0}.Mul(float32(math.Cos(float64(lean)))).Add(f.Mul(float32(math.Sin(float64(lean)))))
+	// Trunks and rocks stand a little into the ground.
+	sink := 0.03 * pl.Height
+	if pl.Kind == terrain.Rock {
+		sink = 0.12 * pl.Height
+	}
+	height := pl.Height*rise + sink
+	foot := mgl32.Vec3{pl.X, pl.Y - sink, pl.Z}
+	s0 := float32(0)
+	if cut > foot[1] {
+		s0 = (cut - foot[1]) / (height * up[1])
+		if s0 >= 1 {
+			return
+		}
+	}
+	cell := int(pl.Variant) % drawings
+	switch pl.Kind {
+	case terrain.Conifer:
+		cell += conifers
+	case terrain.Broadleaf:
+		cell += broadleafs
+	default:
+		cell += rocks
+	}
+	o := scatterCellOrigin(cell)
+	u0, u1 := float32(o.X)+0.5, float32(o.X+scatterCellW)-0.5
+	vTop, vBottom := float32(o.Y)+0.5, float32(o.Y+scatterCellH)-0.5
+	vCut := vBottom + (vTop-vBottom)*s0
+	tint := plantTint(pl)
+	half := right.Mul(0.5 * pl.Width)
+	bottom := foot.Add(up.Mul(height * s0))
+	topP := foot.Add(up.Mul(height))
+	corners := [4]mgl32.Vec3{bottom.Sub(half), bottom.Add(half), topP.Add(half), topP.Sub(half)}
+	uv := [4][2]float32{{u0, vCut}, {u1, vCut}, {u1, vTop}, {u0, vTop}}
+	// The mip level: the whole quad's texels a pixel (a cut sliver's
+	// own derivatives would say far more).
+	fb, ok1 := p.billboardVertex(foot.Sub(half))
+	fr, ok2 := p.billboardVertex(foot.Add(half))
+	ft, ok3 := p.billboardVertex(topP.Sub(half))
+	if !ok1 || !ok2 || !ok3 {
+		return
+	}
+	lod := mipLevel(scatterCellW/math.Hypot(float64(fr.DstX-fb.DstX), float64(fr.DstY-fb.DstY)),
+		scatterCellH/math.Hypot(float64(ft.DstX-fb.DstX), float64(ft.DstY-fb.DstY)))
+	var vs [4]ebiten.Vertex
+	for i, c := range corners {
+		v, ok := p.billboardVertex(c)
+		if !ok {
+			return
+		}
+		v.SrcX, v.SrcY = uv[i][0], uv[i][1]
+		v.ColorR, v.ColorG, v.ColorB, v.ColorA = tint[0], tint[1], tint[2], 4*lod+a
+		vs[i] = v
+	}
+	base := uint32(len(s.sprites.vertices))
+	s.sprites.vertices = append(s.sprites.vertices, vs[:]...)
+	s.sprites.indices = append(s.sprites.indices, base, base+1, base+2, base, base+2, base+3)
+}
+
+// addShadow adds the soft shadow under tree pl: an ellipse on the ground
+// around its foot, drawn out away from the sun as the sun sinks.
+func (s *scatterView) addShadow(p *projector, m *terrain.Heightmap, pl *terrain.Plant, a, sunY float32, sunXZ mgl32.Vec2, sunLen float32) {
+	r := 0.55 * pl.Width
+	// The crown's shadow falls its height's cotangent of the sun away;
+	// the blob reaches from under the tree towards it.
+	reach := min(0.5*pl.Height*sunLen/max(sunY, 0.05), 1.5*pl.Height)
+	dir := mgl32.Vec2{1, 0}
+	if sunLen > 1e-3 {
+		dir = sunXZ.Mul(-1 / sunLen)
+	}
+	along := r + 0.5*reach
+	cx, cz := pl.X+dir[0]*0.5*reach, pl.Z+dir[1]*0.5*reach
+	o := scatterCellOrigin(blobCell)
+	u0, u1 := float32(o.X)+0.5, float32(o.X+scatterCellW)-0.5
+	v0, v1 := float32(o.Y)+0.5, float32(o.Y+scatterCellH)-0.5
+	corners := [4][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}
+	uv := [4][2]float32{{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}}
+	var vs [4]ebiten.Vertex
+	for i, c := range corners {
+		x := cx + dir[0]*along*c[1] - dir[1]*r*c[0]
+		z := cz + dir[1]*along*c[1] + dir[0]*r*c[0]
+		y := float32(m.GroundHeight(float64(x), float64(z))) + 0.05
+		v, ok := p.billboardVertex(mgl32.Vec3{x, y, z})
+		if !ok {
+			return
+		}
+		v.SrcX, v.SrcY = uv[i][0], uv[i][1]
+		vs[i] = v
+	}
+	// The blob's mip level by its longer side on screen.
+	side := max(math.Hypot(float64(vs[1].DstX-vs[0].DstX), float64(vs[1].DstY-vs[0].DstY)),
+		math.Hypot(float64(vs[3].DstX-vs[0].DstX), float64(vs[3].DstY-vs[0].DstY)))
+	lod := mipLevel(scatterCellH/side, scatterCellH/side)
+	for i := range vs {
+		vs[i].ColorA = 4*lod + 0.55*a
+	}
+	base := uint32(len(s.shadows.vertices))
+	s.shadows.vertices = append(s.shadows.vertices, vs[:]...)
+	s.shadows.indices = append(s.shadows.indices, base, base+1, base+2, base, base+2, base+3)
+}
+
+// billboardVertex projects world point v (bent by the curvature like the
+// terrain) with the scatter shader's attributes; false behind the near
+// plane's margin.
+func (p *projector) billboardVertex(v mgl32.Vec3) (ebiten.Vertex, bool) {
+	m := &p.vp
+	b := p.bend(v)
+	cx := m[0]*b[0] + m[4]*b[1] + m[8]*b[2] + m[12]
+	cy := m[1]*b[0] + m[5]*b[1] + m[9]*b[2] + m[13]
+	cw := m[3]*b[0] + m[7]*b[1] + m[11]*b[2] + m[15]
+	if cw < 2*p.near {
+		return ebiten.Vertex{}, false
+	}
+	inv := 1 / cw
+	return ebiten.Vertex{
+		DstX:    (cx*inv + 1) * p.halfW,
+		DstY:    (1 - cy*inv) * p.hfH,
+		Custom0: v[0] * inv,
+		Custom1: v[1] * inv,
+		Custom2: v[2] * inv,
+		Custom3: inv,
+	}, true
+}
+
+// mipLevel is the drawings' mip level for texels a pixel across and
+// down: the nearest to the larger.
+func mipLevel(across, down float64) float32 {
+	l := math.Round(math.Log2(max(across, down, 1)))
+	return float32(min(l, scatterLevels-1))
+}
+
+// plantTint varies each plant's colour a little: lighter or darker,
+// yellower or bluer, as no two trees are alike.
+func plantTint(pl *terrain.Plant) [3]float32 {
+	h := pl.Hash
+	bright := 0.8 + 0.4*float32(h&0xff)/255
+	warm := 0.92 + 0.16*float32(h>>8&0xff)/255
+	if pl.Kind == terrain.Rock {
+		warm = 0.97 + 0.06*float32(h>>8&0xff)/255
+		return [3]float32{bright * warm, bright, bright / warm}
+	}
+	return [3]float32{bright * warm * warm, bright * warm, bright / warm}
+}
+
+// sphereOutside reports whether the sphere at (x, y, z) of radius r lies
+// wholly outside one of the frustum's side planes.
+func sphereOutside(planes *[6][4]float64, x, y, z, r float32) bool {
+	for k := range 4 {
+		pl := planes[k]
+		if pl[0]*float64(x)+pl[1]*float64(y)+pl[2]*float64(z)+pl[3] < -float64(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// boxOutside reports whether the tile at (x0, z0) of side size, from
+// height 0 to top, lies wholly outside one of the frustum's side planes.
+func boxOutside(planes *[6][4]float64, x0, z0, size, top float64) bool {
+	for k := range 4 {
+		pl := planes[k]
+		// The box's corner farthest along the plane's normal.
+		x, y, z := x0, 0.0, z0
+		if pl[0] > 0 {
+			x += size
+		}
+		if pl[1] > 0 {
+			y = top
+		}
+		if pl[2] > 0 {
+			z += size
+		}
+		if pl[0]*x+pl[1]*y+pl[2]*z+pl[3] < -size*0.1 {
+			return true
+		}
+	}
+	return false
+}
+
+func cmpf(a, b float32) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
