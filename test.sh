@@ -39,7 +39,10 @@ go test -count=1 -timeout 30m $(go list ./... | grep -v -E '/(e2e|game|shaders)$
 go test -count=1 github.com/ebitengine/debugui # the patched copy in internal/debugui is a module of its own
 
 echo "== go test -race (packages with goroutines)"
-go test -count=1 -timeout 30m -race -short ./terrain/... ./game/... ./route/...
+# Without the heaviest tests, which repeat code paths the others take:
+# scripts/race-skip.sh says which and why.
+. scripts/race-skip.sh
+go test -count=1 -timeout 30m -race -short -skip "$race_skip" ./terrain/... ./game/... ./route/...
 
 echo "== pixel tests under Xvfb"
 # CORDILLERA_REQUIRE_DISPLAY=1: a display test that finds no display fails here instead of skipping.

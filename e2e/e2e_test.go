@@ -55,9 +55,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// removeScratch removes the shared build folder; Chromium may still be
-// writing a profile inside a test's own folder, never in this one.
+// removeScratch stops the shared browser, whose profile is in the shared
+// build folder, and removes that folder.
 func removeScratch() {
+	stopBrowser()
 	if scratch != "" {
 		_ = os.RemoveAll(scratch)
 	}

@@ -4,8 +4,6 @@ import (
 	"image"
 	"math"
 	"testing"
-
-	"cordillera/terrain"
 )
 
 // chunkTriangles projects f's chunks one by one and returns their
@@ -117,38 +115,22 @@ func countLines(plain, wire *image.RGBA, tris []emittedTri, chunkOf []int, n, w,
 // Every chunk keeps its wireframe lines: over the 27 cameras of the draw
 // order test at 1280×720, the visible mesh edges of each chunk's
 // triangles that are large enough for the lines not to fade out as too
-// dense (10 pixels high in every direction) are drawn dark.
+// dense (10 pixels high in every direction) are drawn dark. The frames
+// are drawn once for this test and the pinhole test (testViewChecks).
 func TestEveryChunkHasWireframeLines(t *testing.T) {
-	needLoop(t)
-	const w, h = pinholeW, pinholeH
-	games := map[*World]*Game{}
 	checked := 0
-	forTestViews(t, func(preset string, ps testPose, c *Camera, m *terrain.Heightmap, world *World) {
-		g := games[world]
-		if g == nil {
-			g = newTestGame(t, world)
-			games[world] = g
-		}
-		g.View.FogDensity = 0
-		g.View.Continue = false // the land beyond may hide an edge chunk seen from out there
-		var f frame
-		g.View.Wireframe = false
-		plain, _ := renderView(g, c, &f, w, h)
-		g.View.Wireframe = true
-		wire, _ := renderView(g, c, &f, w, h)
-		g.View.Wireframe = false
-		tris, chunkOf := chunkTriangles(&f, c, w, h, world)
-		for k, cl := range countLines(plain, wire, tris, chunkOf, len(f.chunks), w, h, 10) {
+	for _, v := range testViewChecks(t) {
+		for k, cl := range v.lines {
 			if cl.checked < 4 {
 				continue
 			}
 			checked++
 			if cl.drawn*10 < cl.checked*9 {
-				ch := &f.chunks[k]
-				t.Errorf("%s %+v: chunk at (%d,%d) step %d: lines on %d of %d mesh edges", preset, ps, ch.Col0, ch.Row0, ch.Step, cl.drawn, cl.checked)
+				ch := v.chunks[k]
+				t.Errorf("%s %+v: chunk at (%d,%d) step %d: lines on %d of %d mesh edges", v.preset, v.pose, ch.col, ch.row, ch.step, cl.drawn, cl.checked)
 			}
 		}
-	})
+	}
 	if checked < 50 {
 		t.Errorf("only %d chunks checked; the views should show many with wide triangles", checked)
 	}
