@@ -19,19 +19,9 @@ var (
 )
 
 // plainBinary builds the cordillera command once for every test that runs
-// it as a user would (sweep, web, the desktop window), instead of once per
-// test.
+// it as a user would (sweep, web), instead of once per test.
 func plainBinary(t *testing.T) string {
 	t.Helper()
-	bin, err := plainBuild()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
-// plainBuild is plainBinary for callers without a test at hand.
-func plainBuild() (string, error) {
 	plainOnce.Do(func() {
 		dir, err := scratchDir()
 		if err != nil {
@@ -45,7 +35,10 @@ func plainBuild() (string, error) {
 			plainErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
-	return plainBin, plainErr
+	if plainErr != nil {
+		t.Fatal(plainErr)
+	}
+	return plainBin
 }
 
 var scratchOnce sync.Once

@@ -55,10 +55,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// removeScratch stops the shared browser, whose profile is in the shared
-// build folder, and removes that folder.
+// removeScratch removes the shared build folder; Chromium may still be
+// writing a profile inside a test's own folder, never in this one.
 func removeScratch() {
-	stopBrowser()
 	if scratch != "" {
 		_ = os.RemoveAll(scratch)
 	}

@@ -152,11 +152,19 @@ func openURL(t *testing.T, url string, extra ...chromedp.ExecAllocatorOption) *p
 	}
 }
 
-// browserOptions are the switches every test browser starts with: a
-// profile folder, the test window's size, WebGL on SwiftShader, and
-// nothing reaching out to the network.
-func browserOptions(exe, profile string) []chromedp.ExecAllocatorOption {
-	return append(chromedp.DefaultExecAllocatorOptions[:],
+// startBrowser starts one headless Chromium with a fresh profile and loads
+// the URL; on an error everything it started is stopped again.
+func startBrowser(t *testing.T, url string, extra ...chromedp.ExecAllocatorOption) (*page, error) {
+	t.Helper()
+	exe := chromium(t)
+	// A fresh profile; Chromium may still write to it as it exits, so it
+	// is removed best effort rather than with t.TempDir.
+	profile, err := os.MkdirTemp("", "cordillera-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(profile) })
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.NoSandbox,
 		chromedp.UserDataDir(profile),
@@ -172,133 +180,24 @@ func browserOptions(exe, profile string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("no-first-run", true),
 	)
-}
-
-// The pages of a run share one Chromium (started by the first page,
-// stopped by TestMain): starting a browser and its GPU process for every
-// page cost more CPU than most of the pages' checks. Each page still
-// opens in a browser context of its own, Chromium's fresh-profile
-// equivalent (no storage, cache or downloads shared with another page).
-var (
-	browserMu   sync.Mutex
-	browserCtx  context.Context // the shared browser; nil until started
-	browserStop context.CancelFunc
-	// browserLog is the test whose page the shared browser's log lines
-	// belong to; nil between pages, when they go to stderr.
-	browserLog *testing.T
-)
-
-// sharedLogf writes a line of the shared browser's log to the test that
-// has a page open, or to stderr.
-func sharedLogf(format string, args ...any) {
-	browserMu.Lock()
-	t := browserLog
-	browserMu.Unlock()
-	msg := fmt.Sprintf(format, args...)
-	if strings.Contains(msg, "could not unmarshal event") {
-		return // cdproto predates some of this Chromium's event fields; those events are not ours
-	}
-	if t != nil {
-		t.Logf("chromedp: %s", msg)
-		return
-	}
-	fmt.Fprintf(os.Stderr, "chromedp: %s\n", msg)
-}
-
-// sharedBrowser returns the run's browser, starting it on first use; a
-// browser that fails to start is tried again by the next page.
-func sharedBrowser(t *testing.T) (context.Context, error) {
-	browserMu.Lock()
-	defer browserMu.Unlock()
-	if browserCtx != nil {
-		return browserCtx, nil
-	}
-	dir, err := scratchDir()
-	if err != nil {
-		return nil, err
-	}
-	// The profile lives in the scratch folder, removed by TestMain after
-	// stopBrowser has waited for Chromium to exit.
-	profile, err := os.MkdirTemp(dir, "chromium-")
-	if err != nil {
-		return nil, err
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(chromium(t), profile)...)
-	ctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithLogf(sharedLogf), chromedp.WithErrorf(sharedLogf))
-	if err := chromedp.Run(ctx); err != nil { // starts the browser on its blank first tab
-		cancelBrowser()
-		cancelAlloc()
-		_ = os.RemoveAll(profile)
-		return nil, err
-	}
-	browserCtx, browserStop = ctx, func() { cancelBrowser(); cancelAlloc() }
-	return browserCtx, nil
-}
-
-// stopBrowser stops the shared browser, if one was started, and waits for
-// it to exit.
-func stopBrowser() {
-	browserMu.Lock()
-	defer browserMu.Unlock()
-	if browserStop != nil {
-		browserStop()
-		browserCtx, browserStop = nil, nil
-	}
-}
-
-// startBrowser opens the URL in a new tab of the shared browser, or, when
-// extra switches are given, in a headless Chromium of its own with a
-// fresh profile; on an error everything it started is stopped again.
-func startBrowser(t *testing.T, url string, extra ...chromedp.ExecAllocatorOption) (*page, error) {
-	t.Helper()
-	exe := chromium(t)
-	var ctx context.Context
-	var stop func()
-	if len(extra) == 0 {
-		bctx, err := sharedBrowser(t)
-		if err != nil {
-			return nil, err
+	opts = append(opts, extra...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf), chromedp.WithErrorf(func(format string, args ...any) {
+		// cdproto predates some of this Chromium's event fields; those events are not ours.
+		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "could not unmarshal event") {
+			t.Logf("chromedp: %s", msg)
 		}
-		tab, cancelTab := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
-		browserMu.Lock()
-		browserLog = t
-		browserMu.Unlock()
-		ctx, stop = tab, func() {
-			cancelTab() // closes the tab and disposes of its browser context
-			browserMu.Lock()
-			if browserLog == t {
-				browserLog = nil
-			}
-			browserMu.Unlock()
-		}
-	} else {
-		// A fresh profile; Chromium may still write to it as it exits, so it
-		// is removed best effort rather than with t.TempDir.
-		profile, err := os.MkdirTemp("", "cordillera-chromium-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = os.RemoveAll(profile) })
-		opts := append(browserOptions(exe, profile), extra...)
-		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-		tab, cancelTab := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf), chromedp.WithErrorf(func(format string, args ...any) {
-			// cdproto predates some of this Chromium's event fields; those events are not ours.
-			if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "could not unmarshal event") {
-				t.Logf("chromedp: %s", msg)
-			}
-		}))
-		ctx, stop = tab, func() { cancelTab(); cancelAlloc() }
-	}
+	}))
 	// A guard against a page that hangs, not a measure of speed: the widget
 	// walk, which works some thirty dropdowns each with a redraw in the
 	// software-rendered tab, has taken over ten minutes on a loaded machine.
 	ctx, cancelTime := context.WithTimeout(ctx, 25*time.Minute)
-	stopAll := func() { cancelTime(); stop() }
+	stop := func() { cancelTime(); cancelTab(); cancelAlloc() }
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(webViewport.X), int64(webViewport.Y)), chromedp.Navigate(url)); err != nil {
-		stopAll()
+		stop()
 		return nil, err
 	}
-	t.Cleanup(stopAll)
+	t.Cleanup(stop)
 	return &page{t: t, ctx: ctx}, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,10 +27,33 @@ import (
 // import): what a person at the desktop does, with the X server's own
 // event delivery and Ebitengine's own polling in between.
 
-// desktopBinary is the cordillera command as a desktop program: the
-// plain build the web and sweep tests run too, built once per run in the
-// scratch folder TestMain removes.
-func desktopBinary() (string, error) { return plainBuild() }
+var (
+	desktopOnce sync.Once
+	desktopBin  string
+	desktopErr  error
+)
+
+// desktopBinary builds the cordillera command as a desktop program, once.
+func desktopBinary() (string, error) {
+	desktopOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cordillera-e2e-desktop")
+		if err != nil {
+			desktopErr = err
+			return
+		}
+		bin := filepath.Join(dir, "cordillera")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+		cmd.Dir = repoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			desktopErr = fmt.Errorf("building the explorer: %v\n%s", err, out)
+			return
+		}
+		desktopBin = bin
+	})
+	return desktopBin, desktopErr
+}
 
 // xwin is one explorer running in a window of the X display.
 type xwin struct {
