@@ -235,7 +235,7 @@ func steadyNetwork(t *testing.T, size int, overrides ...string) (*grid, *network
 	}
 	g := newGrid(m)
 	net := newFluvialNetwork(g, p) // the receivers the solver used
-	if _, err := net.fill(context.Background(), g.z, nil); err != nil {
+	if _, err := net.breach(context.Background(), g.z); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := net.route(context.Background(), g.z); err != nil {
@@ -308,9 +308,9 @@ func TestFluvialAreaExponent(t *testing.T) {
 	}
 }
 
-// After the fill every sample drains along strictly falling receivers to
-// the map's edge, even on a map of pits.
-func TestFillDrainsEverySample(t *testing.T) {
+// After the breach every sample drains along strictly falling receivers to
+// the map's edge, even on a map of pits, and no sample was raised.
+func TestBreachDrainsEverySample(t *testing.T) {
 	m, _ := testMap(t, 129, "none")
 	for i := range m.Samples { // egg-crate: a pit in every cell of a lattice
 		x, y := float64(i%m.Width), float64(i/m.Width)
@@ -319,16 +319,22 @@ func TestFillDrainsEverySample(t *testing.T) {
 	m.Samples[500] = m.Samples[501] // a flat
 	g := newGrid(m)
 	net := newNetwork(g)
-	raised, err := net.fill(context.Background(), g.z, nil)
+	before := slices.Clone(g.z)
+	lowered, err := net.breach(context.Background(), g.z)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i, v := range g.z {
+		if v > before[i] {
+			t.Fatalf("sample %d raised from %g to %g", i, before[i], v)
+		}
 	}
 	pits, err := net.route(context.Background(), g.z)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pits != 0 || raised <= 0 {
-		t.Fatalf("%d pits after the fill, raised %g", pits, raised)
+	if pits != 0 || lowered <= 0 {
+		t.Fatalf("%d pits after the breach, lowered %g", pits, lowered)
 	}
 	if len(net.stack) != len(g.z) {
 		t.Fatalf("stack holds %d of %d samples: some drain in a cycle", len(net.stack), len(g.z))

@@ -102,16 +102,18 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	if opt.Masks != nil && opt.Pass != nil && (uplift != nil || hi <= lo) {
 		input = slices.Clone(m.Samples)
 	}
+	// The breach may dig the map's edge where a pit beside it lies below
+	// it, so the base level is read after it.
+	dug, err := net.breach(ctx, z)
+	if err != nil {
+		return Budget{}, err
+	}
 	base := math.Inf(1) // the lowest point of the base level, below every other sample
 	for x := 0; x < w; x++ {
 		base = min(base, z[x], z[(g.h-1)*w+x])
 	}
 	for y := 1; y < g.h-1; y++ {
 		base = min(base, z[y*w], z[y*w+w-1])
-	}
-	raised, err := net.fill(ctx, z, nil)
-	if err != nil {
-		return Budget{}, err
 	}
 
 	up := upliftField{dt: p.FluvialDt, u: p.FluvialUplift, field: uplift}
@@ -144,11 +146,11 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 			return Budget{}, err
 		}
 		if pits > 0 {
-			r, err := net.fill(ctx, z, nil)
+			r, err := net.breach(ctx, z)
 			if err != nil {
 				return Budget{}, err
 			}
-			raised += r
+			dug += r
 			if _, err := net.receivers(ctx, z); err != nil {
 				return Budget{}, err
 			}
@@ -208,7 +210,8 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		opt.Pass(terrain.FluvialErosion, steps, steps)
 	}
 	f := g.cellArea() * scale
-	return Budget{Eroded: eroded * f, Deposited: raised * f, CarriedOff: (eroded - raised) * f}, nil
+	eroded += dug
+	return Budget{Eroded: eroded * f, CarriedOff: eroded * f}, nil
 }
 
 // sampleValue is a sample's index and value.
