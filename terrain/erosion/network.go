@@ -283,7 +283,7 @@ func (n *network) accumulate() {
 // order of height, each sample remembering the neighbour it was reached
 // from, and a sample with no lower neighbour when the flood takes it (a
 // pit, or a sample on a flat) has the way the flood came to it lowered, a
-// float step a sample below it, back to the first sample already lower
+// tiny step a sample below it, back to the first sample already lower
 // (Lindsay 2016, complete breaching on a priority flood). The flood enters
 // a basin at its spill point and runs down its floor, so the dug way
 // follows the valley out over the rim.
@@ -299,6 +299,12 @@ func (n *network) accumulate() {
 // It returns the sum of the lowerings in metres.
 func (n *network) breach(ctx context.Context, z []float64) (lowered float64, err error) {
 	w, h := n.w, n.h
+	// The way falls by fall a sample, or by a float step where that is
+	// larger: a share of the relief rather than float steps alone, which
+	// near zero are subnormal and would not scale with the map's heights,
+	// so that the same map at another scale is dug alike.
+	lo, hi := minMax(z)
+	fall := (hi - lo) * 0x1p-40
 	// from holds, per sample, 0 before the flood reaches it, 1 + k where it
 	// was reached from its neighbours8[k] way back (the sample at
 	// i + offset[k]), and edgeMark on the map's edge.
@@ -353,7 +359,7 @@ func (n *network) breach(ctx context.Context, z []float64) (lowered float64, err
 			if z[p] < level {
 				break
 			}
-			next := math.Nextafter(level, math.Inf(-1))
+			next := min(level-fall, math.Nextafter(level, math.Inf(-1)))
 			lowered += z[p] - next
 			z[p], level = next, next
 		}
