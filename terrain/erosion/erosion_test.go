@@ -235,7 +235,7 @@ func steadyNetwork(t *testing.T, size int, overrides ...string) (*grid, *network
 	}
 	g := newGrid(m)
 	net := newFluvialNetwork(g, p) // the receivers the solver used
-	if _, err := net.fill(context.Background(), g.z, nil); err != nil {
+	if _, err := net.breach(context.Background(), g.z); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := net.route(context.Background(), g.z); err != nil {
@@ -308,9 +308,9 @@ func TestFluvialAreaExponent(t *testing.T) {
 	}
 }
 
-// After the fill every sample drains along strictly falling receivers to
-// the map's edge, even on a map of pits.
-func TestFillDrainsEverySample(t *testing.T) {
+// After the breach every sample drains along strictly falling receivers to
+// the map's edge, even on a map of pits, and no sample was raised.
+func TestBreachDrainsEverySample(t *testing.T) {
 	m, _ := testMap(t, 129, "none")
 	for i := range m.Samples { // egg-crate: a pit in every cell of a lattice
 		x, y := float64(i%m.Width), float64(i/m.Width)
@@ -319,16 +319,22 @@ func TestFillDrainsEverySample(t *testing.T) {
 	m.Samples[500] = m.Samples[501] // a flat
 	g := newGrid(m)
 	net := newNetwork(g)
-	raised, err := net.fill(context.Background(), g.z, nil)
+	before := slices.Clone(g.z)
+	lowered, err := net.breach(context.Background(), g.z)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i, v := range g.z {
+		if v > before[i] {
+			t.Fatalf("sample %d raised from %g to %g", i, before[i], v)
+		}
 	}
 	pits, err := net.route(context.Background(), g.z)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pits != 0 || raised <= 0 {
-		t.Fatalf("%d pits after the fill, raised %g", pits, raised)
+	if pits != 0 || lowered <= 0 {
+		t.Fatalf("%d pits after the breach, lowered %g", pits, lowered)
 	}
 	if len(net.stack) != len(g.z) {
 		t.Fatalf("stack holds %d of %d samples: some drain in a cycle", len(net.stack), len(g.z))
@@ -545,5 +551,73 @@ func TestTraceDroplets(t *testing.T) {
 	paths2, _ := TraceDroplets(again, p, 20, 5)
 	if len(paths2[3]) != len(paths[3]) || paths2[3][1] != paths[3][1] {
 		t.Error("same seed, different paths")
+	}
+}
+
+// bowlMap is a 129² map of one closed basin: a round bowl, its rim
+// lowest on the west, inside ground falling to the map's edge, with a
+// slight tilt so that the spill point is fixed. It returns the map, the
+// bowl's samples and its lowest one.
+func bowlMap(t *testing.T) (m *terrain.Heightmap, basin []int, pit int) {
+	m, _ = testMap(t, 129, "none")
+	const c, radius = 64.0, 44.0
+	pit = -1
+	for i := range m.Samples {
+		x, y := float64(i%m.Width), float64(i/m.Width)
+		r := math.Hypot(x-c, y-c)
+		v := 30 - 0.8*(r-radius)
+		if r < radius {
+			v = 10 + 20*(r/radius)*(r/radius)
+			basin = append(basin, i)
+		}
+		m.Samples[i] = float32(v + 0.03*x)
+		if r < radius && (pit < 0 || m.Samples[i] < m.Samples[pit]) {
+			pit = i
+		}
+	}
+	return m, basin, pit
+}
+
+// bowlFloorArea routes m as the fluvial stage does and returns the
+// drainage area in cells of sample i.
+func bowlFloorArea(t *testing.T, m *terrain.Heightmap, p terrain.Params, i int) int32 {
+	t.Helper()
+	g := newGrid(m)
+	net := newFluvialNetwork(g, p)
+	if _, err := net.breach(context.Background(), g.z); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := net.route(context.Background(), g.z); err != nil {
+		t.Fatal(err)
+	}
+	net.accumulate()
+	return net.area[i]
+}
+
+// Water in a closed basin runs down the basin's slopes and gathers on its
+// floor, whence it leaves over the spill point. Filling the basin instead
+// made it a flat on which every sample drained in a straight line towards
+// the spill point: the floor gathered only its own line (13 of the
+// bowl's 6073 samples), and stream power cut the lines into parallel
+// grooves. The same holds after the fluvial stage has cut the map.
+func TestBasinDrainsToItsFloor(t *testing.T) {
+	m, basin, pit := bowlMap(t)
+	_, p := testMap(t, 129, "fluvial", "fluvial-steps", "5")
+	if a := bowlFloorArea(t, m, p, pit); int(a) < len(basin)/2 {
+		t.Errorf("the bowl's floor drains %d of its %d samples, want at least half", a, len(basin))
+	}
+	if _, err := Fluvial(context.Background(), m, p, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// The floor after erosion: the lowest sample well inside the bowl.
+	floor := -1
+	for _, i := range basin {
+		x, y := float64(i%m.Width), float64(i/m.Width)
+		if math.Hypot(x-64, y-64) < 30 && (floor < 0 || m.Samples[i] < m.Samples[floor]) {
+			floor = i
+		}
+	}
+	if a := bowlFloorArea(t, m, p, floor); int(a) < len(basin)/2 {
+		t.Errorf("after the fluvial stage the bowl's floor drains %d of its %d samples, want at least half", a, len(basin))
 	}
 }

@@ -16,8 +16,8 @@ import (
 //	∂h/∂t = U − K·A^m·S^n
 //
 // with A the drainage area (m²) and S the slope to the receiver. Each time
-// step fills the pits so that every sample drains to the map's edge, finds
-// the D8 receivers and their
+// step breaches the pits so that every sample drains to the map's edge,
+// finds the D8 receivers and their
 // stack, sums the drainage areas, then solves the implicit update in stack
 // order, receivers first:
 //
@@ -28,9 +28,12 @@ import (
 // which is stable for any Δt, so a few large steps reach the steady state,
 // where erosion balances uplift everywhere and S = (U/(K·A^m))^(1/n). The
 // run stops early once the mean change of a step is below 0.2 % of the
-// relief (steadyFraction). The pits are filled by priority flood once at the start; the update
-// keeps every sample above its receiver when the uplift does not grow
-// downstream, so later fills are rare and only run when a pit appears.
+// relief (steadyFraction). The pits are breached once at the start (see
+// network.breach: a way out is dug rather than the basin filled, so that
+// water in a closed basin runs down the basin's own slopes instead of in
+// parallel lines over a filled flat); the update keeps every sample above
+// its receiver when the uplift does not grow downstream, so later
+// breaches only run when a pit appears.
 //
 // The samples on the map's edge drain off the map, a cell away, to the
 // base level: the lowest height of the input's edge. They erode like any
@@ -45,15 +48,15 @@ import (
 // lines along the grid's axes and diagonals. Both leave the steady-state
 // law above intact over the channels.
 //
-// The uplift is U_i = fluvial-uplift × (input height, its pits filled,
-// normalised to [0, 1]), so that the mountains of the input keep rising where they were and its
-// lowlands stay low: the result is the input's shape, cut by a river
-// network in equilibrium with it. At the end the heights are rescaled
-// linearly onto the input's range, so that the map keeps its amplitude
-// (steady-state relief scales with U/K, which is rarely the input's); the
-// budget and masks are scaled the same way. The fill of pits counts as
-// deposition; the rest of the eroded material leaves at the base level
-// (CarriedOff); uplift is not counted.
+// The uplift is U_i = fluvial-uplift × (input height normalised to
+// [0, 1]), so that the mountains of the input keep rising where they were
+// and its lowlands stay low: the result is the input's shape, cut by a
+// river network in equilibrium with it. At the end the heights are
+// rescaled linearly onto the input's range, so that the map keeps its
+// amplitude (steady-state relief scales with U/K, which is rarely the
+// input's); the budget and masks are scaled the same way. What the
+// breaches dig counts as eroded; all eroded material leaves at the base
+// level (CarriedOff); uplift is not counted.
 
 // Fluvial erodes m by stream power with uplift, as described above.
 func Fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
@@ -91,16 +94,18 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	z := g.z
 	lo, hi := minMax(z)
 	net := newFluvialNetwork(g, p)
-	// The masks need the input's samples at the end. The uplift keeps the
-	// filled input as samples (below), which differ from the input only
-	// where the first fill raised them: those few are kept aside (input
-	// stays nil) rather than a copy of the whole map. Only where the
-	// uplift keeps nothing and passes overwrite the map is the input
-	// copied whole.
+	// The masks need the input's samples at the end. The uplift keeps
+	// them (below); only where it keeps nothing and passes overwrite the
+	// map is the input copied.
 	var input []float32
-	var unfilled []sampleValue
 	if opt.Masks != nil && opt.Pass != nil && (uplift != nil || hi <= lo) {
 		input = slices.Clone(m.Samples)
+	}
+	// The breach may dig the map's edge where a pit beside it lies below
+	// it, so the base level is read after it.
+	dug, err := net.breach(ctx, z)
+	if err != nil {
+		return Budget{}, err
 	}
 	base := math.Inf(1) // the lowest point of the base level, below every other sample
 	for x := 0; x < w; x++ {
@@ -109,30 +114,18 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	for y := 1; y < g.h-1; y++ {
 		base = min(base, z[y*w], z[y*w+w-1])
 	}
-	raised, err := net.fill(ctx, z, nil)
-	if err != nil {
-		return Budget{}, err
-	}
 
 	up := upliftField{dt: p.FluvialDt, u: p.FluvialUplift, field: uplift}
 	if uplift == nil && hi > lo {
-		// The uplift follows the filled input, read back from float32
-		// samples: m's own unless passes overwrite them. Until the end of
-		// the stage m then holds the filled input.
-		filled := m.Samples
+		// The uplift follows the input as it was before the breach, read
+		// from its float32 samples: m's own unless passes overwrite them.
+		// A way dug through a ridge is uplifted as the ridge is, so the
+		// river has to cut it as a river crossing a rising range does.
+		samples := m.Samples
 		if opt.Pass != nil {
-			filled = make([]float32, len(z))
+			samples = slices.Clone(m.Samples)
 		}
-		vs := m.VerticalScale
-		if opt.Masks != nil {
-			if unfilled, input = keepUnfilled(z, m.Samples, vs); input != nil {
-				input = slices.Clone(m.Samples)
-			}
-		}
-		for i, v := range z {
-			filled[i] = float32(v / vs)
-		}
-		up.filled, up.vs, up.lo, up.relief = filled, vs, lo, hi-lo
+		up.input, up.vs, up.lo, up.relief = samples, m.VerticalScale, lo, hi-lo
 	}
 	sp := newStreamPower(g, net, p, up, base)
 
@@ -144,11 +137,11 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 			return Budget{}, err
 		}
 		if pits > 0 {
-			r, err := net.fill(ctx, z, nil)
+			r, err := net.breach(ctx, z)
 			if err != nil {
 				return Budget{}, err
 			}
-			raised += r
+			dug += r
 			if _, err := net.receivers(ctx, z); err != nil {
 				return Budget{}, err
 			}
@@ -175,6 +168,18 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 			break
 		}
 	}
+	// Where a way dug through a ridge rose with the ridge faster than the
+	// river cut it, the basin behind it is closed again after the last
+	// step: dig it once more, so that the stage's result drains.
+	if pits, err := net.receivers(ctx, z); err != nil {
+		return Budget{}, err
+	} else if pits > 0 {
+		r, err := net.breach(ctx, z)
+		if err != nil {
+			return Budget{}, err
+		}
+		dug += r
+	}
 
 	// The network's arrays (9 bytes a sample) are dropped here, where the
 	// masks may be made, rather than whenever the stage's values go.
@@ -189,13 +194,10 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		switch {
 		case input != nil:
 			copy(m.Samples, input)
-		case up.filled != nil:
-			copy(m.Samples, up.filled) // the same slice unless passes overwrote m
-			for _, u := range unfilled {
-				m.Samples[u.i] = u.s
-			}
+		case up.input != nil:
+			copy(m.Samples, up.input) // the same slice unless passes overwrote m
 		}
-		input, unfilled = nil, nil
+		input = nil
 		if opt.Masks.Eroded == nil {
 			// The first stage to record: collect the network before the
 			// masks are made, so that they take its place.
@@ -208,50 +210,18 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		opt.Pass(terrain.FluvialErosion, steps, steps)
 	}
 	f := g.cellArea() * scale
-	return Budget{Eroded: eroded * f, Deposited: raised * f, CarriedOff: (eroded - raised) * f}, nil
+	eroded += dug
+	return Budget{Eroded: eroded * f, CarriedOff: eroded * f}, nil
 }
 
-// sampleValue is a sample's index and value.
-type sampleValue struct {
-	i int32
-	s float32
-}
-
-// keepUnfilled returns the samples whose value the filled heights z (in
-// metres, of vertical scale vs) no longer give back, with their values
-// before the fill. Where they are more than half the map (8 bytes each
-// against 4 for a copy), it returns none and dense set instead: the
-// caller then copies the map.
-func keepUnfilled(z []float64, samples []float32, vs float64) (kept []sampleValue, dense []float32) {
-	count := 0
-	for i, v := range z {
-		if float32(v/vs) != samples[i] {
-			count++
-		}
-	}
-	if count > len(z)/2 {
-		return nil, samples
-	}
-	kept = make([]sampleValue, 0, count)
-	for i, v := range z {
-		if float32(v/vs) != samples[i] {
-			kept = append(kept, sampleValue{int32(i), samples[i]})
-		}
-	}
-	return kept, nil
-}
-
-// upliftField is Δt·U per sample in metres: U = u × the filled input's
-// height normalised to [0, 1] by the input's range; u everywhere on a flat
+// upliftField is Δt·U per sample in metres: U = u × the input's height
+// normalised to [0, 1] by the input's range; u everywhere on a flat
 // input; or, where field is not nil, Δt × field. It is worked out where it
-// is used from the filled input's float32 samples rather than kept in a
-// float64 grid of its own: 8 bytes a sample less for a division a sample.
-// (The float32 rounding moves Δt·U by about 1e-7 of itself; the uplift of
-// the unfilled input instead would move the rivers of every map with
-// lakes.)
+// is used from the input's float32 samples rather than kept in a float64
+// grid of its own: 8 bytes a sample less for a division a sample.
 type upliftField struct {
 	dt, u      float64
-	filled     []float32 // nil on a flat input
+	input      []float32 // the input's samples; nil on a flat input
 	vs         float64   // the input's vertical scale
 	lo, relief float64   // the input's lowest height and its range, metres
 	field      []float64 // m/yr per sample, replacing the above
@@ -261,10 +231,10 @@ func (f *upliftField) at(i int) float64 {
 	switch {
 	case f.field != nil:
 		return float64(f.dt * f.field[i])
-	case f.filled == nil:
+	case f.input == nil:
 		return float64(f.dt * f.u)
 	}
-	z := float64(f.filled[i]) * f.vs
+	z := float64(f.input[i]) * f.vs
 	return float64(f.dt * float64(f.u*float64((z-f.lo)/f.relief)))
 }
 

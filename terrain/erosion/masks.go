@@ -83,10 +83,10 @@ func (mk *Masks) fillFlow(ctx context.Context, m *terrain.Heightmap) error {
 	mk.Flow = nil
 	g := newGrid(m)
 	net := newNetwork(g)
-	if _, err := net.fill(ctx, g.z, nil); err != nil {
+	if _, err := net.breach(ctx, g.z); err != nil {
 		return err
 	}
-	net.marks, net.heap, net.pit = nil, floodHeap{}, nil
+	net.marks, net.heap = nil, floodHeap{}
 	runtime.GC()
 	if _, err := net.receivers(ctx, g.z); err != nil {
 		return err

@@ -21,12 +21,10 @@ type network struct {
 	todo    []int32    // buildStack: samples whose donors are still to add
 	area    []int32    // drainage area in cells (the sample and all upstream)
 	pits    []int      // per row block, samples with no lower neighbour off the edge
-	heap    floodHeap  // fill: the flood's front
-	pit     []int32    // fill: samples being raised, first in first out
+	heap    floodHeap  // breach: the flood's front
 
 	// marks holds a byte per sample for the passes that need one and never
-	// run at the same time: fill's marks of the samples the flood has
-	// reached, and stream power's donor masks (donorMask). A byte rather
+	// run at the same time: breach's marks of the ways the flood came, and stream power's donor masks (donorMask). A byte rather
 	// than a bool and an int32 keeps the fluvial stage's working set small
 	// on large maps; bytes rather than words, so that the cores can each
 	// write their own samples' marks.
@@ -47,7 +45,7 @@ type network struct {
 
 // newNetwork returns the network of g, its arrays not yet made: each is
 // made where it is first needed (receivers, area by accumulate or the
-// fluvial stage), so that a fill before them does not hold them.
+// fluvial stage), so that a breach before them does not hold them.
 func newNetwork(g *grid) *network {
 	n := &network{w: g.w, h: g.h,
 		rec:  make([]int32, len(g.z)),
@@ -66,7 +64,7 @@ func newNetwork(g *grid) *network {
 // release drops the network's arrays, so that the collector can take them
 // while the network itself is still referenced.
 func (n *network) release() {
-	n.rec, n.stack, n.todo, n.area, n.pit, n.marks = nil, nil, nil, nil, nil, nil
+	n.rec, n.stack, n.todo, n.area, n.marks = nil, nil, nil, nil, nil
 	n.heap = floodHeap{}
 }
 
@@ -81,7 +79,7 @@ func (n *network) route(ctx context.Context, z []float64) (pits int, err error) 
 // receivers sets every receiver to the steepest lower neighbour (D8) of
 // z, row blocks in parallel; samples on the edge are their own receivers.
 // It returns how many inner samples have no lower neighbour (pits, which
-// fill removes).
+// breach removes).
 func (n *network) receivers(ctx context.Context, z []float64) (pits int, err error) {
 	w, h := n.w, n.h
 	if len(n.rec) != w*h {
@@ -280,22 +278,41 @@ func (n *network) accumulate() {
 	}
 }
 
-// fill raises every sample that cannot drain to the edge to just above the
-// level at which it would spill, so that every sample has a strictly lower
-// neighbour on a path to the edge (Barnes, Lehman and Mulla 2014,
-// Priority-Flood+ε: the flood grows from the edge in order of height; a
-// sample it reaches below the flood is raised to the next float above its
-// finder and handled at once from a plain queue). It returns the sum of the
-// raises in metres and, if deposit is not nil, adds each raise to it.
-func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (raised float64, err error) {
+// breach makes every sample drain to the map's edge along strictly falling
+// heights by digging, not filling: a priority flood grows from the edge in
+// order of height, each sample remembering the neighbour it was reached
+// from, and a sample with no lower neighbour when the flood takes it (a
+// pit, or a sample on a flat) has the way the flood came to it lowered, a
+// tiny step a sample below it, back to the first sample already lower
+// (Lindsay 2016, complete breaching on a priority flood). The flood enters
+// a basin at its spill point and runs down its floor, so the dug way
+// follows the valley out over the rim.
+//
+// Filling instead (Priority-Flood+ε) turns a closed basin into a flat
+// whose every sample drains, a float step at a time, towards the sample it
+// was flooded from: parallel straight lines from the spill point, which
+// stream power cuts into straight grooves over a fifth to a third of a
+// noise map. Breaching keeps the basin's own ground, so water in it runs
+// down the input's slopes and gathers into the same branching network as
+// everywhere else; only the one dug way per pit is new.
+//
+// It returns the sum of the lowerings in metres.
+func (n *network) breach(ctx context.Context, z []float64) (lowered float64, err error) {
 	w, h := n.w, n.h
-	closed := n.resetMarks(len(z))
+	// The way falls by fall a sample, or by a float step where that is
+	// larger: a share of the relief rather than float steps alone, which
+	// near zero are subnormal and would not scale with the map's heights,
+	// so that the same map at another scale is dug alike.
+	lo, hi := minMax(z)
+	fall := (hi - lo) * 0x1p-40
+	// from holds, per sample, 0 before the flood reaches it, 1 + k where it
+	// was reached from its neighbours8[k] way back (the sample at
+	// i + offset[k]), and edgeMark on the map's edge.
+	from := n.resetMarks(len(z))
 	n.heap.reset(len(z))
-	n.pit = n.pit[:0]
-	head := 0
 	edge := func(i int) {
-		if closed[i] == 0 { // a map one sample wide or high meets itself
-			closed[i] = 1
+		if from[i] == 0 { // a map one sample wide or high meets itself
+			from[i] = edgeMark
 			n.heap.push(int32(i), z[i])
 		}
 	}
@@ -307,51 +324,51 @@ func (n *network) fill(ctx context.Context, z []float64, deposit []float64) (rai
 		edge(y * w)
 		edge(y*w + w - 1)
 	}
-	for count := 0; ; count++ {
+	for count := 0; n.heap.len() > 0; count++ {
 		if count%(1<<16) == 0 && ctx.Err() != nil {
-			return raised, ctx.Err()
+			return lowered, ctx.Err()
 		}
-		var c int
-		var zc float64
-		if head < len(n.pit) {
-			c = int(n.pit[head])
-			zc = z[c]
-			head++
-		} else if n.heap.len() > 0 {
-			i, zi := n.heap.pop()
-			c, zc = int(i), zi
-		} else {
-			break
-		}
+		i, _ := n.heap.pop()
+		c := int(i)
 		x, y := c%w, c/w
-		spill := math.Nextafter(zc, math.Inf(1))
-		for _, nb := range neighbours8 {
+		inner := from[c] != edgeMark
+		lower := !inner
+		for k, nb := range neighbours8 {
 			nx, ny := x+nb.dx, y+nb.dy
 			if nx < 0 || ny < 0 || nx >= w || ny >= h {
 				continue
 			}
 			d := ny*w + nx
-			if closed[d] != 0 {
-				continue
+			if z[d] < z[c] {
+				lower = true
 			}
-			closed[d] = 1
-			if z[d] < spill {
-				raised += spill - z[d]
-				if deposit != nil {
-					deposit[d] += spill - z[d]
-				}
-				z[d] = spill
-				n.pit = append(n.pit, int32(d))
-			} else {
+			if from[d] == 0 {
+				from[d] = uint8(7-k) + 1 // neighbours8[7-k] is the way back
 				n.heap.push(int32(d), z[d])
 			}
 		}
-		if head == len(n.pit) {
-			n.pit, head = n.pit[:0], 0 // the queue is empty: reuse its storage
+		if lower {
+			continue
+		}
+		// A pit: dig the way back until it falls below it. Every sample
+		// on the way was taken earlier and drains already, so the way
+		// ends on the map's edge or on ground below the pit.
+		level := z[c]
+		for p := c; from[p] != edgeMark; {
+			p += n.offset[from[p]-1]
+			if z[p] < level {
+				break
+			}
+			next := min(level-fall, math.Nextafter(level, math.Inf(-1)))
+			lowered += z[p] - next
+			z[p], level = next, next
 		}
 	}
-	return raised, nil
+	return lowered, nil
 }
+
+// edgeMark marks a sample of the map's edge in breach's marks.
+const edgeMark = 9
 
 // resetMarks returns marks for samples samples, all zero.
 func (n *network) resetMarks(samples int) []uint8 {

@@ -23,7 +23,7 @@ func TestFluvialAreasWhateverTheLastStep(t *testing.T) {
 	m.Samples = m.Samples[:m.Width*m.Height]
 	g := newGrid(m)
 	net := newFluvialNetwork(g, p)
-	if _, err := net.fill(context.Background(), g.z, nil); err != nil {
+	if _, err := net.breach(context.Background(), g.z); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := net.route(context.Background(), g.z); err != nil {
