@@ -25,7 +25,6 @@ var tooComplex = map[string]bool{
 	"commands/export.go saveMap":                true,
 	"commands/sweep.go parseSweepFlags":         true,
 	"terrain/erosion/fluvial.go fluvial":        true,
-	"terrain/erosion/streampower.go accumulate": true,
 	"terrain/meshfile/gltf.go EncodeContext":    true,
 }
 

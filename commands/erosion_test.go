@@ -56,7 +56,10 @@ func TestGenerateErosionWritesMapAndMasks(t *testing.T) {
 		if lo, hi := m.Range(); lo < 0 || hi < 0.99 || hi-lo < 0.5 {
 			t.Errorf("mask %s spans %v–%v: not normalised, or flat", name, lo, hi)
 		}
-		checkMaskText(t, filepath.Join(masks, "eroded-"+name+".png"), name, b.CellSize, b.VerticalScale)
+		// No sample loses more than the uneroded map's whole relief;
+		// the eroded map's own relief is no bound: erosion lowers the
+		// peaks too, so one sample's loss can exceed what relief is left.
+		checkMaskText(t, filepath.Join(masks, "eroded-"+name+".png"), name, b.CellSize, a.VerticalScale)
 	}
 }
 
