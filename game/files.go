@@ -158,17 +158,17 @@ type fileLoader struct {
 // startOpen reads and parses a file on a new goroutine; open returns its
 // content, its size and a function to close it.
 func (g *Game) startOpen(name string, open func() (io.ReadCloser, int64, error)) {
-	g.inBackground(func() opened { return openFile(name, open) })
+	g.files.inBackground(func() opened { return openFile(name, open) })
 }
 
 // inBackground runs work on a new goroutine; pollFiles applies its result.
-func (g *Game) inBackground(work func() opened) {
-	if g.files.done == nil {
-		g.files.done = make(chan opened, maxDropFiles)
+func (fl *fileLoader) inBackground(work func() opened) {
+	if fl.done == nil {
+		fl.done = make(chan opened, maxDropFiles)
 	}
-	g.files.pending++
+	fl.pending++
 	go func() {
-		g.files.done <- work()
+		fl.done <- work()
 	}()
 }
 
@@ -228,7 +228,7 @@ func (g *Game) LoadFile(path string) {
 // applyOpened makes the world of a file read in the background.
 func (g *Game) applyOpened(o opened) {
 	if o.err != nil {
-		g.fail(o.err)
+		g.ui.fail(o.err)
 		return
 	}
 	name := o.name
@@ -240,14 +240,14 @@ func (g *Game) applyOpened(o opened) {
 	switch o.kind {
 	case ParamsJSON:
 		g.Params = o.params
-		g.regen.Request(o.params)
+		g.gen.regen.Request(o.params)
 		g.say("loaded parameters from " + filepath.Base(name))
 	case RouteFile:
-		g.regen.RequestRoute(g.Params, o.track)
+		g.gen.regen.RequestRoute(g.Params, o.track)
 		g.say("making terrain through " + filepath.Base(name))
 	default:
 		kind, data := o.kind, o.data
-		g.regen.RequestMap(func(ctx context.Context) (*terrain.Heightmap, error) {
+		g.gen.regen.RequestMap(func(ctx context.Context) (*terrain.Heightmap, error) {
 			src, err := decodeHeightmap(kind, data)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
@@ -292,7 +292,7 @@ func (g *Game) handleDrops() {
 	}
 	names, skipped, err := dropEntries(dropped)
 	if err != nil {
-		g.fail(err)
+		g.ui.fail(err)
 		return
 	}
 	for _, name := range names {
@@ -301,7 +301,7 @@ func (g *Game) handleDrops() {
 		})
 	}
 	if len(skipped) > 0 {
-		g.fail(fmt.Errorf("dropped %s not opened: drop at most %d map, parameter or route files, not folders",
+		g.ui.fail(fmt.Errorf("dropped %s not opened: drop at most %d map, parameter or route files, not folders",
 			joinNames(skipped), maxDropFiles))
 	}
 }
@@ -363,7 +363,7 @@ func joinNames(names []string) string {
 // ever, eight large PNGs take seconds); pollFiles puts the atlas in place.
 func (g *Game) importMaterials(dir string) {
 	g.say("reading materials from " + dir)
-	g.inBackground(func() opened {
+	g.files.inBackground(func() opened {
 		atlas, n, err := assets.LoadMaterials(dir)
 		return opened{name: dir, materials: atlas, nMaterial: n, err: err}
 	})

@@ -85,10 +85,10 @@ func (g *Game) panelStartsOpen(name string) bool {
 
 // rememberPanels keeps which panels are unfolded, for when they are shown
 // again.
-func (g *Game) rememberPanels() {
-	g.ui.flipped, g.ui.built = nil, false // the window is built anew, from what is remembered
-	g.ui.remembered = map[string]bool{}
-	for _, n := range g.ui.unfolded {
-		g.ui.remembered[n] = true
+func (u *uiState) rememberPanels() {
+	u.flipped, u.built = nil, false // the window is built anew, from what is remembered
+	u.remembered = map[string]bool{}
+	for _, n := range u.unfolded {
+		u.remembered[n] = true
 	}
 }

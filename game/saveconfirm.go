@@ -32,7 +32,7 @@ func (g *Game) saveAsking(what, path string, save func(path string) error) {
 	}
 	g.ui.replace = pendingReplace{}
 	if err := save(path); err != nil {
-		g.fail(err)
+		g.ui.fail(err)
 		return
 	}
 	g.say("saved " + path)

@@ -112,15 +112,15 @@ func (g *Game) applyParams(p terrain.Params) {
 	}
 	// A lesson has the view; the world shown after it comes from the
 	// regenerator as it ends.
-	if res := g.worlds.get(p, src); res != nil && g.teach.mode == teachOff {
-		g.regen.Cancel()
+	if res := g.gen.worlds.get(p, src); res != nil && g.teach.mode == teachOff {
+		g.gen.regen.Cancel()
 		g.showGenerated(res)
 		return
 	}
 	if src != nil {
-		g.regen.RequestErode(src, p)
+		g.gen.regen.RequestErode(src, p)
 	} else {
-		g.regen.Request(p)
+		g.gen.regen.Request(p)
 	}
 }
 
@@ -149,7 +149,7 @@ func (g *Game) presetRow(ctx *debugui.Context, p *terrain.Params) {
 	reset := func() {
 		q, err := terrain.PresetParams(names[g.ui.preset])
 		if err != nil {
-			g.fail(err)
+			g.ui.fail(err)
 			return
 		}
 		*p = q
