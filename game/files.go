@@ -157,8 +157,8 @@ type fileLoader struct {
 
 // startOpen reads and parses a file on a new goroutine; open returns its
 // content, its size and a function to close it.
-func (g *Game) startOpen(name string, open func() (io.ReadCloser, int64, error)) {
-	g.files.inBackground(func() opened { return openFile(name, open) })
+func (fl *fileLoader) startOpen(name string, open func() (io.ReadCloser, int64, error)) {
+	fl.inBackground(func() opened { return openFile(name, open) })
 }
 
 // inBackground runs work on a new goroutine; pollFiles applies its result.
@@ -221,8 +221,8 @@ func (g *Game) pollFiles() {
 // parsed in the background, and errors show in the UI and leave the
 // current world as it is.
 func (g *Game) LoadFile(path string) {
-	g.say("reading " + filepath.Base(path))
-	g.startOpen(path, openPath(path))
+	g.ui.say("reading " + filepath.Base(path))
+	g.files.startOpen(path, openPath(path))
 }
 
 // applyOpened makes the world of a file read in the background.
@@ -234,17 +234,17 @@ func (g *Game) applyOpened(o opened) {
 	name := o.name
 	if o.materials != nil {
 		g.render.setAtlas(o.materials)
-		g.say(fmt.Sprintf("imported %d material images from %s", o.nMaterial, name))
+		g.ui.say(fmt.Sprintf("imported %d material images from %s", o.nMaterial, name))
 		return
 	}
 	switch o.kind {
 	case ParamsJSON:
 		g.Params = o.params
 		g.gen.regen.Request(o.params)
-		g.say("loaded parameters from " + filepath.Base(name))
+		g.ui.say("loaded parameters from " + filepath.Base(name))
 	case RouteFile:
 		g.gen.regen.RequestRoute(g.Params, o.track)
-		g.say("making terrain through " + filepath.Base(name))
+		g.ui.say("making terrain through " + filepath.Base(name))
 	default:
 		kind, data := o.kind, o.data
 		g.gen.regen.RequestMap(func(ctx context.Context) (*terrain.Heightmap, error) {
@@ -258,7 +258,7 @@ func (g *Game) applyOpened(o opened) {
 			}
 			return m, nil
 		}, g.Params)
-		g.say("loading " + filepath.Base(name))
+		g.ui.say("loading " + filepath.Base(name))
 	}
 }
 
@@ -296,7 +296,7 @@ func (g *Game) handleDrops() {
 		return
 	}
 	for _, name := range names {
-		g.startOpen(name, func() (io.ReadCloser, int64, error) {
+		g.files.startOpen(name, func() (io.ReadCloser, int64, error) {
 			return openDropped(dropped, name)
 		})
 	}
@@ -362,7 +362,7 @@ func joinNames(names []string) string {
 // the input checks (a FIFO named sand.png would block the window for
 // ever, eight large PNGs take seconds); pollFiles puts the atlas in place.
 func (g *Game) importMaterials(dir string) {
-	g.say("reading materials from " + dir)
+	g.ui.say("reading materials from " + dir)
 	g.files.inBackground(func() opened {
 		atlas, n, err := assets.LoadMaterials(dir)
 		return opened{name: dir, materials: atlas, nMaterial: n, err: err}

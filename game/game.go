@@ -299,7 +299,7 @@ func (g *Game) setFollow(on bool) {
 	g.Follow = on
 	if on {
 		g.Camera.Pitch = mgl32.DegToRad(-5)
-		g.say(fmt.Sprintf("following the route (%.1f km)", g.World.Route.Length()/1000))
+		g.ui.say(fmt.Sprintf("following the route (%.1f km)", g.World.Route.Length()/1000))
 	}
 }
 
@@ -427,7 +427,7 @@ func (g *Game) pointer(in pointerInput, overPanel bool) {
 			if wx, wz, ok := g.World.Minimap.WorldAt(in.x, in.y, g.viewRect(g.ui.w, g.ui.h)); ok {
 				g.input.leftLook = false
 				g.World.Minimap.Teleport(g.Camera, wx, wz)
-				g.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
+				g.ui.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
 				return
 			}
 		}
@@ -444,7 +444,7 @@ func (g *Game) pointer(in pointerInput, overPanel bool) {
 		} else {
 			g.Camera.Speed /= 1.25
 		}
-		g.say(fmt.Sprintf("speed %.1f", g.Camera.Speed))
+		g.ui.say(fmt.Sprintf("speed %.1f", g.Camera.Speed))
 	}
 }
 
@@ -486,7 +486,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		if err != nil {
 			g.ui.fail(fmt.Errorf("screenshot: %w", err))
 		} else {
-			g.say("saved " + path)
+			g.ui.say("saved " + path)
 		}
 	}
 	if g.ShowMinimap {

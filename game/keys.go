@@ -41,13 +41,13 @@ var keyBindings = []keyBinding{
 				mode = Fly
 			}
 			g.Camera.SwitchMode(mode, g.World.Map)
-			g.say("camera: " + mode.String())
+			g.ui.say("camera: " + mode.String())
 		}},
 	{name: "Home", help: "back to the overview", doc: "back to the overview: the map seen from above the middle of its north edge, looking south over it",
 		keys: []ebiten.Key{ebiten.KeyHome}, act: func(g *Game) {
 			g.Camera.Overview(g.World.Map)
 			g.Follow = false
-			g.say("camera: overview")
+			g.ui.say("camera: overview")
 		}},
 	{name: "Ctrl+Z; Ctrl+Shift+Z or Ctrl+Y", help: "undo; redo", doc: "undo, redo a change of the Generator, Erosion, Route or Viewer settings (a slider drag is one step)"},
 	{name: "F2", help: "wireframe",
@@ -69,7 +69,7 @@ var keyBindings = []keyBinding{
 	{name: "F7", help: "level of detail on/off", doc: "level of detail on or off (draws every triangle when off)",
 		keys: []ebiten.Key{ebiten.KeyF7}, act: func(g *Game) {
 			g.FullMesh = !g.FullMesh
-			g.say(fmt.Sprintf("level of detail: %v", !g.FullMesh))
+			g.ui.say(fmt.Sprintf("level of detail: %v", !g.FullMesh))
 		}},
 	{name: "H or F1", help: "this help", doc: "the help overlay with these keys",
 		keys: []ebiten.Key{ebiten.KeyF1, ebiten.KeyH}, act: func(g *Game) { g.ShowHelp = !g.ShowHelp }},

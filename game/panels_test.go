@@ -55,8 +55,8 @@ func TestSectionsRememberedAcrossU(t *testing.T) {
 		t.Fatalf("unfolded %q, want Erosion and not Route", g.ui.unfolded)
 	}
 	g.ui.rememberPanels()
-	if !g.panelStartsOpen("Erosion") || g.panelStartsOpen("Route") {
-		t.Errorf("after U: Erosion open %v, Route open %v; want them as they were", g.panelStartsOpen("Erosion"), g.panelStartsOpen("Route"))
+	if !g.ui.panelStartsOpen("Erosion") || g.ui.panelStartsOpen("Route") {
+		t.Errorf("after U: Erosion open %v, Route open %v; want them as they were", g.ui.panelStartsOpen("Erosion"), g.ui.panelStartsOpen("Route"))
 	}
 }
 

@@ -26,7 +26,7 @@ func (g *Game) saveAsking(what, path string, save func(path string) error) {
 	if _, err := os.Stat(path); err == nil {
 		if p := g.ui.replace; p.what != what || p.path != path || time.Since(p.at) > replaceWindow {
 			g.ui.replace = ask
-			g.say(fmt.Sprintf("%s exists: click %s again to replace it", path, what))
+			g.ui.say(fmt.Sprintf("%s exists: click %s again to replace it", path, what))
 			return
 		}
 	}
@@ -35,5 +35,5 @@ func (g *Game) saveAsking(what, path string, save func(path string) error) {
 		g.ui.fail(err)
 		return
 	}
-	g.say("saved " + path)
+	g.ui.say("saved " + path)
 }

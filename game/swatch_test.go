@@ -63,7 +63,7 @@ func TestMaterialColourIsTheTexturesMean(t *testing.T) {
 	g := newTestGame(t, testWorld(t, 65))
 	onLoop(func() { g.render.setAtlas(flatAtlas()) })
 	for m, want := range flatColours {
-		if got := g.materialColour(m); got != want {
+		if got := g.render.materialColour(m); got != want {
 			t.Errorf("%s's colour %v; want %v", materialNames[m], got, want)
 		}
 	}

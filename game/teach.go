@@ -148,7 +148,7 @@ func (g *Game) switchLesson(mode int, panels bool) {
 		// The Teach section's controls step the lesson: show it, open,
 		// whether the panels were hidden or another section was open.
 		if panels {
-			g.openPanel("Teach")
+			g.ui.openPanel("Teach")
 			g.ShowUI = true
 		}
 		g.frameLesson() // the whole lesson map in view, wherever the camera was
@@ -572,7 +572,7 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 			g.drawAddedPoints(screen, t.stepper.Steps()[t.k-1].Added)
 		}
 		if t.diagram == nil {
-			t.diagram = g.teachDiagram()
+			t.diagram = g.teach.teachDiagram()
 		}
 		r := diagramRect(w)
 		op := &ebiten.DrawImageOptions{}
@@ -677,8 +677,7 @@ func (g *Game) pickDiagramPoint(x, y int) bool {
 // the CPU: set points grey, the current stage's points red, points still to
 // come as faint dots; a point clicked is ringed in yellow, joined to its
 // parents.
-func (g *Game) teachDiagram() *ebiten.Image {
-	t := &g.teach
+func (t *teachState) teachDiagram() *ebiten.Image {
 	img := image.NewRGBA(image.Rect(0, 0, diagramSide, diagramSide))
 	for i := 0; i < len(img.Pix); i += 4 {
 		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = 20, 20, 24, 230

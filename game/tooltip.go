@@ -31,18 +31,18 @@ type tipState struct {
 }
 
 // labelWithTip is a label whose tooltip shows when the pointer rests on it.
-func (g *Game) labelWithTip(ctx *debugui.Context, label, tip string) {
+func (u *uiState) labelWithTip(ctx *debugui.Context, label, tip string) {
 	ctx.GridCell(func(bounds image.Rectangle) {
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.Text(label)
 		x, y := ebiten.CursorPosition()
 		pt := image.Pt(x, y)
-		if !pt.In(bounds) || !pt.In(g.ui.tip.body) {
+		if !pt.In(bounds) || !pt.In(u.tip.body) {
 			return
 		}
-		t := &g.ui.tip
+		t := &u.tip
 		if t.over != bounds || t.text != tip {
-			t.over, t.text, t.since = bounds, tip, g.ui.ticks
+			t.over, t.text, t.since = bounds, tip, u.ticks
 		}
 		t.seen = true
 	})

@@ -81,9 +81,9 @@ func (g *Game) OpenPanels(names ...string) {
 }
 
 // say shows a message in the UI and, briefly, on the HUD.
-func (g *Game) say(s string) {
-	g.ui.message, g.ui.isError = s, false
-	g.ui.status, g.ui.statusAt = s, time.Now()
+func (u *uiState) say(s string) {
+	u.message, u.isError = s, false
+	u.status, u.statusAt = s, time.Now()
 }
 
 // fail shows an error in plain words; nothing else changes.
@@ -312,7 +312,7 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 	} else {
 		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	}
-	g.labelWithTip(ctx, specLabel(s), tip)
+	g.ui.labelWithTip(ctx, specLabel(s), tip)
 	set := func(text string) {
 		if err := s.Set(p, text); err != nil {
 			g.ui.fail(err)

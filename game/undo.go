@@ -68,7 +68,7 @@ func (g *Game) Redo() bool { return g.step(&g.undo.future, &g.undo.past, "redo")
 
 func (g *Game) step(from, to *[]settings, what string) bool {
 	if len(*from) == 0 {
-		g.say("nothing to " + what)
+		g.ui.say("nothing to " + what)
 		return false
 	}
 	s := (*from)[len(*from)-1]
@@ -78,7 +78,7 @@ func (g *Game) step(from, to *[]settings, what string) bool {
 	g.View = s.View
 	g.ui.preset, g.ui.presetView = s.Preset, s.Preset
 	g.undo.last, g.undo.gesture = g.settings(), false
-	g.say(what)
+	g.ui.say(what)
 	return true
 }
 
@@ -162,12 +162,12 @@ func (g *Game) presetRow(ctx *debugui.Context, p *terrain.Params) {
 	ctx.Text(label)
 	ctx.Dropdown(&g.ui.preset, names).On(func() {
 		reset()
-		g.say(terrain.Presets[g.ui.preset].Description)
+		g.ui.say(terrain.Presets[g.ui.preset].Description)
 	})
 	if modified {
 		ctx.Button("Reset").On(func() {
 			reset()
-			g.say("parameters reset to the preset " + names[g.ui.preset])
+			g.ui.say("parameters reset to the preset " + names[g.ui.preset])
 		})
 	}
 }
