@@ -26,7 +26,7 @@ func (r *renderer) antialias(dst, view *ebiten.Image) {
 // antialiased returns the view after the edge pass, in a second
 // offscreen image (the corner of the view's size).
 func (g *Game) antialiased(size image.Point, view *ebiten.Image) *ebiten.Image {
-	r := &g.res
+	r := &g.scene.res
 	sw, sh := size.X, size.Y
 	vb := view.Bounds()
 	if r.aaImg == nil || r.aaImg.Bounds().Dx() != sw || r.aaImg.Bounds().Dy() != sh {

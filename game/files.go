@@ -157,18 +157,18 @@ type fileLoader struct {
 
 // startOpen reads and parses a file on a new goroutine; open returns its
 // content, its size and a function to close it.
-func (g *Game) startOpen(name string, open func() (io.ReadCloser, int64, error)) {
-	g.inBackground(func() opened { return openFile(name, open) })
+func (fl *fileLoader) startOpen(name string, open func() (io.ReadCloser, int64, error)) {
+	fl.inBackground(func() opened { return openFile(name, open) })
 }
 
 // inBackground runs work on a new goroutine; pollFiles applies its result.
-func (g *Game) inBackground(work func() opened) {
-	if g.files.done == nil {
-		g.files.done = make(chan opened, maxDropFiles)
+func (fl *fileLoader) inBackground(work func() opened) {
+	if fl.done == nil {
+		fl.done = make(chan opened, maxDropFiles)
 	}
-	g.files.pending++
+	fl.pending++
 	go func() {
-		g.files.done <- work()
+		fl.done <- work()
 	}()
 }
 
@@ -221,33 +221,33 @@ func (g *Game) pollFiles() {
 // parsed in the background, and errors show in the UI and leave the
 // current world as it is.
 func (g *Game) LoadFile(path string) {
-	g.say("reading " + filepath.Base(path))
-	g.startOpen(path, openPath(path))
+	g.ui.say("reading " + filepath.Base(path))
+	g.files.startOpen(path, openPath(path))
 }
 
 // applyOpened makes the world of a file read in the background.
 func (g *Game) applyOpened(o opened) {
 	if o.err != nil {
-		g.fail(o.err)
+		g.ui.fail(o.err)
 		return
 	}
 	name := o.name
 	if o.materials != nil {
 		g.render.setAtlas(o.materials)
-		g.say(fmt.Sprintf("imported %d material images from %s", o.nMaterial, name))
+		g.ui.say(fmt.Sprintf("imported %d material images from %s", o.nMaterial, name))
 		return
 	}
 	switch o.kind {
 	case ParamsJSON:
 		g.Params = o.params
-		g.regen.Request(o.params)
-		g.say("loaded parameters from " + filepath.Base(name))
+		g.gen.regen.Request(o.params)
+		g.ui.say("loaded parameters from " + filepath.Base(name))
 	case RouteFile:
-		g.regen.RequestRoute(g.Params, o.track)
-		g.say("making terrain through " + filepath.Base(name))
+		g.gen.regen.RequestRoute(g.Params, o.track)
+		g.ui.say("making terrain through " + filepath.Base(name))
 	default:
 		kind, data := o.kind, o.data
-		g.regen.RequestMap(func(ctx context.Context) (*terrain.Heightmap, error) {
+		g.gen.regen.RequestMap(func(ctx context.Context) (*terrain.Heightmap, error) {
 			src, err := decodeHeightmap(kind, data)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
@@ -258,7 +258,7 @@ func (g *Game) applyOpened(o opened) {
 			}
 			return m, nil
 		}, g.Params)
-		g.say("loading " + filepath.Base(name))
+		g.ui.say("loading " + filepath.Base(name))
 	}
 }
 
@@ -292,16 +292,16 @@ func (g *Game) handleDrops() {
 	}
 	names, skipped, err := dropEntries(dropped)
 	if err != nil {
-		g.fail(err)
+		g.ui.fail(err)
 		return
 	}
 	for _, name := range names {
-		g.startOpen(name, func() (io.ReadCloser, int64, error) {
+		g.files.startOpen(name, func() (io.ReadCloser, int64, error) {
 			return openDropped(dropped, name)
 		})
 	}
 	if len(skipped) > 0 {
-		g.fail(fmt.Errorf("dropped %s not opened: drop at most %d map, parameter or route files, not folders",
+		g.ui.fail(fmt.Errorf("dropped %s not opened: drop at most %d map, parameter or route files, not folders",
 			joinNames(skipped), maxDropFiles))
 	}
 }
@@ -362,8 +362,8 @@ func joinNames(names []string) string {
 // the input checks (a FIFO named sand.png would block the window for
 // ever, eight large PNGs take seconds); pollFiles puts the atlas in place.
 func (g *Game) importMaterials(dir string) {
-	g.say("reading materials from " + dir)
-	g.inBackground(func() opened {
+	g.ui.say("reading materials from " + dir)
+	g.files.inBackground(func() opened {
 		atlas, n, err := assets.LoadMaterials(dir)
 		return opened{name: dir, materials: atlas, nMaterial: n, err: err}
 	})

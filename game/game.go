@@ -89,10 +89,42 @@ func newWorldContext(ctx context.Context, m *terrain.Heightmap) (*World, error) 
 	return &World{Map: m, LOD: lod, Normals: normals, Minimap: NewMinimap(m, minimapSize)}, nil
 }
 
-// Game is the explorer's ebiten.Game.
+// Game is the explorer's ebiten.Game. It dispatches: each concern keeps
+// its own state in a type of its own (the UI's in uiState, undo's in
+// undoHistory, a lesson's in teachState, and so on), and Game holds one
+// of each and the World and Camera they share.
 type Game struct {
 	World  *World
 	Camera *Camera
+
+	// Options are what the caller sets; embedded, they read as g.View,
+	// g.ShowUI and so on.
+	Options
+
+	render *renderer
+	scene  sceneState   // the 3D view as drawn: its frame, resolution and cache
+	gen    genState     // regen.go: the worlds made in the background and the one shown
+	ui     uiState      // ui.go: the debug UI window and its panels
+	input  pointerState // keys.go: the pointer's mouse look
+	undo   undoHistory  // undo.go
+	teach  teachState   // teach.go: the Teach panel's lesson
+	plots  plotState    // plots.go: the Teach panel's plots
+	files  fileLoader   // files.go: files read and parsed off the UI goroutine
+	err    error        // what ends the game loop (errQuit: the user quit)
+}
+
+// sceneState is the 3D view as drawn: the frame projected, the resolution
+// it is drawn at and the cache of the image drawn.
+type sceneState struct {
+	frame       frame
+	res         viewResolution
+	view        viewCache
+	shotPending bool // F12 was pressed: the next frame drawn is saved
+}
+
+// Options are the explorer's settings that its callers (the explore and
+// render commands, the web page, the tests) set on a Game.
+type Options struct {
 	View   Viewer
 	Params terrain.Params // what the Generator panel shows and regenerates
 	HUD    bool
@@ -119,49 +151,12 @@ type Game struct {
 	FollowSpeed float32
 	FollowAt    float64
 
-	render   *renderer
-	frame    frame
-	res      viewResolution
-	view     viewCache
-	regen    *Regenerator
-	debug    debugui.DebugUI
-	ui       uiState
-	undo     undoHistory
-	worlds   worldCache // the worlds made last, for undo and redo
-	teach    teachState
-	plots    plotState
-	files    fileLoader // files.go: files read and parsed off the UI goroutine
-	rng      *rand.Rand
-	w, h     int
-	captured bool   // pointer captured for mouse look
-	leftLook bool   // the left button went down on the 3D view and is held: it looks around
-	cursor   [2]int // last cursor position, for mouse look
-	status   string
-	statusAt time.Time
-	ticks    int64
-	worldID  uint64 // serial of the world shown, for the state file
-	// snowFit is the snow line fitSnowLine last set (snowFitted once it
-	// has): a snow line still there was not moved by the user.
-	snowFit    float32
-	snowFitted bool
-	sumOf      struct { // the shown map's heights summed, for the state (mapSum)
-		id  uint64
-		m   *terrain.Heightmap
-		sum float64
-	}
-
-	stage     string         // the erosion pass the world shows while erosion runs
-	maskShown string         // the erosion mask the minimap shows ("" or "relief": none)
-	budget    erosion.Budget // where the world's eroded material went
-
 	// ScreenshotDir is where F12 saves screenshots.
 	ScreenshotDir string
-	shotPending   bool
 
 	// OnFrame, if set, is called at the end of every Draw with the screen:
 	// the render command and the tests read pixels through it.
 	OnFrame func(screen *ebiten.Image) error
-	err     error
 }
 
 // New returns a game over the world, made from the default parameters,
@@ -176,10 +171,12 @@ func NewWithParams(w *World, p terrain.Params) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{World: w, Camera: NewCamera(), View: DefaultViewer(), Params: p, HUD: true, FollowSpeed: 6, Resolution: DefaultResolution(),
+	g := &Game{World: w, Camera: NewCamera(),
+		Options: Options{View: DefaultViewer(), Params: p, HUD: true, FollowSpeed: 6, Resolution: DefaultResolution(),
+			ShowUI: true, ShowMinimap: true, ScreenshotDir: "."},
 		teach:  teachState{alg: 1, sizeIdx: 3}, // diamond-square on 33²: every point visible
-		ShowUI: true, ShowMinimap: true, render: r, regen: NewRegenerator(),
-		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), ScreenshotDir: "."}
+		render: r,
+		gen:    genState{regen: NewRegenerator(), rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))}}
 	g.ui.path, g.ui.matDir = "map.png", "materials"
 	g.Camera.Overview(w.Map)
 	return g, nil
@@ -189,7 +186,7 @@ func NewWithParams(w *World, p terrain.Params) (*Game, error) {
 const minimapSize = 192
 
 // Close stops background work.
-func (g *Game) Close() { g.regen.Close(); g.render.lighter.Close() }
+func (g *Game) Close() { g.gen.regen.Close(); g.render.lighter.Close() }
 
 // errQuit ends the game loop without an error.
 var errQuit = errors.New("quit")
@@ -203,8 +200,8 @@ func (g *Game) Update() error {
 		}
 		return g.err
 	}
-	g.view.noteInput(time.Now())
-	capture, err := g.debug.Update(func(ctx *debugui.Context) error {
+	g.scene.view.noteInput(time.Now())
+	capture, err := g.ui.debug.Update(func(ctx *debugui.Context) error {
 		if g.ShowUI {
 			g.buildUI(ctx)
 		}
@@ -239,8 +236,8 @@ func (g *Game) Update() error {
 		g.Camera.Beyond, g.Camera.BeyondLevel = outsideOf(&g.View, g.World), horizonLevel(&g.View, g.World.Map)
 		g.Camera.Step(in, dt, g.World.Map)
 	}
-	g.ticks++
-	g.writeState(g.ticks)
+	g.ui.ticks++
+	g.writeState(g.ui.ticks)
 	return nil
 }
 
@@ -296,13 +293,13 @@ const (
 // setFollow starts or stops following the route from where it was.
 func (g *Game) setFollow(on bool) {
 	if on && g.World.Route == nil {
-		g.fail(errors.New("no route: load a GPX, TCX, GeoJSON or CSV track first"))
+		g.ui.fail(errors.New("no route: load a GPX, TCX, GeoJSON or CSV track first"))
 		return
 	}
 	g.Follow = on
 	if on {
 		g.Camera.Pitch = mgl32.DegToRad(-5)
-		g.say(fmt.Sprintf("following the route (%.1f km)", g.World.Route.Length()/1000))
+		g.ui.say(fmt.Sprintf("following the route (%.1f km)", g.World.Route.Length()/1000))
 	}
 }
 
@@ -310,15 +307,15 @@ func (g *Game) setFollow(on bool) {
 // camera stays where it is (on the ground when walking), unless the new
 // map covers another extent: then it starts from the overview.
 func (g *Game) takeGenerated() {
-	res := g.regen.Take()
+	res := g.gen.regen.Take()
 	if res == nil {
 		return
 	}
 	if res.Err != nil {
-		g.fail(res.Err)
+		g.ui.fail(res.Err)
 		return
 	}
-	g.worlds.put(res)
+	g.gen.worlds.put(res)
 	g.showGenerated(res)
 }
 
@@ -327,10 +324,10 @@ func (g *Game) takeGenerated() {
 func (g *Game) showGenerated(res *Generated) {
 	ow, od := g.World.Map.Extent()
 	g.World = res.World
-	g.worldID = worldSerial.Add(1)
-	g.stage, g.budget = res.Stage, res.Budget
-	if g.maskShown != "" {
-		g.ShowMask(g.maskShown)
+	g.gen.worldID = worldSerial.Add(1)
+	g.gen.stage, g.gen.budget = res.Stage, res.Budget
+	if g.ui.maskShown != "" {
+		g.ShowMask(g.ui.maskShown)
 	}
 	if nw, nd := g.World.Map.Extent(); math.Abs(nw-ow) > 0.01*ow || math.Abs(nd-od) > 0.01*od {
 		g.Camera.Overview(g.World.Map) // a map of another size: frame it anew
@@ -407,37 +404,37 @@ func (g *Game) handleMouse(overPanel bool) {
 // that starts on a panel or the minimap belongs to it and never turns the
 // camera, even once the pointer has left it.
 func (g *Game) pointer(in pointerInput, overPanel bool) {
-	dx, dy := in.x-g.cursor[0], in.y-g.cursor[1]
-	g.cursor = [2]int{in.x, in.y}
+	dx, dy := in.x-g.input.cursor[0], in.y-g.input.cursor[1]
+	g.input.cursor = [2]int{in.x, in.y}
 	if !in.left {
-		g.leftLook = false
+		g.input.leftLook = false
 	}
 	if overPanel {
 		if in.leftJust {
-			g.leftLook = false
+			g.input.leftLook = false
 		}
 		return
 	}
 	if in.leftJust && g.pickDiagramPoint(in.x, in.y) { // a click on the lesson's diagram shows a point's values
-		g.leftLook = false
+		g.input.leftLook = false
 		return
 	}
 	if in.leftJust {
 		// Only a press on the 3D view looks around: not one on the strip
 		// that holds the panels, below or beside their window.
-		g.leftLook = image.Pt(in.x, in.y).In(g.viewRect(g.w, g.h))
+		g.input.leftLook = image.Pt(in.x, in.y).In(g.viewRect(g.ui.w, g.ui.h))
 		if g.ShowMinimap {
-			if wx, wz, ok := g.World.Minimap.WorldAt(in.x, in.y, g.viewRect(g.w, g.h)); ok {
-				g.leftLook = false
+			if wx, wz, ok := g.World.Minimap.WorldAt(in.x, in.y, g.viewRect(g.ui.w, g.ui.h)); ok {
+				g.input.leftLook = false
 				g.World.Minimap.Teleport(g.Camera, wx, wz)
-				g.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
+				g.ui.say(fmt.Sprintf("teleported to x %.0f z %.0f", wx, wz))
 				return
 			}
 		}
 	}
 	// The tick a button goes down has no motion of its own: the cursor
 	// may have come from a panel, where its moves were not followed.
-	look := g.captured || (in.right && !in.rightJust) || (g.leftLook && !in.leftJust)
+	look := g.input.captured || (in.right && !in.rightJust) || (g.input.leftLook && !in.leftJust)
 	if look && (dx != 0 || dy != 0) {
 		g.Camera.Look(float32(dx)*mouseSensitivity, -float32(dy)*mouseSensitivity)
 	}
@@ -447,12 +444,12 @@ func (g *Game) pointer(in pointerInput, overPanel bool) {
 		} else {
 			g.Camera.Speed /= 1.25
 		}
-		g.say(fmt.Sprintf("speed %.1f", g.Camera.Speed))
+		g.ui.say(fmt.Sprintf("speed %.1f", g.Camera.Speed))
 	}
 }
 
-func (g *Game) setCapture(on bool) {
-	g.captured = on
+func (p *pointerState) setCapture(on bool) {
+	p.captured = on
 	if on {
 		ebiten.SetCursorMode(ebiten.CursorModeCaptured)
 	} else {
@@ -464,32 +461,32 @@ func (g *Game) setCapture(on bool) {
 // 3D view fills viewRect: beside the panels, not under them.
 func (g *Game) Draw(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	g.w, g.h = w, h // as Layout said, and for a screen drawn without it (the render command, tests)
+	g.ui.w, g.ui.h = w, h // as Layout said, and for a screen drawn without it (the render command, tests)
 	vr := g.viewRect(w, h)
 	now := time.Now()
 	scale := g.viewScale(now)
 	g.render.pollLight(g.World, &g.View)
 	key := g.viewKeyOf(vr.Size(), scale)
-	if g.view.needsRedraw(key, now, g.redrawCost()) {
-		view, vw, vh := g.viewTarget(vr.Size(), scale)
-		g.frame.water, g.frame.wet = waterLevel(&g.View, g.World.Map)
-		g.frame.waterKnown = true
-		g.frame.build(g.Camera, vw, vh, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
-		g.render.draw(view, g.Camera, &g.View, g.World, &g.frame)
-		g.view.drawn(key, g.finishView(vr.Size(), view))
-		g.res.redrew(now)
+	if g.scene.view.needsRedraw(key, now, g.redrawCost()) {
+		view, vw, vh := g.scene.viewTarget(vr.Size(), scale)
+		g.scene.frame.water, g.scene.frame.wet = waterLevel(&g.View, g.World.Map)
+		g.scene.frame.waterKnown = true
+		g.scene.frame.build(g.Camera, vw, vh, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
+		g.render.draw(view, g.Camera, &g.View, g.World, &g.scene.frame)
+		g.scene.view.drawn(key, g.finishView(vr.Size(), view))
+		g.scene.res.redrew(now)
 		if g.DrawDelay > 0 {
 			time.Sleep(g.DrawDelay)
 		}
 	}
-	g.presentView(screen, vr, g.view.shown)
-	if g.shotPending {
-		g.shotPending = false
+	g.presentView(screen, vr, g.scene.view.shown)
+	if g.scene.shotPending {
+		g.scene.shotPending = false
 		path, err := g.saveScreenshot(screen, vr)
 		if err != nil {
-			g.fail(fmt.Errorf("screenshot: %w", err))
+			g.ui.fail(fmt.Errorf("screenshot: %w", err))
 		} else {
-			g.say("saved " + path)
+			g.ui.say("saved " + path)
 		}
 	}
 	if g.ShowMinimap {
@@ -508,7 +505,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.drawHUD(screen)
 	}
 	if g.ShowUI {
-		g.debug.Draw(screen)
+		g.ui.debug.Draw(screen)
 		g.drawTip(screen)
 	}
 	if g.ShowHelp {
@@ -523,7 +520,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 
 // drawProgress shows a bar along the bottom while a map is being made.
 func (g *Game) drawProgress(screen *ebiten.Image) {
-	busy, f := g.regen.Status()
+	busy, f := g.gen.regen.Status()
 	if !busy {
 		return
 	}
@@ -547,17 +544,17 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	}
 	above := float64(c.Pos[1]) - c.GroundBelow(g.World.Map)
 	text := fmt.Sprintf("FPS %.1f  %s  triangles %d  chunks %d\n%s  x %.0f m  z %.0f m  height %.0f m, %.0f m above the ground  yaw %.0f°  pitch %.0f°\nH help  U panels  M minimap  Tab fly/walk  Home overview  Ctrl+Z undo",
-		ebiten.ActualFPS(), g.resolutionText(), g.frame.triangles, len(g.frame.chunks), mode,
+		ebiten.ActualFPS(), g.resolutionText(), g.scene.frame.triangles, len(g.scene.frame.chunks), mode,
 		c.Pos[0], c.Pos[2], c.Pos[1], above, mgl32.RadToDeg(c.Yaw), mgl32.RadToDeg(c.Pitch))
-	if g.status != "" && time.Since(g.statusAt) < 4*time.Second {
-		text += "\n" + g.status
+	if g.ui.status != "" && time.Since(g.ui.statusAt) < 4*time.Second {
+		text += "\n" + g.ui.status
 	}
 	textBackdrop(screen, text, g.viewLeft(), 0)
 	ebitenutil.DebugPrintAt(screen, text, g.viewLeft(), 0)
 }
 
 // viewLeft is where the 3D view starts: right of the panels' strip.
-func (g *Game) viewLeft() int { return g.viewRect(g.w, g.h).Min.X }
+func (g *Game) viewLeft() int { return g.viewRect(g.ui.w, g.ui.h).Min.X }
 
 // panelStrip is the width of the window's left strip that holds the
 // panels: their window and a margin either side.
@@ -598,7 +595,7 @@ func (g *Game) drawHelp(screen *ebiten.Image) {
 
 // Layout uses the window's size as the screen size.
 func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
-	g.w, g.h = outsideWidth, outsideHeight
+	g.ui.w, g.ui.h = outsideWidth, outsideHeight
 	return outsideWidth, outsideHeight
 }
 

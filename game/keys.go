@@ -41,13 +41,13 @@ var keyBindings = []keyBinding{
 				mode = Fly
 			}
 			g.Camera.SwitchMode(mode, g.World.Map)
-			g.say("camera: " + mode.String())
+			g.ui.say("camera: " + mode.String())
 		}},
 	{name: "Home", help: "back to the overview", doc: "back to the overview: the map seen from above the middle of its north edge, looking south over it",
 		keys: []ebiten.Key{ebiten.KeyHome}, act: func(g *Game) {
 			g.Camera.Overview(g.World.Map)
 			g.Follow = false
-			g.say("camera: overview")
+			g.ui.say("camera: overview")
 		}},
 	{name: "Ctrl+Z; Ctrl+Shift+Z or Ctrl+Y", help: "undo; redo", doc: "undo, redo a change of the Generator, Erosion, Route or Viewer settings (a slider drag is one step)"},
 	{name: "F2", help: "wireframe",
@@ -69,7 +69,7 @@ var keyBindings = []keyBinding{
 	{name: "F7", help: "level of detail on/off", doc: "level of detail on or off (draws every triangle when off)",
 		keys: []ebiten.Key{ebiten.KeyF7}, act: func(g *Game) {
 			g.FullMesh = !g.FullMesh
-			g.say(fmt.Sprintf("level of detail: %v", !g.FullMesh))
+			g.ui.say(fmt.Sprintf("level of detail: %v", !g.FullMesh))
 		}},
 	{name: "H or F1", help: "this help", doc: "the help overlay with these keys",
 		keys: []ebiten.Key{ebiten.KeyF1, ebiten.KeyH}, act: func(g *Game) { g.ShowHelp = !g.ShowHelp }},
@@ -78,7 +78,7 @@ var keyBindings = []keyBinding{
 	{name: "U", help: "panels", doc: "show or hide the panels",
 		keys: []ebiten.Key{ebiten.KeyU}, act: func(g *Game) {
 			if g.ShowUI {
-				g.rememberPanels()
+				g.ui.rememberPanels()
 			}
 			g.ShowUI = !g.ShowUI
 		}},
@@ -87,13 +87,13 @@ var keyBindings = []keyBinding{
 	{name: "T", help: "teaching: subdivision stages, octaves, erosion, off", doc: "teaching: subdivision stages, then octaves, then erosion, then off (the Teach panel has the controls)",
 		keys: []ebiten.Key{ebiten.KeyT}, act: func(g *Game) { g.setTeachMode((g.teach.mode + 1) % len(teachModes)) }},
 	{name: "F12", help: "screenshot", doc: "save a screenshot PNG in the current folder",
-		keys: []ebiten.Key{ebiten.KeyF12}, act: func(g *Game) { g.shotPending = true }},
+		keys: []ebiten.Key{ebiten.KeyF12}, act: func(g *Game) { g.scene.shotPending = true }},
 	{name: "L", help: "capture the pointer (Esc releases it)", doc: "capture the pointer: the mouse looks around without a button (Esc releases it)",
-		keys: []ebiten.Key{ebiten.KeyL}, act: func(g *Game) { g.setCapture(!g.captured) }},
+		keys: []ebiten.Key{ebiten.KeyL}, act: func(g *Game) { g.input.setCapture(!g.input.captured) }},
 	{name: "Esc", help: "release the captured pointer",
 		keys: []ebiten.Key{ebiten.KeyEscape}, act: func(g *Game) {
-			if g.captured {
-				g.setCapture(false)
+			if g.input.captured {
+				g.input.setCapture(false)
 			}
 		}},
 }
@@ -122,4 +122,11 @@ func keysHelp() string {
 	}
 	s.WriteString("Drop a heightmap (.png, .r16), parameters (.json) or a route on the window.")
 	return s.String()
+}
+
+// pointerState is the pointer's part in looking around.
+type pointerState struct {
+	captured bool   // pointer captured for mouse look
+	leftLook bool   // the left button went down on the 3D view and is held: it looks around
+	cursor   [2]int // last cursor position, for mouse look
 }

@@ -139,7 +139,7 @@ func TestKeyActions(t *testing.T) {
 		{ebiten.KeyF1, func() any { return g.ShowHelp }},
 		{ebiten.KeyM, func() any { return g.ShowMinimap }},
 		{ebiten.KeyU, func() any { return g.ShowUI }},
-		{ebiten.KeyF12, func() any { return g.shotPending }},
+		{ebiten.KeyF12, func() any { return g.scene.shotPending }},
 		{ebiten.KeyTab, func() any { return g.Camera.Mode }},
 	}
 	for _, tc := range toggles {
@@ -178,7 +178,7 @@ func TestKeyActions(t *testing.T) {
 		t.Error("Home left the camera following the route")
 	}
 	bindingFor(t, ebiten.KeyEscape).act(g) // not captured: nothing to release
-	if g.captured {
+	if g.input.captured {
 		t.Error("Esc captured the pointer")
 	}
 }

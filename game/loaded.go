@@ -35,7 +35,7 @@ func (g *Game) loadedSection(ctx *debugui.Context, src *terrain.Heightmap) bool 
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Button("Generate a new map instead").On(func() {
 		g.ui.generateOver = src
-		g.say("the generator's controls replace the loaded map once one is changed")
+		g.ui.say("the generator's controls replace the loaded map once one is changed")
 	})
 	return false
 }

@@ -17,32 +17,32 @@ var panelNames = []string{"Generator", "Erosion", "Route", "Viewer", "File", "Te
 // panel the program opened or closed (openPanel) passes the opposite.
 func (g *Game) panel(ctx *debugui.Context, name string, body func()) {
 	ctx.IDScope(name, func() {
-		ctx.Header(name, g.panelStartsOpen(name) != g.ui.flipped[name], g.unfolded(name, body))
+		ctx.Header(name, g.ui.panelStartsOpen(name) != g.ui.flipped[name], g.unfolded(name, body))
 	})
 }
 
 // openPanel unfolds a panel if it is folded (T opens Teach with its
 // lesson).
-func (g *Game) openPanel(name string) {
-	if !g.ui.built { // the window is built anew: from where it starts
-		if g.ui.remembered != nil {
-			g.ui.remembered[name] = true
+func (u *uiState) openPanel(name string) {
+	if !u.built { // the window is built anew: from where it starts
+		if u.remembered != nil {
+			u.remembered[name] = true
 			return
 		}
-		if g.ui.open == nil {
-			g.ui.open, g.ui.closed = map[string]bool{}, map[string]bool{}
+		if u.open == nil {
+			u.open, u.closed = map[string]bool{}, map[string]bool{}
 		}
-		g.ui.open[name] = true
-		delete(g.ui.closed, name)
+		u.open[name] = true
+		delete(u.closed, name)
 		return
 	}
-	if slices.Contains(g.ui.unfolded, name) {
+	if slices.Contains(u.unfolded, name) {
 		return
 	}
-	if g.ui.flipped == nil {
-		g.ui.flipped = map[string]bool{}
+	if u.flipped == nil {
+		u.flipped = map[string]bool{}
 	}
-	g.ui.flipped[name] = !g.ui.flipped[name]
+	u.flipped[name] = !u.flipped[name]
 }
 
 // unfolded wraps a panel's body so that the panels unfolded in a UI update
@@ -73,22 +73,22 @@ func generatorSpecsShown(p terrain.Params) []terrain.Spec {
 // built: as it was when U hid the panels, else as OpenPanels set (only
 // Generator by default). debugui keeps the folding only while the window
 // is shown.
-func (g *Game) panelStartsOpen(name string) bool {
-	if g.ui.remembered != nil {
-		return g.ui.remembered[name]
+func (u *uiState) panelStartsOpen(name string) bool {
+	if u.remembered != nil {
+		return u.remembered[name]
 	}
 	if name == "Generator" {
-		return !g.ui.closed[name]
+		return !u.closed[name]
 	}
-	return g.ui.open[name]
+	return u.open[name]
 }
 
 // rememberPanels keeps which panels are unfolded, for when they are shown
 // again.
-func (g *Game) rememberPanels() {
-	g.ui.flipped, g.ui.built = nil, false // the window is built anew, from what is remembered
-	g.ui.remembered = map[string]bool{}
-	for _, n := range g.ui.unfolded {
-		g.ui.remembered[n] = true
+func (u *uiState) rememberPanels() {
+	u.flipped, u.built = nil, false // the window is built anew, from what is remembered
+	u.remembered = map[string]bool{}
+	for _, n := range u.unfolded {
+		u.remembered[n] = true
 	}
 }

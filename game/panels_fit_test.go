@@ -28,7 +28,7 @@ func panelFits() []panelFit {
 	allStages := func(g *Game) {
 		g.Params.Erosion = "fluvial,hydraulic,thermal"
 		g.World.Masks = &erosion.Masks{}
-		g.budget = erosion.Budget{Eroded: 1e6, Deposited: 6e5, Suspended: 3e5, CarriedOff: 1e5}
+		g.gen.budget = erosion.Budget{Eroded: 1e6, Deposited: 6e5, Suspended: 3e5, CarriedOff: 1e5}
 	}
 	fits := []panelFit{
 		{name: "generator", section: "Generator"},

@@ -54,9 +54,9 @@ func TestSectionsRememberedAcrossU(t *testing.T) {
 	if !slices.Contains(g.ui.unfolded, "Erosion") || slices.Contains(g.ui.unfolded, "Route") {
 		t.Fatalf("unfolded %q, want Erosion and not Route", g.ui.unfolded)
 	}
-	g.rememberPanels()
-	if !g.panelStartsOpen("Erosion") || g.panelStartsOpen("Route") {
-		t.Errorf("after U: Erosion open %v, Route open %v; want them as they were", g.panelStartsOpen("Erosion"), g.panelStartsOpen("Route"))
+	g.ui.rememberPanels()
+	if !g.ui.panelStartsOpen("Erosion") || g.ui.panelStartsOpen("Route") {
+		t.Errorf("after U: Erosion open %v, Route open %v; want them as they were", g.ui.panelStartsOpen("Erosion"), g.ui.panelStartsOpen("Route"))
 	}
 }
 

@@ -45,7 +45,7 @@ func (g *Game) updatePlot() {
 	case r := <-ps.ready:
 		ps.ready = nil
 		if r.err != nil {
-			g.fail(fmt.Errorf("plot: %w", r.err))
+			g.ui.fail(fmt.Errorf("plot: %w", r.err))
 			break
 		}
 		if ps.img != nil {
@@ -94,11 +94,11 @@ func (g *Game) shownName() string {
 }
 
 // setPlot chooses the plot to show.
-func (g *Game) setPlot(kind int) {
-	g.plots.kind, g.plots.world = kind, nil
-	if kind == 0 && g.plots.img != nil {
-		g.plots.img.Deallocate()
-		g.plots.img, g.plots.summary = nil, ""
+func (ps *plotState) setPlot(kind int) {
+	ps.kind, ps.world = kind, nil
+	if kind == 0 && ps.img != nil {
+		ps.img.Deallocate()
+		ps.img, ps.summary = nil, ""
 	}
 }
 

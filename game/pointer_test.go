@@ -10,8 +10,8 @@ import (
 // and a click on the minimap (a teleport) leave the camera's heading.
 func TestLeftDragLooksAround(t *testing.T) {
 	g := undoGame(t)
-	g.w, g.h = ScreenWidth, ScreenHeight
-	mini := g.World.Minimap.Rect(image.Rect(0, 0, g.w, g.h))
+	g.ui.w, g.ui.h = ScreenWidth, ScreenHeight
+	mini := g.World.Minimap.Rect(image.Rect(0, 0, g.ui.w, g.ui.h))
 	type step struct {
 		x, y      int
 		left      bool
@@ -32,7 +32,7 @@ func TestLeftDragLooksAround(t *testing.T) {
 			g.Camera.Overview(g.World.Map)
 			yaw, pitch := g.Camera.Yaw, g.Camera.Pitch
 			held := false
-			g.cursor = [2]int{640, 360}
+			g.input.cursor = [2]int{640, 360}
 			for _, s := range c.steps {
 				g.pointer(pointerInput{x: s.x, y: s.y, left: s.left, leftJust: s.left && !held}, s.overPanel)
 				held = s.left
@@ -58,10 +58,10 @@ func near32(a, b, tol float32) bool { return a-b <= tol && b-a <= tol }
 // click on the minimap, drawn in the view right of the strip, teleports.
 func TestPointerUsesTheViewRect(t *testing.T) {
 	g := undoGame(t)
-	g.w, g.h, g.ShowUI, g.ShowMinimap = ScreenWidth, ScreenHeight, true, true
+	g.ui.w, g.ui.h, g.ShowUI, g.ShowMinimap = ScreenWidth, ScreenHeight, true, true
 	g.Camera.Overview(g.World.Map)
 	yaw := g.Camera.Yaw
-	g.cursor = [2]int{300, 600}
+	g.input.cursor = [2]int{300, 600}
 	for _, s := range []pointerInput{{x: 300, y: 600, left: true, leftJust: true}, {x: 700, y: 500, left: true}, {x: 760, y: 480, left: true}} {
 		g.pointer(s, false)
 	}
@@ -69,7 +69,7 @@ func TestPointerUsesTheViewRect(t *testing.T) {
 		t.Errorf("a drag from the panels' strip turned the camera (yaw %.3f → %.3f)", yaw, g.Camera.Yaw)
 	}
 	g.pointer(pointerInput{x: 760, y: 480}, false)
-	mini := g.World.Minimap.Rect(g.viewRect(g.w, g.h))
+	mini := g.World.Minimap.Rect(g.viewRect(g.ui.w, g.ui.h))
 	pos := g.Camera.Pos
 	g.pointer(pointerInput{x: mini.Min.X + 5, y: mini.Max.Y - 5, left: true, leftJust: true}, false)
 	if g.Camera.Pos == pos {

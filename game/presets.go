@@ -98,10 +98,10 @@ func (g *Game) fitSnowLine() {
 	} else if g.World != nil && g.World.Map != nil {
 		want = metricSnowLine(g.World.Map)
 	}
-	if !g.snowFitted || g.View.SnowLine == g.snowFit {
+	if !g.gen.snowFitted || g.View.SnowLine == g.gen.snowFit {
 		g.View.SnowLine = want
 	}
-	g.snowFit, g.snowFitted = want, true
+	g.gen.snowFit, g.gen.snowFitted = want, true
 }
 
 // followPresetChoice gives the Viewer the look of a preset just chosen in

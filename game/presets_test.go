@@ -70,7 +70,7 @@ func TestPresetChoiceSetsTheView(t *testing.T) {
 		t.Fatalf("no preset %s", name)
 		return -1
 	}
-	g := &Game{View: DefaultViewer()}
+	g := &Game{Options: Options{View: DefaultViewer()}}
 	g.View.Wireframe, g.View.Ambient = true, 0.1
 	g.followPresetChoice()
 	if g.View.Ambient != 0.1 {
@@ -88,7 +88,7 @@ func TestPresetChoiceSetsTheView(t *testing.T) {
 		t.Errorf("after choosing hetero: sun %v°, texturing %v; want the default look", g.View.SunElevation, g.View.Texturing)
 	}
 
-	g = &Game{View: DefaultViewer()}
+	g = &Game{Options: Options{View: DefaultViewer()}}
 	g.UsePreset("scenario-3")
 	if g.ui.preset != index("scenario-3") || g.View.SunAzimuth != 210 {
 		t.Errorf("UsePreset(scenario-3): list at %d, sun azimuth %v; want %d, 210°", g.ui.preset, g.View.SunAzimuth, index("scenario-3"))

@@ -366,14 +366,14 @@ func TestBackFacingTrianglesAreHidden(t *testing.T) {
 			g.Camera.Pos = mgl32.Vec3{float32(0.5 * ext), 0.6 * float32(ext), float32(1.9 * ext)}
 			g.Camera.Yaw, g.Camera.Pitch = -mgl32.DegToRad(90), -mgl32.DegToRad(25)
 		}
-		g.frame.keepBack = true
-		g.view.invalidate() // the view's key knows nothing of keepBack
+		g.scene.frame.keepBack = true
+		g.scene.view.invalidate() // the view's key knows nothing of keepBack
 		all := renderFrame(g, false)
-		drawn := g.frame.triangles
-		g.frame.keepBack = false
-		g.view.invalidate()
+		drawn := g.scene.frame.triangles
+		g.scene.frame.keepBack = false
+		g.scene.view.invalidate()
 		culled := renderFrame(g, false)
-		dropped := drawn - g.frame.triangles
+		dropped := drawn - g.scene.frame.triangles
 		n, total := differing(all, culled, image.Rect(0, 0, testW, testH), 0)
 		t.Logf("%s: %d of %d triangles face away; %d of %d pixels differ", view, dropped, drawn, n, total)
 		if dropped < drawn/20 {

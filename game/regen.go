@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"time"
@@ -296,4 +297,25 @@ func (r *Regenerator) Close() {
 	}
 	r.mu.Unlock()
 	r.wg.Wait()
+}
+
+// genState is the explorer's side of making worlds: the regenerator that
+// makes them, the worlds made last and which of them is shown.
+type genState struct {
+	regen   *Regenerator
+	worlds  worldCache // the worlds made last, for undo and redo
+	rng     *rand.Rand // the seeds of the Generator panel's New seed button
+	worldID uint64     // serial of the world shown, for the state file
+	// snowFit is the snow line fitSnowLine last set (snowFitted once it
+	// has): a snow line still there was not moved by the user.
+	snowFit    float32
+	snowFitted bool
+	sumOf      struct { // the shown map's heights summed, for the state (mapSum)
+		id  uint64
+		m   *terrain.Heightmap
+		sum float64
+	}
+
+	stage  string         // the erosion pass the world shows while erosion runs
+	budget erosion.Budget // where the world's eroded material went
 }

@@ -68,8 +68,8 @@ func renderFrame(g *Game, skyOnly bool) *image.RGBA {
 		screen := ebiten.NewImage(testW, testH)
 		defer screen.Deallocate()
 		if skyOnly {
-			g.frame = frame{}
-			g.render.draw(screen, g.Camera, &g.View, g.World, &g.frame)
+			g.scene.frame = frame{}
+			g.render.draw(screen, g.Camera, &g.View, g.World, &g.scene.frame)
 		} else {
 			g.Draw(screen)
 		}
@@ -222,12 +222,12 @@ func benchmarkFrameCPU(b *testing.B, full bool) {
 	for i := 0; i < b.N; i++ {
 		onLoop(func() {
 			b.StartTimer()
-			g.frame.build(g.Camera, testW, testH, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
-			g.render.draw(screen, g.Camera, &g.View, g.World, &g.frame)
+			g.scene.frame.build(g.Camera, testW, testH, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
+			g.render.draw(screen, g.Camera, &g.View, g.World, &g.scene.frame)
 			b.StopTimer()
 		})
 	}
-	b.ReportMetric(float64(g.frame.triangles), "triangles")
+	b.ReportMetric(float64(g.scene.frame.triangles), "triangles")
 }
 
 func BenchmarkFrameCPU1025(b *testing.B)         { benchmarkFrameCPU(b, false) }
@@ -373,7 +373,7 @@ func TestScreenshotKeySavesTheFrame(t *testing.T) {
 	needLoop(t)
 	g := newTestGame(t, testWorld(t, 257))
 	g.ScreenshotDir = t.TempDir()
-	g.shotPending = true
+	g.scene.shotPending = true
 	frame := renderFrame(g, false)
 	entries, err := os.ReadDir(g.ScreenshotDir)
 	if err != nil || len(entries) != 1 {
@@ -411,11 +411,11 @@ func benchmarkFrameWhileDragging(b *testing.B, drag bool) {
 		if drag {
 			frames++
 			g.Params.Hurst = 0.5 + 0.5*math.Abs(math.Sin(float64(frames)/30))
-			g.regen.Request(g.Params)
+			g.gen.regen.Request(g.Params)
 		}
-		before := g.worldID
+		before := g.gen.worldID
 		g.takeGenerated()
-		if g.worldID != before {
+		if g.gen.worldID != before {
 			swaps++
 		}
 		g.Draw(screen)

@@ -112,7 +112,7 @@ func (r *viewResolution) redrew(now time.Time) { r.last, r.lastRedrew = now, tru
 // viewScale measures the frame starting now and returns the scale to draw
 // the 3D view at.
 func (g *Game) viewScale(now time.Time) float64 {
-	r, set := &g.res, g.Resolution
+	r, set := &g.scene.res, g.Resolution
 	target := 0.0
 	if set.Auto {
 		target = set.TargetFPS
@@ -127,8 +127,8 @@ func (g *Game) viewScale(now time.Time) float64 {
 // viewTarget returns the image a 3D view of the size is drawn into at
 // scale and its size: a corner of the offscreen image, which keeps the
 // view for the frames that do not draw it again.
-func (g *Game) viewTarget(size image.Point, scale float64) (*ebiten.Image, int, int) {
-	r := &g.res
+func (s *sceneState) viewTarget(size image.Point, scale float64) (*ebiten.Image, int, int) {
+	r := &s.res
 	r.scale = scale
 	w, h := size.X, size.Y
 	if r.img == nil || r.img.Bounds().Dx() != w || r.img.Bounds().Dy() != h {
@@ -136,7 +136,7 @@ func (g *Game) viewTarget(size image.Point, scale float64) (*ebiten.Image, int, 
 			r.img.Deallocate()
 		}
 		r.img = ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
-		g.view.invalidate()
+		s.view.invalidate()
 	}
 	vw, vh := max(int(math.Round(float64(w)*scale)), 1), max(int(math.Round(float64(h)*scale)), 1)
 	return r.img.SubImage(image.Rect(0, 0, vw, vh)).(*ebiten.Image), vw, vh
@@ -154,7 +154,7 @@ func (g *Game) finishView(size image.Point, view *ebiten.Image) *ebiten.Image {
 	if view.Bounds().Dx() == sw && view.Bounds().Dy() == sh {
 		return view
 	}
-	r := &g.res
+	r := &g.scene.res
 	if r.upImg == nil || r.upImg.Bounds().Dx() != sw || r.upImg.Bounds().Dy() != sh {
 		if r.upImg != nil {
 			r.upImg.Deallocate()
@@ -182,7 +182,7 @@ func (g *Game) presentView(screen *ebiten.Image, vr image.Rectangle, view *ebite
 }
 
 // ViewScale is the scale the latest frame's 3D view was drawn at.
-func (g *Game) ViewScale() float64 { return g.res.scale }
+func (g *Game) ViewScale() float64 { return g.scene.res.scale }
 
 // resolutionText is the HUD's note of the view's scale.
 func (g *Game) resolutionText() string {
@@ -190,7 +190,7 @@ func (g *Game) resolutionText() string {
 	if g.Resolution.Auto {
 		mode = fmt.Sprintf("auto for %.0f FPS", g.Resolution.TargetFPS)
 	}
-	return fmt.Sprintf("view %.0f %% (%s)", 100*g.res.scale, mode)
+	return fmt.Sprintf("view %.0f %% (%s)", 100*g.scene.res.scale, mode)
 }
 
 // resolutionWidgets are the Viewer panel's resolution settings.
@@ -203,7 +203,7 @@ func (g *Game) resolutionWidgets(ctx *debugui.Context) {
 		ctx.Text("Target FPS")
 		ctx.SliderF(&set.TargetFPS, 10, 60, 1, 0)
 		ctx.Text("Resolution, %")
-		ctx.Text(fmt.Sprintf("%.0f (auto)", 100*g.res.scale))
+		ctx.Text(fmt.Sprintf("%.0f (auto)", 100*g.scene.res.scale))
 		return
 	}
 	ctx.Text("Resolution, %")

@@ -66,7 +66,7 @@ func TestFixedViewScaleDrawsTheSamePicture(t *testing.T) {
 	if g.ViewScale() != 0.5 {
 		t.Fatalf("with Fixed 0.5 the view is drawn at %.2f", g.ViewScale())
 	}
-	if g.frame.triangles == 0 {
+	if g.scene.frame.triangles == 0 {
 		t.Fatal("nothing drawn at half scale")
 	}
 	var sum float64

@@ -149,7 +149,7 @@ func TestRouteAtAndFollow(t *testing.T) {
 	if ex, _, _ := rv.At(1e9, 4); math.Abs(ex-220) > 1e-9 {
 		t.Errorf("beyond the end the route clamps to x %v, want 220", ex)
 	}
-	g := &Game{World: &World{Map: m, Route: rv}, Camera: NewCamera(), FollowSpeed: 10}
+	g := &Game{World: &World{Map: m, Route: rv}, Camera: NewCamera(), Options: Options{FollowSpeed: 10}}
 	g.Follow = true
 	for i := 0; i < 60; i++ {
 		g.followRoute(float64(g.FollowSpeed) / 60)
@@ -265,7 +265,7 @@ func hairpinRoute(m *terrain.Heightmap, r float64) *RouteView {
 func TestFollowThroughHairpin(t *testing.T) {
 	m := flatMap(129)
 	rv := hairpinRoute(m, 3)
-	g := &Game{World: &World{Map: m, Route: rv}, Camera: NewCamera(), FollowSpeed: 10}
+	g := &Game{World: &World{Map: m, Route: rv}, Camera: NewCamera(), Options: Options{FollowSpeed: 10}}
 	g.Follow = true
 	g.followRoute(0)
 	g.Camera.Yaw = 0 // heading east already
@@ -319,7 +319,7 @@ func TestFollowLooksUpASteepClimb(t *testing.T) {
 	rv := NewRouteView(&route.Result{Map: m, Path: &track.Path{Segments: [][]track.Sample{seg}, CellSize: m.CellSize}})
 	cam := NewCamera()
 	cam.Pos, cam.Yaw, cam.Pitch = mgl32.Vec3{-500, 400, -500}, math.Pi, -0.5
-	g := &Game{World: &World{Map: m, Route: rv}, Camera: cam, FollowSpeed: 10}
+	g := &Game{World: &World{Map: m, Route: rv}, Camera: cam, Options: Options{FollowSpeed: 10}}
 	g.Follow = true
 	check := func(when string) {
 		t.Helper()
@@ -427,7 +427,7 @@ func TestRouteSnowLine(t *testing.T) {
 // world without a route the preset's again; a snow line the user has
 // moved stays where they put it.
 func TestSnowLineFollowsTheWorld(t *testing.T) {
-	g := &Game{View: DefaultViewer(), World: NewWorld(flatMap(65))}
+	g := &Game{Options: Options{View: DefaultViewer()}, World: NewWorld(flatMap(65))}
 	preset := metricSnowLine(g.World.Map) // a plain world's heights are metres
 	g.fitSnowLine()
 	if g.View.SnowLine != preset {

@@ -26,14 +26,14 @@ func (g *Game) saveAsking(what, path string, save func(path string) error) {
 	if _, err := os.Stat(path); err == nil {
 		if p := g.ui.replace; p.what != what || p.path != path || time.Since(p.at) > replaceWindow {
 			g.ui.replace = ask
-			g.say(fmt.Sprintf("%s exists: click %s again to replace it", path, what))
+			g.ui.say(fmt.Sprintf("%s exists: click %s again to replace it", path, what))
 			return
 		}
 	}
 	g.ui.replace = pendingReplace{}
 	if err := save(path); err != nil {
-		g.fail(err)
+		g.ui.fail(err)
 		return
 	}
-	g.say("saved " + path)
+	g.ui.say("saved " + path)
 }

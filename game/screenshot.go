@@ -17,7 +17,7 @@ import (
 // be; the shot draws the view once more at 100 %, which a slow machine
 // pays for once.
 func (g *Game) shotPixels(screen *ebiten.Image, vr image.Rectangle) *image.RGBA {
-	if g.res.scale >= maxViewScale {
+	if g.scene.res.scale >= maxViewScale {
 		return ScreenPixels(screen.SubImage(vr).(*ebiten.Image))
 	}
 	w, h := vr.Dx(), vr.Dy()
@@ -26,11 +26,11 @@ func (g *Game) shotPixels(screen *ebiten.Image, vr image.Rectangle) *image.RGBA 
 	// A frame of its own, so the frame kept for the screen stays as built;
 	// the level of detail it selects is the shared LOD's, so that frame is
 	// built again next time.
-	f := frame{noOcclusion: g.frame.noOcclusion, keepBack: g.frame.keepBack,
-		water: g.frame.water, wet: g.frame.wet, waterKnown: g.frame.waterKnown}
+	f := frame{noOcclusion: g.scene.frame.noOcclusion, keepBack: g.scene.frame.keepBack,
+		water: g.scene.frame.water, wet: g.scene.frame.wet, waterKnown: g.scene.frame.waterKnown}
 	f.build(g.Camera, w, h, g.World.Map, g.World.LOD, g.World.Normals, g.FullMesh, g.View.DetailDist)
 	g.render.draw(full, g.Camera, &g.View, g.World, &f)
-	g.frame.valid = false
+	g.scene.frame.valid = false
 	if !g.View.Antialias {
 		return ScreenPixels(full)
 	}

@@ -20,7 +20,7 @@ func TestScreenshotIsFullResolution(t *testing.T) {
 
 	g.Resolution.Fixed = 0.25
 	g.ScreenshotDir = t.TempDir()
-	g.shotPending = true
+	g.scene.shotPending = true
 	shown := renderFrame(g, false)
 	if g.ViewScale() != 0.25 {
 		t.Fatalf("the view was drawn at %.2f; want 0.25", g.ViewScale())

@@ -93,24 +93,24 @@ func (g *Game) writeState(tick int64) {
 // state is what the explorer shows at tick: the state file's content.
 func (g *Game) state(tick int64) State {
 	c := g.Camera
-	r := g.World.Minimap.Rect(g.viewRect(g.w, g.h))
-	busy, _ := g.regen.Status()
+	r := g.World.Minimap.Rect(g.viewRect(g.ui.w, g.ui.h))
+	busy, _ := g.gen.regen.Status()
 	sum := g.mapSum()
 	ew, ed := g.World.Map.Extent()
 	mx0, mz0, mx1, mz1 := g.World.Minimap.bounds()
 	s := State{
 		Tick:    tick,
 		Camera:  CameraState{X: c.Pos[0], Y: c.Pos[1], Z: c.Pos[2], Yaw: radToDeg(c.Yaw), Pitch: radToDeg(c.Pitch), Mode: c.Mode.String(), Speed: c.Speed},
-		WorldID: g.worldID, MapWidth: g.World.Map.Width, MapHeight: g.World.Map.Height, Extent: [2]float64{ew, ed},
+		WorldID: g.gen.worldID, MapWidth: g.World.Map.Width, MapHeight: g.World.Map.Height, Extent: [2]float64{ew, ed},
 		Params: g.Params, Busy: busy, Message: g.ui.message, IsError: g.ui.isError,
-		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, MinimapArea: [4]float64{mx0, mz0, mx1, mz1}, Screen: [2]int{g.w, g.h},
+		Minimap: [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, MinimapArea: [4]float64{mx0, mz0, mx1, mz1}, Screen: [2]int{g.ui.w, g.ui.h},
 		Wireframe: g.View.Wireframe, ShowUI: g.ShowUI, MapSumHash: sum,
 		Teach: TeachState{Mode: teachModes[g.teach.mode], Stage: g.teach.k, Octave: g.teach.octK, Batch: g.teach.erosion.pass},
-		Path:  g.ui.path, Panels: g.ui.unfolded, View: g.View, Redraws: g.view.redraws, Draws: g.view.draws,
+		Path:  g.ui.path, Panels: g.ui.unfolded, View: g.View, Redraws: g.scene.view.redraws, Draws: g.scene.view.draws,
 	}
 	if st := g.teach.stepper; st != nil && g.teach.mode == teachSubdivision {
 		s.Teach.Stages = len(st.Steps())
-		s.Teach.Picked, s.Teach.Point = g.teach.picked, g.pointText()
+		s.Teach.Picked, s.Teach.Point = g.teach.picked, g.teach.pointText()
 		if g.teach.k > 0 {
 			s.Teach.Added = len(st.Steps()[g.teach.k-1].Added)
 		}
@@ -122,13 +122,13 @@ func (g *Game) state(tick int64) State {
 // compare. It is summed once per world (a teaching step is a new world),
 // not each time the state is published.
 func (g *Game) mapSum() float64 {
-	if g.sumOf.id != g.worldID || g.sumOf.m != g.World.Map {
-		g.sumOf.id, g.sumOf.m, g.sumOf.sum = g.worldID, g.World.Map, 0
+	if g.gen.sumOf.id != g.gen.worldID || g.gen.sumOf.m != g.World.Map {
+		g.gen.sumOf.id, g.gen.sumOf.m, g.gen.sumOf.sum = g.gen.worldID, g.World.Map, 0
 		for _, v := range g.World.Map.Samples {
-			g.sumOf.sum += float64(v)
+			g.gen.sumOf.sum += float64(v)
 		}
 	}
-	return g.sumOf.sum
+	return g.gen.sumOf.sum
 }
 
 func radToDeg(r float32) float32 { return r * 180 / 3.14159265358979 }

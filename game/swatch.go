@@ -52,7 +52,7 @@ func (g *Game) bandSwatches(ctx *debugui.Context, label string) {
 		ctx.IDScope(fmt.Sprint("band", i), func() {
 			ctx.GridCell(func(image.Rectangle) {
 				ctx.SetGridLayout([]int{bandSwatchW, -1}, nil)
-				swatch(ctx, g.materialColour(v.BandMaterials[i]))
+				swatch(ctx, g.render.materialColour(v.BandMaterials[i]))
 				m := v.BandMaterials[i]
 				ctx.Dropdown(&m, materialNames).On(func() { v.BandMaterials[i] = m })
 			})
@@ -62,8 +62,8 @@ func (g *Game) bandSwatches(ctx *debugui.Context, label string) {
 
 // materialColour is the mean colour of material m's texture in the
 // materials now loaded, as the screen shows it.
-func (g *Game) materialColour(m int) color.RGBA {
-	c := g.render.means[4*m : 4*m+3]
+func (r *renderer) materialColour(m int) color.RGBA {
+	c := r.means[4*m : 4*m+3]
 	to8 := func(f float32) uint8 { return uint8(math.Round(255 * float64(f))) }
 	return color.RGBA{to8(c[0]), to8(c[1]), to8(c[2]), 255}
 }

@@ -14,7 +14,7 @@ import (
 func TestBandMaterialsHaveSwatches(t *testing.T) {
 	needLoop(t)
 	g := newTestGame(t, testWorld(t, 65))
-	g.w, g.h = ScreenWidth, ScreenHeight
+	g.ui.w, g.ui.h = ScreenWidth, ScreenHeight
 	g.OpenPanels("Viewer")
 	g.ui.unfold = "Materials and snow"
 	bands := []int{2, 0, 1}
@@ -24,13 +24,13 @@ func TestBandMaterialsHaveSwatches(t *testing.T) {
 	onLoop(func() {
 		g.render.setAtlas(flatAtlas())
 		for range 3 {
-			if _, err := g.debug.Update(func(ctx *debugui.Context) error { g.buildUI(ctx); return nil }); err != nil {
+			if _, err := g.ui.debug.Update(func(ctx *debugui.Context) error { g.buildUI(ctx); return nil }); err != nil {
 				t.Fatal(err)
 			}
 		}
 		screen := ebiten.NewImage(ScreenWidth, ScreenHeight)
 		defer screen.Deallocate()
-		g.debug.Draw(screen)
+		g.ui.debug.Draw(screen)
 		img = image.NewRGBA(screen.Bounds())
 		screen.ReadPixels(img.Pix)
 	})
@@ -63,7 +63,7 @@ func TestMaterialColourIsTheTexturesMean(t *testing.T) {
 	g := newTestGame(t, testWorld(t, 65))
 	onLoop(func() { g.render.setAtlas(flatAtlas()) })
 	for m, want := range flatColours {
-		if got := g.materialColour(m); got != want {
+		if got := g.render.materialColour(m); got != want {
 			t.Errorf("%s's colour %v; want %v", materialNames[m], got, want)
 		}
 	}

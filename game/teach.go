@@ -79,7 +79,7 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 	ctx.Dropdown(&mode, teachModes).On(func() { g.setTeachMode(mode) })
 	ctx.Text("Plot")
 	pk := g.plots.kind
-	ctx.Dropdown(&pk, plotKinds).On(func() { g.setPlot(pk) })
+	ctx.Dropdown(&pk, plotKinds).On(func() { g.plots.setPlot(pk) })
 	switch t.mode {
 	case teachSubdivision:
 		ctx.Text("Algorithm")
@@ -148,7 +148,7 @@ func (g *Game) switchLesson(mode int, panels bool) {
 		// The Teach section's controls step the lesson: show it, open,
 		// whether the panels were hidden or another section was open.
 		if panels {
-			g.openPanel("Teach")
+			g.ui.openPanel("Teach")
 			g.ShowUI = true
 		}
 		g.frameLesson() // the whole lesson map in view, wherever the camera was
@@ -170,7 +170,7 @@ const (
 // lowest and its highest height, or 0 and 1 in samples) inside the view.
 func (g *Game) frameLesson() {
 	m := g.World.Map
-	vr := g.viewRect(g.w, g.h)
+	vr := g.viewRect(g.ui.w, g.ui.h)
 	if vr.Empty() { // not drawn yet: the default window
 		vr = g.viewRect(ScreenWidth, ScreenHeight)
 	}
@@ -234,7 +234,7 @@ func (g *Game) buildLesson() {
 		p.Size = teachSizes[t.sizeIdx]
 		st, err := terrain.SubdivisionSteps(context.Background(), p)
 		if err != nil {
-			g.fail(err)
+			g.ui.fail(err)
 			return
 		}
 		t.stepper, t.k, t.picked = st, 0, nil
@@ -248,7 +248,7 @@ func (g *Game) buildLesson() {
 		p.Size = min(p.Size, teachOctaveSide)
 		parts, err := terrain.Octaves(context.Background(), p)
 		if err != nil {
-			g.fail(err)
+			g.ui.fail(err)
 			return
 		}
 		t.partials, t.octK = parts, len(parts)
@@ -262,7 +262,7 @@ func (g *Game) buildLesson() {
 		for i := range parts {
 			c, err := terrain.OctaveContribution(context.Background(), p, i)
 			if err != nil {
-				g.fail(err)
+				g.ui.fail(err)
 				return
 			}
 			if i == 0 {
@@ -329,12 +329,11 @@ func (g *Game) showStage() {
 	m.VerticalScale = lessonCell(raw.Width) * float64(raw.Width-1) / 4
 	g.showLessonWorld(m)
 	g.frameLesson()
-	g.redrawDiagram()
+	g.teach.redrawDiagram()
 }
 
 // redrawDiagram has the step-through diagram drawn anew.
-func (g *Game) redrawDiagram() {
-	t := &g.teach
+func (t *teachState) redrawDiagram() {
 	if t.diagram != nil {
 		t.diagram.Deallocate()
 	}
@@ -368,7 +367,7 @@ func (g *Game) showOctaves() {
 func (g *Game) showLessonWorld(m *terrain.Heightmap) {
 	g.World = NewWorld(m)
 	g.World.lesson = true
-	g.worldID = worldSerial.Add(1)
+	g.gen.worldID = worldSerial.Add(1)
 }
 
 // updateTeach advances playback and rebuilds a lesson whose parameters
@@ -406,7 +405,7 @@ func (g *Game) stageText() string {
 	steps := t.stepper.Steps()
 	N := len(steps) / 2
 	if t.k == 0 {
-		return fmt.Sprintf("n = 0: the four corners (%s)\nstage 0 (0 of %d)", g.Params.Corners, len(steps)) + g.pointText()
+		return fmt.Sprintf("n = 0: the four corners (%s)\nstage 0 (0 of %d)", g.Params.Corners, len(steps)) + g.teach.pointText()
 	}
 	s := steps[t.k-1]
 	what := map[string]string{
@@ -421,13 +420,12 @@ func (g *Game) stageText() string {
 	}
 	// Lines of at most 50 characters: the panel's width.
 	return fmt.Sprintf("Iteration n = %d of N = %d, %s stage\n(stage %s, %d of %d)\n%s\nd_n = 2^(N-n) = %d samples\nz = A·R·2^(-nH), R in [-1, 1]\n|z| <= %.4g m (A = %g m, H = %g)\n%d %s added (red); click one in the diagram",
-		s.Iteration, N, s.Stage, lesson.StageLabel(t.k), t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added), points) + g.pointText()
+		s.Iteration, N, s.Stage, lesson.StageLabel(t.k), t.k, len(steps), what, s.Spacing, s.Amplitude, g.Params.Amplitude, g.Params.Hurst, len(s.Added), points) + g.teach.pointText()
 }
 
 // pointText is how the generator computed the diagram point clicked, or
 // "" when none is: its parents, their mean, R, z and the new height.
-func (g *Game) pointText() string {
-	t := &g.teach
+func (t *teachState) pointText() string {
 	if t.picked == nil {
 		return ""
 	}
@@ -574,7 +572,7 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 			g.drawAddedPoints(screen, t.stepper.Steps()[t.k-1].Added)
 		}
 		if t.diagram == nil {
-			t.diagram = g.teachDiagram()
+			t.diagram = g.teach.teachDiagram()
 		}
 		r := diagramRect(w)
 		op := &ebiten.DrawImageOptions{}
@@ -654,7 +652,7 @@ func diagramPoint(size, x, y int) (cx, cy, step float64) {
 // click.
 func (g *Game) pickDiagramPoint(x, y int) bool {
 	t := &g.teach
-	r := diagramRect(g.w)
+	r := diagramRect(g.ui.w)
 	if t.mode != teachSubdivision || t.stepper == nil || !image.Pt(x, y).In(r) {
 		return false
 	}
@@ -667,11 +665,11 @@ func (g *Game) pickDiagramPoint(x, y int) bool {
 	}
 	v, err := t.stepper.Point(i, j)
 	if err != nil {
-		g.fail(err)
+		g.ui.fail(err)
 		return true
 	}
 	t.picked, t.point = &[2]int{i, j}, v
-	g.redrawDiagram()
+	g.teach.redrawDiagram()
 	return true
 }
 
@@ -679,8 +677,7 @@ func (g *Game) pickDiagramPoint(x, y int) bool {
 // the CPU: set points grey, the current stage's points red, points still to
 // come as faint dots; a point clicked is ringed in yellow, joined to its
 // parents.
-func (g *Game) teachDiagram() *ebiten.Image {
-	t := &g.teach
+func (t *teachState) teachDiagram() *ebiten.Image {
 	img := image.NewRGBA(image.Rect(0, 0, diagramSide, diagramSide))
 	for i := 0; i < len(img.Pix); i += 4 {
 		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = 20, 20, 24, 230

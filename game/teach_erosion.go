@@ -49,7 +49,7 @@ func (g *Game) buildErosionLesson() {
 	}
 	w, err := pipeline.Generate(context.Background(), p, pipeline.Options{})
 	if err != nil {
-		g.fail(err)
+		g.ui.fail(err)
 		return
 	}
 	m := w.Map

@@ -37,7 +37,7 @@ func TestTFramesTheLesson(t *testing.T) {
 	if !g.ShowUI || !slices.Contains(g.ui.unfolded, "Teach") {
 		t.Errorf("after T the panels are shown %v with %q unfolded; want the Teach section open", g.ShowUI, g.ui.unfolded)
 	}
-	if vr := g.viewRect(g.w, g.h); vr.Min.X == 0 {
+	if vr := g.viewRect(g.ui.w, g.ui.h); vr.Min.X == 0 {
 		t.Fatalf("the view %v is not beside the panels", vr)
 	}
 	lessonMapInView(t, g)
@@ -48,7 +48,7 @@ func TestTFramesTheLesson(t *testing.T) {
 // least 0.6 of the view's half-size.
 func lessonMapInView(t *testing.T, g *Game) {
 	t.Helper()
-	vr := g.viewRect(g.w, g.h)
+	vr := g.viewRect(g.ui.w, g.ui.h)
 	if vr.Empty() {
 		vr = g.viewRect(ScreenWidth, ScreenHeight)
 	}

@@ -56,7 +56,7 @@ func (g *Game) OpenLesson(s lesson.State, panels bool) {
 			g.erosionStep()
 		}
 	}
-	g.setPlot(max(slices.Index(plotKinds, s.Plot), 0))
+	g.plots.setPlot(max(slices.Index(plotKinds, s.Plot), 0))
 	if s.Camera != nil {
 		c := s.Camera
 		g.SetPose(CameraPose{X: c.X, Y: c.Y, Z: c.Z, Yaw: c.Yaw, Pitch: c.Pitch})
@@ -80,7 +80,7 @@ func (g *Game) LessonState() (terrain.Params, lesson.State) {
 	s.Lesson = teachModes[t.mode]
 	switch t.mode {
 	case teachSubdivision:
-		if alg := g.lessonAlgorithm(); alg != lesson.SubdivisionAlgorithm(p) && !(alg == terrain.Midpoint && p.Algorithm == terrain.MidpointRecursive) {
+		if alg := g.teach.lessonAlgorithm(); alg != lesson.SubdivisionAlgorithm(p) && !(alg == terrain.Midpoint && p.Algorithm == terrain.MidpointRecursive) {
 			p.Algorithm = alg
 		}
 		p.Size = teachSizes[t.sizeIdx]
@@ -100,8 +100,8 @@ func (g *Game) LessonState() (terrain.Params, lesson.State) {
 }
 
 // lessonAlgorithm is the algorithm the subdivision lesson steps through.
-func (g *Game) lessonAlgorithm() terrain.Algorithm {
-	if g.teach.alg == 1 {
+func (t *teachState) lessonAlgorithm() terrain.Algorithm {
+	if t.alg == 1 {
 		return terrain.DiamondSquareAlg
 	}
 	return terrain.Midpoint

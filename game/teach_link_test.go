@@ -140,7 +140,7 @@ func TestLessonScreenshotHasOverlays(t *testing.T) {
 	g.ShowUI = false
 	onLoop(g.frameLesson)
 	g.ScreenshotDir = t.TempDir()
-	g.shotPending = true
+	g.scene.shotPending = true
 	renderFrame(g, false)
 	entries, err := os.ReadDir(g.ScreenshotDir)
 	if err != nil || len(entries) != 1 {
@@ -222,7 +222,7 @@ func TestClickDiagramPointShowsValues(t *testing.T) {
 	openLink(t, g, "algorithm=diamond-square&size=17&seed=3&lesson=subdivision&stage=2b")
 	st := g.teach.stepper
 	final, _ := st.State(len(st.Steps()))
-	dr := diagramRect(g.w)
+	dr := diagramRect(g.ui.w)
 	for _, c := range []struct {
 		pt      [2]int
 		parents int
@@ -230,7 +230,7 @@ func TestClickDiagramPointShowsValues(t *testing.T) {
 		cx, cy, _ := diagramPoint(17, c.pt[0], c.pt[1])
 		x, y := dr.Min.X+int(math.Round(cx)), dr.Min.Y+int(math.Round(cy))
 		yaw := g.Camera.Yaw
-		g.cursor = [2]int{x - 30, y}
+		g.input.cursor = [2]int{x - 30, y}
 		for _, in := range []pointerInput{{x: x, y: y, left: true, leftJust: true}, {x: x + 2, y: y + 1, left: true}, {x: x + 2, y: y + 1}} {
 			g.pointer(in, false)
 		}
@@ -278,7 +278,7 @@ func TestClickDiagramPointShowsValues(t *testing.T) {
 		}
 	}
 	if dir := os.Getenv("CORDILLERA_LESSON_SHOTS"); dir != "" { // F12 at 1280×720, to look at
-		g.ScreenshotDir, g.shotPending = dir, true
+		g.ScreenshotDir, g.scene.shotPending = dir, true
 		onLoop(func() {
 			screen := ebiten.NewImage(ScreenWidth, ScreenHeight)
 			defer screen.Deallocate()

@@ -139,7 +139,7 @@ func TestExplorerSpectrumPlot(t *testing.T) {
 	needLoop(t)
 	g := newTestGame(t, testWorld(t, 257))
 	before := renderFrame(g, false)
-	onLoop(func() { g.setPlot(3) })
+	onLoop(func() { g.plots.setPlot(3) })
 	deadline := time.Now().Add(20 * time.Second)
 	for g.plots.img == nil && time.Now().Before(deadline) {
 		onLoop(func() { g.updatePlot() })
@@ -157,7 +157,7 @@ func TestExplorerSpectrumPlot(t *testing.T) {
 	if n < total/3 {
 		t.Errorf("the plot area changed in only %d of %d pixels", n, total)
 	}
-	onLoop(func() { g.setPlot(0) })
+	onLoop(func() { g.plots.setPlot(0) })
 	if cleared := renderFrame(g, false); func() int { n, _ := differing(cleared, before, image.Rect(0, 0, testW, testH), 0); return n }() != 0 {
 		t.Error("choosing no plot left the plot on screen")
 	}

@@ -31,39 +31,39 @@ type tipState struct {
 }
 
 // labelWithTip is a label whose tooltip shows when the pointer rests on it.
-func (g *Game) labelWithTip(ctx *debugui.Context, label, tip string) {
+func (u *uiState) labelWithTip(ctx *debugui.Context, label, tip string) {
 	ctx.GridCell(func(bounds image.Rectangle) {
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.Text(label)
 		x, y := ebiten.CursorPosition()
 		pt := image.Pt(x, y)
-		if !pt.In(bounds) || !pt.In(g.ui.tip.body) {
+		if !pt.In(bounds) || !pt.In(u.tip.body) {
 			return
 		}
-		t := &g.ui.tip
+		t := &u.tip
 		if t.over != bounds || t.text != tip {
-			t.over, t.text, t.since = bounds, tip, g.ticks
+			t.over, t.text, t.since = bounds, tip, u.ticks
 		}
 		t.seen = true
 	})
 }
 
 // beginTips starts an update of the panels: body is the window's body.
-func (g *Game) beginTips(body image.Rectangle) {
-	g.ui.tip.seen, g.ui.tip.body = false, body
+func (u *uiState) beginTips(body image.Rectangle) {
+	u.tip.seen, u.tip.body = false, body
 }
 
 // endTips forgets a tooltip whose label the pointer has left.
-func (g *Game) endTips() {
-	if !g.ui.tip.seen {
-		g.ui.tip.text, g.ui.tip.over = "", image.Rectangle{}
+func (u *uiState) endTips() {
+	if !u.tip.seen {
+		u.tip.text, u.tip.over = "", image.Rectangle{}
 	}
 }
 
 // tipShown is the tooltip to draw now ("" for none).
 func (g *Game) tipShown() string {
 	t := g.ui.tip
-	if !g.ShowUI || t.text == "" || g.ticks-t.since < tipDelay {
+	if !g.ShowUI || t.text == "" || g.ui.ticks-t.since < tipDelay {
 		return ""
 	}
 	return t.text

@@ -60,6 +60,14 @@ type uiState struct {
 	// content was taller than its body at the last update.
 	unfold  string
 	scrolls bool
+
+	debug    debugui.DebugUI
+	w, h     int    // the screen's size, as Layout or Draw last saw it
+	ticks    int64  // updates since the start, for the tooltip's delay
+	status   string // the line the HUD shows for a while (setStatus)
+	statusAt time.Time
+	// maskShown is the erosion mask the minimap shows ("" or "relief": none).
+	maskShown string
 }
 
 // OpenPanels sets which panels start unfolded: any of Generator, Erosion,
@@ -73,26 +81,26 @@ func (g *Game) OpenPanels(names ...string) {
 }
 
 // say shows a message in the UI and, briefly, on the HUD.
-func (g *Game) say(s string) {
-	g.ui.message, g.ui.isError = s, false
-	g.status, g.statusAt = s, time.Now()
+func (u *uiState) say(s string) {
+	u.message, u.isError = s, false
+	u.status, u.statusAt = s, time.Now()
 }
 
 // fail shows an error in plain words; nothing else changes.
-func (g *Game) fail(err error) {
-	g.ui.message, g.ui.isError = err.Error(), true
-	g.status, g.statusAt = "error: "+err.Error(), time.Now()
+func (u *uiState) fail(err error) {
+	u.message, u.isError = err.Error(), true
+	u.status, u.statusAt = "error: "+err.Error(), time.Now()
 }
 
 // buildUI lays out the window; it runs inside debugui's Update.
 func (g *Game) buildUI(ctx *debugui.Context) {
-	h := max(g.h-20, 200)
+	h := max(g.ui.h-20, 200)
 	g.ui.unfolded = g.ui.unfolded[:0]
 	g.ui.built = true
 	ctx.Window("Cordillera", image.Rect(10, 10, 10+uiWidth, 10+h), func(layout debugui.ContainerLayout) {
-		g.beginTips(layout.BodyBounds)
+		g.ui.beginTips(layout.BodyBounds)
 		g.ui.scrolls = layout.ContentSize.Y > layout.BodyBounds.Dy()
-		defer g.endTips()
+		defer g.ui.endTips()
 		g.statusRow(ctx)
 		p := g.Params
 		g.panel(ctx, "Generator", func() { g.generatorPanel(ctx, &p) })
@@ -120,10 +128,10 @@ func (g *Game) buildUI(ctx *debugui.Context) {
 func (g *Game) statusRow(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1}, nil)
 	text := "Ready"
-	if busy, f := g.regen.Status(); busy {
+	if busy, f := g.gen.regen.Status(); busy {
 		text = fmt.Sprintf("Generating… %.0f %%", 100*f)
-		if g.stage != "" {
-			text += " (showing " + g.stage + ")"
+		if g.gen.stage != "" {
+			text += " (showing " + g.gen.stage + ")"
 		}
 	}
 	const most = (uiWidth - 30) / 6 // characters of the 6-pixel font on one line
@@ -188,7 +196,7 @@ var maskTints = map[string]color.RGBA{
 // ShowMask shows an erosion mask of the world on the minimap ("relief":
 // none). The choice carries over to the next world while it has masks.
 func (g *Game) ShowMask(name string) {
-	g.maskShown = name
+	g.ui.maskShown = name
 	mm := g.World.Minimap
 	if g.World.Masks == nil || name == "relief" {
 		if mm.OverlayName != "" {
@@ -198,7 +206,7 @@ func (g *Game) ShowMask(name string) {
 	}
 	mask, err := g.World.Masks.Normalised(name)
 	if err != nil {
-		g.fail(err)
+		g.ui.fail(err)
 		return
 	}
 	mm.SetOverlay(name, mask, maskTints[name])
@@ -212,9 +220,9 @@ var erosionStageOrder = []string{terrain.FluvialErosion, terrain.HydraulicErosio
 // subsection is a fold inside a section: a tree node, folded until it is
 // clicked. Folds keep a long section short enough for the window. The
 // tests lay one out unfolded (ui.unfold) to measure it.
-func (g *Game) subsection(ctx *debugui.Context, label string, body func()) {
+func (u *uiState) subsection(ctx *debugui.Context, label string, body func()) {
 	ctx.IDScope(label, func() {
-		if g.ui.unfold == label {
+		if u.unfold == label {
 			ctx.SetGridLayout([]int{-1}, nil)
 			ctx.Text(label) // a tree node's row
 			body()
@@ -254,7 +262,7 @@ func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 				}
 				if spec, ok := terrain.SpecByName("erosion"); ok {
 					if err := spec.Set(p, text); err != nil {
-						g.fail(err)
+						g.ui.fail(err)
 					}
 				}
 			})
@@ -266,7 +274,7 @@ func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 		if !slices.Contains(on, stage) {
 			continue
 		}
-		g.subsection(ctx, erosionStageNames[stage]+" settings", func() {
+		g.ui.subsection(ctx, erosionStageNames[stage]+" settings", func() {
 			for _, s := range terrain.Specs {
 				if prefix, _, _ := strings.Cut(s.Name, "-"); s.Group == "erosion" && prefix == stage && s.Name != "erosion" {
 					ctx.IDScope(s.Name, func() { g.specWidget(ctx, s, p) })
@@ -281,8 +289,8 @@ func (g *Game) erosionSection(ctx *debugui.Context, p *terrain.Params) {
 		i := max(slices.Index(choices, g.World.Minimap.OverlayName), 0)
 		ctx.Dropdown(&i, choices).On(func() { g.ShowMask(choices[i]) })
 	}
-	if len(on) > 0 && g.budget.Eroded > 0 {
-		b := g.budget
+	if len(on) > 0 && g.gen.budget.Eroded > 0 {
+		b := g.gen.budget
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.Text(fmt.Sprintf("Eroded %s, of which", volume(b.Eroded)))
 		ctx.Text(fmt.Sprintf("deposited %.0f %%, suspended %.0f %%, off the map %.0f %%",
@@ -304,10 +312,10 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 	} else {
 		ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	}
-	g.labelWithTip(ctx, specLabel(s), tip)
+	g.ui.labelWithTip(ctx, specLabel(s), tip)
 	set := func(text string) {
 		if err := s.Set(p, text); err != nil {
-			g.fail(err)
+			g.ui.fail(err)
 		}
 	}
 	switch {
@@ -320,7 +328,7 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 	case s.Name == "seed":
 		seed := int(p.Seed)
 		ctx.NumberField(&seed, 1).On(func() { p.Seed = int64(seed) })
-		ctx.Button("New seed").On(func() { p.Seed = int64(g.rng.Uint32()) })
+		ctx.Button("New seed").On(func() { p.Seed = int64(g.gen.rng.Uint32()) })
 	case s.Name == "size":
 		opts := make([]string, len(sizes))
 		idx := 0
@@ -433,7 +441,7 @@ func mustFloat(s string) float64 {
 func (g *Game) viewerPanel(ctx *debugui.Context) {
 	g.viewerRows(ctx, "")
 	for _, fold := range viewerFolds {
-		g.subsection(ctx, fold, func() {
+		g.ui.subsection(ctx, fold, func() {
 			g.viewerRows(ctx, fold)
 			if fold == foldCamera {
 				g.cameraWidgets(ctx)
@@ -502,7 +510,7 @@ func (g *Game) filePanel(ctx *debugui.Context) {
 	ctx.Button("Save params").On(func() {
 		g.saveAsking("Save params", g.ui.path, func(path string) error { return terrain.SaveParams(path, g.Params) })
 	})
-	ctx.Button("Screenshot").On(func() { g.shotPending = true })
+	ctx.Button("Screenshot").On(func() { g.scene.shotPending = true })
 	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	ctx.Text("Materials folder")
 	ctx.TextField(&g.ui.matDir)

@@ -19,14 +19,14 @@ func uiPixels(t *testing.T, g *Game) *image.RGBA {
 	var img *image.RGBA
 	onLoop(func() {
 		for range 3 {
-			if _, err := g.debug.Update(func(ctx *debugui.Context) error { g.buildUI(ctx); return nil }); err != nil {
+			if _, err := g.ui.debug.Update(func(ctx *debugui.Context) error { g.buildUI(ctx); return nil }); err != nil {
 				t.Error(err)
 				return
 			}
 		}
 		screen := ebiten.NewImage(testW, testH)
 		defer screen.Deallocate()
-		g.debug.Draw(screen)
+		g.ui.debug.Draw(screen)
 		img = image.NewRGBA(screen.Bounds())
 		screen.ReadPixels(img.Pix)
 	})
@@ -35,9 +35,9 @@ func uiPixels(t *testing.T, g *Game) *image.RGBA {
 
 // setBusy makes the regenerator report a map under way (or none).
 func setBusy(g *Game, busy bool) {
-	g.regen.mu.Lock()
-	g.regen.busy, g.regen.progress = busy, 0.4
-	g.regen.mu.Unlock()
+	g.gen.regen.mu.Lock()
+	g.gen.regen.busy, g.gen.regen.progress = busy, 0.4
+	g.gen.regen.mu.Unlock()
 }
 
 // The progress line has a row of its own at the top of the window: the
@@ -45,7 +45,7 @@ func setBusy(g *Game, busy bool) {
 func TestProgressMovesNoWidget(t *testing.T) {
 	needLoop(t)
 	g := newTestGame(t, testWorld(t, 65))
-	g.w, g.h = testW, testH // the window's height follows the screen's
+	g.ui.w, g.ui.h = testW, testH // the window's height follows the screen's
 	g.OpenPanels("Generator")
 	before := uiPixels(t, g)
 	setBusy(g, true)

@@ -68,7 +68,7 @@ func (g *Game) Redo() bool { return g.step(&g.undo.future, &g.undo.past, "redo")
 
 func (g *Game) step(from, to *[]settings, what string) bool {
 	if len(*from) == 0 {
-		g.say("nothing to " + what)
+		g.ui.say("nothing to " + what)
 		return false
 	}
 	s := (*from)[len(*from)-1]
@@ -78,7 +78,7 @@ func (g *Game) step(from, to *[]settings, what string) bool {
 	g.View = s.View
 	g.ui.preset, g.ui.presetView = s.Preset, s.Preset
 	g.undo.last, g.undo.gesture = g.settings(), false
-	g.say(what)
+	g.ui.say(what)
 	return true
 }
 
@@ -112,15 +112,15 @@ func (g *Game) applyParams(p terrain.Params) {
 	}
 	// A lesson has the view; the world shown after it comes from the
 	// regenerator as it ends.
-	if res := g.worlds.get(p, src); res != nil && g.teach.mode == teachOff {
-		g.regen.Cancel()
+	if res := g.gen.worlds.get(p, src); res != nil && g.teach.mode == teachOff {
+		g.gen.regen.Cancel()
 		g.showGenerated(res)
 		return
 	}
 	if src != nil {
-		g.regen.RequestErode(src, p)
+		g.gen.regen.RequestErode(src, p)
 	} else {
-		g.regen.Request(p)
+		g.gen.regen.Request(p)
 	}
 }
 
@@ -149,7 +149,7 @@ func (g *Game) presetRow(ctx *debugui.Context, p *terrain.Params) {
 	reset := func() {
 		q, err := terrain.PresetParams(names[g.ui.preset])
 		if err != nil {
-			g.fail(err)
+			g.ui.fail(err)
 			return
 		}
 		*p = q
@@ -162,12 +162,12 @@ func (g *Game) presetRow(ctx *debugui.Context, p *terrain.Params) {
 	ctx.Text(label)
 	ctx.Dropdown(&g.ui.preset, names).On(func() {
 		reset()
-		g.say(terrain.Presets[g.ui.preset].Description)
+		g.ui.say(terrain.Presets[g.ui.preset].Description)
 	})
 	if modified {
 		ctx.Button("Reset").On(func() {
 			reset()
-			g.say("parameters reset to the preset " + names[g.ui.preset])
+			g.ui.say("parameters reset to the preset " + names[g.ui.preset])
 		})
 	}
 }

@@ -53,7 +53,7 @@ func TestPresetModified(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &Game{Params: q}
+	g := &Game{Options: Options{Params: q}}
 	g.ui.preset = 1
 	if g.presetModified() {
 		t.Fatalf("preset %s shows as modified with its own parameters", name)
@@ -90,7 +90,7 @@ func TestRedoRestoresTheStoredWorld(t *testing.T) {
 	g.trackChanges(false)
 	made := func() {
 		t.Helper()
-		waitIdle(t, g.regen)
+		waitIdle(t, g.gen.regen)
 		g.takeGenerated()
 	}
 	p := g.Params
@@ -113,7 +113,7 @@ func TestRedoRestoresTheStoredWorld(t *testing.T) {
 	if !g.Redo() {
 		t.Fatal("nothing to redo")
 	}
-	if busy, _ := g.regen.Status(); busy {
+	if busy, _ := g.gen.regen.Status(); busy {
 		t.Error("redo started making the world again")
 	}
 	if g.World != changed {
@@ -128,7 +128,7 @@ func TestRedoRestoresTheStoredWorld(t *testing.T) {
 	if !g.Undo() {
 		t.Fatal("nothing to undo the second time")
 	}
-	if busy, _ := g.regen.Status(); busy || g.World == changed {
+	if busy, _ := g.gen.regen.Status(); busy || g.World == changed {
 		t.Errorf("the second undo: busy %v, the changed world still shown %v; want the kept first world at once", busy, g.World == changed)
 	}
 }

@@ -131,8 +131,8 @@ func (g *Game) viewKeyOf(screen image.Point, scale float64) viewKey {
 // for a slow machine.
 func (g *Game) redrawCost() time.Duration {
 	d := g.DrawDelay
-	if !framesSteppedByHost && g.res.avg > 0 {
-		d = max(d, time.Duration(g.res.avg*float64(time.Second)))
+	if !framesSteppedByHost && g.scene.res.avg > 0 {
+		d = max(d, time.Duration(g.scene.res.avg*float64(time.Second)))
 	}
 	return d
 }

@@ -17,10 +17,10 @@ func TestViewIsRedrawnOnlyWhenItChanges(t *testing.T) {
 	g := newTestGame(t, testWorld(t, 129))
 	lowView(g.Camera, g.World.Map)
 	first := renderFrame(g, false)
-	n0 := g.view.redraws
+	n0 := g.scene.view.redraws
 	again := renderFrame(g, false)
-	if g.view.redraws != n0 {
-		t.Errorf("a frame with nothing changed drew the view again (%d redraws, want %d)", g.view.redraws, n0)
+	if g.scene.view.redraws != n0 {
+		t.Errorf("a frame with nothing changed drew the view again (%d redraws, want %d)", g.scene.view.redraws, n0)
 	}
 	all := image.Rect(0, 0, testW, testH)
 	if n, total := differing(first, again, all, 0); n > 0 {
@@ -38,11 +38,11 @@ func TestViewIsRedrawnOnlyWhenItChanges(t *testing.T) {
 		{"new world", func() { g.World = testWorld(t, 65) }},
 	} {
 		before := renderFrame(g, false)
-		n := g.view.redraws
+		n := g.scene.view.redraws
 		tc.change()
 		after := renderFrame(g, false)
-		if g.view.redraws != n+1 {
-			t.Errorf("%s: %d redraws; want 1", tc.name, g.view.redraws-n)
+		if g.scene.view.redraws != n+1 {
+			t.Errorf("%s: %d redraws; want 1", tc.name, g.scene.view.redraws-n)
 		}
 		if d, _ := differing(before, after, all, 2); d == 0 {
 			t.Errorf("%s: the frame did not change", tc.name)

@@ -79,7 +79,7 @@ func RunWeb() error {
 	wg := &webGame{Game: g}
 	wg.apply(link)
 	if linkErr != nil {
-		g.fail(linkErr)
+		g.ui.fail(linkErr)
 	}
 	g.ScreenshotDir = "" // screenshots are named for the download, not a folder
 	g.Resolution.Auto = true
@@ -103,7 +103,7 @@ func RunWeb() error {
 		l, err := web.ParseFragment(js.Global().Get("location").Get("hash").String())
 		wg.later(func() {
 			if err != nil {
-				g.fail(err)
+				g.ui.fail(err)
 				return
 			}
 			wg.apply(l)
@@ -131,7 +131,7 @@ func (wg *webGame) apply(l web.Link) {
 	g := wg.Game
 	g.Params = l.Params
 	g.UsePreset(l.Preset)
-	g.regen.Request(l.Params)
+	g.gen.regen.Request(l.Params)
 	if len(l.Open) > 0 {
 		g.OpenPanels(l.Open...)
 	}
@@ -185,8 +185,8 @@ func (wg *webGame) Update() error {
 	wg.mu.Lock()
 	wg.shownLink = link
 	wg.mu.Unlock()
-	if wg.ticks%webStateEvery == 0 {
-		if data, err := json.Marshal(webState{State: wg.state(wg.ticks), Frames: wg.frames, BusyFrames: wg.busyDrawn,
+	if wg.ui.ticks%webStateEvery == 0 {
+		if data, err := json.Marshal(webState{State: wg.state(wg.ui.ticks), Frames: wg.frames, BusyFrames: wg.busyDrawn,
 			FullFrames: wg.fullDrawn, FullSteps: wg.fullSteps, Link: link, Progress: wg.progress()}); err == nil {
 			js.Global().Set("cordilleraState", string(data))
 		}
@@ -197,7 +197,7 @@ func (wg *webGame) Update() error {
 // Draw draws the explorer's frame and counts it.
 func (wg *webGame) Draw(screen *ebiten.Image) {
 	wg.Game.Draw(screen)
-	if busy, f := wg.regen.Status(); busy {
+	if busy, f := wg.gen.regen.Status(); busy {
 		wg.busyDrawn++
 		if f > previewShare {
 			wg.fullDrawn++
@@ -233,7 +233,7 @@ type webState struct {
 }
 
 func (wg *webGame) progress() float64 {
-	_, f := wg.regen.Status()
+	_, f := wg.gen.regen.Status()
 	return f
 }
 
