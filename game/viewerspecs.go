@@ -106,7 +106,7 @@ var ViewerSpecs = []ViewerSpec{
 		Doc: "light each triangle with its face normal"},
 	{Name: "ColourScheme", Label: "Height colours", Kind: ViewerBool, Flag: "colour-scheme", Uniform: "Scheme",
 		Doc: "paper 001's solid colours by height share instead of textures"},
-	{Name: "Antialias", Label: "Anti-aliasing", Kind: ViewerBool, Flag: "aa",
+	{Name: "Antialias", Label: "Anti-aliasing", Kind: ViewerBool, Fold: foldCamera, Flag: "aa",
 		Doc: "an edge anti-aliasing pass (FXAA) over the 3D view: smooth silhouettes"},
 	{Name: "BreakTiling", Label: "Hide repeats", Kind: ViewerBool, Flag: "hide-repeats", Uniform: "BreakTiling",
 		Doc: "hide the textures' repeat: a second, turned and scaled sampling blended in by noise"},
