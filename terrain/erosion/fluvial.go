@@ -33,7 +33,8 @@ import (
 // water in a closed basin runs down the basin's own slopes instead of in
 // parallel lines over a filled flat); the update keeps every sample above
 // its receiver when the uplift does not grow downstream, so later
-// breaches only run when a pit appears.
+// breaches only run when a pit appears, and then dig out only the few
+// pits a step leaves (network.breachPits).
 //
 // The samples on the map's edge drain off the map, a cell away, to the
 // base level: the lowest height of the input's edge. They erode like any
@@ -137,7 +138,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 			return Budget{}, err
 		}
 		if pits > 0 {
-			r, err := net.breach(ctx, z)
+			r, err := net.breachPits(ctx, z, pits)
 			if err != nil {
 				return Budget{}, err
 			}
@@ -174,7 +175,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	if pits, err := net.receivers(ctx, z); err != nil {
 		return Budget{}, err
 	} else if pits > 0 {
-		r, err := net.breach(ctx, z)
+		r, err := net.breachPits(ctx, z, pits)
 		if err != nil {
 			return Budget{}, err
 		}

@@ -1,10 +1,13 @@
 package erosion
 
 import (
+	"cmp"
 	"context"
+	"math"
+	"slices"
+
 	"cordillera/internal/parallel"
 	"cordillera/noise"
-	"math"
 )
 
 // network is the drainage of a grid: every sample's receiver (the
@@ -22,6 +25,7 @@ type network struct {
 	area    []int32    // drainage area in cells (the sample and all upstream)
 	pits    []int      // per row block, samples with no lower neighbour off the edge
 	heap    floodHeap  // breach: the flood's front
+	way     []int32    // breachPits: the pits, then each one's way out
 
 	// marks holds a byte per sample for the passes that need one and never
 	// run at the same time: breach's marks of the ways the flood came, and stream power's donor masks (donorMask). A byte rather
@@ -64,7 +68,7 @@ func newNetwork(g *grid) *network {
 // release drops the network's arrays, so that the collector can take them
 // while the network itself is still referenced.
 func (n *network) release() {
-	n.rec, n.stack, n.todo, n.area, n.marks = nil, nil, nil, nil, nil
+	n.rec, n.stack, n.todo, n.area, n.marks, n.way = nil, nil, nil, nil, nil, nil
 	n.heap = floodHeap{}
 }
 
@@ -365,6 +369,146 @@ func (n *network) breach(ctx context.Context, z []float64) (lowered float64, err
 		}
 	}
 	return lowered, nil
+}
+
+// breachPits makes every sample drain again after a time step has closed
+// a few basins, given the receivers of z, among which pits are pits
+// (samples that are their own receivers off the map's edge). A step
+// closes few: at 1025² one or a handful, where a way dug through a ridge
+// rose with the ridge faster than the river cut it. Flooding the whole map
+// for them, as breach does, cost a second core nothing but made the step
+// mostly serial; so each pit is breached on its own (breachFrom), and the
+// whole map is flooded only when pits are many, as after the input's own
+// basins or on a map of pits.
+//
+// The pits are taken lowest first (ties by index), one after another, so
+// that the result depends on the map alone. It returns the sum of the
+// lowerings in metres.
+func (n *network) breachPits(ctx context.Context, z []float64, pits int) (lowered float64, err error) {
+	if pits == 0 {
+		return 0, nil
+	}
+	if pits > max(localPits, len(z)/localPitShare) {
+		return n.breach(ctx, z)
+	}
+	w, h := n.w, n.h
+	list := n.way[:0]
+	for y := 1; y < h-1; y++ {
+		for i := y*w + 1; i < y*w+w-1; i++ {
+			if n.rec[i] == int32(i) {
+				list = append(list, int32(i))
+			}
+		}
+	}
+	slices.SortFunc(list, func(a, b int32) int {
+		if c := cmp.Compare(z[a], z[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	pitList := slices.Clone(list) // way is reused for each pit's way below
+	lo, hi := minMax(z)
+	fall := (hi - lo) * 0x1p-40 // as in breach
+	n.resetMarks(len(z))
+	n.heap.reset(len(z))
+	for _, c := range pitList {
+		if err := ctx.Err(); err != nil {
+			return lowered, err
+		}
+		lowered += n.breachFrom(z, int(c), fall)
+	}
+	return lowered, nil
+}
+
+// localPits and localPitShare bound the pits breachPits breaches one by
+// one: at most the larger of localPits and a localPitShare-th of the
+// samples. Each costs a flood of its basin up to the spill point; beyond
+// that many, one flood of the whole map costs less.
+const (
+	localPits     = 64
+	localPitShare = 4096
+)
+
+// breachFrom breaches pit c on its own, as breach would: a priority flood
+// grows from c in order of height, each sample keeping the way back to c,
+// until it takes a sample below c or on the map's edge; the way from c to
+// that sample is lowered, a tiny step (fall, or a float step) a sample
+// below c, back to the first sample already lower. The way runs from c up
+// the basin's floor to the spill point and down beyond it, as breach's
+// does. Where the way ends on ground lower than c but not lower than the
+// way (within a few float steps), the digging goes on from there. A sample
+// that already drains, through a way dug for an earlier pit, is left as
+// it is. The marks must be zero, and are left so; it returns the sum of
+// the lowerings.
+func (n *network) breachFrom(z []float64, c int, fall float64) (lowered float64) {
+	w, h := n.w, n.h
+	from := n.marks
+	edge := func(i int) bool {
+		x, y := i%w, i/w
+		return x == 0 || y == 0 || x == w-1 || y == h-1
+	}
+	for !edge(c) && !n.drains(z, c) {
+		seen := append(n.todo[:0], int32(c))
+		from[c] = edgeMark // the flood's seed: no way back
+		n.heap.push(int32(c), z[c])
+		target := -1
+		for n.heap.len() > 0 {
+			i, _ := n.heap.pop()
+			p := int(i)
+			if p != c && (z[p] < z[c] || edge(p)) {
+				target = p
+				break
+			}
+			x, y := p%w, p/w
+			for k, nb := range neighbours8 {
+				nx, ny := x+nb.dx, y+nb.dy
+				if nx < 0 || ny < 0 || nx >= w || ny >= h {
+					continue
+				}
+				if d := ny*w + nx; from[d] == 0 {
+					from[d] = uint8(7-k) + 1 // neighbours8[7-k] is the way back
+					n.heap.push(int32(d), z[d])
+					seen = append(seen, int32(d))
+				}
+			}
+		}
+		// The way from target back to c, then dug from c's end.
+		way := n.way[:0]
+		for p := target; p >= 0 && p != c; p += n.offset[from[p]-1] {
+			way = append(way, int32(p))
+		}
+		level, last := z[c], -1
+		for k := len(way) - 1; k >= 0; k-- {
+			p := int(way[k])
+			if z[p] < level {
+				last = -1
+				break
+			}
+			next := min(level-fall, math.Nextafter(level, math.Inf(-1)))
+			lowered += z[p] - next
+			z[p], level, last = next, next, p
+		}
+		for _, s := range seen {
+			from[s] = 0
+		}
+		n.heap.e = n.heap.e[:0]
+		n.todo, n.way = seen, way
+		if last < 0 {
+			break
+		}
+		c = last // the way's end is no lower than the way: dig on from it
+	}
+	return lowered
+}
+
+// drains reports whether inner sample c has a lower neighbour.
+func (n *network) drains(z []float64, c int) bool {
+	for _, off := range n.offset {
+		if z[c+off] < z[c] {
+			return true
+		}
+	}
+	return false
 }
 
 // edgeMark marks a sample of the map's edge in breach's marks.
