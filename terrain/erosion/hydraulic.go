@@ -3,6 +3,7 @@ package erosion
 import (
 	"context"
 	"math"
+	"unsafe"
 
 	"cordillera/internal/parallel"
 	"cordillera/noise"
@@ -423,9 +424,7 @@ func (g *grid) aim(d *drop, hp *hydraulicParams, mv *move) bool {
 	x, y := d.x, d.y
 	ix, iy := int(x), int(y)
 	u, v := x-float64(ix), y-float64(iy)
-	i := iy*w + ix
-	r0, r1 := z[i:i+2], z[i+w:i+w+2]
-	h00, h10, h01, h11 := r0[0], r0[1], r1[0], r1[1]
+	h00, h10, h01, h11 := cell4(z, iy*w+ix, w)
 	top := h00 + float64((h10-h00)*u)
 	bottom := h01 + float64((h11-h01)*u)
 	height := top + float64((bottom-top)*v)
@@ -445,15 +444,35 @@ func (g *grid) aim(d *drop, hp *hydraulicParams, mv *move) bool {
 	}
 	jx, jy := int(nx), int(ny)
 	nu, nv := nx-float64(jx), ny-float64(jy)
-	j := jy*w + jx
-	s0, s1 := z[j:j+2], z[j+w:j+w+2]
-	ntop := s0[0] + float64((s0[1]-s0[0])*nu)
-	nbottom := s1[0] + float64((s1[1]-s1[0])*nu)
+	n00, n10, n01, n11 := cell4(z, jy*w+jx, w)
+	ntop := n00 + float64((n10-n00)*nu)
+	nbottom := n01 + float64((n11-n01)*nu)
 	dh := ntop + float64((nbottom-ntop)*nv) - height
 	slope := hp.slope(-dh)
 	c := float64(float64(float64(max(slope, hp.minSlope)*d.speed)*d.water) * hp.capacity)
 	*mv = move{ix: ix, iy: iy, u: u, v: v, dh: dh, slope: slope, c: c, nextX: nx, nextY: ny}
 	return true
+}
+
+// cell4 returns the heights of the grid cell whose first sample is i:
+// samples i, i+1, i+w and i+w+1. The caller has checked that the cell lies
+// on the map (inside): read without bounds checks, which cost a tenth of
+// aim's instructions.
+func cell4(z []float64, i, w int) (h00, h10, h01, h11 float64) {
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(z)), uintptr(i)*8)
+	q := unsafe.Add(p, uintptr(w)*8)
+	return *(*float64)(p), *(*float64)(unsafe.Add(p, 8)), *(*float64)(q), *(*float64)(unsafe.Add(q, 8))
+}
+
+// add4 adds a, b, c and d to the heights of the grid cell whose first
+// sample is i, as cell4 reads them, without bounds checks.
+func add4(z []float64, i, w int, a, b, c, d float64) {
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(z)), uintptr(i)*8)
+	q := unsafe.Add(p, uintptr(w)*8)
+	*(*float64)(p) += a
+	*(*float64)(unsafe.Add(p, 8)) += b
+	*(*float64)(q) += c
+	*(*float64)(unsafe.Add(q, 8)) += d
 }
 
 // move is the second half of a step: d erodes or deposits as mv says,
@@ -473,12 +492,8 @@ func (g *grid) move(d *drop, hp *hydraulicParams, mv *move, b *Budget) {
 		}
 		sediment -= dep
 		b.Deposited += dep
-		i := mv.iy*w + mv.ix
-		r0, r1 := z[i:i+2], z[i+w:i+w+2]
-		r0[0] += float64(float64(dep*(1-u)) * (1 - v))
-		r0[1] += float64(float64(dep*u) * (1 - v))
-		r1[0] += float64(float64(dep*(1-u)) * v)
-		r1[1] += float64(float64(dep*u) * v)
+		add4(z, mv.iy*w+mv.ix, w, float64(float64(dep*(1-u))*(1-v)), float64(float64(dep*u)*(1-v)),
+			float64(float64(dep*(1-u))*v), float64(float64(dep*u)*v))
 	} else if cx, cy := int(d.x+0.5), int(d.y+0.5); hp.erodible(g, cx, cy) {
 		e := min(float64((c-sediment)*hp.erosion), -dh)
 		sediment += e
