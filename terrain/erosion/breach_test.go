@@ -245,3 +245,16 @@ func benchmarkBreach(b *testing.B, whole bool) {
 		}
 	}
 }
+
+// A done context stops breachPits with its error.
+func TestBreachPitsCancelled(t *testing.T) {
+	m, _, _ := bowlMap(t)
+	g := newGrid(m)
+	net := newNetwork(g)
+	pits := pitsOf(t, net, g.z)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := net.breachPits(ctx, g.z, pits); err != context.Canceled {
+		t.Fatalf("error %v, want %v", err, context.Canceled)
+	}
+}

@@ -412,10 +412,11 @@ func (n *network) breachPits(ctx context.Context, z []float64, pits int) (lowere
 	n.resetMarks(len(z))
 	n.heap.reset(len(z))
 	for _, c := range pitList {
-		if err := ctx.Err(); err != nil {
+		r, err := n.breachFrom(ctx, z, int(c), fall)
+		lowered += r
+		if err != nil {
 			return lowered, err
 		}
-		lowered += n.breachFrom(z, int(c), fall)
 	}
 	return lowered, nil
 }
@@ -438,9 +439,9 @@ const (
 // does. Where the way ends on ground lower than c but not lower than the
 // way (within a few float steps), the digging goes on from there. A sample
 // that already drains, through a way dug for an earlier pit, is left as
-// it is. The marks must be zero, and are left so; it returns the sum of
-// the lowerings.
-func (n *network) breachFrom(z []float64, c int, fall float64) (lowered float64) {
+// it is. The marks must be zero, and are left so unless ctx is done; it
+// returns the sum of the lowerings.
+func (n *network) breachFrom(ctx context.Context, z []float64, c int, fall float64) (lowered float64, err error) {
 	w, h := n.w, n.h
 	from := n.marks
 	edge := func(i int) bool {
@@ -452,7 +453,10 @@ func (n *network) breachFrom(z []float64, c int, fall float64) (lowered float64)
 		from[c] = edgeMark // the flood's seed: no way back
 		n.heap.push(int32(c), z[c])
 		target := -1
-		for n.heap.len() > 0 {
+		for count := 0; n.heap.len() > 0; count++ {
+			if count%(1<<16) == 0 && ctx.Err() != nil { // a basin may be most of a large map
+				return lowered, ctx.Err()
+			}
 			i, _ := n.heap.pop()
 			p := int(i)
 			if p != c && (z[p] < z[c] || edge(p)) {
@@ -498,7 +502,7 @@ func (n *network) breachFrom(z []float64, c int, fall float64) (lowered float64)
 		}
 		c = last // the way's end is no lower than the way: dig on from it
 	}
-	return lowered
+	return lowered, nil
 }
 
 // drains reports whether inner sample c has a lower neighbour.
