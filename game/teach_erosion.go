@@ -318,7 +318,7 @@ func (g *Game) dropletText() string {
 	e := &g.teach.erosion
 	p := g.Params
 	d := e.drop
-	text := fmt.Sprintf("Droplet %d of %d (round %d, tile %d, no. %d)\n", e.drops.Done(), e.drops.Total(), d.Round+1, d.Tile, d.Index)
+	text := fmt.Sprintf("Droplet %d of %d (round %d of 8, tile %d, its no. %d)\n", e.drops.Done(), e.drops.Total(), d.Round+1, d.Tile, d.Index)
 	if e.drops.Done() == 0 {
 		text = fmt.Sprintf("No droplet yet, of %d\n", e.drops.Total())
 	}
@@ -557,6 +557,20 @@ func (g *Game) drawDropletTrack(screen *ebiten.Image) {
 	}
 }
 
+// dropletRows are the droplet table's rows: the state at each step.
+func (g *Game) dropletRows() []string {
+	d := g.teach.erosion.drop
+	var rows []string
+	for k, s := range d.Steps {
+		row := fmt.Sprintf("%3d %7.2f %7.2f %7.3f %6.3f %9.4f %9.4f %7.3f", k, s.X, s.Y, s.Speed, s.Water, s.Sediment, s.Capacity, s.DeltaH)
+		if k == len(d.Steps)-1 && d.Fate == "left the map" {
+			row = fmt.Sprintf("%3d %7.2f %7.2f %7.3f %6.3f %9.4f   leaves the map", k, s.X, s.Y, s.Speed, s.Water, s.Sediment)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
 // drawDropletTable writes the droplet's state at each step at the left of
 // the view, each row in its step's colour.
 func (g *Game) drawDropletTable(screen *ebiten.Image) {
@@ -576,12 +590,8 @@ func (g *Game) drawDropletTable(screen *ebiten.Image) {
 		drawPanelText(screen, l, x+6, y+4+i*debugLineH, captionText)
 	}
 	y += 4 + len(header)*debugLineH
-	for k, s := range d.Steps[:rows] {
-		row := fmt.Sprintf("%3d %7.2f %7.2f %7.3f %6.3f %9.4f %9.4f %7.3f", k, s.X, s.Y, s.Speed, s.Water, s.Sediment, s.Capacity, s.DeltaH)
-		if k == len(d.Steps)-1 && d.Fate == "left the map" {
-			row = fmt.Sprintf("%3d %7.2f %7.2f %7.3f %6.3f %9.4f   leaves the map", k, s.X, s.Y, s.Speed, s.Water, s.Sediment)
-		}
-		drawPanelText(screen, row, x+6, y+k*debugLineH, stepColour(s))
+	for k, row := range g.dropletRows()[:rows] {
+		drawPanelText(screen, row, x+6, y+k*debugLineH, stepColour(d.Steps[k]))
 	}
 	y += rows * debugLineH
 	last := fmt.Sprintf("end %7.2f %7.2f %7.3f %6.3f %9.4f", d.End.X, d.End.Y, d.End.Speed, d.End.Water, d.End.Sediment)

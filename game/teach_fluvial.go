@@ -144,7 +144,7 @@ func (g *Game) fluvialText() string {
 	if float64(v.Area) < p.FluvialHead {
 		head = fmt.Sprintf(" (below the head's %g: counts as %g)", p.FluvialHead, p.FluvialHead)
 	}
-	text := fmt.Sprintf("dh/dt = U − K·A^m·S^n, K %g, m %g, n %g, Δt %g yr\n", p.FluvialK, p.FluvialM, p.FluvialN, p.FluvialDt)
+	text := fmt.Sprintf("dh/dt = U − K·A^m·S^n: K %g, m %g, n %g,\nΔt %g yr, Δt·U up to %g m a step.\n", p.FluvialK, p.FluvialM, p.FluvialN, p.FluvialDt, p.FluvialDt*p.FluvialUplift)
 	if f.step == 0 {
 		text += "Before step 1: the receivers and areas it uses.\n"
 	} else {
