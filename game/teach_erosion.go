@@ -318,7 +318,7 @@ func (g *Game) dropletText() string {
 	e := &g.teach.erosion
 	p := g.Params
 	d := e.drop
-	text := fmt.Sprintf("Droplet %d of %d (round %d of 8, tile %d, its no. %d)\n", e.drops.Done(), e.drops.Total(), d.Round+1, d.Tile, d.Index)
+	text := fmt.Sprintf("Droplet %d of %d (round %d, tile %d, its no. %d)\n", e.drops.Done(), e.drops.Total(), d.Round+1, d.Tile, d.Index)
 	if e.drops.Done() == 0 {
 		text = fmt.Sprintf("No droplet yet, of %d\n", e.drops.Total())
 	}
