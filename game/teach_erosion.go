@@ -579,11 +579,11 @@ func (g *Game) drawDropletTable(screen *ebiten.Image) {
 	x, y := vr.Min.X+10, teachTop
 	rows := min(len(d.Steps), (vr.Max.Y-captionStripH-y)/debugLineH-5)
 	header := []string{
-		fmt.Sprintf("Droplet %d, each step: orange erodes, cyan deposits", g.teach.erosion.drops.Done()),
+		fmt.Sprintf("Droplet %d at each step's start: orange erodes, cyan deposits", g.teach.erosion.drops.Done()),
 		"  k       x       y   speed  water  sediment  capacity      Δh",
 		"        cells   cells                 m         m        m",
 	}
-	width := panelTextWidth(header[1]) + 12
+	width := max(panelTextWidth(header[0]), panelTextWidth(header[1])) + 12
 	height := (len(header)+rows+2)*debugLineH + 8
 	vector.FillRect(screen, float32(x), float32(y), float32(width), float32(height), captionBack, false)
 	for i, l := range header {

@@ -252,11 +252,11 @@ func (f *fluvialLesson) diagrams() (tree, cut *ebiten.Image) {
 	}
 	// What the step did to the ground: Δt·U − incision, which is where
 	// the rivers cut below the rising land and where it rose.
-	inc := f.st.Incision()
-	net := make([]float64, len(inc))
+	net := make([]float64, n*f.m.Height)
 	top := 0.0
-	for i := range inc {
-		net[i] = f.st.Sample(i).Uplift - inc[i]
+	for i := range net {
+		v := f.st.Sample(i)
+		net[i] = v.After - v.Before
 		top = max(top, math.Abs(net[i]))
 	}
 	f.top = top
