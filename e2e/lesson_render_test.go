@@ -121,14 +121,67 @@ func TestE2ERenderLesson(t *testing.T) {
 	}
 	captioned("octaves", oct)
 
+	// One droplet: its change zoomed at the top right with its path in
+	// orange (erodes) and cyan (deposits), the change of all droplets
+	// beside it, and its state at every step in a table at the left.
+	count := func(img image.Image, r image.Rectangle, is func(r, g, b int) bool) int {
+		n := 0
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if is(rgb(img, x, y)) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	orange := func(r, g, b int) bool { return r > 220 && g > 100 && g < 180 && b < 60 }
+	cyan := func(r, g, b int) bool { return r < 60 && g > 190 && b > 220 }
+	white := func(r, g, b int) bool { return r > 215 && g > 215 && b > 215 }
+	right := image.Rect(diagX, diagY, diagX+diagSide, diagY+diagSide)
+	second := right.Sub(image.Pt(diagSide+12, 0))
+	drop := render("droplet-12", "-size", "257", "-lesson", "erosion", "-droplet", "12")
+	if n, m := count(drop, right, orange), count(drop, right, cyan); n < 40 || m < 20 {
+		t.Errorf("droplet 12's diagram has %d orange and %d cyan path pixels; want its path", n, m)
+	}
+	if n, m := count(drop, image.Rect(0, diagY, 420, h-30), orange), count(drop, image.Rect(0, diagY, 420, h-30), cyan); n < 200 || m < 100 {
+		t.Errorf("the droplet's table has %d orange and %d cyan pixels; want its rows", n, m)
+	}
+	captioned("droplet", drop)
+
+	// Thermal: the sample's 3×3 neighbourhood with the neighbours that
+	// receive framed in orange, and the map of what each sample sends.
+	therm := render("thermal-3", "-size", "257", "-lesson", "thermal", "-step", "3")
+	if n := count(therm, right, orange); n < 300 {
+		t.Errorf("the thermal neighbourhood has %d orange pixels; want the receiving neighbours framed", n)
+	}
+	if n := count(therm, second, func(r, g, b int) bool { return r > 120 && b < 60 }); n < 2000 {
+		t.Errorf("the thermal map has %d orange pixels; want where the slopes shed", n)
+	}
+	captioned("thermal", therm)
+
+	// Fluvial: the receiver tree in white over the drainage areas, and
+	// the step's change in red and blue.
+	fluv := render("fluvial-2", "-size", "257", "-lesson", "fluvial", "-step", "2")
+	if n := count(fluv, second, white); n < 300 {
+		t.Errorf("the receiver tree has %d white pixels; want its channels", n)
+	}
+	if n := count(fluv, right, func(r, g, b int) bool { return r-b > 60 || b-r > 60 }); n < 5000 {
+		t.Errorf("the step's change has %d red or blue pixels; want the map of it", n)
+	}
+	captioned("fluvial", fluv)
+
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"-algorithm", "midpoint", "-size", "17", "-lesson", "subdivision", "-stage", "5a"}, "render: -stage 5a: the 17² map has stages 0 to 4b"},
 		{[]string{"-lesson", "subdivision", "-stage", "2c"}, `-stage: "2c": want a stage`},
-		{[]string{"-lesson", "geology"}, `-lesson: "geology": want one of subdivision, octaves, erosion`},
+		{[]string{"-lesson", "geology"}, `-lesson: "geology": want one of subdivision, octaves, erosion, thermal, fluvial`},
 		{[]string{"-octave", "2"}, "render: -octave 2: needs lesson octaves"},
+		{[]string{"-lesson", "erosion", "-droplet", "3", "-batch", "2"}, "render: -droplet 3: batch 2 names the other way"},
+		{[]string{"-size", "65", "-erosion", "thermal", "-lesson", "thermal", "-thermal-iterations", "5", "-step", "6"}, "render: -step 6: the thermal stage runs 5 sweeps"},
+		{[]string{"-lesson", "octaves", "-step", "2"}, "render: -step 2: needs lesson thermal or fluvial"},
 	} {
 		out := filepath.Join(dir, "refused.png")
 		msg, err := run(out, c.args...)

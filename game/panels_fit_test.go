@@ -48,6 +48,9 @@ func panelFits() []panelFit {
 		{name: "teach-subdivision", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachSubdivision); g.teachStep(1) }},
 		{name: "teach-octaves", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachOctaves) }},
 		{name: "teach-erosion", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachErosion); g.erosionStep() }},
+		{name: "teach-droplet", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachErosion); g.dropletStep() }},
+		{name: "teach-thermal", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachThermal); g.thermalTo(2) }},
+		{name: "teach-fluvial", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachFluvial); g.fluvialTo(1) }},
 	}
 	for _, fold := range viewerFolds { // each with the fog's and the auto resolution's rows shown
 		fits = append(fits, panelFit{name: "viewer-" + strings.ToLower(strings.Fields(fold)[0]), section: "Viewer", unfold: fold, setup: func(g *Game) {

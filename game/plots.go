@@ -87,8 +87,14 @@ func (g *Game) shownName() string {
 		return fmt.Sprintf("partial sum of %d of %d octaves, %s", t.octK, len(t.partials), g.Params.Describe())
 	case t.mode == teachSubdivision && t.stepper != nil:
 		return fmt.Sprintf("subdivision after stage %s (%d of %d)", lesson.StageLabel(t.k), t.k, len(t.stepper.Steps()))
+	case t.mode == teachErosion && t.erosion.drops != nil:
+		return fmt.Sprintf("after %d droplets one at a time, %s", t.erosion.drops.Done(), g.Params.Describe())
 	case t.mode == teachErosion && t.erosion.m != nil:
 		return fmt.Sprintf("after %d droplets, %s", t.erosion.pass*t.erosion.batch, g.Params.Describe())
+	case t.mode == teachThermal && t.thermal.st != nil:
+		return fmt.Sprintf("after %d thermal sweeps, %s", t.thermal.sweep, g.Params.Describe())
+	case t.mode == teachFluvial && t.fluvial.st != nil:
+		return fmt.Sprintf("after %d fluvial steps, %s", t.fluvial.step, g.Params.Describe())
 	}
 	return g.Params.Describe()
 }

@@ -30,10 +30,12 @@ const (
 	teachSubdivision
 	teachOctaves
 	teachErosion
+	teachThermal
+	teachFluvial
 )
 
 // teachModes names the teaching modes, in the order of their constants.
-var teachModes = []string{"off", "subdivision", "octaves", "erosion"}
+var teachModes = []string{"off", "subdivision", "octaves", "erosion", "thermal", "fluvial"}
 
 // teachSizes are the map sizes offered for stepping through subdivision:
 // small enough to see every point.
@@ -68,6 +70,8 @@ type teachState struct {
 	params terrain.Params // what the current lesson was built from
 
 	erosion erosionLesson
+	thermal thermalLesson
+	fluvial fluvialLesson
 }
 
 // teachPanel draws the Teach panel's widgets.
@@ -116,6 +120,14 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 	case teachErosion:
 		if t.erosion.m != nil {
 			g.erosionPanel(ctx)
+		}
+	case teachThermal:
+		if t.thermal.st != nil {
+			g.thermalPanel(ctx)
+		}
+	case teachFluvial:
+		if t.fluvial.st != nil {
+			g.fluvialPanel(ctx)
 		}
 	}
 	if g.plots.summary != "" && g.plots.kind != 0 {
@@ -274,6 +286,10 @@ func (g *Game) buildLesson() {
 		g.showOctaves()
 	case teachErosion:
 		g.buildErosionLesson()
+	case teachThermal:
+		g.buildThermalLesson()
+	case teachFluvial:
+		g.buildFluvialLesson()
 	}
 }
 
@@ -380,8 +396,12 @@ func (g *Game) updateTeach() {
 	if g.Params != t.params {
 		g.buildLesson()
 	}
-	if t.mode == teachErosion {
+	switch t.mode {
+	case teachErosion:
 		g.updateErosionLesson()
+		return
+	case teachThermal, teachFluvial:
+		g.updateWearLesson()
 		return
 	}
 	if t.playing && t.stepper != nil {
@@ -583,6 +603,11 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 		ebitenutil.DebugPrintAt(screen, label, r.Min.X+3, r.Max.Y+2)
 	case t.mode == teachErosion && t.erosion.m != nil:
 		g.drawDropletPaths(screen)
+		g.drawDroplet(screen)
+	case t.mode == teachThermal && t.thermal.st != nil:
+		g.drawThermal(screen)
+	case t.mode == teachFluvial && t.fluvial.st != nil:
+		g.drawFluvial(screen)
 	case t.mode == teachOctaves:
 		for i, rgb := range t.thumbRGB {
 			if i >= len(t.thumbs) {

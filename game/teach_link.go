@@ -55,6 +55,13 @@ func (g *Game) OpenLesson(s lesson.State, panels bool) {
 		for range s.Batch {
 			g.erosionStep()
 		}
+		if s.Droplet > 0 {
+			g.openDroplet(s.Droplet)
+		}
+	case teachThermal:
+		g.thermalTo(s.Step)
+	case teachFluvial:
+		g.fluvialTo(s.Step)
 	}
 	g.plots.setPlot(max(slices.Index(plotKinds, s.Plot), 0))
 	if s.Camera != nil {
@@ -91,6 +98,13 @@ func (g *Game) LessonState() (terrain.Params, lesson.State) {
 		}
 	case teachErosion:
 		s.Batch = t.erosion.pass
+		if d := t.erosion.drops; d != nil {
+			s.Droplet = d.Done()
+		}
+	case teachThermal:
+		s.Step = t.thermal.sweep
+	case teachFluvial:
+		s.Step = t.fluvial.step
 	}
 	round := func(v float32) float32 { return float32(math.Round(float64(v)*10) / 10) }
 	c := g.Camera
@@ -135,8 +149,16 @@ func (g *Game) lessonCaption() string {
 		if e.m == nil {
 			return ""
 		}
+		if e.drops != nil {
+			return fmt.Sprintf("Erosion, droplet %d of %d (Beyer 2015, the hydraulic stage's own droplets in turn): %s %d x %d, seed %d",
+				e.drops.Done(), e.drops.Total(), p.Algorithm, e.m.Width, e.m.Height, p.Seed)
+		}
 		return fmt.Sprintf("Erosion, batch %d of %d (%d droplets each): %s %d x %d, seed %d",
 			e.pass, erosionLessonPasses, e.batch, p.Algorithm, e.m.Width, e.m.Height, p.Seed)
+	case teachThermal:
+		return g.thermalCaption()
+	case teachFluvial:
+		return g.fluvialCaption()
 	}
 	return ""
 }
@@ -152,6 +174,10 @@ func (g *Game) lessonText() string {
 		return g.octaveText()
 	case t.mode == teachErosion && t.erosion.m != nil:
 		return g.erosionText()
+	case t.mode == teachThermal && t.thermal.st != nil:
+		return g.thermalText()
+	case t.mode == teachFluvial && t.fluvial.st != nil:
+		return g.fluvialText()
 	}
 	return ""
 }

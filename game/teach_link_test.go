@@ -95,6 +95,24 @@ func TestLessonLinkRoundTrip(t *testing.T) {
 			}
 			return ""
 		}},
+		{"size=65&lesson=erosion&droplet=12" + cam, func() string {
+			if e := &g.teach.erosion; e.drops == nil || e.drops.Done() != 12 || e.drop.Number != 12 || e.pass != 0 {
+				return "want the 12th droplet shown, one at a time"
+			}
+			return ""
+		}},
+		{"size=65&lesson=thermal&step=3&plot=profile" + cam, func() string {
+			if g.teach.thermal.sweep != 3 || g.teach.thermal.st.Sweeps() != 3 || g.plots.kind != 1 {
+				return "want 3 thermal sweeps with the profile"
+			}
+			return ""
+		}},
+		{"size=65&lesson=fluvial&step=2" + cam, func() string {
+			if g.teach.fluvial.step != 2 || g.teach.fluvial.st.Steps() != 2 {
+				return "want 2 fluvial steps"
+			}
+			return ""
+		}},
 		{"size=65&plot=spectrum", func() string {
 			if g.teach.mode != teachOff || g.plots.kind != 3 {
 				return "want no lesson, the spectrum"

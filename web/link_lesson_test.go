@@ -22,6 +22,9 @@ func TestLessonLinksRoundTrip(t *testing.T) {
 	fragments = append(fragments,
 		"lesson=octaves"+cam,
 		"lesson=erosion&batch=12&plot=profile"+cam,
+		"lesson=erosion&droplet=12"+cam,
+		"lesson=thermal&step=3&plot=profile"+cam,
+		"fluvial-steps=20&lesson=fluvial&step=4"+cam,
 		"preset=scenario-3&seed=5&lesson=erosion&open=Teach%2CViewer",
 		"plot=histogram")
 	for _, f := range fragments {
@@ -50,6 +53,8 @@ func TestLessonLinksRefused(t *testing.T) {
 		{"lesson=erosion&batch=-1", `link: batch "-1"`},
 		{"stage=2a", "link: stage 2a: needs lesson subdivision"},
 		{"lesson=octaves&batch=3", "link: batch 3: needs lesson erosion"},
+		{"lesson=erosion&droplet=3&batch=2", "link: droplet 3: batch 2 names the other way"},
+		{"lesson=thermal&thermal-iterations=5&step=6", "link: step 6: the thermal stage runs 5 sweeps"},
 		{"plot=pie", `link: plot "pie"`},
 		{"lesson=octaves&camera=1,2", `link: camera "1,2": want five numbers`},
 	} {

@@ -21,7 +21,7 @@ import (
 )
 
 // Lessons are the Teach panel's lessons, as a link or flag names them.
-var Lessons = []string{"subdivision", "octaves", "erosion"}
+var Lessons = []string{"subdivision", "octaves", "erosion", "thermal", "fluvial"}
 
 // Plots are the plot kinds the Teach panel can show beside a lesson.
 var Plots = []string{"profile", "histogram", "spectrum"}
@@ -38,8 +38,13 @@ const (
 	MaxBatches     = 10 * ErosionBatches
 )
 
+// MaxDroplets bounds the erosion lesson's single droplets a link may
+// name: more than a 257² map has at 10 droplets a cell. A number past the
+// stage's last droplet shows the last.
+const MaxDroplets = 1 << 20
+
 // Keys are the lesson's own keys, in the order a link writes them.
-var Keys = []string{"lesson", "stage", "octave", "batch", "plot", "camera"}
+var Keys = []string{"lesson", "stage", "octave", "batch", "droplet", "step", "plot", "camera"}
 
 // Pose is a camera: its position in world units and its heading in
 // degrees, as render's -camera gives it.
@@ -54,8 +59,13 @@ type State struct {
 	Stage  int    // subdivision: the stages shown, 0 (the corners) … 2N
 	Octave int    // octaves: the octaves summed, 1 … octaves; 0 for all of them
 	Batch  int    // erosion: the droplet batches run, 0 … MaxBatches
-	Plot   string // "", or one of Plots
-	Camera *Pose  // nil: the lesson's own framing (or the overview)
+	// Droplet is the erosion lesson's droplets run one at a time (the
+	// last of them shown with its state), 0 … MaxDroplets; Step the
+	// thermal lesson's sweeps or the fluvial lesson's time steps run.
+	Droplet int
+	Step    int
+	Plot    string // "", or one of Plots
+	Camera  *Pose  // nil: the lesson's own framing (or the overview)
 }
 
 // Set reads one key's value, as a link's key=value or a flag: the error
@@ -85,6 +95,18 @@ func (s *State) Set(key, value string) error {
 			return fmt.Errorf("batch %q: want the droplet batches run, 0 to %d", value, MaxBatches)
 		}
 		s.Batch = k
+	case "droplet":
+		k, err := strconv.Atoi(value)
+		if err != nil || k < 0 || k > MaxDroplets {
+			return fmt.Errorf("droplet %q: want the droplets run one at a time, 0 to %d", value, MaxDroplets)
+		}
+		s.Droplet = k
+	case "step":
+		k, err := strconv.Atoi(value)
+		if err != nil || k < 0 || k > 100000 {
+			return fmt.Errorf("step %q: want the thermal sweeps or fluvial time steps run, 0 or more", value)
+		}
+		s.Step = k
 	case "plot":
 		if value == "none" {
 			value = ""
@@ -128,6 +150,28 @@ func (s State) Check(p terrain.Params) error {
 	if s.Batch != 0 && s.Lesson != "erosion" {
 		return fmt.Errorf("batch %d: needs lesson erosion", s.Batch)
 	}
+	if s.Droplet != 0 {
+		if s.Lesson != "erosion" {
+			return fmt.Errorf("droplet %d: needs lesson erosion", s.Droplet)
+		}
+		if s.Batch != 0 {
+			return fmt.Errorf("droplet %d: batch %d names the other way through the lesson (batches or single droplets): give one", s.Droplet, s.Batch)
+		}
+	}
+	if s.Step != 0 {
+		switch s.Lesson {
+		case "thermal":
+			if s.Step > p.ThermalIterations {
+				return fmt.Errorf("step %d: the thermal stage runs %d sweeps (thermal-iterations=%d)", s.Step, p.ThermalIterations, p.ThermalIterations)
+			}
+		case "fluvial":
+			if s.Step > p.FluvialSteps {
+				return fmt.Errorf("step %d: the fluvial stage runs at most %d time steps (fluvial-steps=%d)", s.Step, p.FluvialSteps, p.FluvialSteps)
+			}
+		default:
+			return fmt.Errorf("step %d: needs lesson thermal or fluvial", s.Step)
+		}
+	}
 	return nil
 }
 
@@ -147,6 +191,12 @@ func (s State) Pairs() [][2]string {
 	}
 	if s.Batch != 0 {
 		add("batch", strconv.Itoa(s.Batch))
+	}
+	if s.Droplet != 0 {
+		add("droplet", strconv.Itoa(s.Droplet))
+	}
+	if s.Step != 0 {
+		add("step", strconv.Itoa(s.Step))
 	}
 	if s.Plot != "" {
 		add("plot", s.Plot)
@@ -239,12 +289,14 @@ func Stages(p terrain.Params) int {
 // into s.
 func AddFlags(fs *flag.FlagSet, s *State, camera bool) {
 	help := map[string]string{
-		"lesson": "open a Teach lesson: " + strings.Join(Lessons, ", ") + " (its map comes from -algorithm and -size, as a link's)",
-		"stage":  "with -lesson subdivision: the stage shown, 0, 1a, 1b, 2a, … (or its number 0, 1, 2, …)",
-		"octave": "with -lesson octaves: the octaves summed, 1 to -octaves (default all)",
-		"batch":  fmt.Sprintf("with -lesson erosion: the droplet batches run, 0 to %d (%d make one droplet per cell)", MaxBatches, ErosionBatches),
-		"plot":   "the Teach panel's plot beside the view: none, " + strings.Join(Plots, ", "),
-		"camera": "camera as x,y,z,yaw,pitch (world units, degrees); default: the lesson's framing",
+		"lesson":  "open a Teach lesson: " + strings.Join(Lessons, ", ") + " (its map comes from -algorithm and -size, as a link's)",
+		"stage":   "with -lesson subdivision: the stage shown, 0, 1a, 1b, 2a, … (or its number 0, 1, 2, …)",
+		"octave":  "with -lesson octaves: the octaves summed, 1 to -octaves (default all)",
+		"batch":   fmt.Sprintf("with -lesson erosion: the droplet batches run, 0 to %d (%d make one droplet per cell)", MaxBatches, ErosionBatches),
+		"droplet": "with -lesson erosion: the droplets run one at a time from the uneroded map, the last shown with its path and state (instead of -batch)",
+		"step":    "with -lesson thermal: the sweeps run; with -lesson fluvial: the time steps run",
+		"plot":    "the Teach panel's plot beside the view: none, " + strings.Join(Plots, ", "),
+		"camera":  "camera as x,y,z,yaw,pitch (world units, degrees); default: the lesson's framing",
 	}
 	for _, key := range Keys {
 		if key == "camera" && !camera {

@@ -18,6 +18,9 @@ func TestKeysRoundTrip(t *testing.T) {
 		{"stage", "1a"}, {"stage", "1b"}, {"stage", "2a"}, {"stage", "7b"},
 		{"octave", "1"}, {"octave", "12"},
 		{"batch", "1"}, {"batch", "40"}, {"batch", "400"},
+		{"lesson", "thermal"}, {"lesson", "fluvial"},
+		{"droplet", "1"}, {"droplet", "12"}, {"droplet", "1048576"},
+		{"step", "1"}, {"step", "3"}, {"step", "100"},
 		{"plot", "profile"}, {"plot", "histogram"}, {"plot", "spectrum"},
 		{"camera", "512,900.5,-300,90,-40"}, {"camera", "0.1,-2.5,1000000,359.9,-89.9"},
 	} {
@@ -57,6 +60,9 @@ func TestInvalidValuesNameTheKey(t *testing.T) {
 		{"octave", "0", `octave "0": want the number of octaves summed`},
 		{"octave", "x", `octave "x"`},
 		{"batch", "401", `batch "401": want the droplet batches run, 0 to 400`},
+		{"droplet", "-1", `droplet "-1": want the droplets run one at a time, 0 to 1048576`},
+		{"droplet", "2x", `droplet "2x"`},
+		{"step", "-2", `step "-2": want the thermal sweeps or fluvial time steps run`},
 		{"plot", "pie", `plot "pie": want one of none, profile, histogram, spectrum`},
 		{"camera", "1,2,3", `camera "1,2,3": want five numbers`},
 		{"camera", "1,2,3,4,NaN", `camera "1,2,3,4,NaN": "NaN" is not a usable number`},
@@ -84,6 +90,11 @@ func TestCheckRefusesWhatTheMapCannotShow(t *testing.T) {
 		{State{Lesson: "octaves", Octave: p.Octaves + 1}, "octave"},
 		{State{Octave: 2}, "octave 2: needs lesson octaves"},
 		{State{Lesson: "subdivision", Batch: 2}, "batch 2: needs lesson erosion"},
+		{State{Lesson: "thermal", Droplet: 2}, "droplet 2: needs lesson erosion"},
+		{State{Lesson: "erosion", Droplet: 2, Batch: 1}, "droplet 2: batch 1 names the other way"},
+		{State{Lesson: "erosion", Step: 2}, "step 2: needs lesson thermal or fluvial"},
+		{State{Lesson: "thermal", Step: p.ThermalIterations + 1}, "step 51: the thermal stage runs 50 sweeps (thermal-iterations=50)"},
+		{State{Lesson: "fluvial", Step: p.FluvialSteps + 1}, "step 101: the fluvial stage runs at most 100 time steps (fluvial-steps=100)"},
 	} {
 		if err := c.s.Check(p); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v; want an error containing %q", c.s, err, c.want)
@@ -91,6 +102,11 @@ func TestCheckRefusesWhatTheMapCannotShow(t *testing.T) {
 	}
 	if err := (State{Lesson: "subdivision", Stage: 8}).Check(p); err != nil {
 		t.Errorf("the last stage of a 17² map: %v", err)
+	}
+	for _, s := range []State{{Lesson: "erosion", Droplet: 12}, {Lesson: "thermal", Step: p.ThermalIterations}, {Lesson: "fluvial", Step: 3}} {
+		if err := s.Check(p); err != nil {
+			t.Errorf("%+v: %v", s, err)
+		}
 	}
 	// A size that is not one of the lesson's steps the smallest map.
 	p.Size = 513
@@ -125,7 +141,7 @@ func TestFlagsAreTheKeys(t *testing.T) {
 
 // Whatever Set accepts, Pairs writes so that Set reads it back the same.
 func FuzzSet(f *testing.F) {
-	for _, c := range [][2]string{{"stage", "2a"}, {"stage", "3"}, {"camera", "1,2,3,4,5"}, {"batch", "7"}, {"octave", "3"}, {"plot", "none"}, {"lesson", "erosion"}} {
+	for _, c := range [][2]string{{"stage", "2a"}, {"stage", "3"}, {"camera", "1,2,3,4,5"}, {"batch", "7"}, {"octave", "3"}, {"plot", "none"}, {"lesson", "erosion"}, {"droplet", "12"}, {"step", "3"}, {"lesson", "thermal"}} {
 		f.Add(c[0], c[1])
 	}
 	f.Fuzz(func(t *testing.T, key, value string) {
