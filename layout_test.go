@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,7 +18,7 @@ import (
 var layers = [][]string{
 	{"internal/testenv"}, // what tests may assume of their machine: any package's tests may ask
 	{"internal/inputfile"},
-	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec"},
+	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec", "terrain/beyond"},
 	{"terrain", "assets"},
 	{"terrain/erosion", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
 	{"route/track"},           // a GPS track and its preparation for the map: knows no file format or lattice
@@ -99,6 +101,57 @@ func TestRootHoldsOnlyMain(t *testing.T) {
 	for _, f := range files {
 		if f != "main.go" && !strings.HasSuffix(f, "_test.go") {
 			t.Errorf("%s: the root holds only main.go; put commands in package commands", f)
+		}
+	}
+}
+
+// maxPackageLines bounds a package's lines (its .go files but the tests
+// and the generated ones, counted as wc -l counts them): a package past it
+// holds rooms that want packages of their own.
+const maxPackageLines = 4000
+
+// tooLarge are the packages still past maxPackageLines, left to split.
+// Remove one once it is split.
+var tooLarge = map[string]bool{
+	"game": true,
+}
+
+// generated is the line Go's convention puts in a generated file.
+var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
+
+// No package is larger than maxPackageLines, but those listed in tooLarge.
+func TestPackagesAreNotTooLarge(t *testing.T) {
+	lines := map[string]int{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if !generated.Match(data) {
+			lines[filepath.ToSlash(filepath.Dir(path))] += bytes.Count(data, []byte("\n"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir, n := range lines {
+		if n > maxPackageLines && !tooLarge[dir] {
+			t.Errorf("package %s has %d lines, more than %d: move a room of it into a package of its own", dir, n, maxPackageLines)
+		}
+	}
+	for dir := range tooLarge {
+		if lines[dir] <= maxPackageLines {
+			t.Errorf("%s is listed in tooLarge but has %d lines, no more than %d: remove it from the list", dir, lines[dir], maxPackageLines)
 		}
 	}
 }
