@@ -41,26 +41,17 @@ func TestImportsPointDownThePipeline(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
+	for _, path := range goFiles(t) {
 		dir := filepath.ToSlash(filepath.Dir(path))
 		from, ok := layer[dir]
 		if !ok {
 			t.Errorf("%s: package %s has no layer in layout_test.go", path, dir)
-			return nil
+			continue
 		}
 		seen[dir] = true
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		for _, imp := range f.Imports {
 			target, _ := strconv.Unquote(imp.Path.Value)
@@ -79,10 +70,6 @@ func TestImportsPointDownThePipeline(t *testing.T) {
 				t.Errorf("%s (layer %d) imports %s (layer %d): imports must point down the pipeline", path, from, target, to)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for p := range layer {
 		if !seen[p] {
@@ -122,27 +109,17 @@ var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 // No package is larger than maxPackageLines, but those listed in tooLarge.
 func TestPackagesAreNotTooLarge(t *testing.T) {
 	lines := map[string]int{}
-	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
+	for _, path := range goFiles(t) {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		if !generated.Match(data) {
 			lines[filepath.ToSlash(filepath.Dir(path))] += bytes.Count(data, []byte("\n"))
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for dir, n := range lines {
 		if n > maxPackageLines && !tooLarge[dir] {
@@ -154,4 +131,27 @@ func TestPackagesAreNotTooLarge(t *testing.T) {
 			t.Errorf("%s is listed in tooLarge but has %d lines, no more than %d: remove it from the list", dir, lines[dir], maxPackageLines)
 		}
 	}
+}
+
+// goFiles are the tree's Go files, tests included, but those in hidden
+// folders and testdata.
+func goFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
