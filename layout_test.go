@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,12 +18,13 @@ import (
 var layers = [][]string{
 	{"internal/testenv"}, // what tests may assume of their machine: any package's tests may ask
 	{"internal/inputfile"},
-	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec"},
+	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec", "terrain/beyond"},
 	{"terrain", "assets"},
 	{"terrain/erosion", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
-	{"route/track"},     // a GPS track and its preparation for the map: knows no file format or lattice
-	{"route/trackfile"}, // the route file parsers, into a track.Track
-	{"route"},           // the terrain through a track (the paper's lattice solve, the follow step, the road)
+	{"route/track"},           // a GPS track and its preparation for the map: knows no file format or lattice
+	{"route/track/tracktest"}, // the tracks the route packages' tests and examples run on
+	{"route/trackfile"},       // the route file parsers, into a track.Track
+	{"route"},                 // the terrain through a track (the paper's lattice solve, the follow step, the road)
 	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
 	{"plot", "terrain/meshfile", "web"},
 	{"game"},
@@ -38,26 +41,17 @@ func TestImportsPointDownThePipeline(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
+	for _, path := range goFiles(t) {
 		dir := filepath.ToSlash(filepath.Dir(path))
 		from, ok := layer[dir]
 		if !ok {
 			t.Errorf("%s: package %s has no layer in layout_test.go", path, dir)
-			return nil
+			continue
 		}
 		seen[dir] = true
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		for _, imp := range f.Imports {
 			target, _ := strconv.Unquote(imp.Path.Value)
@@ -76,10 +70,6 @@ func TestImportsPointDownThePipeline(t *testing.T) {
 				t.Errorf("%s (layer %d) imports %s (layer %d): imports must point down the pipeline", path, from, target, to)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for p := range layer {
 		if !seen[p] {
@@ -100,4 +90,68 @@ func TestRootHoldsOnlyMain(t *testing.T) {
 			t.Errorf("%s: the root holds only main.go; put commands in package commands", f)
 		}
 	}
+}
+
+// maxPackageLines bounds a package's lines (its .go files but the tests
+// and the generated ones, counted as wc -l counts them): a package past it
+// holds rooms that want packages of their own.
+const maxPackageLines = 4000
+
+// tooLarge are the packages still past maxPackageLines, left to split.
+// Remove one once it is split.
+var tooLarge = map[string]bool{
+	"game": true,
+}
+
+// generated is the line Go's convention puts in a generated file.
+var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
+
+// No package is larger than maxPackageLines, but those listed in tooLarge.
+func TestPackagesAreNotTooLarge(t *testing.T) {
+	lines := map[string]int{}
+	for _, path := range goFiles(t) {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !generated.Match(data) {
+			lines[filepath.ToSlash(filepath.Dir(path))] += bytes.Count(data, []byte("\n"))
+		}
+	}
+	for dir, n := range lines {
+		if n > maxPackageLines && !tooLarge[dir] {
+			t.Errorf("package %s has %d lines, more than %d: move a room of it into a package of its own", dir, n, maxPackageLines)
+		}
+	}
+	for dir := range tooLarge {
+		if lines[dir] <= maxPackageLines {
+			t.Errorf("%s is listed in tooLarge but has %d lines, no more than %d: remove it from the list", dir, lines[dir], maxPackageLines)
+		}
+	}
+}
+
+// goFiles are the tree's Go files, tests included, but those in hidden
+// folders and testdata.
+func goFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }

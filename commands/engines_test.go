@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 
@@ -203,8 +204,8 @@ func TestTiledEngineReportNamesTheTiles(t *testing.T) {
 // every tile as ungeoreferenced. Both ways of tiling are checked: tile by
 // tile (fBm) and cut from the whole map (diamond-square).
 func TestTIFFTilesMosaicInGDAL(t *testing.T) {
-	vrt := needGDAL(t, "gdalbuildvrt")
-	translate := needGDAL(t, "gdal_translate")
+	vrt := testenv.NeedTool(t, "gdalbuildvrt", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	for _, alg := range []string{"fbm", "diamond-square"} {
 		dir := t.TempDir()
 		whole, tiled := filepath.Join(dir, "whole.tif"), filepath.Join(dir, "t.tif")

@@ -205,114 +205,147 @@ func Explore(args []string, stdout, stderr io.Writer) error {
 // Render renders one frame of the explorer's view to a PNG.
 func Render(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
-	wf := addWorldFlags(fs)
-	out := fs.String("o", "", "output PNG file")
-	camera := fs.String("camera", "", "camera as x,y,z,yaw,pitch (world units, degrees); default: the overview")
-	walk := fs.Bool("walk", false, "put the camera at eye height above the ground at x,z")
-	width := fs.Int("width", 1280, "image width in pixels")
-	height := fs.Int("height", 720, "image height in pixels")
-	view := addViewerFlags(fs) // -texturing, -sun-elevation, -water, -aa, …: docs/viewer.md
-	slope := fs.Bool("slope", false, "choose materials by slope: -texturing slope")
-	fog := fs.Bool("fog", false, "distance fog, its visibility about twice the map's side (-fog-density sets it)")
-	full := fs.Bool("full-mesh", false, "draw every triangle (no level of detail or culling)")
-	hud := fs.Bool("hud", false, "draw the HUD (FPS, triangles, camera) as the explorer does")
-	ui := fs.Bool("ui", false, "draw the panels and the minimap as the explorer does")
-	open := fs.String("open", "Generator", "with -ui: the panels shown unfolded, comma-separated: Generator, Viewer, File, Teach, Erosion, Route")
-	help := fs.Bool("help-overlay", false, "draw the key help overlay")
-	mask := fs.String("mask", "", "with -erosion: show an erosion mask on the minimap: flow, eroded or deposited")
-	follow := fs.Float64("follow", -1, "with -route: put the camera on the route this many world units along it, following it")
-	noShadows := fs.Bool("no-shadows", false, "leave out the terrain's shadows and ambient occlusion: -shadows=false -occlusion=false")
-	var teach lesson.State
-	lesson.AddFlags(fs, &teach, false) // -lesson, -stage, …: a lesson state on a slide, as a link names it
+	rf := addRenderFlags(fs)
 	if err := parseFlags(fs, args, stderr, "cordillera render -o shot.png [-preset NAME] [-camera x,y,z,yaw,pitch] [-width W -height H] [flags]"); err != nil {
 		return err
 	}
-	if *out == "" || !strings.EqualFold(filepath.Ext(*out), ".png") {
-		return errors.New("render: -o FILE.png is required")
-	}
-	if *width < 16 || *height < 16 || *width > 8192 || *height > 8192 {
-		return fmt.Errorf("render: -width %d -height %d: each must be between 16 and 8192", *width, *height)
-	}
-	var pose *game.CameraPose
-	if *camera != "" {
-		p, err := parsePose(*camera)
-		if err != nil {
-			return fmt.Errorf("render: -camera: %w", err)
-		}
-		p.Walk = *walk
-		pose = &p
-	}
-	if *mask != "" && !slices.Contains(erosion.MaskNames, *mask) {
-		return fmt.Errorf("render: -mask %q: want one of %s", *mask, strings.Join(erosion.MaskNames, ", "))
-	}
-	if math.IsNaN(*follow) || math.IsInf(*follow, 0) {
-		return fmt.Errorf("render: -follow %g: want a distance along the route in world units", *follow)
-	}
-	if *follow >= 0 && wf.route == "" {
-		return errors.New("render: -follow needs -route TRACK")
-	}
-	if teach.Lesson != "" {
-		if *walk {
-			return errors.New("render: -walk: a lesson's camera flies (give -camera alone)")
-		}
-		if pose != nil { // after the lesson's own framing
-			teach.Camera = &lesson.Pose{X: pose.X, Y: pose.Y, Z: pose.Z, Yaw: pose.Yaw, Pitch: pose.Pitch}
-			pose = nil
-		}
-	}
-	if err := wf.checkOutput("render", *out); err != nil {
-		return err
-	}
-	w, params, _, err := wf.load("render", stdout)
+	pose, err := rf.check()
 	if err != nil {
 		return err
 	}
-	if err := teach.Check(params); err != nil {
+	if err := rf.world.checkOutput("render", rf.out); err != nil {
+		return err
+	}
+	w, params, _, err := rf.world.load("render", stdout)
+	if err != nil {
+		return err
+	}
+	if err := rf.teach.Check(params); err != nil {
 		return fmt.Errorf("render: -%w", err)
 	}
-	if *mask != "" && w.Masks == nil {
+	if rf.mask != "" && w.Masks == nil {
 		return errors.New("render: -mask needs erosion: add -erosion hydraulic, thermal or fluvial")
 	}
 	if err := needDisplay("render", ""); err != nil {
 		return err
 	}
-	m := w.Map
-	img, err := game.RenderGame(w, pose, *width, *height, func(g *game.Game) {
-		g.Params = params             // what the Generator panel shows
-		g.UsePreset(wf.params.preset) // the preset's look; the flags below override it
-		g.HUD, g.FullMesh, g.ShowUI, g.ShowMinimap, g.ShowHelp = *hud, *full, *ui, *ui, *help
-		g.OpenPanels(strings.Split(*open, ",")...)
-		if *mask != "" {
-			g.ShowMask(*mask)
-		}
-		if *follow >= 0 && w.Route != nil {
-			g.Follow, g.FollowSpeed = true, 0
-			g.FollowAt = *follow
-			g.Camera.Pitch = -0.09
-		}
-		v := &g.View
-		view.apply(v)
-		if *slope {
-			v.Texturing = game.BySlope
-		}
-		if *noShadows {
-			v.Shadows, v.Occlusion = false, false
-		}
-		if *fog && !view.isGiven("fog-density") {
-			v.FogDensity = game.DefaultFog(m)
-		}
-		if teach != (lesson.State{}) {
-			g.OpenLesson(teach, false) // the panels as -ui says
-		}
-	})
+	img, err := game.RenderGame(w, pose, rf.width, rf.height, func(g *game.Game) { rf.setUp(g, w, params) })
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	if err := game.SavePNG(*out, img); err != nil {
+	if err := game.SavePNG(rf.out, img); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	fmt.Fprintln(stdout, "wrote", *out)
+	fmt.Fprintln(stdout, "wrote", rf.out)
 	return nil
+}
+
+// renderFlags are render's flags: the world's, the Viewer's, and what
+// one frame shows (camera, size, overlays, a lesson's state).
+type renderFlags struct {
+	world                     *worldFlags
+	view                      *viewerFlags
+	out, camera, open, mask   string
+	walk                      bool
+	width, height             int
+	slope, fog, full, hud, ui bool
+	help, noShadows           bool
+	follow                    float64
+	teach                     lesson.State
+}
+
+// addRenderFlags defines render's flags on fs.
+func addRenderFlags(fs *flag.FlagSet) *renderFlags {
+	rf := &renderFlags{world: addWorldFlags(fs)}
+	fs.StringVar(&rf.out, "o", "", "output PNG file")
+	fs.StringVar(&rf.camera, "camera", "", "camera as x,y,z,yaw,pitch (world units, degrees); default: the overview")
+	fs.BoolVar(&rf.walk, "walk", false, "put the camera at eye height above the ground at x,z")
+	fs.IntVar(&rf.width, "width", 1280, "image width in pixels")
+	fs.IntVar(&rf.height, "height", 720, "image height in pixels")
+	rf.view = addViewerFlags(fs) // -texturing, -sun-elevation, -water, -aa, …: docs/viewer.md
+	fs.BoolVar(&rf.slope, "slope", false, "choose materials by slope: -texturing slope")
+	fs.BoolVar(&rf.fog, "fog", false, "distance fog, its visibility about twice the map's side (-fog-density sets it)")
+	fs.BoolVar(&rf.full, "full-mesh", false, "draw every triangle (no level of detail or culling)")
+	fs.BoolVar(&rf.hud, "hud", false, "draw the HUD (FPS, triangles, camera) as the explorer does")
+	fs.BoolVar(&rf.ui, "ui", false, "draw the panels and the minimap as the explorer does")
+	fs.StringVar(&rf.open, "open", "Generator", "with -ui: the panels shown unfolded, comma-separated: Generator, Viewer, File, Teach, Erosion, Route")
+	fs.BoolVar(&rf.help, "help-overlay", false, "draw the key help overlay")
+	fs.StringVar(&rf.mask, "mask", "", "with -erosion: show an erosion mask on the minimap: flow, eroded or deposited")
+	fs.Float64Var(&rf.follow, "follow", -1, "with -route: put the camera on the route this many world units along it, following it")
+	fs.BoolVar(&rf.noShadows, "no-shadows", false, "leave out the terrain's shadows and ambient occlusion: -shadows=false -occlusion=false")
+	lesson.AddFlags(fs, &rf.teach, false) // -lesson, -stage, …: a lesson state on a slide, as a link names it
+	return rf
+}
+
+// check rejects flags that cannot go together before any world is made,
+// and returns the camera pose that -camera and -walk ask for (nil: the
+// overview, or a lesson's own framing, which then takes -camera).
+func (rf *renderFlags) check() (*game.CameraPose, error) {
+	if rf.out == "" || !strings.EqualFold(filepath.Ext(rf.out), ".png") {
+		return nil, errors.New("render: -o FILE.png is required")
+	}
+	if rf.width < 16 || rf.height < 16 || rf.width > 8192 || rf.height > 8192 {
+		return nil, fmt.Errorf("render: -width %d -height %d: each must be between 16 and 8192", rf.width, rf.height)
+	}
+	var pose *game.CameraPose
+	if rf.camera != "" {
+		p, err := parsePose(rf.camera)
+		if err != nil {
+			return nil, fmt.Errorf("render: -camera: %w", err)
+		}
+		p.Walk = rf.walk
+		pose = &p
+	}
+	if rf.mask != "" && !slices.Contains(erosion.MaskNames, rf.mask) {
+		return nil, fmt.Errorf("render: -mask %q: want one of %s", rf.mask, strings.Join(erosion.MaskNames, ", "))
+	}
+	if math.IsNaN(rf.follow) || math.IsInf(rf.follow, 0) {
+		return nil, fmt.Errorf("render: -follow %g: want a distance along the route in world units", rf.follow)
+	}
+	if rf.follow >= 0 && rf.world.route == "" {
+		return nil, errors.New("render: -follow needs -route TRACK")
+	}
+	if rf.teach.Lesson != "" {
+		if rf.walk {
+			return nil, errors.New("render: -walk: a lesson's camera flies (give -camera alone)")
+		}
+		if pose != nil { // after the lesson's own framing
+			rf.teach.Camera = &lesson.Pose{X: pose.X, Y: pose.Y, Z: pose.Z, Yaw: pose.Yaw, Pitch: pose.Pitch}
+			pose = nil
+		}
+	}
+	return pose, nil
+}
+
+// setUp sets g, the explorer about to draw w's frame, as the flags ask:
+// the preset's look first, then the flags over it.
+func (rf *renderFlags) setUp(g *game.Game, w *game.World, params terrain.Params) {
+	g.Params = params                   // what the Generator panel shows
+	g.UsePreset(rf.world.params.preset) // the preset's look; the flags below override it
+	g.HUD, g.FullMesh, g.ShowUI, g.ShowMinimap, g.ShowHelp = rf.hud, rf.full, rf.ui, rf.ui, rf.help
+	g.OpenPanels(strings.Split(rf.open, ",")...)
+	if rf.mask != "" {
+		g.ShowMask(rf.mask)
+	}
+	if rf.follow >= 0 && w.Route != nil {
+		g.Follow, g.FollowSpeed = true, 0
+		g.FollowAt = rf.follow
+		g.Camera.Pitch = -0.09
+	}
+	v := &g.View
+	rf.view.apply(v)
+	if rf.slope {
+		v.Texturing = game.BySlope
+	}
+	if rf.noShadows {
+		v.Shadows, v.Occlusion = false, false
+	}
+	if rf.fog && !rf.view.isGiven("fog-density") {
+		v.FogDensity = game.DefaultFog(w.Map)
+	}
+	if rf.teach != (lesson.State{}) {
+		g.OpenLesson(rf.teach, false) // the panels as -ui says
+	}
 }
 
 // parsePose reads "x,y,z,yaw,pitch", as a link's camera= is read.

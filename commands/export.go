@@ -76,6 +76,17 @@ func isMesh(path string) bool {
 // checkExport validates the export flags against -o and the parameters,
 // and moves a generated map's size to the one the target accepts.
 func checkExport(opt *generateOptions) error {
+	for _, check := range []func(*generateOptions) error{checkMeshFlags, checkDerivedMaps, checkTiling, checkMeshSizes, checkTarget} {
+		if err := check(opt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMeshFlags: -mesh-error and -bake-texture go with a glTF -o, and the
+// error is a number of metres.
+func checkMeshFlags(opt *generateOptions) error {
 	e := &opt.export
 	if (e.meshError != 0 || e.bakeTexture) && !slices.ContainsFunc(opt.outs, isMesh) {
 		return fmt.Errorf("generate: -mesh-error and -bake-texture shape a mesh; use -o NAME.glb or NAME.gltf")
@@ -83,11 +94,25 @@ func checkExport(opt *generateOptions) error {
 	if math.IsNaN(e.meshError) || e.meshError < 0 || math.IsInf(e.meshError, 0) {
 		return fmt.Errorf("generate: -mesh-error %v: want a non-negative number of metres", e.meshError)
 	}
+	return nil
+}
+
+// checkDerivedMaps: the normal and splat maps are PNGs.
+func checkDerivedMaps(opt *generateOptions) error {
+	e := &opt.export
 	for _, p := range []struct{ flag, path string }{{"normal-map", e.normalMap}, {"splat-map", e.splatMap}} {
 		if p.path != "" && !strings.EqualFold(filepath.Ext(p.path), ".png") {
 			return fmt.Errorf("generate: -%s %s: want a .png file", p.flag, p.path)
 		}
 	}
+	return nil
+}
+
+// checkTiling: -tiles is 2 to 64 a side, and a generated map of the
+// size asked for divides into them (a target's size is checked once it
+// is fitted, a loaded map's once it is read).
+func checkTiling(opt *generateOptions) error {
+	e := &opt.export
 	if e.tiles < 0 || e.tiles == 1 || e.tiles > 64 {
 		return fmt.Errorf("generate: -tiles %d: want 2 to 64 tiles a side", e.tiles)
 	}
@@ -96,10 +121,15 @@ func checkExport(opt *generateOptions) error {
 			return fmt.Errorf("generate: %w", err)
 		}
 	}
+	return nil
+}
+
+// checkMeshSizes refuses in milliseconds a full glTF mesh of a generated
+// map that writing would refuse after the map (and its erosion) is made.
+func checkMeshSizes(opt *generateOptions) error {
+	e := &opt.export
 	for _, out := range opt.outs {
 		if isMesh(out) && e.meshError == 0 && opt.heightmap == "" && opt.route == "" {
-			// Refuse in milliseconds what writing would refuse after the map
-			// (and its erosion) is made.
 			tiles := max(e.tiles, 1)
 			side := (opt.params.Size-1)/tiles + 1
 			if b := meshfile.FullMeshBytes(side, side); b > meshfile.MaxBytes {
@@ -108,6 +138,13 @@ func checkExport(opt *generateOptions) error {
 			}
 		}
 	}
+	return nil
+}
+
+// checkTarget: the engine target is one we know, every -o is a format it
+// imports, and a size it moved is said in the report.
+func checkTarget(opt *generateOptions) error {
+	e := &opt.export
 	if e.target == "" {
 		return nil
 	}
@@ -263,50 +300,9 @@ func routeGeoRef(p *track.Path, m *terrain.Heightmap) *heightfile.GeoRef {
 // is cancelled (the other formats stop at their next write).
 func saveMap(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *pipeline.World) (wrote []string, err error) {
 	e := opt.export
-	m := w.Map
 	base, geo := worldBase(opt, w)
-	loadedUnreal := e.target == "unreal" && opt.heightmap != ""
-	if e.target == "unity" || e.target == "unreal" {
-		n, msg := targetSize(e.target, max(m.Width, m.Height))
-		if opt.heightmap != "" && msg != "" {
-			fmt.Fprintln(e.report, msg)
-		}
-		if m.Width != n || m.Height != n {
-			if m.Width < n || m.Height < n || loadedUnreal {
-				geo = nil // resampled: the old transform no longer fits
-			}
-			if loadedUnreal && (m.Width > n || m.Height > n) {
-				// A loaded map is the user's whole area: resample it rather
-				// than crop it to the size Unreal takes.
-				m = resample(m, n)
-				fmt.Fprintf(e.report, "-target unreal: the %s map is resampled to %d×%d (cell size %.6g m), its whole area kept\n",
-					filepath.Base(opt.heightmap), n, n, m.CellSize)
-			} else {
-				m = fitSize(m, n)
-			}
-		}
-	}
-	full := m
-	save := func(path string, t *terrain.Heightmap, geo *heightfile.GeoRef, col, row int) error {
-		so := heightfile.SaveOptions{Base: base, Geo: geo, NoData: sourceNoData(opt, full, col, row, t.Width, t.Height, e.target == "unity")}
-		tile := meshTile{origin: [3]float64{float64(col) * t.CellSize, 0, float64(row) * t.CellSize}, tiles: max(e.tiles, 1)}
-		if e.tiles > 1 {
-			tile.whole, tile.at = full, image.Pt(col, row)
-		}
-		if e.target == "unity" {
-			// Unity's Import Raw puts the file's first row at the terrain's
-			// z = 0, its south edge; our rows start in the north.
-			t = flipRows(t)
-		}
-		if e.target == "godot" {
-			so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
-		}
-		if err := addMap(ctx, g, path, t, so, e, tile); err != nil {
-			return err
-		}
-		wrote = append(wrote, path)
-		return nil
-	}
+	m, geo := fitTargetMap(opt, w.Map, geo)
+	s := &mapSaver{ctx: ctx, g: g, opt: opt, base: base, full: m}
 	if e.tiles > 1 && geo == nil {
 		geo = localGeo(m.CellSize, 0, 0)
 	}
@@ -315,14 +311,92 @@ func saveMap(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *p
 	for _, out := range opt.outs {
 		var err error
 		if e.tiles > 1 {
-			err = saveTiles(out, m, geo, e.tiles, save)
+			err = saveTiles(out, m, geo, e.tiles, s.save)
 		} else {
-			err = save(out, m, geo, 0, 0)
+			err = s.save(out, m, geo, 0, 0)
 		}
 		if err != nil {
-			return wrote, fmt.Errorf("generate: %w", err)
+			return s.wrote, fmt.Errorf("generate: %w", err)
 		}
 	}
+	if err := s.saveDerived(m); err != nil {
+		return s.wrote, err
+	}
+	if e.target != "" {
+		for _, out := range opt.outs {
+			engineReport(e.report, e.target, out, m, base, max(e.tiles, 1))
+		}
+	}
+	return s.wrote, nil
+}
+
+// fitTargetMap returns m at the size Unity or Unreal takes (cropped, or
+// resampled where it is smaller or a loaded map Unreal would crop) and
+// the georeferencing that still fits it; other targets take m as it is.
+func fitTargetMap(opt generateOptions, m *terrain.Heightmap, geo *heightfile.GeoRef) (*terrain.Heightmap, *heightfile.GeoRef) {
+	e := opt.export
+	if e.target != "unity" && e.target != "unreal" {
+		return m, geo
+	}
+	loadedUnreal := e.target == "unreal" && opt.heightmap != ""
+	n, msg := targetSize(e.target, max(m.Width, m.Height))
+	if opt.heightmap != "" && msg != "" {
+		fmt.Fprintln(e.report, msg)
+	}
+	if m.Width == n && m.Height == n {
+		return m, geo
+	}
+	if m.Width < n || m.Height < n || loadedUnreal {
+		geo = nil // resampled: the old transform no longer fits
+	}
+	if loadedUnreal && (m.Width > n || m.Height > n) {
+		// A loaded map is the user's whole area: resample it rather
+		// than crop it to the size Unreal takes.
+		m = resample(m, n)
+		fmt.Fprintf(e.report, "-target unreal: the %s map is resampled to %d×%d (cell size %.6g m), its whole area kept\n",
+			filepath.Base(opt.heightmap), n, n, m.CellSize)
+		return m, geo
+	}
+	return fitSize(m, n), geo
+}
+
+// mapSaver writes saveMap's files into its group and lists them.
+type mapSaver struct {
+	ctx   context.Context
+	g     *atomicfile.Group
+	opt   generateOptions
+	base  float64            // the height in metres of map height 0
+	full  *terrain.Heightmap // the whole map, which tiles are cut from
+	wrote []string
+}
+
+// save adds the map or tile t, whose first sample is the whole map's
+// (col, row), to the group as path, turned and labelled for the target.
+func (s *mapSaver) save(path string, t *terrain.Heightmap, geo *heightfile.GeoRef, col, row int) error {
+	e := s.opt.export
+	so := heightfile.SaveOptions{Base: s.base, Geo: geo, NoData: sourceNoData(s.opt, s.full, col, row, t.Width, t.Height, e.target == "unity")}
+	tile := meshTile{origin: [3]float64{float64(col) * t.CellSize, 0, float64(row) * t.CellSize}, tiles: max(e.tiles, 1)}
+	if e.tiles > 1 {
+		tile.whole, tile.at = s.full, image.Pt(col, row)
+	}
+	if e.target == "unity" {
+		// Unity's Import Raw puts the file's first row at the terrain's
+		// z = 0, its south edge; our rows start in the north.
+		t = flipRows(t)
+	}
+	if e.target == "godot" {
+		so.EXRChannel = "R" // Godot loads a lone R channel as a float (RF) image
+	}
+	if err := addMap(s.ctx, s.g, path, t, so, e, tile); err != nil {
+		return err
+	}
+	s.wrote = append(s.wrote, path)
+	return nil
+}
+
+// saveDerived adds the normal and splat maps of m that the flags ask for.
+func (s *mapSaver) saveDerived(m *terrain.Heightmap) error {
+	e := s.opt.export
 	conv := heightfile.NormalsOpenGL
 	if e.target == "unreal" {
 		conv = heightfile.NormalsDirectX
@@ -339,17 +413,12 @@ func saveMap(ctx context.Context, g *atomicfile.Group, opt generateOptions, w *p
 			continue
 		}
 		e.bar.Phase("writing " + filepath.Base(d.path))
-		if err := g.Add(d.path, d.encode); err != nil {
-			return wrote, fmt.Errorf("generate: %w", err)
+		if err := s.g.Add(d.path, d.encode); err != nil {
+			return fmt.Errorf("generate: %w", err)
 		}
-		wrote = append(wrote, d.path)
+		s.wrote = append(s.wrote, d.path)
 	}
-	if e.target != "" {
-		for _, out := range opt.outs {
-			engineReport(e.report, e.target, out, m, base, max(e.tiles, 1))
-		}
-	}
-	return wrote, nil
+	return nil
 }
 
 // meshTile places a mesh tile in the world: its corner's offset, and the

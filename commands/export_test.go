@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"cordillera/internal/testenv"
 	"cordillera/route/track"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
@@ -288,7 +289,7 @@ func TestProgressBar(t *testing.T) {
 // that crosses the antimeridian, where longitude and latitude are far from
 // linear in column and row.
 func TestRouteGeoTIFFReadByGDAL(t *testing.T) {
-	tool := needGDAL(t, "gdallocationinfo")
+	tool := testenv.NeedTool(t, "gdallocationinfo", "gdal-bin")
 	dir := t.TempDir()
 	track := writeTrack(t, dir, 120)
 	out := filepath.Join(dir, "route.tif")
@@ -351,7 +352,7 @@ func TestRouteGeoTIFFReadByGDAL(t *testing.T) {
 // track's polyline pts (latitude, longitude).
 func checkSolvedOnTrack(t *testing.T, dir, name, trackFile string, pts [][2]float64) {
 	t.Helper()
-	tool := needGDAL(t, "gdaltransform")
+	tool := testenv.NeedTool(t, "gdaltransform", "gdal-bin")
 	out, rep := filepath.Join(dir, name+".tif"), filepath.Join(dir, name+".json")
 	if _, _, err := runCLI(t, "-route", trackFile, "-o", out, "-route-report", rep, "-size", "257", "-levels", "6"); err != nil {
 		t.Fatal(err)
@@ -423,21 +424,6 @@ func checkSolvedOnTrack(t *testing.T, dir, name, trackFile string, pts [][2]floa
 		worst = max(worst, best)
 	}
 	t.Logf("%s: %d solved points, farthest %.3f m from the track (cell %.2f m)", name, len(lines), worst, report.Cell)
-}
-
-// needGDAL returns the path of a GDAL tool, failing the test when it is
-// missing unless CORDILLERA_NO_TOOLS=1 asks to skip real-consumer tests.
-func needGDAL(t *testing.T, name string) string {
-	t.Helper()
-	tool, err := exec.LookPath(name)
-	if err != nil {
-		msg := name + " not found: install Debian's gdal-bin (test.sh does), or set CORDILLERA_NO_TOOLS=1 to skip the real-consumer tests"
-		if os.Getenv("CORDILLERA_NO_TOOLS") == "1" {
-			t.Skip("SKIPPED: " + msg)
-		}
-		t.Fatal(msg)
-	}
-	return tool
 }
 
 // A 16-bit PNG of metres (44–2044) is recognised, and -map-height 65535

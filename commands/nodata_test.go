@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -16,8 +17,8 @@ import (
 // comes out with a GDAL_NODATA value that GDAL reads and the hole's
 // samples set to it, and no others. The old writer wrote no nodata.
 func TestGenerateKeepsNoData(t *testing.T) {
-	translate := needGDAL(t, "gdal_translate")
-	info := needGDAL(t, "gdalinfo")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
+	info := testenv.NeedTool(t, "gdalinfo", "gdal-bin")
 	dir := t.TempDir()
 	const n = 41
 	m := terrain.NewHeightmap(n, n)

@@ -87,72 +87,108 @@ func parseSweepFlags(args []string, stderr io.Writer) (sweepOptions, error) {
 	if opt.thesisLook && !opt.threeD {
 		return opt, errors.New("sweep: -thesis-look is a way of rendering -3d panels; add -3d")
 	}
+	param, err := opt.chooseFigure(figure, param, values, given, pf)
+	if err != nil {
+		return opt, err
+	}
+	if err := opt.chooseValues(param, values, given); err != nil {
+		return opt, err
+	}
+	if err := opt.checkSheet(); err != nil {
+		return opt, err
+	}
+	err = opt.resolveBase(pf, given)
+	return opt, err
+}
 
+// chooseFigure takes -figure's parameter, values and base preset into
+// opt and pf, or checks that -param and -values are given without it; it
+// returns the parameter swept.
+func (opt *sweepOptions) chooseFigure(figure, param, values string, given map[string]bool, pf *paramFlags) (string, error) {
 	switch {
 	case figure != "" && (param != "" || values != ""):
-		return opt, errors.New("sweep: -figure sets the parameter and its values; leave out -param and -values")
+		return "", errors.New("sweep: -figure sets the parameter and its values; leave out -param and -values")
 	case figure != "" && given["preset"]:
-		return opt, errors.New("sweep: -figure sets its own base preset; leave out -preset (other parameter flags still apply)")
+		return "", errors.New("sweep: -figure sets its own base preset; leave out -preset (other parameter flags still apply)")
 	case figure != "":
 		fig, ok := terrain.FigureByName(figure)
 		if !ok {
-			return opt, fmt.Errorf("sweep: unknown figure %q (run 'cordillera sweep -list'; known: %s)", figure, strings.Join(figureNames(), ", "))
+			return "", fmt.Errorf("sweep: unknown figure %q (run 'cordillera sweep -list'; known: %s)", figure, strings.Join(figureNames(), ", "))
 		}
-		opt.figure, param, pf.preset = fig, fig.Param, fig.Preset
+		opt.figure, pf.preset = fig, fig.Preset
 		opt.values = fig.Values
+		return fig.Param, nil
 	case param == "":
-		return opt, errors.New("sweep: -param NAME is required (or -figure, or -list)")
+		return "", errors.New("sweep: -param NAME is required (or -figure, or -list)")
 	case values == "":
-		return opt, fmt.Errorf("sweep: -values is required: the values of %s, comma-separated", param)
+		return "", fmt.Errorf("sweep: -values is required: the values of %s, comma-separated", param)
 	}
+	return param, nil
+}
 
+// chooseValues sets the swept parameter's spec and, without a figure,
+// its values from -values.
+func (opt *sweepOptions) chooseValues(param, values string, given map[string]bool) error {
 	spec, ok := terrain.SpecByName(param)
 	if !ok {
-		return opt, fmt.Errorf("sweep: -param %q is not a generator parameter; choose one of: %s", param, strings.Join(specNames(), ", "))
+		return fmt.Errorf("sweep: -param %q is not a generator parameter; choose one of: %s", param, strings.Join(specNames(), ", "))
 	}
 	opt.spec = spec
 	if given[spec.Name] {
-		return opt, fmt.Errorf("sweep: -%s is the parameter being swept; give its values with -values", spec.Name)
+		return fmt.Errorf("sweep: -%s is the parameter being swept; give its values with -values", spec.Name)
 	}
 	if opt.figure.Name == "" {
 		opt.values = splitValues(values, spec)
 	}
 	if len(opt.values) < 1 || len(opt.values) > sweepMaxPanels {
-		return opt, fmt.Errorf("sweep: -values: %d values; give between 1 and %d", len(opt.values), sweepMaxPanels)
+		return fmt.Errorf("sweep: -values: %d values; give between 1 and %d", len(opt.values), sweepMaxPanels)
 	}
+	return nil
+}
+
+// checkSheet checks the contact sheet's flags (-o, -cols,
+// -exaggeration) and picks the columns where -cols is not given.
+func (opt *sweepOptions) checkSheet() error {
 	if opt.out == "" || !strings.EqualFold(filepath.Ext(opt.out), ".png") {
-		return opt, errors.New("sweep: -o FILE.png is required")
+		return errors.New("sweep: -o FILE.png is required")
 	}
 	if opt.cols < 0 || opt.cols > len(opt.values) {
-		return opt, fmt.Errorf("sweep: -cols %d: want between 1 and the number of panels, %d", opt.cols, len(opt.values))
+		return fmt.Errorf("sweep: -cols %d: want between 1 and the number of panels, %d", opt.cols, len(opt.values))
 	}
 	if opt.cols == 0 {
 		opt.cols = int(math.Ceil(math.Sqrt(float64(len(opt.values)))))
 	}
 	if !(opt.exaggeration >= 0.1 && opt.exaggeration <= 20) {
-		return opt, fmt.Errorf("sweep: -exaggeration %g: want between 0.1 and 20", opt.exaggeration)
+		return fmt.Errorf("sweep: -exaggeration %g: want between 0.1 and 20", opt.exaggeration)
 	}
+	return nil
+}
 
+// resolveBase sets every other parameter from the flags (a sweep's own
+// default size unless -size is given) and checks that the swept one
+// changes the map and that each of its values is valid.
+func (opt *sweepOptions) resolveBase(pf *paramFlags, given map[string]bool) error {
+	spec := opt.spec
 	pf.swept = spec.Name
 	p, err := pf.resolve("sweep", nil)
 	if err != nil {
-		return opt, err
+		return err
 	}
 	if !given["size"] {
 		p.Size = sweepDefaultSize
 	}
 	opt.base = p
 	if why := unusedBecause(p, spec.Name); why != "" {
-		return opt, fmt.Errorf("sweep: -param %s does not change a %s map with effect %s: %s", spec.Name, p.Algorithm, p.Effect, why)
+		return fmt.Errorf("sweep: -param %s does not change a %s map with effect %s: %s", spec.Name, p.Algorithm, p.Effect, why)
 	}
 	// Every value is checked before any panel is generated, so a typo in
 	// the last one does not cost the time of the others.
 	for i, v := range opt.values {
 		if _, err := sweepParams(p, spec, v); err != nil {
-			return opt, fmt.Errorf("sweep: -values: value %d of %d: %w", i+1, len(opt.values), err)
+			return fmt.Errorf("sweep: -values: value %d of %d: %w", i+1, len(opt.values), err)
 		}
 	}
-	return opt, nil
+	return nil
 }
 
 // splitValues splits -values at commas; "all" is every choice of a

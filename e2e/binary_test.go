@@ -1,10 +1,15 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -50,4 +55,34 @@ func scratchDir() (string, error) {
 		scratch, err = os.MkdirTemp("", "cordillera-e2e-")
 	})
 	return scratch, err
+}
+
+// runBinary runs the built command (plainBinary) with args until ctx
+// ends, and returns what it printed, standard output and error together.
+func runBinary(ctx context.Context, bin string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var msg bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &msg, &msg
+	err := cmd.Run()
+	return msg.String(), err
+}
+
+// binaryPNG runs the built command with args, which write the picture
+// out, and returns it decoded; a failed run fails t with what the
+// command printed.
+func binaryPNG(ctx context.Context, t *testing.T, bin, out string, args ...string) image.Image {
+	t.Helper()
+	if msg, err := runBinary(ctx, bin, args...); err != nil {
+		t.Fatalf("cordillera %s: %v\n%s", strings.Join(args, " "), err, msg)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	return img
 }

@@ -1,12 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"image"
-	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,26 +25,11 @@ func TestE2ERenderLesson(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	run := func(out string, args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, bin, append([]string{"render", "-o", out}, args...)...)
-		var msg bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &msg, &msg
-		err := cmd.Run()
-		return msg.String(), err
+		return runBinary(ctx, bin, append([]string{"render", "-o", out}, args...)...)
 	}
 	render := func(name string, args ...string) image.Image {
 		out := filepath.Join(dir, name+".png")
-		if msg, err := run(out, args...); err != nil {
-			t.Fatalf("render %v: %v\n%s", args, err, msg)
-		}
-		f, err := os.Open(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := binaryPNG(ctx, t, bin, out, append([]string{"render", "-o", out}, args...)...)
 		if shots := os.Getenv("CORDILLERA_LESSON_SHOTS"); shots != "" {
 			data, _ := os.ReadFile(out)
 			_ = os.WriteFile(filepath.Join(shots, name+".png"), data, 0o644)

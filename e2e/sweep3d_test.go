@@ -1,13 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"image"
-	"image/png"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,22 +25,7 @@ func TestE2ESweep3D(t *testing.T) {
 	defer cancel()
 	sheet := func(args ...string) image.Image {
 		out := filepath.Join(dir, strings.Join(args, "")+".png")
-		cmd := exec.CommandContext(ctx, bin, append([]string{"sweep", "-figure", "fig7.5", "-cols", "3", "-o", out}, args...)...)
-		var msg bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &msg, &msg
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("sweep %v: %v\n%s", args, err, msg.Bytes())
-		}
-		f, err := os.Open(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return img
+		return binaryPNG(ctx, t, bin, out, append([]string{"sweep", "-figure", "fig7.5", "-cols", "3", "-o", out}, args...)...)
 	}
 	views, relief, thesis := sheet("-3d"), sheet(), sheet("-3d", "-thesis-look")
 	if views.Bounds() == relief.Bounds() {

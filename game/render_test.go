@@ -264,18 +264,30 @@ func BenchmarkFPS1025FullMesh(b *testing.B) { benchmarkFPS(b, true) }
 // default size) with the look set changes to the default viewer.
 func benchmarkFPSLook(b *testing.B, set func(v *Viewer)) {
 	needLoop(b)
-	// The default world as the explorer shows it: with the land beyond
-	// the map.
-	w := *testWorld(b, 1025)
+	w := worldBeyond(b, 1025)
+	g := newTestGame(b, w)
+	set(&g.View)
+	lowView(g.Camera, g.World.Map)
+	benchmarkWindowFrames(b, g)
+}
+
+// worldBeyond is the default world of size² samples as the explorer
+// shows it: with the land beyond the map.
+func worldBeyond(b *testing.B, size int) *World {
+	w := *testWorld(b, size)
 	p := terrain.DefaultParams()
-	p.Size = 1025
+	p.Size = size
 	AddOutside(context.Background(), &w, p)
 	if w.Outside == nil {
 		b.Fatal("the default world has no land beyond the map")
 	}
-	g := newTestGame(b, &w)
-	set(&g.View)
-	lowView(g.Camera, g.World.Map)
+	return &w
+}
+
+// benchmarkWindowFrames draws g's view b.N times at 1280×720 (the
+// window's size) once its light map is made, and reports the frame rate
+// and the CPU time a frame costs.
+func benchmarkWindowFrames(b *testing.B, g *Game) {
 	waitLight(b, g)
 	onLoop(func() { loop.w, loop.h = ScreenWidth, ScreenHeight })
 	defer onLoop(func() { loop.w, loop.h = testW, testH })

@@ -12,7 +12,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"cordillera/internal/testenv"
 	"cordillera/shaders"
 	"cordillera/terrain"
 )
@@ -242,20 +241,7 @@ func BenchmarkFPS1025Forest(b *testing.B) {
 	c := g.Camera
 	c.Pos = mgl32.Vec3{6500, float32(m.GroundHeight(6500, 11000)) + EyeHeight, 11000}
 	c.Yaw, c.Pitch = mgl32.DegToRad(180), mgl32.DegToRad(4)
-	waitLight(b, g)
-	onLoop(func() { loop.w, loop.h = ScreenWidth, ScreenHeight })
-	defer onLoop(func() { loop.w, loop.h = testW, testH })
-	setDraw(g.Draw)
-	defer setDraw(nil)
-	waitFrames(2)
-	cpu0, haveCPU := testenv.ProcessCPU()
-	b.ResetTimer()
-	waitFrames(int64(b.N))
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fps")
-	if cpu1, ok := testenv.ProcessCPU(); ok && haveCPU {
-		b.ReportMetric((cpu1-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/frame")
-	}
+	benchmarkWindowFrames(b, g)
 	b.ReportMetric(float64(g.render.scatter.triangles()), "scatter-triangles")
 }
 

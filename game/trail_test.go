@@ -1,14 +1,12 @@
 package game
 
 import (
-	"context"
 	"image"
 	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"cordillera/internal/testenv"
 	"cordillera/route"
 	"cordillera/route/track"
 	"cordillera/terrain"
@@ -330,32 +328,16 @@ func TestTrailFollowsTheGround(t *testing.T) {
 // through the view: what the trail and its highlight line cost a frame.
 func BenchmarkFPS1025LookRoute(b *testing.B) {
 	needLoop(b)
-	w := *testWorld(b, 1025)
-	p := terrain.DefaultParams()
-	p.Size = 1025
-	AddOutside(context.Background(), &w, p)
+	w := worldBeyond(b, 1025)
 	var line [][2]float64
 	for s := 80.0; s <= 940; s += 4 {
 		line = append(line, [2]float64{s + 30*math.Sin(s/40), s - 30*math.Sin(s/40)})
 	}
 	w.Route = lineView(w.Map, line)
-	g := newTestGame(b, &w)
+	g := newTestGame(b, w)
 	g.View.Water = 0.25
 	lowView(g.Camera, g.World.Map)
-	waitLight(b, g)
-	onLoop(func() { loop.w, loop.h = ScreenWidth, ScreenHeight })
-	defer onLoop(func() { loop.w, loop.h = testW, testH })
-	setDraw(g.Draw)
-	defer setDraw(nil)
-	waitFrames(2)
-	cpu0, haveCPU := testenv.ProcessCPU()
-	b.ResetTimer()
-	waitFrames(int64(b.N))
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fps")
-	if cpu1, ok := testenv.ProcessCPU(); ok && haveCPU {
-		b.ReportMetric((cpu1-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/frame")
-	}
+	benchmarkWindowFrames(b, g)
 }
 
 // Two passes of one path a few metres apart (an out-and-back's GPS fixes)

@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 	"cordillera/terrain"
 	"fmt"
 	"math"
@@ -133,7 +134,7 @@ func TestCreaseRatioReferenceExcludesCorridor(t *testing.T) {
 // the whole track within 1 % of its heights or 2 m (generateMessy) rather
 // than missing it by half the step on one side.
 func TestElevationStepRepaired(t *testing.T) {
-	seg := walk(1400, 5, func(i int) float64 {
+	seg := tracktest.Walk(1400, 5, func(i int) float64 {
 		e := 400 + 30*math.Sin(float64(i)/90)
 		if i >= 700 {
 			e += 40
@@ -411,7 +412,7 @@ func TestWideRoadOverGPSJitter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	kLat := track.EarthRadius * math.Pi / 180
 	kLon := kLat * math.Cos(46*math.Pi/180)
-	pts := walk(600, 4, rolling)
+	pts := tracktest.Walk(600, 4, tracktest.Rolling)
 	for i := range pts {
 		pts[i].Lat += 2 * rng.NormFloat64() / kLat
 		pts[i].Lon += 2 * rng.NormFloat64() / kLon

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 	"cordillera/route/trackfile"
 	"cordillera/terrain"
 )
@@ -136,7 +137,7 @@ func TestPrecheckOnlyRefusesMisses(t *testing.T) {
 func TestPrecheckedTrackMakesTheSameMap(t *testing.T) {
 	p := terrain.DefaultParams()
 	p.Size = 129
-	seg := walk(1500, 2, func(i int) float64 { return rolling(i) + 60*math.Exp(-float64(i)/20) })
+	seg := tracktest.Walk(1500, 2, func(i int) float64 { return tracktest.Rolling(i) + 60*math.Exp(-float64(i)/20) })
 	fresh, err := Generate(context.Background(), p, &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package route
 
 import (
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 	"cordillera/route/trackfile"
 	"fmt"
 	"math"
@@ -17,7 +18,7 @@ import (
 // pressure altitudes.
 func gliderKML() (string, []float64) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	pts := walk(2000, 20, func(i int) float64 {
+	pts := tracktest.Walk(2000, 20, func(i int) float64 {
 		return 900 + 500*math.Sin(float64(i)/300) + 80*math.Sin(float64(i)/37)
 	})
 	baro := make([]float64, len(pts))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 )
 
 // The map's floor stays near the track: no ground more than the track's
@@ -26,9 +27,9 @@ func TestMapFloorNearTheTrack(t *testing.T) {
 		{"polder", func(i int) float64 { return -3.5 + 2.5*math.Sin(float64(i)/200) }, 0},
 	}
 	for _, c := range shortOr(cases, cases[1:3]) {
-		seg := walk(2800, 4, c.ele)
+		seg := tracktest.Walk(2800, 4, c.ele)
 		if c.step > 0 {
-			seg = walk(80, c.step, c.ele)
+			seg = tracktest.Walk(80, c.step, c.ele)
 		}
 		res := generateMessy(t, c.name, &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}, nil)
 		lo, hi := res.Path.MinEle, res.Path.MaxEle

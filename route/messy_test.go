@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 	"cordillera/terrain"
 	"fmt"
 	"math"
@@ -11,23 +12,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// walk is a phone track of n points step metres apart on a gentle curve
-// near 46° N, with elevation ele(i).
-func walk(n int, step float64, ele func(i int) float64) []track.Point {
-	kLat := track.EarthRadius * math.Pi / 180
-	kLon := kLat * math.Cos(46*math.Pi/180)
-	seg := make([]track.Point, n)
-	x, y, a := 0.0, 0.0, 0.0
-	for i := range seg {
-		seg[i] = track.Point{Lat: 46 + y/kLat, Lon: 14 + x/kLon, Ele: ele(i), HasEle: true}
-		a += 0.02 * math.Sin(float64(i)/40)
-		x, y = x+step*math.Cos(a), y+step*math.Sin(a)
-	}
-	return seg
-}
-
-func rolling(i int) float64 { return 200 + 15*math.Sin(float64(i)/150) }
 
 // generateMessy runs Generate on a 513² map and checks the promises every
 // track keeps: solved points met, the whole track met within 1 % of the
@@ -60,7 +44,7 @@ func generateMessy(t *testing.T, name string, tr *track.Track, set func(*terrain
 // Two stale fixes 60 km away (the first and the last point) do not set
 // the map's extent; -route-keep-all keeps them.
 func TestStaleFixDropped(t *testing.T) {
-	seg := walk(1400, 1, rolling)
+	seg := tracktest.Walk(1400, 1, tracktest.Rolling)
 	seg[0].Lat, seg[len(seg)-1].Lat = 46.54, 46.54 // 60 km north
 	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 	res := generateMessy(t, "stale fix", tr, nil)
@@ -82,7 +66,7 @@ func TestStaleFixDropped(t *testing.T) {
 // and reported (as settling, since the settling repair; as a "start"
 // outlier before it), and the map keeps a plausible relief.
 func TestSettlingAltitudeRepaired(t *testing.T) {
-	seg := walk(1400, 1, func(i int) float64 { return rolling(i) + 237*math.Exp(-float64(i)/8) })
+	seg := tracktest.Walk(1400, 1, func(i int) float64 { return tracktest.Rolling(i) + 237*math.Exp(-float64(i)/8) })
 	res := generateMessy(t, "settling", &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}, nil)
 	if len(res.Path.Repairs) == 0 || res.Path.Repairs[0].Kind != "settling" || res.Path.Repairs[0].Change > -150 {
 		t.Errorf("repairs %+v, want the settling start repaired by about −237 m", res.Path.Repairs)
@@ -94,7 +78,7 @@ func TestSettlingAltitudeRepaired(t *testing.T) {
 
 // Spikes of −672 m and +834 m in a lowland track are repaired.
 func TestElevationSpikesRepaired(t *testing.T) {
-	seg := walk(1400, 3, func(i int) float64 { return 40 + 10*math.Sin(float64(i)/100) })
+	seg := tracktest.Walk(1400, 3, func(i int) float64 { return 40 + 10*math.Sin(float64(i)/100) })
 	seg[300].Ele -= 672
 	seg[900].Ele += 834
 	seg[901].Ele += 830
@@ -151,7 +135,7 @@ func TestLappedTrackFollowed(t *testing.T) {
 // (read at 11 levels' 1-sample spacing, the noise the median filter left
 // raised the grade bound from 5 % to 6 %).
 func TestFlatCityRunRelief(t *testing.T) {
-	seg := walk(3000, 2, func(i int) float64 { return 34 + 18*math.Sin(float64(i)/300) + math.Sin(float64(i)*2.1) })
+	seg := tracktest.Walk(3000, 2, func(i int) float64 { return 34 + 18*math.Sin(float64(i)/300) + math.Sin(float64(i)*2.1) })
 	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{seg}}
 	relief := map[int]float64{}
 	bounds := map[int]reliefBounds{}
@@ -275,7 +259,7 @@ func TestSteepClimbFollowed(t *testing.T) {
 		f := min(max(float64(i-700)/8, 0), 1)
 		return 200 + 10*math.Sin(float64(i)/150) + 40*f*f*(3-2*f)
 	}
-	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{walk(1400, 10, climb)}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{tracktest.Walk(1400, 10, climb)}}
 	res := generateMessy(t, "steep climb", tr, sevenLevels)
 	for _, r := range res.Path.Repairs {
 		// The median filter's own changes are reported too; on the climb
@@ -306,7 +290,7 @@ func TestFollowPrefersTheWiderKernel(t *testing.T) {
 		}
 		return c
 	}
-	bumpy := &track.Track{Format: "synthetic", Segments: [][]track.Point{walk(1400, 3, func(i int) float64 {
+	bumpy := &track.Track{Format: "synthetic", Segments: [][]track.Point{tracktest.Walk(1400, 3, func(i int) float64 {
 		return 200 + 15*math.Sin(float64(i)/150) + 0.6*math.Sin(float64(i)/3)
 	})}}
 	wide, narrow := generateMessy(t, "rolling with bumps", bumpy, sevenLevels), narrowOnly(bumpy)
@@ -314,7 +298,7 @@ func TestFollowPrefersTheWiderKernel(t *testing.T) {
 	if crease(wide) > 0.9*crease(narrow) {
 		t.Errorf("crease %.2f with the wider kernel, %.2f with the narrow one alone", crease(wide), crease(narrow))
 	}
-	climb := &track.Track{Format: "synthetic", Segments: [][]track.Point{walk(1400, 10, func(i int) float64 {
+	climb := &track.Track{Format: "synthetic", Segments: [][]track.Point{tracktest.Walk(1400, 10, func(i int) float64 {
 		f := min(max(float64(i-700)/8, 0), 1)
 		return 200 + 10*math.Sin(float64(i)/150) + 40*f*f*(3-2*f)
 	})}}
@@ -464,7 +448,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 // its amplitude fitted at the solve's spacing, not left at the floor (1 m,
 // a map flat but for the track, as gpsbabel's 10 m axim-sample.gpx got).
 func TestShortTrackFitted(t *testing.T) {
-	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{walk(12, 1, func(i int) float64 { return 320 + 4*math.Sin(float64(i)/3) })}}
+	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{tracktest.Walk(12, 1, func(i int) float64 { return 320 + 4*math.Sin(float64(i)/3) })}}
 	res := generateMessy(t, "short", tr, func(p *terrain.Params) { p.Size = 1025 })
 	if res.FittedAmplitude <= 2*minRelief {
 		t.Errorf("fitted amplitude %.2f m, the floor", res.FittedAmplitude)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 )
 
 // switchback is a walk along a hillside that rises 40 % to the north: out
@@ -51,7 +52,7 @@ func TestPassesOnAHillsideKept(t *testing.T) {
 // last 160 m of the first segment were averaged with the first 160 m of
 // the second.
 func TestGapIsOnePass(t *testing.T) {
-	seg := walk(800, 10, func(i int) float64 { return 300 + 0.1*10*float64(i) })
+	seg := tracktest.Walk(800, 10, func(i int) float64 { return 300 + 0.1*10*float64(i) })
 	// Drop one fix: the gap between the two halves is 20 m.
 	tr := &track.Track{Format: "synthetic", Segments: [][]track.Point{seg[:400], seg[401:]}}
 	res := generateMessy(t, "gap", tr, nil)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 )
 
 // settlingWalk is a 1 Hz walk of two recordings, paused in between: on
@@ -16,7 +17,7 @@ import (
 func settlingWalk() (*track.Track, func(i int) float64) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	ground := func(i int) float64 { return 200 + 15*math.Sin(float64(i)/150) }
-	pts := walk(3000, 1.2, ground)
+	pts := tracktest.Walk(3000, 1.2, ground)
 	for i := range pts {
 		pts[i].Ele += 0.5 * rng.NormFloat64()
 		if i < 1500 {

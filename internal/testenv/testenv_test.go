@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,9 +15,9 @@ type fakeT struct {
 }
 
 func (f *fakeT) Helper()                       {}
-func (f *fakeT) Skipf(format string, a ...any) { f.skipped, f.msg = true, format }
+func (f *fakeT) Skipf(format string, a ...any) { f.skipped, f.msg = true, fmt.Sprintf(format, a...) }
 func (f *fakeT) Fatalf(format string, a ...any) {
-	f.failed, f.msg = true, format
+	f.failed, f.msg = true, fmt.Sprintf(format, a...)
 }
 
 // Without a display a test skips, or fails when the switch requires one;

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 )
 
 // seeds are small files of every format, well formed and not.
@@ -144,7 +145,7 @@ func FuzzParseKML(f *testing.F) {
 }
 
 func FuzzParseFIT(f *testing.F) {
-	f.Add(fitActivity(f, walk(20, 5, rolling)))
+	f.Add(fitActivity(f, tracktest.Walk(20, 5, tracktest.Rolling)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := ParseFIT(data)
 		tr, err = wrap(tr, err)

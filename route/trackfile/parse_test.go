@@ -3,6 +3,7 @@ package trackfile
 import (
 	"bytes"
 	"cordillera/route/track"
+	"cordillera/route/track/tracktest"
 	"encoding/binary"
 	"math"
 	"reflect"
@@ -72,7 +73,7 @@ func fitActivity(t testing.TB, pts []track.Point) []byte {
 }
 
 func TestParseFIT(t *testing.T) {
-	data := fitActivity(t, walk(50, 5, rolling))
+	data := fitActivity(t, tracktest.Walk(50, 5, tracktest.Rolling))
 	if Detect(data) != track.FIT {
 		t.Fatalf("detected %q", Detect(data))
 	}
@@ -80,7 +81,7 @@ func TestParseFIT(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Segments) != 1 || len(tr.Segments[0]) != 50 || math.Abs(tr.Segments[0][10].Ele-rolling(10)) > 0.2 ||
+	if len(tr.Segments) != 1 || len(tr.Segments[0]) != 50 || math.Abs(tr.Segments[0][10].Ele-tracktest.Rolling(10)) > 0.2 ||
 		math.Abs(tr.Segments[0][10].Lat-46) > 0.01 {
 		t.Errorf("parsed %d segments, %+v", len(tr.Segments), tr.Segments[0][10])
 	}
@@ -95,7 +96,7 @@ func TestParseFIT(t *testing.T) {
 // alone, parses as the same file with a 14-byte header does; a wrong
 // checksum is read with a warning that names it.
 func TestParseFITChecksums(t *testing.T) {
-	data := fitActivity(t, walk(50, 5, rolling))
+	data := fitActivity(t, tracktest.Walk(50, 5, tracktest.Rolling))
 	if data[0] != 14 {
 		t.Fatalf("the encoder wrote a %d-byte header", data[0])
 	}

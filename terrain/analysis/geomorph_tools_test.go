@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -40,7 +39,7 @@ const (
 func montBlanc(t *testing.T) (*terrain.Heightmap, string) {
 	t.Helper()
 	path := testenv.SharedData(t, "heightmaps", montBlancPNG)
-	translate := needTool(t, "gdal_translate", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +62,7 @@ func montBlanc(t *testing.T) (*terrain.Heightmap, string) {
 		}
 	}
 	tif := filepath.Join(t.TempDir(), "montblanc.tif")
-	runTool(t, translate, "-q", "-ot", "Float32", "-scale", "0", "65535", ftoa(montBlancLowM), ftoa(montBlancHighM),
+	testenv.RunTool(t, translate, "-q", "-ot", "Float32", "-scale", "0", "65535", ftoa(montBlancLowM), ftoa(montBlancHighM),
 		"-a_srs", "EPSG:32632", "-a_ullr", "300000", "5100000", ftoa(300000+montBlancExtentM), ftoa(5100000-montBlancExtentM), path, tif)
 	return m, tif
 }
@@ -74,8 +73,8 @@ func montBlanc(t *testing.T) (*terrain.Heightmap, string) {
 // (VerticalScale 1); nodata marks the cells equal to the nodata value.
 func gdalRaster(t *testing.T, path string) (m *terrain.Heightmap, nodata []bool) {
 	t.Helper()
-	gdalinfo := needTool(t, "gdalinfo", "gdal-bin")
-	translate := needTool(t, "gdal_translate", "gdal-bin")
+	gdalinfo := testenv.NeedTool(t, "gdalinfo", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	var info struct {
 		Size         [2]int    `json:"size"`
 		GeoTransform []float64 `json:"geoTransform"`
@@ -83,11 +82,11 @@ func gdalRaster(t *testing.T, path string) (m *terrain.Heightmap, nodata []bool)
 			NoData *float64 `json:"noDataValue"`
 		} `json:"bands"`
 	}
-	if err := json.Unmarshal([]byte(runTool(t, gdalinfo, "-json", path)), &info); err != nil || len(info.Bands) == 0 {
+	if err := json.Unmarshal([]byte(testenv.RunTool(t, gdalinfo, "-json", path)), &info); err != nil || len(info.Bands) == 0 {
 		t.Fatalf("gdalinfo -json %s: %v", path, err)
 	}
 	raw := filepath.Join(t.TempDir(), "raster.bin")
-	runTool(t, translate, "-q", "-of", "ENVI", "-ot", "Float32", "-co", "INTERLEAVE=BSQ", path, raw)
+	testenv.RunTool(t, translate, "-q", "-of", "ENVI", "-ot", "Float32", "-co", "INTERLEAVE=BSQ", path, raw)
 	data, err := os.ReadFile(raw)
 	if err != nil {
 		t.Fatal(err)
@@ -141,16 +140,16 @@ func testDEM(t *testing.T, name string) *terrain.Heightmap {
 
 func compareSlopeWithGdaldem(t *testing.T, m *terrain.Heightmap, tif string) {
 	t.Helper()
-	gdaldem := needTool(t, "gdaldem", "gdal-bin")
-	gdalinfo := needTool(t, "gdalinfo", "gdal-bin")
+	gdaldem := testenv.NeedTool(t, "gdaldem", "gdal-bin")
+	gdalinfo := testenv.NeedTool(t, "gdalinfo", "gdal-bin")
 	slopeTIF := filepath.Join(t.TempDir(), "slope.tif")
-	runTool(t, gdaldem, "slope", "-q", tif, slopeTIF)
+	testenv.RunTool(t, gdaldem, "slope", "-q", tif, slopeTIF)
 	var info struct {
 		Bands []struct {
 			Metadata map[string]map[string]string `json:"metadata"`
 		} `json:"bands"`
 	}
-	if err := json.Unmarshal([]byte(runTool(t, gdalinfo, "-json", "-stats", slopeTIF)), &info); err != nil || len(info.Bands) != 1 {
+	if err := json.Unmarshal([]byte(testenv.RunTool(t, gdalinfo, "-json", "-stats", slopeTIF)), &info); err != nil || len(info.Bands) != 1 {
 		t.Fatalf("gdalinfo -json -stats %s: %v", slopeTIF, err)
 	}
 	gdalMean := atof(t, info.Bands[0].Metadata[""]["STATISTICS_MEAN"])
@@ -232,32 +231,6 @@ func TestFlowMatchesGRASS(t *testing.T) {
 	if math.Abs(oursMax-grassMax) > 0.01*grassMax {
 		t.Errorf("largest basin %g cells, GRASS %g", oursMax, grassMax)
 	}
-}
-
-// needTool returns the path of a command-line tool, failing the test when
-// it is missing (test.sh installs GDAL) unless CORDILLERA_NO_TOOLS=1.
-func needTool(t *testing.T, name, pkg string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err == nil {
-		return path
-	}
-	msg := name + " not found: install Debian's " + pkg + " (test.sh does), or set CORDILLERA_NO_TOOLS=1 to skip the real-consumer tests"
-	if os.Getenv("CORDILLERA_NO_TOOLS") == "1" {
-		t.Skip("SKIPPED: " + msg)
-	}
-	t.Fatal(msg)
-	return ""
-}
-
-// runTool runs a tool and returns its standard output.
-func runTool(t *testing.T, name string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command(name, args...).Output()
-	if err != nil {
-		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-	return string(out)
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"cordillera/internal/testenv"
 )
 
 func TestEXRRoundTrip(t *testing.T) {
@@ -42,14 +44,14 @@ func TestEXRRoundTrip(t *testing.T) {
 
 // exrheader (OpenEXR's own tool) reads the file and sees one float channel.
 func TestEXRReadByOpenEXR(t *testing.T) {
-	tool := needTool(t, "exrheader", "openexr")
+	tool := testenv.NeedTool(t, "exrheader", "openexr")
 	path := filepath.Join(t.TempDir(), "map.exr")
 	m := randomHeightmap(65, 40, 5)
 	m.VerticalScale = 300
 	if err := Save(path, m, SaveOptions{Base: 10}); err != nil {
 		t.Fatal(err)
 	}
-	out := runTool(t, tool, path)
+	out := testenv.RunTool(t, tool, path)
 	for _, want := range []string{"Y, 32-bit floating-point", "dataWindow (type box2i): (0 0) - (64 39)",
 		"zip, ", "cordilleraCellSize (type double): 1", "cordilleraBase (type double): 10"} {
 		if !strings.Contains(out, want) {
@@ -121,8 +123,8 @@ func FuzzDecodeEXR(f *testing.F) {
 // Files written by OpenEXR's own library read back: exrstdattr rewrites our
 // file through it, exrmaketiled makes a tiled one (64×64 tiles, ZIP).
 func TestEXRWrittenByOpenEXR(t *testing.T) {
-	stdattr := needTool(t, "exrstdattr", "openexr")
-	maketiled := needTool(t, "exrmaketiled", "openexr")
+	stdattr := testenv.NeedTool(t, "exrstdattr", "openexr")
+	maketiled := testenv.NeedTool(t, "exrmaketiled", "openexr")
 	dir := t.TempDir()
 	ours, theirs, tiled := filepath.Join(dir, "a.exr"), filepath.Join(dir, "b.exr"), filepath.Join(dir, "t.exr")
 	m := randomHeightmap(70, 150, 8)
@@ -130,8 +132,8 @@ func TestEXRWrittenByOpenEXR(t *testing.T) {
 	if err := Save(ours, m, SaveOptions{Base: -20}); err != nil {
 		t.Fatal(err)
 	}
-	runTool(t, stdattr, "-owner", "cordillera test", ours, theirs)
-	runTool(t, maketiled, ours, tiled)
+	testenv.RunTool(t, stdattr, "-owner", "cordillera test", ours, theirs)
+	testenv.RunTool(t, maketiled, ours, tiled)
 	for _, path := range []string{theirs, tiled} {
 		src, err := Load(path)
 		if err != nil {
@@ -168,8 +170,8 @@ func decodeEXRFile(t *testing.T, path string) ([]float32, error) {
 // partial tiles; rows 0–31 smooth, the rest noise. go-openexr v1.0.3,
 // which read PIZ before, returned noise for HALF and UINT PIZ.
 func TestEXRCompressionsByOpenEXR(t *testing.T) {
-	multiview := needTool(t, "exrmultiview", "openexr")
-	maketiled := needTool(t, "exrmaketiled", "openexr")
+	multiview := testenv.NeedTool(t, "exrmultiview", "openexr")
+	maketiled := testenv.NeedTool(t, "exrmaketiled", "openexr")
 	dir := t.TempDir()
 	w, h := 45, 70
 	for _, pixel := range []struct {
@@ -190,9 +192,9 @@ func TestEXRCompressionsByOpenEXR(t *testing.T) {
 			scan := filepath.Join(dir, pixel.name+"-"+z+".exr")
 			tiles := filepath.Join(dir, pixel.name+"-"+z+"-tiled.exr")
 			mip := filepath.Join(dir, pixel.name+"-"+z+"-mip.exr")
-			runTool(t, multiview, "-z", z, "left", ref, "right", ref, scan)
-			runTool(t, maketiled, "-z", z, "-t", "16", "8", ref, tiles)
-			runTool(t, maketiled, "-z", z, "-m", "-t", "32", "32", ref, mip)
+			testenv.RunTool(t, multiview, "-z", z, "left", ref, "right", ref, scan)
+			testenv.RunTool(t, maketiled, "-z", z, "-t", "16", "8", ref, tiles)
+			testenv.RunTool(t, maketiled, "-z", z, "-m", "-t", "32", "32", ref, mip)
 			for _, path := range []string{scan, tiles, mip} {
 				name := filepath.Base(path)
 				got, err := decodeEXRFile(t, path)
@@ -200,7 +202,7 @@ func TestEXRCompressionsByOpenEXR(t *testing.T) {
 					t.Fatalf("%s: %v", name, err)
 				}
 				plain := path + ".none.exr"
-				runTool(t, maketiled, "-z", "none", path, plain)
+				testenv.RunTool(t, maketiled, "-z", "none", path, plain)
 				theirs, err := decodeEXRFile(t, plain)
 				if err != nil {
 					t.Fatalf("%s rewritten uncompressed: %v", name, err)
@@ -227,7 +229,7 @@ func TestEXRCompressionsByOpenEXR(t *testing.T) {
 // write, so our file is the ZIPS one: OpenEXR reads it (exrmaketiled -z
 // none) to the samples written, and so does DecodeEXR.
 func TestEXRZIPSReadLikeOpenEXR(t *testing.T) {
-	maketiled := needTool(t, "exrmaketiled", "openexr")
+	maketiled := testenv.NeedTool(t, "exrmaketiled", "openexr")
 	dir := t.TempDir()
 	w, h := 33, 20
 	heights := testHeights(w, h, 2, 4)
@@ -236,7 +238,7 @@ func TestEXRZIPSReadLikeOpenEXR(t *testing.T) {
 	if err := os.WriteFile(path, writeTestEXR(t, w, h, chans, exrZIPS), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runTool(t, maketiled, "-z", "none", path, plain)
+	testenv.RunTool(t, maketiled, "-z", "none", path, plain)
 	for _, p := range []string{path, plain} {
 		got, err := decodeEXRFile(t, p)
 		if err != nil {
@@ -253,7 +255,7 @@ func TestEXRZIPSReadLikeOpenEXR(t *testing.T) {
 // The compressions not read are refused, naming the file, the
 // compression and a way out; go-openexr v1.0.3 read B44 as a flat map.
 func TestEXRRefusedCompressions(t *testing.T) {
-	multiview := needTool(t, "exrmultiview", "openexr")
+	multiview := testenv.NeedTool(t, "exrmultiview", "openexr")
 	dir := t.TempDir()
 	ours := filepath.Join(dir, "a.exr")
 	m := randomHeightmap(40, 40, 2)
@@ -263,7 +265,7 @@ func TestEXRRefusedCompressions(t *testing.T) {
 	}
 	for z, name := range map[string]string{"b44": "B44", "b44a": "B44A", "dwaa": "DWAA", "dwab": "DWAB"} {
 		path := filepath.Join(dir, z+".exr")
-		runTool(t, multiview, "-z", z, "left", ours, "right", ours, path)
+		testenv.RunTool(t, multiview, "-z", z, "left", ours, "right", ours, path)
 		_, err := Load(path)
 		if err == nil || !strings.HasPrefix(err.Error(), path+": exr: "+name+" compression is not read") ||
 			!strings.Contains(err.Error(), "re-save the map with ZIP compression") {
@@ -439,7 +441,7 @@ func (z zeroRuns) ReadAt(p []byte, off int64) (int, error) {
 // go-openexr's PIZ decoder panicked in its own goroutines, where no
 // recover could catch it.
 func TestEXRPIZCorruption(t *testing.T) {
-	multiview := needTool(t, "exrmultiview", "openexr")
+	multiview := testenv.NeedTool(t, "exrmultiview", "openexr")
 	dir := t.TempDir()
 	ref := filepath.Join(dir, "ref.exr")
 	w, h := 13, 34 // two chunks, the second of 2 lines
@@ -448,7 +450,7 @@ func TestEXRPIZCorruption(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "piz.exr")
-	runTool(t, multiview, "-z", "piz", "left", ref, "right", ref, path)
+	testenv.RunTool(t, multiview, "-z", "piz", "left", ref, "right", ref, path)
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

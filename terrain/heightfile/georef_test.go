@@ -4,6 +4,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"cordillera/internal/testenv"
 )
 
 // A point-registered DEM (AREA_OR_POINT=Point: its tie point names the
@@ -12,7 +14,7 @@ import (
 // pixels exactly on the input's, in metres and in degrees, with pixels
 // taller than wide so that a shift along either axis shows.
 func TestPointRegisteredDEMRoundTripThroughGDAL(t *testing.T) {
-	translate := needTool(t, "gdal_translate", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	dir := t.TempDir()
 	m := randomHeightmap(50, 40, 11)
 	png := filepath.Join(dir, "in.png")
@@ -32,7 +34,7 @@ func TestPointRegisteredDEMRoundTripThroughGDAL(t *testing.T) {
 			in := filepath.Join(dir, tc.name+"-in.tif")
 			args := []string{"-q", "-ot", "Float32", "-mo", "AREA_OR_POINT=Point", "-a_srs", tc.srs, "-a_ullr"}
 			args = append(append(args, tc.ullr...), "-scale", "0", "65535", "-100", "1900", png, in)
-			runTool(t, translate, args...)
+			testenv.RunTool(t, translate, args...)
 			src, err := Load(in)
 			if err != nil {
 				t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 )
 
@@ -144,7 +145,7 @@ func TestFillNoDataLargeHole(t *testing.T) {
 // samples nodata for GDAL (its statistics leave them out) and for our
 // reader, the other heights kept. The old writer wrote no nodata tag.
 func TestTIFFNoDataRoundTripThroughGDAL(t *testing.T) {
-	translate := needTool(t, "gdal_translate", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	dir := t.TempDir()
 	m := randomHeightmap(40, 30, 3)
 	for i := range m.Samples {
@@ -161,7 +162,7 @@ func TestTIFFNoDataRoundTripThroughGDAL(t *testing.T) {
 		t.Fatal(err)
 	}
 	dem := filepath.Join(dir, "dem.tif")
-	runTool(t, translate, "-q", "-ot", "Float32", "-a_nodata", "0", "-a_srs", "EPSG:32633",
+	testenv.RunTool(t, translate, "-q", "-ot", "Float32", "-a_nodata", "0", "-a_srs", "EPSG:32633",
 		"-a_ullr", "500000", "5000000", "500400", "4999700", png, dem)
 	src, err := Load(dem)
 	if err != nil {

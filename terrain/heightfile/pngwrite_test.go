@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 )
 
@@ -87,8 +88,8 @@ func TestParallelPNGAgreesWithReference(t *testing.T) {
 // GDAL and ImageMagick, decoding with zlib, read the parallel writer's
 // file of several segments (the last partial) to the samples written.
 func TestParallelPNGReadByGDALAndImageMagick(t *testing.T) {
-	translate := needTool(t, "gdal_translate", "gdal-bin")
-	convert := needTool(t, "convert", "imagemagick")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
+	convert := testenv.NeedTool(t, "convert", "imagemagick")
 	m := roughMap(1000, 300, 7)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m.png")
@@ -111,7 +112,7 @@ func TestParallelPNGReadByGDALAndImageMagick(t *testing.T) {
 		{"gdal", []string{translate, "-q", "-of", "ENVI", path, filepath.Join(dir, "gdal.raw")}, binary.LittleEndian},
 		{"imagemagick", []string{convert, path, "-depth", "16", "-endian", "MSB", "gray:" + filepath.Join(dir, "imagemagick.raw")}, binary.BigEndian},
 	} {
-		runTool(t, c.args[0], c.args[1:]...)
+		testenv.RunTool(t, c.args[0], c.args[1:]...)
 		raw, err := os.ReadFile(filepath.Join(dir, c.tool+".raw"))
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"cordillera/internal/testenv"
 )
 
 // craftTIFF builds a little-endian TIFF of one IFD from entries (tag,
@@ -153,14 +155,14 @@ func TestTIFFBombs(t *testing.T) {
 // GDAL's tiles may be larger than the image (256² for a 50×40 map):
 // read a row at a time, only the rows inside the image.
 func TestTIFFTilesLargerThanTheImage(t *testing.T) {
-	translate := needTool(t, "gdal_translate", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	dir := t.TempDir()
 	m := randomHeightmap(50, 40, 3)
 	png, tif := filepath.Join(dir, "in.png"), filepath.Join(dir, "t.tif")
 	if err := SaveHeightmap(png, m); err != nil {
 		t.Fatal(err)
 	}
-	runTool(t, translate, "-q", "-ot", "UInt16", "-co", "TILED=YES", "-co", "BLOCKXSIZE=256", "-co", "BLOCKYSIZE=256",
+	testenv.RunTool(t, translate, "-q", "-ot", "UInt16", "-co", "TILED=YES", "-co", "BLOCKXSIZE=256", "-co", "BLOCKYSIZE=256",
 		"-co", "COMPRESS=DEFLATE", png, tif)
 	src, err := Load(tif)
 	if err != nil {
@@ -232,7 +234,7 @@ func TestGeoTIFFValidation(t *testing.T) {
 // cells are 92.74 m; EPSG:2222 in international feet. The old reader took
 // the feet for metres.
 func TestGeoTIFFFeet(t *testing.T) {
-	translate := needTool(t, "gdal_translate", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	dir := t.TempDir()
 	png := filepath.Join(dir, "in.png")
 	if err := SaveHeightmap(png, randomHeightmap(50, 40, 4)); err != nil {
@@ -243,7 +245,7 @@ func TestGeoTIFFFeet(t *testing.T) {
 		metre float64
 	}{{"EPSG:2272", 1200.0 / 3937}, {"EPSG:2222", 0.3048}, {"EPSG:32633", 1}} {
 		out := filepath.Join(dir, strings.ReplaceAll(tt.epsg, ":", "")+".tif")
-		runTool(t, translate, "-q", "-ot", "Float32", "-a_srs", tt.epsg,
+		testenv.RunTool(t, translate, "-q", "-ot", "Float32", "-a_srs", tt.epsg,
 			"-a_ullr", "2600000", "250000", ftoa(2600000+50*304.25), ftoa(250000-40*304.25), png, out)
 		src, err := Load(out)
 		if err != nil {

@@ -2,6 +2,7 @@ package heightfile
 
 import (
 	"bytes"
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 	"encoding/json"
 	"image"
@@ -72,8 +73,8 @@ type gdalInfo struct {
 
 func runGDALInfo(t *testing.T, path string) gdalInfo {
 	t.Helper()
-	tool := needTool(t, "gdalinfo", "gdal-bin")
-	out := runTool(t, tool, "-json", "-stats", path)
+	tool := testenv.NeedTool(t, "gdalinfo", "gdal-bin")
+	out := testenv.RunTool(t, tool, "-json", "-stats", path)
 	os.Remove(path + ".aux.xml") // -stats caches the statistics beside the file
 	var info gdalInfo
 	if err := json.Unmarshal([]byte(out), &info); err != nil {
@@ -124,7 +125,7 @@ func TestTIFFReadByGDAL(t *testing.T) {
 
 // GeoTIFF DEMs made by GDAL from a PNG, in the layouts real DEMs come in.
 func TestDecodeGDALDEMs(t *testing.T) {
-	translate := needTool(t, "gdal_translate", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	dir := t.TempDir()
 	m := randomHeightmap(50, 40, 9)
 	for y := 10; y < 14; y++ { // a hole, nodata in the DEMs made with -a_nodata 0
@@ -159,7 +160,7 @@ func TestDecodeGDALDEMs(t *testing.T) {
 			if tt.name != "uint16-nodata" {
 				args = append(args, scale...)
 			}
-			runTool(t, translate, append(args, png, out)...)
+			testenv.RunTool(t, translate, append(args, png, out)...)
 			src, err := Load(out)
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cordillera/internal/testenv"
 )
 
 // craftedGeoTIFF writes a 4×3 float32 GeoTIFF of heights 0, 1, 2, … with
@@ -88,7 +90,7 @@ func TestGeoTIFFUnitKeys(t *testing.T) {
 // in EPSG:2272 alone keeps its heights and says that it took them as
 // metres. The old reader took the heights in feet for metres.
 func TestGeoTIFFVerticalFeet(t *testing.T) {
-	translate := needTool(t, "gdal_translate", "gdal-bin")
+	translate := testenv.NeedTool(t, "gdal_translate", "gdal-bin")
 	dir := t.TempDir()
 	m := randomHeightmap(30, 20, 5)
 	png := filepath.Join(dir, "in.png")
@@ -102,7 +104,7 @@ func TestGeoTIFFVerticalFeet(t *testing.T) {
 		noted bool
 	}{{"EPSG:2272+6360", usft, false}, {"EPSG:2272", 1, true}} {
 		out := filepath.Join(dir, strings.NewReplacer(":", "", "+", "_").Replace(tt.srs)+".tif")
-		runTool(t, translate, "-q", "-ot", "Float32", "-a_srs", tt.srs,
+		testenv.RunTool(t, translate, "-q", "-ot", "Float32", "-a_srs", tt.srs,
 			"-a_ullr", "2600000", "250000", ftoa(2600000+30*100), ftoa(250000-20*100), png, out)
 		src, err := Load(out)
 		if err != nil {

@@ -154,25 +154,9 @@ func Encode(w io.Writer, m *terrain.Heightmap, opt Options) error {
 // a vertex number per sample, and only when decimating, where the whole
 // mesh and a copy of it as one buffer would be about 170 bytes a sample.
 func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt Options) error {
-	if err := m.Validate(); err != nil {
-		return fmt.Errorf("gltf: %w", err)
-	}
-	if m.Width < 2 || m.Height < 2 {
-		return fmt.Errorf("gltf: map is %d×%d; a mesh needs at least 2×2 samples", m.Width, m.Height)
-	}
-	if math.IsNaN(opt.MaxError) || opt.MaxError < 0 || math.IsInf(opt.MaxError, 0) {
-		return fmt.Errorf("gltf: mesh error %v must be a non-negative number of world units", opt.MaxError)
-	}
-	if int64(m.Width)*int64(m.Height) > math.MaxUint32 {
-		return fmt.Errorf("gltf: %d×%d samples exceed 32-bit indices", m.Width, m.Height)
-	}
-	src, at := opt.NormalsFrom, opt.NormalsAt
-	if src == nil {
-		src, at = m, image.Point{}
-	}
-	if at.X < 0 || at.Y < 0 || at.X+m.Width > src.Width || at.Y+m.Height > src.Height {
-		return fmt.Errorf("gltf: a %d×%d tile at (%d, %d) lies outside the %d×%d map its normals come from",
-			m.Width, m.Height, at.X, at.Y, src.Width, src.Height)
+	src, at, err := checkEncode(m, opt)
+	if err != nil {
+		return err
 	}
 	g, err := newGrid(ctx, m, opt.MaxError)
 	if err != nil {
@@ -183,26 +167,10 @@ func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt O
 		return fmt.Errorf("gltf: %w", err)
 	}
 	nt := g.triangles()
-	size := meshBytes(vs.count, nt)
-	tooLarge := func(size int64) error {
-		return &TooLargeError{Width: m.Width, Height: m.Height, Vertices: vs.count, Triangles: nt, Bytes: size, Limit: maxBytes}
+	tex, total, err := bufferContents(ctx, m, opt, vs, nt)
+	if err != nil {
+		return err
 	}
-	if size > maxBytes {
-		return tooLarge(size)
-	}
-	var tex []byte
-	if opt.Texture != nil {
-		var buf bytes.Buffer
-		if err := png.Encode(atomicfile.ContextWriter(ctx, &buf), opt.Texture); err != nil {
-			return fmt.Errorf("gltf: texture: %w", err)
-		}
-		tex = buf.Bytes()
-	}
-	total := size + pad4(int64(len(tex)))
-	if total > maxBytes {
-		return tooLarge(total)
-	}
-
 	head, tail, err := document(m, opt, vs, nt, tex, total)
 	if err != nil {
 		return fmt.Errorf("gltf: %w", err)
@@ -210,18 +178,85 @@ func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt O
 	if _, err := w.Write(head); err != nil {
 		return fmt.Errorf("gltf: %w", err)
 	}
+	if err := g.writeBuffer(ctx, w, opt.Binary, vs, src, at, tex); err != nil {
+		return fmt.Errorf("gltf: %w", err)
+	}
+	if _, err := w.Write(tail); err != nil {
+		return fmt.Errorf("gltf: %w", err)
+	}
+	return nil
+}
+
+// checkEncode rejects a map or options no mesh can be made of, and
+// returns the map the normals come from and m's first sample's place in
+// it (m itself at the origin without opt.NormalsFrom).
+func checkEncode(m *terrain.Heightmap, opt Options) (*terrain.Heightmap, image.Point, error) {
+	if err := m.Validate(); err != nil {
+		return nil, image.Point{}, fmt.Errorf("gltf: %w", err)
+	}
+	if m.Width < 2 || m.Height < 2 {
+		return nil, image.Point{}, fmt.Errorf("gltf: map is %d×%d; a mesh needs at least 2×2 samples", m.Width, m.Height)
+	}
+	if math.IsNaN(opt.MaxError) || opt.MaxError < 0 || math.IsInf(opt.MaxError, 0) {
+		return nil, image.Point{}, fmt.Errorf("gltf: mesh error %v must be a non-negative number of world units", opt.MaxError)
+	}
+	if int64(m.Width)*int64(m.Height) > math.MaxUint32 {
+		return nil, image.Point{}, fmt.Errorf("gltf: %d×%d samples exceed 32-bit indices", m.Width, m.Height)
+	}
+	src, at := opt.NormalsFrom, opt.NormalsAt
+	if src == nil {
+		src, at = m, image.Point{}
+	}
+	if at.X < 0 || at.Y < 0 || at.X+m.Width > src.Width || at.Y+m.Height > src.Height {
+		return nil, image.Point{}, fmt.Errorf("gltf: a %d×%d tile at (%d, %d) lies outside the %d×%d map its normals come from",
+			m.Width, m.Height, at.X, at.Y, src.Width, src.Height)
+	}
+	return src, at, nil
+}
+
+// bufferContents encodes the texture's PNG, if any, and returns it with
+// the buffer's length: vertices, indices and the PNG. A buffer over the
+// limit is a *TooLargeError, found before the texture is encoded where
+// the mesh alone is too large.
+func bufferContents(ctx context.Context, m *terrain.Heightmap, opt Options, vs *vertexSet, nt int64) (tex []byte, total int64, err error) {
+	size := meshBytes(vs.count, nt)
+	tooLarge := func(size int64) error {
+		return &TooLargeError{Width: m.Width, Height: m.Height, Vertices: vs.count, Triangles: nt, Bytes: size, Limit: maxBytes}
+	}
+	if size > maxBytes {
+		return nil, 0, tooLarge(size)
+	}
+	if opt.Texture != nil {
+		var buf bytes.Buffer
+		if err := png.Encode(atomicfile.ContextWriter(ctx, &buf), opt.Texture); err != nil {
+			return nil, 0, fmt.Errorf("gltf: texture: %w", err)
+		}
+		tex = buf.Bytes()
+	}
+	total = size + pad4(int64(len(tex)))
+	if total > maxBytes {
+		return nil, 0, tooLarge(total)
+	}
+	return tex, total, nil
+}
+
+// writeBuffer streams the buffer to w, raw in a GLB or as base64 in a
+// glTF's data URI: the vertices with their normals (from src, m's place
+// in it at), the triangles, then the texture's PNG, each padded to 4
+// bytes.
+func (g *grid) writeBuffer(ctx context.Context, w io.Writer, glb bool, vs *vertexSet, src *terrain.Heightmap, at image.Point, tex []byte) error {
 	var body io.Writer = w
 	var b64 io.WriteCloser
-	if !opt.Binary {
+	if !glb {
 		b64 = base64.NewEncoder(base64.StdEncoding, w)
 		body = b64
 	}
 	out := &binOut{w: body, short: indexBytes(vs.count) == 2}
 	if err := g.writeVertices(ctx, out, vs, src, at); err != nil {
-		return fmt.Errorf("gltf: %w", err)
+		return err
 	}
 	if err := g.writeTriangles(ctx, out, vs); err != nil {
-		return fmt.Errorf("gltf: %w", err)
+		return err
 	}
 	out.pad()
 	out.flush()
@@ -231,15 +266,10 @@ func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt O
 	}
 	out.pad()
 	if out.flush(); out.err != nil {
-		return fmt.Errorf("gltf: %w", out.err)
+		return out.err
 	}
 	if b64 != nil {
-		if err := b64.Close(); err != nil {
-			return fmt.Errorf("gltf: %w", err)
-		}
-	}
-	if _, err := w.Write(tail); err != nil {
-		return fmt.Errorf("gltf: %w", err)
+		return b64.Close()
 	}
 	return nil
 }

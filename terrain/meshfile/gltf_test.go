@@ -2,6 +2,7 @@ package meshfile
 
 import (
 	"bytes"
+	"cordillera/internal/testenv"
 	"cordillera/terrain"
 	"encoding/json"
 	"image"
@@ -151,11 +152,7 @@ func validate(t *testing.T, path string) validatorIssues {
 	module, _ := filepath.Abs("../../.tools/node_modules/gltf-validator")
 	node, err := exec.LookPath("node")
 	if _, statErr := os.Stat(module); err != nil || statErr != nil {
-		msg := "the Khronos glTF validator is missing: run `npm install --prefix .tools gltf-validator@2.0.0-dev.3.10` at the repository root (test.sh does), or set CORDILLERA_NO_TOOLS=1 to skip the real-consumer tests"
-		if os.Getenv("CORDILLERA_NO_TOOLS") == "1" {
-			t.Skip("SKIPPED: " + msg)
-		}
-		t.Fatal(msg)
+		testenv.NoTool(t, "the Khronos glTF validator is missing: run `npm install --prefix .tools gltf-validator@2.0.0-dev.3.10` at the repository root (test.sh does)")
 	}
 	out, err := exec.Command(node, "testdata/validate.js", module, path).Output()
 	if err != nil {
