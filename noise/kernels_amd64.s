@@ -8360,6 +8360,473 @@ simplexPointsAVX512Done:
 	VZEROUPPER
 	RET
 
+DATA simplexhigh<>+0(SB)/8, $0x000000009e3779b9
+DATA simplexhigh<>+8(SB)/8, $0x00000000c2b2ae3d
+DATA simplexhigh<>+16(SB)/8, $0x00000000ff51afd7
+DATA simplexhigh<>+24(SB)/8, $0x00000000c4ceb9fe
+GLOBL simplexhigh<>(SB), RODATA|NOPTR, $32
+
+// func simplexRowAVX2(out *float64, xs *float64, y float64, key uint64, grads *float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·simplexRowAVX2(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         xs+8(FP), CX
+	MOVQ         grads+32(FP), DX
+	MOVQ         n+40(FP), BX
+	SHLQ         $0x01, BX
+	MOVSD        y+16(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         key+24(FP), SI
+	MOVQ         SI, X1
+	VPBROADCASTQ X1, Y1
+
+simplexRowAVX2Block:
+	TESTQ        BX, BX
+	JZ           simplexRowAVX2Done
+	VMOVUPD      (CX), Y2
+	VADDPD       Y0, Y2, Y3
+	VBROADCASTSD simplexconsts<>+0(SB), Y4
+	VMULPD       Y4, Y3, Y3
+	VADDPD       Y3, Y2, Y4
+	VADDPD       Y3, Y0, Y3
+	VROUNDPD     $0x01, Y4, Y4
+	VCVTTPD2DQY  Y4, X5
+	VPMOVSXDQ    X5, Y5
+	VROUNDPD     $0x01, Y3, Y3
+	VCVTTPD2DQY  Y3, X6
+	VPMOVSXDQ    X6, Y6
+	VADDPD       Y3, Y4, Y7
+	VBROADCASTSD simplexconsts<>+8(SB), Y8
+	VMULPD       Y8, Y7, Y7
+	VSUBPD       Y7, Y4, Y4
+	VSUBPD       Y4, Y2, Y2
+	VSUBPD       Y7, Y3, Y3
+	VSUBPD       Y3, Y0, Y3
+	VCMPPD       $0x0e, Y3, Y2, Y4
+	VBROADCASTSD simplexconsts<>+80(SB), Y7
+	VANDPD       Y7, Y4, Y8
+	VANDNPD      Y7, Y4, Y7
+	VSUBPD       Y8, Y2, Y8
+	VBROADCASTSD simplexconsts<>+8(SB), Y9
+	VADDPD       Y9, Y8, Y8
+	VSUBPD       Y7, Y3, Y7
+	VBROADCASTSD simplexconsts<>+8(SB), Y9
+	VADDPD       Y9, Y7, Y7
+	VBROADCASTSD simplexconsts<>+16(SB), Y10
+	VADDPD       Y10, Y2, Y9
+	VADDPD       Y10, Y3, Y10
+	VPBROADCASTQ simplexconsts<>+56(SB), Y11
+	VPBROADCASTQ simplexhigh<>+8(SB), Y12
+	VPMULUDQ     Y11, Y6, Y13
+	VPSRLQ       $0x20, Y6, Y14
+	VPMULUDQ     Y11, Y14, Y11
+	VPMULUDQ     Y12, Y6, Y6
+	VPADDQ       Y6, Y11, Y11
+	VPSLLQ       $0x20, Y11, Y11
+	VPADDQ       Y11, Y13, Y13
+	VPBROADCASTQ simplexconsts<>+48(SB), Y6
+	VPBROADCASTQ simplexhigh<>+0(SB), Y11
+	VPMULUDQ     Y6, Y5, Y12
+	VPSRLQ       $0x20, Y5, Y14
+	VPMULUDQ     Y6, Y14, Y6
+	VPMULUDQ     Y11, Y5, Y5
+	VPADDQ       Y5, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y12, Y12
+	VPBROADCASTQ simplexconsts<>+56(SB), Y5
+	VPADDQ       Y5, Y13, Y5
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y1, Y5, Y5
+	VPBROADCASTQ simplexconsts<>+48(SB), Y6
+	VPADDQ       Y6, Y12, Y6
+	VBLENDVPD    Y4, Y13, Y5, Y11
+	VBLENDVPD    Y4, Y6, Y12, Y4
+	VPXOR        Y12, Y13, Y12
+	VPSRLQ       $0x21, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPBROADCASTQ simplexconsts<>+64(SB), Y13
+	VPBROADCASTQ simplexhigh<>+16(SB), Y15
+	VPMULUDQ     Y13, Y12, Y14
+	VPSRLQ       $0x20, Y12, Y16
+	VPMULUDQ     Y13, Y16, Y13
+	VPMULUDQ     Y15, Y12, Y12
+	VPADDQ       Y12, Y13, Y13
+	VPSLLQ       $0x20, Y13, Y13
+	VPADDQ       Y13, Y14, Y14
+	VPSRLQ       $0x21, Y14, Y13
+	VPXOR        Y13, Y14, Y14
+	VPBROADCASTQ simplexconsts<>+72(SB), Y13
+	VPBROADCASTQ simplexhigh<>+24(SB), Y15
+	VPMULUDQ     Y13, Y14, Y12
+	VPSRLQ       $0x20, Y14, Y16
+	VPMULUDQ     Y13, Y16, Y13
+	VPMULUDQ     Y15, Y14, Y14
+	VPADDQ       Y14, Y13, Y13
+	VPSLLQ       $0x20, Y13, Y13
+	VPADDQ       Y13, Y12, Y12
+	VPSRLQ       $0x21, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPSRLQ       $0x38, Y12, Y12
+	VPSLLQ       $0x01, Y12, Y12
+	VPCMPEQQ     Y14, Y14, Y14
+	VXORPD       Y13, Y13, Y13
+	VGATHERQPD   Y14, (DX)(Y12*8), Y13
+	VPCMPEQQ     Y15, Y15, Y15
+	VXORPD       Y14, Y14, Y14
+	VGATHERQPD   Y15, 8(DX)(Y12*8), Y14
+	VMULPD       Y2, Y2, Y15
+	VMULPD       Y3, Y3, Y16
+	VBROADCASTSD simplexconsts<>+24(SB), Y12
+	VSUBPD       Y15, Y12, Y12
+	VSUBPD       Y16, Y12, Y12
+	VMULPD       Y2, Y13, Y15
+	VMULPD       Y3, Y14, Y16
+	VADDPD       Y16, Y15, Y15
+	VMULPD       Y12, Y12, Y16
+	VMULPD       Y16, Y16, Y16
+	VXORPD       Y2, Y2, Y2
+	VCMPPD       $0x06, Y2, Y12, Y2
+	VMULPD       Y15, Y16, Y16
+	VANDPD       Y2, Y16, Y2
+	VPXOR        Y4, Y11, Y3
+	VPSRLQ       $0x21, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPBROADCASTQ simplexconsts<>+64(SB), Y4
+	VPBROADCASTQ simplexhigh<>+16(SB), Y12
+	VPMULUDQ     Y4, Y3, Y11
+	VPSRLQ       $0x20, Y3, Y13
+	VPMULUDQ     Y4, Y13, Y4
+	VPMULUDQ     Y12, Y3, Y3
+	VPADDQ       Y3, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPADDQ       Y4, Y11, Y11
+	VPSRLQ       $0x21, Y11, Y4
+	VPXOR        Y4, Y11, Y11
+	VPBROADCASTQ simplexconsts<>+72(SB), Y4
+	VPBROADCASTQ simplexhigh<>+24(SB), Y12
+	VPMULUDQ     Y4, Y11, Y3
+	VPSRLQ       $0x20, Y11, Y13
+	VPMULUDQ     Y4, Y13, Y4
+	VPMULUDQ     Y12, Y11, Y11
+	VPADDQ       Y11, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPADDQ       Y4, Y3, Y3
+	VPSRLQ       $0x21, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPSRLQ       $0x38, Y3, Y3
+	VPSLLQ       $0x01, Y3, Y3
+	VPCMPEQQ     Y11, Y11, Y11
+	VXORPD       Y4, Y4, Y4
+	VGATHERQPD   Y11, (DX)(Y3*8), Y4
+	VPCMPEQQ     Y12, Y12, Y12
+	VXORPD       Y11, Y11, Y11
+	VGATHERQPD   Y12, 8(DX)(Y3*8), Y11
+	VMULPD       Y8, Y8, Y12
+	VMULPD       Y7, Y7, Y13
+	VBROADCASTSD simplexconsts<>+24(SB), Y3
+	VSUBPD       Y12, Y3, Y3
+	VSUBPD       Y13, Y3, Y3
+	VMULPD       Y8, Y4, Y12
+	VMULPD       Y7, Y11, Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y3, Y3, Y13
+	VMULPD       Y13, Y13, Y13
+	VXORPD       Y4, Y4, Y4
+	VCMPPD       $0x06, Y4, Y3, Y3
+	VMULPD       Y12, Y13, Y13
+	VANDPD       Y3, Y13, Y13
+	VADDPD       Y13, Y2, Y2
+	VPXOR        Y6, Y5, Y3
+	VPSRLQ       $0x21, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPBROADCASTQ simplexconsts<>+64(SB), Y4
+	VPBROADCASTQ simplexhigh<>+16(SB), Y6
+	VPMULUDQ     Y4, Y3, Y5
+	VPSRLQ       $0x20, Y3, Y7
+	VPMULUDQ     Y4, Y7, Y4
+	VPMULUDQ     Y6, Y3, Y3
+	VPADDQ       Y3, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPADDQ       Y4, Y5, Y5
+	VPSRLQ       $0x21, Y5, Y4
+	VPXOR        Y4, Y5, Y5
+	VPBROADCASTQ simplexconsts<>+72(SB), Y4
+	VPBROADCASTQ simplexhigh<>+24(SB), Y6
+	VPMULUDQ     Y4, Y5, Y3
+	VPSRLQ       $0x20, Y5, Y7
+	VPMULUDQ     Y4, Y7, Y4
+	VPMULUDQ     Y6, Y5, Y5
+	VPADDQ       Y5, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPADDQ       Y4, Y3, Y3
+	VPSRLQ       $0x21, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPSRLQ       $0x38, Y3, Y3
+	VPSLLQ       $0x01, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y4, Y4, Y4
+	VGATHERQPD   Y5, (DX)(Y3*8), Y4
+	VPCMPEQQ     Y6, Y6, Y6
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y6, 8(DX)(Y3*8), Y5
+	VMULPD       Y9, Y9, Y6
+	VMULPD       Y10, Y10, Y7
+	VBROADCASTSD simplexconsts<>+24(SB), Y3
+	VSUBPD       Y6, Y3, Y3
+	VSUBPD       Y7, Y3, Y3
+	VMULPD       Y9, Y4, Y6
+	VMULPD       Y10, Y5, Y7
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y3, Y3, Y7
+	VMULPD       Y7, Y7, Y7
+	VXORPD       Y4, Y4, Y4
+	VCMPPD       $0x06, Y4, Y3, Y3
+	VMULPD       Y6, Y7, Y7
+	VANDPD       Y3, Y7, Y7
+	VADDPD       Y7, Y2, Y2
+	VBROADCASTSD simplexconsts<>+32(SB), Y3
+	VMULPD       Y3, Y2, Y2
+	VMOVUPD      Y2, (AX)
+	ADDQ         $0x20, AX
+	ADDQ         $0x20, CX
+	DECQ         BX
+	JMP          simplexRowAVX2Block
+
+simplexRowAVX2Done:
+	VZEROUPPER
+	RET
+
+// func simplexPointsAVX2(out *float64, xs *float64, ys *float64, key uint64, grads *float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·simplexPointsAVX2(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         xs+8(FP), CX
+	MOVQ         grads+32(FP), DX
+	MOVQ         n+40(FP), BX
+	SHLQ         $0x01, BX
+	MOVQ         ys+16(FP), SI
+	MOVQ         key+24(FP), DI
+	MOVQ         DI, X0
+	VPBROADCASTQ X0, Y1
+
+simplexPointsAVX2Block:
+	TESTQ        BX, BX
+	JZ           simplexPointsAVX2Done
+	VMOVUPD      (CX), Y2
+	VMOVUPD      (SI), Y0
+	VADDPD       Y0, Y2, Y3
+	VBROADCASTSD simplexconsts<>+0(SB), Y4
+	VMULPD       Y4, Y3, Y3
+	VADDPD       Y3, Y2, Y4
+	VADDPD       Y3, Y0, Y3
+	VROUNDPD     $0x01, Y4, Y4
+	VCVTTPD2DQY  Y4, X5
+	VPMOVSXDQ    X5, Y5
+	VROUNDPD     $0x01, Y3, Y3
+	VCVTTPD2DQY  Y3, X6
+	VPMOVSXDQ    X6, Y6
+	VADDPD       Y3, Y4, Y7
+	VBROADCASTSD simplexconsts<>+8(SB), Y8
+	VMULPD       Y8, Y7, Y7
+	VSUBPD       Y7, Y4, Y4
+	VSUBPD       Y4, Y2, Y2
+	VSUBPD       Y7, Y3, Y3
+	VSUBPD       Y3, Y0, Y0
+	VCMPPD       $0x0e, Y0, Y2, Y3
+	VBROADCASTSD simplexconsts<>+80(SB), Y4
+	VANDPD       Y4, Y3, Y7
+	VANDNPD      Y4, Y3, Y4
+	VSUBPD       Y7, Y2, Y7
+	VBROADCASTSD simplexconsts<>+8(SB), Y8
+	VADDPD       Y8, Y7, Y7
+	VSUBPD       Y4, Y0, Y4
+	VBROADCASTSD simplexconsts<>+8(SB), Y8
+	VADDPD       Y8, Y4, Y4
+	VBROADCASTSD simplexconsts<>+16(SB), Y9
+	VADDPD       Y9, Y2, Y8
+	VADDPD       Y9, Y0, Y9
+	VPBROADCASTQ simplexconsts<>+56(SB), Y10
+	VPBROADCASTQ simplexhigh<>+8(SB), Y11
+	VPMULUDQ     Y10, Y6, Y12
+	VPSRLQ       $0x20, Y6, Y13
+	VPMULUDQ     Y10, Y13, Y10
+	VPMULUDQ     Y11, Y6, Y6
+	VPADDQ       Y6, Y10, Y10
+	VPSLLQ       $0x20, Y10, Y10
+	VPADDQ       Y10, Y12, Y12
+	VPBROADCASTQ simplexconsts<>+48(SB), Y6
+	VPBROADCASTQ simplexhigh<>+0(SB), Y10
+	VPMULUDQ     Y6, Y5, Y11
+	VPSRLQ       $0x20, Y5, Y13
+	VPMULUDQ     Y6, Y13, Y6
+	VPMULUDQ     Y10, Y5, Y5
+	VPADDQ       Y5, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y11, Y11
+	VPBROADCASTQ simplexconsts<>+56(SB), Y5
+	VPADDQ       Y5, Y12, Y5
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y1, Y5, Y5
+	VPBROADCASTQ simplexconsts<>+48(SB), Y6
+	VPADDQ       Y6, Y11, Y6
+	VBLENDVPD    Y3, Y12, Y5, Y10
+	VBLENDVPD    Y3, Y6, Y11, Y3
+	VPXOR        Y11, Y12, Y11
+	VPSRLQ       $0x21, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPBROADCASTQ simplexconsts<>+64(SB), Y12
+	VPBROADCASTQ simplexhigh<>+16(SB), Y14
+	VPMULUDQ     Y12, Y11, Y13
+	VPSRLQ       $0x20, Y11, Y15
+	VPMULUDQ     Y12, Y15, Y12
+	VPMULUDQ     Y14, Y11, Y11
+	VPADDQ       Y11, Y12, Y12
+	VPSLLQ       $0x20, Y12, Y12
+	VPADDQ       Y12, Y13, Y13
+	VPSRLQ       $0x21, Y13, Y12
+	VPXOR        Y12, Y13, Y13
+	VPBROADCASTQ simplexconsts<>+72(SB), Y12
+	VPBROADCASTQ simplexhigh<>+24(SB), Y14
+	VPMULUDQ     Y12, Y13, Y11
+	VPSRLQ       $0x20, Y13, Y15
+	VPMULUDQ     Y12, Y15, Y12
+	VPMULUDQ     Y14, Y13, Y13
+	VPADDQ       Y13, Y12, Y12
+	VPSLLQ       $0x20, Y12, Y12
+	VPADDQ       Y12, Y11, Y11
+	VPSRLQ       $0x21, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSRLQ       $0x38, Y11, Y11
+	VPSLLQ       $0x01, Y11, Y11
+	VPCMPEQQ     Y13, Y13, Y13
+	VXORPD       Y12, Y12, Y12
+	VGATHERQPD   Y13, (DX)(Y11*8), Y12
+	VPCMPEQQ     Y14, Y14, Y14
+	VXORPD       Y13, Y13, Y13
+	VGATHERQPD   Y14, 8(DX)(Y11*8), Y13
+	VMULPD       Y2, Y2, Y14
+	VMULPD       Y0, Y0, Y15
+	VBROADCASTSD simplexconsts<>+24(SB), Y11
+	VSUBPD       Y14, Y11, Y11
+	VSUBPD       Y15, Y11, Y11
+	VMULPD       Y2, Y12, Y14
+	VMULPD       Y0, Y13, Y15
+	VADDPD       Y15, Y14, Y14
+	VMULPD       Y11, Y11, Y15
+	VMULPD       Y15, Y15, Y15
+	VXORPD       Y0, Y0, Y0
+	VCMPPD       $0x06, Y0, Y11, Y0
+	VMULPD       Y14, Y15, Y15
+	VANDPD       Y0, Y15, Y0
+	VPXOR        Y3, Y10, Y2
+	VPSRLQ       $0x21, Y2, Y3
+	VPXOR        Y3, Y2, Y2
+	VPBROADCASTQ simplexconsts<>+64(SB), Y3
+	VPBROADCASTQ simplexhigh<>+16(SB), Y11
+	VPMULUDQ     Y3, Y2, Y10
+	VPSRLQ       $0x20, Y2, Y12
+	VPMULUDQ     Y3, Y12, Y3
+	VPMULUDQ     Y11, Y2, Y2
+	VPADDQ       Y2, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPADDQ       Y3, Y10, Y10
+	VPSRLQ       $0x21, Y10, Y3
+	VPXOR        Y3, Y10, Y10
+	VPBROADCASTQ simplexconsts<>+72(SB), Y3
+	VPBROADCASTQ simplexhigh<>+24(SB), Y11
+	VPMULUDQ     Y3, Y10, Y2
+	VPSRLQ       $0x20, Y10, Y12
+	VPMULUDQ     Y3, Y12, Y3
+	VPMULUDQ     Y11, Y10, Y10
+	VPADDQ       Y10, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPADDQ       Y3, Y2, Y2
+	VPSRLQ       $0x21, Y2, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSRLQ       $0x38, Y2, Y2
+	VPSLLQ       $0x01, Y2, Y2
+	VPCMPEQQ     Y10, Y10, Y10
+	VXORPD       Y3, Y3, Y3
+	VGATHERQPD   Y10, (DX)(Y2*8), Y3
+	VPCMPEQQ     Y11, Y11, Y11
+	VXORPD       Y10, Y10, Y10
+	VGATHERQPD   Y11, 8(DX)(Y2*8), Y10
+	VMULPD       Y7, Y7, Y11
+	VMULPD       Y4, Y4, Y12
+	VBROADCASTSD simplexconsts<>+24(SB), Y2
+	VSUBPD       Y11, Y2, Y2
+	VSUBPD       Y12, Y2, Y2
+	VMULPD       Y7, Y3, Y11
+	VMULPD       Y4, Y10, Y12
+	VADDPD       Y12, Y11, Y11
+	VMULPD       Y2, Y2, Y12
+	VMULPD       Y12, Y12, Y12
+	VXORPD       Y3, Y3, Y3
+	VCMPPD       $0x06, Y3, Y2, Y2
+	VMULPD       Y11, Y12, Y12
+	VANDPD       Y2, Y12, Y12
+	VADDPD       Y12, Y0, Y0
+	VPXOR        Y6, Y5, Y2
+	VPSRLQ       $0x21, Y2, Y3
+	VPXOR        Y3, Y2, Y2
+	VPBROADCASTQ simplexconsts<>+64(SB), Y3
+	VPBROADCASTQ simplexhigh<>+16(SB), Y5
+	VPMULUDQ     Y3, Y2, Y4
+	VPSRLQ       $0x20, Y2, Y6
+	VPMULUDQ     Y3, Y6, Y3
+	VPMULUDQ     Y5, Y2, Y2
+	VPADDQ       Y2, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPADDQ       Y3, Y4, Y4
+	VPSRLQ       $0x21, Y4, Y3
+	VPXOR        Y3, Y4, Y4
+	VPBROADCASTQ simplexconsts<>+72(SB), Y3
+	VPBROADCASTQ simplexhigh<>+24(SB), Y5
+	VPMULUDQ     Y3, Y4, Y2
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     Y3, Y6, Y3
+	VPMULUDQ     Y5, Y4, Y4
+	VPADDQ       Y4, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPADDQ       Y3, Y2, Y2
+	VPSRLQ       $0x21, Y2, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSRLQ       $0x38, Y2, Y2
+	VPSLLQ       $0x01, Y2, Y2
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y3, Y3, Y3
+	VGATHERQPD   Y4, (DX)(Y2*8), Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y4, Y4, Y4
+	VGATHERQPD   Y5, 8(DX)(Y2*8), Y4
+	VMULPD       Y8, Y8, Y5
+	VMULPD       Y9, Y9, Y6
+	VBROADCASTSD simplexconsts<>+24(SB), Y2
+	VSUBPD       Y5, Y2, Y2
+	VSUBPD       Y6, Y2, Y2
+	VMULPD       Y8, Y3, Y5
+	VMULPD       Y9, Y4, Y6
+	VADDPD       Y6, Y5, Y5
+	VMULPD       Y2, Y2, Y6
+	VMULPD       Y6, Y6, Y6
+	VXORPD       Y3, Y3, Y3
+	VCMPPD       $0x06, Y3, Y2, Y2
+	VMULPD       Y5, Y6, Y6
+	VANDPD       Y2, Y6, Y6
+	VADDPD       Y6, Y0, Y0
+	VBROADCASTSD simplexconsts<>+32(SB), Y2
+	VMULPD       Y2, Y0, Y0
+	VMOVUPD      Y0, (AX)
+	ADDQ         $0x20, AX
+	ADDQ         $0x20, CX
+	ADDQ         $0x20, SI
+	DECQ         BX
+	JMP          simplexPointsAVX2Block
+
+simplexPointsAVX2Done:
+	VZEROUPPER
+	RET
+
 DATA pointconsts<>+0(SB)/8, $(6.0)
 DATA pointconsts<>+8(SB)/8, $(15.0)
 DATA pointconsts<>+16(SB)/8, $(10.0)
