@@ -157,6 +157,23 @@ func TestSimplexKernelsMatchValue(t *testing.T) {
 				}
 			}
 		}
+		// Beyond the AVX2 kernel's reach the int32 cell would be wrong: a
+		// Grid, and ValuePoints, must leave such samples to the Go loop.
+		useKernel(t, kernel)
+		for _, far := range []float64{3 << 30, -5e9, 1e12} {
+			xs := make([]float64, 16)
+			for k := range xs {
+				xs[k] = far + 0.37*float64(k)
+			}
+			v := make([]float64, len(xs))
+			checkCellularGrid(t, fmt.Sprintf("kernel %s, xs from %g", kernel, far), n, xs, []float64{0.5, far})
+			ValuePoints(n, xs, xs, v)
+			for k, x := range xs {
+				if want := n.Value(x, x); !same(v[k], want) {
+					t.Fatalf("kernel %s: ValuePoints at (%v, %v) = %v, Value = %v", kernel, x, x, v[k], want)
+				}
+			}
+		}
 	}
 }
 
