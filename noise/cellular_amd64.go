@@ -40,7 +40,9 @@ func simplexLanes(k Kernel, key uint64, xs []float64, y float64, out []float64, 
 // blocks, writing N to out from its first sample, with the feature points
 // in feat and the row's terms t, and returns how many samples it did.
 // Every sample's cell lies at least two prepared columns inside each of
-// feat's rows (newWorleyGrid), so the gathers stay inside feat.
+// feat's rows (newWorleyGrid), so the gathers stay inside feat; the
+// AVX-512 permutes read worleyPickSpan columns from a block's base, inside
+// its row's slot (worleyGrid.stride).
 func worleyLanes(k Kernel, mode WorleyMode, blocks []worleyBlock, out []float64, feat []vec2, t *worleyRowTerms) int {
 	n := len(blocks)
 	if n == 0 || k == KernelGo {

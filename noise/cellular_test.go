@@ -250,3 +250,38 @@ func TestValuePointsMatchesValue(t *testing.T) {
 		}
 	}
 }
+
+// TestWorleyBlocksPick checks which Worley blocks the AVX-512 kernel gives
+// the permutes: those whose cells lie close together (several samples per
+// cell), not those spread over more than its 8 columns (under one sample
+// per cell), so that TestCellularGridPaths runs both ways.
+func TestWorleyBlocksPick(t *testing.T) {
+	useKernel(t, Kernels()[len(Kernels())-1])
+	if currentKernel() == KernelGo {
+		t.Skip("no vector kernel here")
+	}
+	for _, c := range []struct {
+		perCell float64
+		pick    bool
+	}{{2, true}, {8, true}, {64, true}, {0.45, false}} {
+		xs := make([]float64, 64)
+		for k := range xs {
+			xs[k] = -5.31 + float64(k)/c.perCell
+		}
+		g := NewGrid(NewWorley(1, F1), xs).worley
+		for b, blk := range g.blocks {
+			if got := blk.base >= 0; got != c.pick {
+				t.Fatalf("%g samples per cell, block %d: base %d, want picking %v", c.perCell, b, blk.base, c.pick)
+			}
+			if !c.pick {
+				continue
+			}
+			for l := range laneWidth {
+				col := blk.base/16 + blk.idx[l]/2 + 1 // the sample's own cell
+				if col != blk.c2[l]/2 || blk.idx[l] < 0 || blk.idx[l]+5 > 15 {
+					t.Fatalf("%g samples per cell, block %d lane %d: base %d, idx %d for column %d", c.perCell, b, l, blk.base, blk.idx[l], blk.c2[l]/2)
+				}
+			}
+		}
+	}
+}

@@ -4566,6 +4566,13 @@ DATA worleyconsts<>+40(SB)/8, $0x7ff0000000000000
 DATA worleyconsts<>+48(SB)/8, $(1.0)
 GLOBL worleyconsts<>(SB), RODATA|NOPTR, $56
 
+DATA worleyidx<>+0(SB)/8, $0x0000000000000001
+DATA worleyidx<>+8(SB)/8, $0x0000000000000002
+DATA worleyidx<>+16(SB)/8, $0x0000000000000003
+DATA worleyidx<>+24(SB)/8, $0x0000000000000004
+DATA worleyidx<>+32(SB)/8, $0x0000000000000005
+GLOBL worleyidx<>(SB), RODATA|NOPTR, $40
+
 // func worleyF1RowAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
 // Requires: AVX, AVX512F, SSE2
 TEXT ·worleyF1RowAVX512(SB), NOSPLIT, $0-64
@@ -4596,6 +4603,135 @@ worleyF1RowAVX512Block:
 	VMOVUPD      64(CX), Z3
 	VBROADCASTSD worleyconsts<>+40(SB), Z4
 	VMOVAPD      Z4, Z5
+	MOVQ         448(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowAVX512Gather0
+	VMOVDQU64    384(CX), Z5
+	VPADDQ.BCST  worleyidx<>+0(SB), Z5, Z6
+	VPADDQ.BCST  worleyidx<>+8(SB), Z5, Z7
+	VPADDQ.BCST  worleyidx<>+16(SB), Z5, Z8
+	VPADDQ.BCST  worleyidx<>+24(SB), Z5, Z9
+	VPADDQ.BCST  worleyidx<>+32(SB), Z5, Z10
+	VMOVUPD      (R9)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R9)(DX*1), Z5, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R9)(DX*1), Z6, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R9)(DX*1), Z7, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R9)(DX*1), Z8, Z13
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R9)(DX*1), Z9, Z12
+	VMOVAPD      Z11, Z11
+	VPERMT2PD    64(R9)(DX*1), Z10, Z11
+	VBROADCASTSD worleyconsts<>+24(SB), Z13
+	VADDPD       Z13, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z13
+	VADDPD       Z13, Z11, Z11
+	VSUBPD       Z0, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVUPD      (R10)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R10)(DX*1), Z5, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R10)(DX*1), Z6, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R10)(DX*1), Z7, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R10)(DX*1), Z8, Z13
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R10)(DX*1), Z9, Z12
+	VMOVAPD      Z11, Z11
+	VPERMT2PD    64(R10)(DX*1), Z10, Z11
+	VBROADCASTSD worleyconsts<>+24(SB), Z13
+	VADDPD       Z13, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVUPD      (R11)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R11)(DX*1), Z5, Z12
+	VMOVAPD      Z11, Z5
+	VPERMT2PD    64(R11)(DX*1), Z6, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z6
+	VADDPD       Z6, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+24(SB), Z6
+	VADDPD       Z6, Z5, Z5
+	VSUBPD       Z0, Z5, Z5
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z5, Z5, Z5
+	VADDPD       Z5, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z5
+	VPERMT2PD    64(R11)(DX*1), Z7, Z5
+	VMOVAPD      Z11, Z6
+	VPERMT2PD    64(R11)(DX*1), Z8, Z6
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	VMOVAPD      Z11, Z5
+	VPERMT2PD    64(R11)(DX*1), Z9, Z5
+	VMOVAPD      Z11, Z6
+	VPERMT2PD    64(R11)(DX*1), Z10, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	JMP          worleyF1RowAVX512Ring0
+
+worleyF1RowAVX512Gather0:
 	MOVL         $0x000000ff, DX
 	KMOVW        DX, K1
 	VMOVAPD      Z1, Z5
@@ -4746,6 +4882,8 @@ worleyF1RowAVX512Block:
 	VMULPD       Z6, Z6, Z6
 	VADDPD       Z6, Z5, Z5
 	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Ring0:
 	VBROADCASTSD (SI), Z5
 	VADDPD       128(CX), Z5, Z5
 	VCMPPD       $0x01, Z4, Z5, K1
@@ -5144,7 +5282,7 @@ worleyF1RowAVX512Skip0_4_4:
 	VSUBPD       Z3, Z4, Z4
 	VMOVUPD      Z4, (AX)
 	ADDQ         $0x40, AX
-	ADDQ         $0x00000180, CX
+	ADDQ         $0x00000200, CX
 	DECQ         DI
 	JMP          worleyF1RowAVX512Block
 
@@ -5182,6 +5320,153 @@ worleyF2F1RowAVX512Block:
 	VMOVUPD      64(CX), Z3
 	VBROADCASTSD worleyconsts<>+40(SB), Z4
 	VMOVAPD      Z4, Z5
+	MOVQ         448(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowAVX512Gather0
+	VMOVDQU64    384(CX), Z6
+	VPADDQ.BCST  worleyidx<>+0(SB), Z6, Z7
+	VPADDQ.BCST  worleyidx<>+8(SB), Z6, Z8
+	VPADDQ.BCST  worleyidx<>+16(SB), Z6, Z9
+	VPADDQ.BCST  worleyidx<>+24(SB), Z6, Z10
+	VPADDQ.BCST  worleyidx<>+32(SB), Z6, Z11
+	VMOVUPD      (R9)(DX*1), Z12
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R9)(DX*1), Z6, Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    64(R9)(DX*1), Z7, Z14
+	VBROADCASTSD worleyconsts<>+8(SB), Z15
+	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z15
+	VADDPD       Z15, Z14, Z14
+	VSUBPD       Z0, Z14, Z14
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z14, Z14, Z14
+	VADDPD       Z14, Z13, Z13
+	VMAXPD       Z13, Z4, Z14
+	VMINPD       Z14, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R9)(DX*1), Z8, Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    64(R9)(DX*1), Z9, Z14
+	VSUBPD       Z2, Z13, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z15
+	VADDPD       Z15, Z14, Z14
+	VSUBPD       Z0, Z14, Z14
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z14, Z14, Z14
+	VADDPD       Z14, Z13, Z13
+	VMAXPD       Z13, Z4, Z14
+	VMINPD       Z14, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R9)(DX*1), Z10, Z13
+	VMOVAPD      Z12, Z12
+	VPERMT2PD    64(R9)(DX*1), Z11, Z12
+	VBROADCASTSD worleyconsts<>+24(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z12, Z12
+	VSUBPD       Z0, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VADDPD       Z12, Z13, Z13
+	VMAXPD       Z13, Z4, Z12
+	VMINPD       Z12, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVUPD      (R10)(DX*1), Z12
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R10)(DX*1), Z6, Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    64(R10)(DX*1), Z7, Z14
+	VBROADCASTSD worleyconsts<>+8(SB), Z15
+	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VSUBPD       Z0, Z14, Z14
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z14, Z14, Z14
+	VADDPD       Z14, Z13, Z13
+	VMAXPD       Z13, Z4, Z14
+	VMINPD       Z14, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R10)(DX*1), Z8, Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    64(R10)(DX*1), Z9, Z14
+	VSUBPD       Z2, Z13, Z13
+	VSUBPD       Z0, Z14, Z14
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z14, Z14, Z14
+	VADDPD       Z14, Z13, Z13
+	VMAXPD       Z13, Z4, Z14
+	VMINPD       Z14, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R10)(DX*1), Z10, Z13
+	VMOVAPD      Z12, Z12
+	VPERMT2PD    64(R10)(DX*1), Z11, Z12
+	VBROADCASTSD worleyconsts<>+24(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VSUBPD       Z0, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VADDPD       Z12, Z13, Z13
+	VMAXPD       Z13, Z4, Z12
+	VMINPD       Z12, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVUPD      (R11)(DX*1), Z12
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R11)(DX*1), Z6, Z13
+	VMOVAPD      Z12, Z6
+	VPERMT2PD    64(R11)(DX*1), Z7, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z13, Z13
+	VMAXPD       Z13, Z4, Z6
+	VMINPD       Z6, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z6
+	VPERMT2PD    64(R11)(DX*1), Z8, Z6
+	VMOVAPD      Z12, Z7
+	VPERMT2PD    64(R11)(DX*1), Z9, Z7
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	VMOVAPD      Z12, Z6
+	VPERMT2PD    64(R11)(DX*1), Z10, Z6
+	VMOVAPD      Z12, Z7
+	VPERMT2PD    64(R11)(DX*1), Z11, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	JMP          worleyF2F1RowAVX512Ring0
+
+worleyF2F1RowAVX512Gather0:
 	MOVL         $0x000000ff, DX
 	KMOVW        DX, K1
 	VMOVAPD      Z1, Z6
@@ -5350,6 +5635,8 @@ worleyF2F1RowAVX512Block:
 	VMAXPD       Z6, Z4, Z7
 	VMINPD       Z7, Z5, Z5
 	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Ring0:
 	VBROADCASTSD (SI), Z6
 	VADDPD       128(CX), Z6, Z6
 	VCMPPD       $0x01, Z5, Z6, K1
@@ -5782,7 +6069,7 @@ worleyF2F1RowAVX512Skip0_4_4:
 	VSUBPD       Z3, Z4, Z4
 	VMOVUPD      Z4, (AX)
 	ADDQ         $0x40, AX
-	ADDQ         $0x00000180, CX
+	ADDQ         $0x00000200, CX
 	DECQ         DI
 	JMP          worleyF2F1RowAVX512Block
 
@@ -6851,7 +7138,7 @@ worleyF1RowAVX2Skip1_4_4:
 	VSUBPD       Y2, Y3, Y3
 	VMOVUPD      Y3, 32(AX)
 	ADDQ         $0x40, AX
-	ADDQ         $0x00000180, CX
+	ADDQ         $0x00000200, CX
 	DECQ         DI
 	JMP          worleyF1RowAVX2Block
 
@@ -8024,7 +8311,7 @@ worleyF2F1RowAVX2Skip1_4_4:
 	VSUBPD       Y2, Y3, Y3
 	VMOVUPD      Y3, 32(AX)
 	ADDQ         $0x40, AX
-	ADDQ         $0x00000180, CX
+	ADDQ         $0x00000200, CX
 	DECQ         DI
 	JMP          worleyF2F1RowAVX2Block
 

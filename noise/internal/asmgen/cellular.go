@@ -27,12 +27,16 @@ import (
 // the columns −2, −1, +1, +2 away.
 const (
 	worleyOffU, worleyOffC2, worleyOffGx2 = 0, 64, 128
-	worleyBlockSize                       = 384
+	worleyOffIdx, worleyOffBase           = 384, 448
+	worleyBlockSize                       = 512
 )
 
 // worleyConsts holds the float64 −2, −1, 0, 1, 2 (at 8·(o+2): the cell
 // offsets oi and oj), +Inf and 1.
 var worleyConsts Mem
+
+// worleyIdx holds the int64 1 … 5, the permute indices' steps.
+var worleyIdx Mem
 
 const worleyInf, worleyOne = 40, 48
 
@@ -44,6 +48,10 @@ func cellularRows() {
 	}
 	DATA(worleyInf, U64(0x7FF0000000000000))
 	DATA(worleyOne, F64(1))
+	worleyIdx = GLOBL("worleyidx", RODATA|NOPTR)
+	for k := range 5 {
+		DATA(8*k, U64(k+1))
+	}
 	for _, s := range []cellISA{cell512{}, cell2{}} {
 		worleyRow(s, false)
 		worleyRow(s, true)
@@ -61,6 +69,9 @@ type cellISA interface {
 	gather(base, index, zero Register, disp int) Register
 	// anyLess jumps to skip unless some lane of a is below b.
 	anyLess(a, b Register, skip string)
+	// permutes is whether the inner cells can come from two-table
+	// permutes instead of gathers (AVX-512).
+	permutes() bool
 }
 
 type cell512 struct{}
@@ -81,6 +92,9 @@ func (cell512) gather(base, index, zero Register, disp int) Register {
 	VGATHERQPD(Mem{Base: base, Index: index, Scale: 8, Disp: disp}, k, dst)
 	return dst
 }
+
+func (cell512) permutes() bool { return true }
+func (cell2) permutes() bool   { return false }
 
 func (cell512) anyLess(a, b Register, skip string) {
 	k := K()
@@ -152,9 +166,9 @@ func worleyRow(s cellISA, edge bool) {
 		d1, d2 := s.vec(), s.vec()
 		VBROADCASTSD(worleyConsts.Offset(worleyInf), d1)
 		VMOVAPD(d1, d2)
-		cell := func(oi, oj int) {
-			ox := s.gather(rows[oj+2], c2, zero, 16*oi)
-			oy := s.gather(rows[oj+2], c2, zero, 16*oi+8)
+		// cellAt is the distance to the feature point at ox, oy (its
+		// jitter, on entry) of cell (oi, oj), kept in d1 and d2.
+		cellAt := func(oi, oj int, ox, oy Register) {
 			if oi != 0 { // 0 + f_x is f_x: f_x is never −0
 				o := s.vec()
 				VBROADCASTSD(worleyConsts.Offset(8*(oi+2)), o)
@@ -177,11 +191,49 @@ func worleyRow(s cellISA, edge bool) {
 			}
 			VMINPD(ox, d1, d1)
 		}
+		cell := func(oi, oj int) {
+			cellAt(oi, oj, s.gather(rows[oj+2], c2, zero, 16*oi), s.gather(rows[oj+2], c2, zero, 16*oi+8))
+		}
+		ring := fmt.Sprintf("%sRing%d", name, h)
+		if s.permutes() {
+			// A block whose inner cells lie within 8 columns from its base
+			// (worleyBlock.base ≥ 0, a byte offset) picks their feature
+			// points from those 16 float64 of each row with two-table
+			// permutes; the lanes' indices are idx + 0 … 5 for the x and
+			// y of the columns −1, 0, 1 away. Same values, fewer gathers.
+			gather := fmt.Sprintf("%sGather%d", name, h)
+			base := GP64()
+			MOVQ(Mem{Base: blk, Disp: worleyOffBase}, base)
+			TESTQ(base, base)
+			JS(LabelRef(gather))
+			var idx [6]Register
+			idx[0] = s.vec()
+			VMOVDQU64(Mem{Base: blk, Disp: worleyOffIdx}, idx[0])
+			for k := 1; k < 6; k++ {
+				idx[k] = s.vec()
+				VPADDQ_BCST(worleyIdx.Offset(8*(k-1)), idx[0], idx[k])
+			}
+			for oj := -1; oj <= 1; oj++ {
+				lo := s.vec()
+				VMOVUPD(Mem{Base: rows[oj+2], Index: base, Scale: 1}, lo)
+				for oi := -1; oi <= 1; oi++ {
+					ox, oy := s.vec(), s.vec()
+					VMOVAPD(lo, ox)
+					VPERMT2PD(Mem{Base: rows[oj+2], Index: base, Scale: 1, Disp: 64}, idx[2*(oi+1)], ox)
+					VMOVAPD(lo, oy)
+					VPERMT2PD(Mem{Base: rows[oj+2], Index: base, Scale: 1, Disp: 64}, idx[2*(oi+1)+1], oy)
+					cellAt(oi, oj, ox, oy)
+				}
+			}
+			JMP(LabelRef(ring))
+			Label(gather)
+		}
 		for oj := -1; oj <= 1; oj++ {
 			for oi := -1; oi <= 1; oi++ {
 				cell(oi, oj)
 			}
 		}
+		Label(ring)
 		bound := d2
 		if !edge {
 			bound = d1
