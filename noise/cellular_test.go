@@ -284,4 +284,15 @@ func TestWorleyBlocksPick(t *testing.T) {
 			}
 		}
 	}
+	// Blocks at and around the widest span the permutes take (6 columns
+	// between the first and last sample's cells) against the point form.
+	for _, perCell := range []float64{1.1, 1.2, 1.4, 1.75} {
+		for _, mode := range []WorleyMode{F1, F2MinusF1} {
+			xs := make([]float64, 200)
+			for k := range xs {
+				xs[k] = -3.01 + float64(k)/perCell
+			}
+			checkCellularGrid(t, fmt.Sprintf("Worley mode %d at %g per cell", mode, perCell), NewWorley(4, mode), xs, []float64{0.2, 0.7, -1.5, 3})
+		}
+	}
 }
