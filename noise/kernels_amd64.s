@@ -8330,11 +8330,27 @@ DATA simplexconsts<>+56(SB)/8, $0xc2b2ae3d27d4eb4f
 DATA simplexconsts<>+64(SB)/8, $0xff51afd7ed558ccd
 DATA simplexconsts<>+72(SB)/8, $0xc4ceb9fe1a85ec53
 DATA simplexconsts<>+80(SB)/8, $(1.0)
-GLOBL simplexconsts<>(SB), RODATA|NOPTR, $88
+DATA simplexconsts<>+128(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+136(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+144(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+152(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+160(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+168(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+176(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+184(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+192(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+200(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+208(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+216(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+224(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+232(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+240(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+248(SB)/8, $0x0000000000000001
+GLOBL simplexconsts<>(SB), RODATA|NOPTR, $256
 
 // func simplexRowAVX512(out *float64, xs *float64, y float64, key uint64, grads *float64, n int)
 // Requires: AVX, AVX512DQ, AVX512F, SSE2
-TEXT ·simplexRowAVX512(SB), NOSPLIT, $0-48
+TEXT ·simplexRowAVX512(SB), NOSPLIT, $128-48
 	MOVQ         out+0(FP), AX
 	MOVQ         xs+8(FP), CX
 	MOVQ         grads+32(FP), DX
@@ -8346,144 +8362,253 @@ TEXT ·simplexRowAVX512(SB), NOSPLIT, $0-48
 	VPXORQ       Z2, Z2, Z2
 	VPBROADCASTQ simplexconsts<>+40(SB), Z3
 	VBROADCASTSD simplexconsts<>+80(SB), Z4
+	MOVQ         $0x00000000, SI
+	VMOVDQU64    Z2, Z5
+	VMOVDQU64    Z2, Z6
 
 simplexRowAVX512Block:
-	TESTQ        BX, BX
-	JZ           simplexRowAVX512Done
-	VMOVUPD      (CX), Z5
-	VADDPD       Z0, Z5, Z6
-	VMULPD.BCST  simplexconsts<>+0(SB), Z6, Z6
-	VADDPD       Z6, Z5, Z7
-	VADDPD       Z6, Z0, Z6
-	VCVTTPD2QQ   Z7, Z12
-	VCVTQQ2PD    Z12, Z13
-	VCMPPD       $0x01, Z13, Z7, K1
-	VPSUBQ       Z3, Z12, K1, Z12
-	VCVTTPD2QQ   Z6, Z7
-	VCVTQQ2PD    Z7, Z13
-	VCMPPD       $0x01, Z13, Z6, K1
-	VPSUBQ       Z3, Z7, K1, Z7
-	VPADDQ       Z7, Z12, Z6
-	VCVTQQ2PD    Z6, Z6
-	VMULPD.BCST  simplexconsts<>+8(SB), Z6, Z6
-	VCVTQQ2PD    Z12, Z13
-	VCVTQQ2PD    Z7, Z14
-	VSUBPD       Z6, Z13, Z13
-	VSUBPD       Z13, Z5, Z5
-	VSUBPD       Z6, Z14, Z14
-	VSUBPD       Z14, Z0, Z6
-	VCMPPD       $0x0e, Z6, Z5, K1
-	VBLENDMPD    Z4, Z2, K1, Z8
-	VBLENDMPD    Z2, Z4, K1, Z9
-	VSUBPD       Z8, Z5, Z13
-	VADDPD.BCST  simplexconsts<>+8(SB), Z13, Z13
-	VSUBPD       Z9, Z6, Z14
-	VADDPD.BCST  simplexconsts<>+8(SB), Z14, Z14
-	VADDPD.BCST  simplexconsts<>+16(SB), Z5, Z15
-	VADDPD.BCST  simplexconsts<>+16(SB), Z6, Z16
-	VPMULLQ.BCST simplexconsts<>+56(SB), Z7, Z7
-	VPADDQ.BCST  simplexconsts<>+56(SB), Z7, Z17
-	VPXORQ       Z1, Z7, Z7
-	VPXORQ       Z1, Z17, Z17
-	VPMULLQ.BCST simplexconsts<>+48(SB), Z12, Z12
-	VPADDQ.BCST  simplexconsts<>+48(SB), Z12, Z18
-	VPBLENDMQ    Z7, Z17, K1, Z10
-	VPBLENDMQ    Z18, Z12, K1, Z11
-	VPXORQ       Z12, Z7, Z7
-	VPSRLQ       $0x21, Z7, Z12
-	VPXORQ       Z12, Z7, Z7
-	VPMULLQ.BCST simplexconsts<>+64(SB), Z7, Z7
-	VPSRLQ       $0x21, Z7, Z12
-	VPXORQ       Z12, Z7, Z7
-	VPMULLQ.BCST simplexconsts<>+72(SB), Z7, Z7
-	VPSRLQ       $0x21, Z7, Z12
-	VPXORQ       Z12, Z7, Z7
-	VPSRLQ       $0x38, Z7, Z7
-	VPSLLQ       $0x01, Z7, Z7
-	KXNORW       K2, K2, K2
-	VMOVAPD      Z2, Z12
-	VGATHERQPD   (DX)(Z7*8), K2, Z12
-	KXNORW       K3, K3, K3
-	VMOVAPD      Z2, Z19
-	VGATHERQPD   8(DX)(Z7*8), K3, Z19
-	VMULPD       Z5, Z5, Z20
-	VMULPD       Z6, Z6, Z21
-	VBROADCASTSD simplexconsts<>+24(SB), Z7
-	VSUBPD       Z20, Z7, Z7
-	VSUBPD       Z21, Z7, Z7
-	VMULPD       Z5, Z12, Z20
-	VMULPD       Z6, Z19, Z21
-	VADDPD       Z21, Z20, Z20
-	VMULPD       Z7, Z7, Z21
-	VMULPD       Z21, Z21, Z21
-	VCMPPD       $0x06, Z2, Z7, K1
-	VMULPD.Z     Z20, Z21, K1, Z5
-	VPXORQ       Z11, Z10, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPMULLQ.BCST simplexconsts<>+64(SB), Z6, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPMULLQ.BCST simplexconsts<>+72(SB), Z6, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPSRLQ       $0x38, Z6, Z6
-	VPSLLQ       $0x01, Z6, Z6
-	KXNORW       K4, K4, K4
-	VMOVAPD      Z2, Z7
-	VGATHERQPD   (DX)(Z6*8), K4, Z7
-	KXNORW       K5, K5, K5
-	VMOVAPD      Z2, Z12
-	VGATHERQPD   8(DX)(Z6*8), K5, Z12
-	VMULPD       Z13, Z13, Z19
-	VMULPD       Z14, Z14, Z20
-	VBROADCASTSD simplexconsts<>+24(SB), Z6
-	VSUBPD       Z19, Z6, Z6
-	VSUBPD       Z20, Z6, Z6
-	VMULPD       Z13, Z7, Z19
-	VMULPD       Z14, Z12, Z20
-	VADDPD       Z20, Z19, Z19
-	VMULPD       Z6, Z6, Z20
-	VMULPD       Z20, Z20, Z20
-	VCMPPD       $0x06, Z2, Z6, K1
-	VMULPD.Z     Z19, Z20, K1, Z20
-	VADDPD       Z20, Z5, Z5
-	VPXORQ       Z18, Z17, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPMULLQ.BCST simplexconsts<>+64(SB), Z6, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPMULLQ.BCST simplexconsts<>+72(SB), Z6, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPSRLQ       $0x38, Z6, Z6
-	VPSLLQ       $0x01, Z6, Z6
-	KXNORW       K6, K6, K6
-	VMOVAPD      Z2, Z7
-	VGATHERQPD   (DX)(Z6*8), K6, Z7
-	KXNORW       K7, K7, K7
-	VMOVAPD      Z2, Z12
-	VGATHERQPD   8(DX)(Z6*8), K7, Z12
-	VMULPD       Z15, Z15, Z13
-	VMULPD       Z16, Z16, Z14
-	VBROADCASTSD simplexconsts<>+24(SB), Z6
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z14, Z6, Z6
-	VMULPD       Z15, Z7, Z13
-	VMULPD       Z16, Z12, Z14
-	VADDPD       Z14, Z13, Z13
-	VMULPD       Z6, Z6, Z14
-	VMULPD       Z14, Z14, Z14
-	VCMPPD       $0x06, Z2, Z6, K1
-	VMULPD.Z     Z13, Z14, K1, Z14
-	VADDPD       Z14, Z5, Z5
-	VMULPD.BCST  simplexconsts<>+32(SB), Z5, Z5
-	VMOVUPD      Z5, (AX)
-	ADDQ         $0x40, AX
-	ADDQ         $0x40, CX
-	DECQ         BX
-	JMP          simplexRowAVX512Block
+	TESTQ       BX, BX
+	JZ          simplexRowAVX512Done
+	VMOVUPD     (CX), Z7
+	VADDPD      Z0, Z7, Z8
+	VMULPD.BCST simplexconsts<>+0(SB), Z8, Z8
+	VADDPD      Z8, Z7, Z9
+	VADDPD      Z8, Z0, Z8
+	VCVTTPD2QQ  Z9, Z16
+	VCVTQQ2PD   Z16, Z17
+	VCMPPD      $0x01, Z17, Z9, K1
+	VPSUBQ      Z3, Z16, K1, Z16
+	VCVTTPD2QQ  Z8, Z9
+	VCVTQQ2PD   Z9, Z17
+	VCMPPD      $0x01, Z17, Z8, K1
+	VPSUBQ      Z3, Z9, K1, Z9
+	VPADDQ      Z9, Z16, Z8
+	VCVTQQ2PD   Z8, Z8
+	VMULPD.BCST simplexconsts<>+8(SB), Z8, Z8
+	VCVTQQ2PD   Z16, Z17
+	VCVTQQ2PD   Z9, Z18
+	VSUBPD      Z8, Z17, Z17
+	VSUBPD      Z17, Z7, Z7
+	VSUBPD      Z8, Z18, Z18
+	VSUBPD      Z18, Z0, Z8
+	VCMPPD      $0x0e, Z8, Z7, K1
+	VBLENDMPD   Z4, Z2, K1, Z10
+	VBLENDMPD   Z2, Z4, K1, Z11
+	VSUBPD      Z10, Z7, Z17
+	VADDPD.BCST simplexconsts<>+8(SB), Z17, Z17
+	VSUBPD      Z11, Z8, Z18
+	VADDPD.BCST simplexconsts<>+8(SB), Z18, Z18
+	VADDPD.BCST simplexconsts<>+16(SB), Z7, Z19
+	VADDPD.BCST simplexconsts<>+16(SB), Z8, Z20
+	VPERMQ      Z16, Z2, Z21
+	VPERMQ      Z9, Z2, Z22
+	VPCMPEQQ    Z21, Z16, K2
+	VPCMPEQQ    Z22, Z9, K3
+	KANDB       K3, K2, K2
+	KORTESTB    K2, K2
+	JCC         simplexRowAVX512Lanes
+	TESTQ       SI, SI
+	JZ          simplexRowAVX512Miss
+	VPCMPEQQ    Z5, Z16, K2
+	VPCMPEQQ    Z6, Z9, K3
+	KANDB       K3, K2, K2
+	KORTESTB    K2, K2
+	JCS         simplexRowAVX512Hit
+
+simplexRowAVX512Miss:
+	VPADDQ       simplexconsts<>+128(SB), Z16, Z5
+	VPADDQ       simplexconsts<>+192(SB), Z9, Z6
+	VPMULLQ.BCST simplexconsts<>+56(SB), Z6, Z6
+	VPXORQ       Z1, Z6, Z6
+	VPMULLQ.BCST simplexconsts<>+48(SB), Z5, Z5
+	VPXORQ       Z5, Z6, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPSRLQ       $0x38, Z5, Z5
+	VPSLLQ       $0x01, Z5, Z5
+	MOVL         $0x000000ff, SI
+	KMOVW        SI, K2
+	VMOVAPD      Z2, Z6
+	VGATHERQPD   (DX)(Z5*8), K2, Z6
+	VMOVUPD      Z6, (SP)
+	MOVL         $0x000000ff, SI
+	KMOVW        SI, K2
+	VMOVAPD      Z2, Z6
+	VGATHERQPD   8(DX)(Z5*8), K2, Z6
+	VMOVUPD      Z6, 64(SP)
+	VMOVDQU64    Z21, Z5
+	VMOVDQU64    Z22, Z6
+	MOVQ         $0x00000001, SI
+
+simplexRowAVX512Hit:
+	VBROADCASTSD 8(SP), Z9
+	VBROADCASTSD 16(SP), Z16
+	VBLENDMPD    Z9, Z16, K1, Z12
+	VBROADCASTSD 72(SP), Z9
+	VBROADCASTSD 80(SP), Z16
+	VBLENDMPD    Z9, Z16, K1, Z13
+	VBROADCASTSD (SP), Z9
+	VBROADCASTSD 64(SP), Z16
+	VMULPD       Z7, Z7, Z22
+	VMULPD       Z8, Z8, Z23
+	VBROADCASTSD simplexconsts<>+24(SB), Z21
+	VSUBPD       Z22, Z21, Z21
+	VSUBPD       Z23, Z21, Z21
+	VMULPD       Z7, Z9, Z22
+	VMULPD       Z8, Z16, Z23
+	VADDPD       Z23, Z22, Z22
+	VMULPD       Z21, Z21, Z23
+	VMULPD       Z23, Z23, Z23
+	VCMPPD       $0x06, Z2, Z21, K1
+	VMULPD.Z     Z22, Z23, K1, Z7
+	VMULPD       Z17, Z17, Z9
+	VMULPD       Z18, Z18, Z16
+	VBROADCASTSD simplexconsts<>+24(SB), Z8
+	VSUBPD       Z9, Z8, Z8
+	VSUBPD       Z16, Z8, Z8
+	VMULPD       Z17, Z12, Z9
+	VMULPD       Z18, Z13, Z16
+	VADDPD       Z16, Z9, Z9
+	VMULPD       Z8, Z8, Z16
+	VMULPD       Z16, Z16, Z16
+	VCMPPD       $0x06, Z2, Z8, K1
+	VMULPD.Z     Z9, Z16, K1, Z16
+	VADDPD       Z16, Z7, Z7
+	VBROADCASTSD 24(SP), Z8
+	VBROADCASTSD 88(SP), Z9
+	VMULPD       Z19, Z19, Z17
+	VMULPD       Z20, Z20, Z18
+	VBROADCASTSD simplexconsts<>+24(SB), Z16
+	VSUBPD       Z17, Z16, Z16
+	VSUBPD       Z18, Z16, Z16
+	VMULPD       Z19, Z8, Z17
+	VMULPD       Z20, Z9, Z18
+	VADDPD       Z18, Z17, Z17
+	VMULPD       Z16, Z16, Z18
+	VMULPD       Z18, Z18, Z18
+	VCMPPD       $0x06, Z2, Z16, K1
+	VMULPD.Z     Z17, Z18, K1, Z18
+	VADDPD       Z18, Z7, Z7
+	JMP          simplexRowAVX512Store
+
+simplexRowAVX512Lanes:
+	VPMULLQ.BCST simplexconsts<>+56(SB), Z9, Z9
+	VPADDQ.BCST  simplexconsts<>+56(SB), Z9, Z21
+	VPXORQ       Z1, Z9, Z9
+	VPXORQ       Z1, Z21, Z21
+	VPMULLQ.BCST simplexconsts<>+48(SB), Z16, Z16
+	VPADDQ.BCST  simplexconsts<>+48(SB), Z16, Z22
+	VPBLENDMQ    Z9, Z21, K1, Z14
+	VPBLENDMQ    Z22, Z16, K1, Z15
+	VPXORQ       Z16, Z9, Z9
+	VPSRLQ       $0x21, Z9, Z16
+	VPXORQ       Z16, Z9, Z9
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z9, Z9
+	VPSRLQ       $0x21, Z9, Z16
+	VPXORQ       Z16, Z9, Z9
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z9, Z9
+	VPSRLQ       $0x21, Z9, Z16
+	VPXORQ       Z16, Z9, Z9
+	VPSRLQ       $0x38, Z9, Z9
+	VPSLLQ       $0x01, Z9, Z9
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z16
+	VGATHERQPD   (DX)(Z9*8), K1, Z16
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z23
+	VGATHERQPD   8(DX)(Z9*8), K1, Z23
+	VMULPD       Z7, Z7, Z24
+	VMULPD       Z8, Z8, Z25
+	VBROADCASTSD simplexconsts<>+24(SB), Z9
+	VSUBPD       Z24, Z9, Z9
+	VSUBPD       Z25, Z9, Z9
+	VMULPD       Z7, Z16, Z24
+	VMULPD       Z8, Z23, Z25
+	VADDPD       Z25, Z24, Z24
+	VMULPD       Z9, Z9, Z25
+	VMULPD       Z25, Z25, Z25
+	VCMPPD       $0x06, Z2, Z9, K1
+	VMULPD.Z     Z24, Z25, K1, Z7
+	VPXORQ       Z15, Z14, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z8, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z8, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPSRLQ       $0x38, Z8, Z8
+	VPSLLQ       $0x01, Z8, Z8
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z9
+	VGATHERQPD   (DX)(Z8*8), K1, Z9
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z16
+	VGATHERQPD   8(DX)(Z8*8), K1, Z16
+	VMULPD       Z17, Z17, Z23
+	VMULPD       Z18, Z18, Z24
+	VBROADCASTSD simplexconsts<>+24(SB), Z8
+	VSUBPD       Z23, Z8, Z8
+	VSUBPD       Z24, Z8, Z8
+	VMULPD       Z17, Z9, Z23
+	VMULPD       Z18, Z16, Z24
+	VADDPD       Z24, Z23, Z23
+	VMULPD       Z8, Z8, Z24
+	VMULPD       Z24, Z24, Z24
+	VCMPPD       $0x06, Z2, Z8, K1
+	VMULPD.Z     Z23, Z24, K1, Z24
+	VADDPD       Z24, Z7, Z7
+	VPXORQ       Z22, Z21, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z8, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z8, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPSRLQ       $0x38, Z8, Z8
+	VPSLLQ       $0x01, Z8, Z8
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z9
+	VGATHERQPD   (DX)(Z8*8), K1, Z9
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z16
+	VGATHERQPD   8(DX)(Z8*8), K1, Z16
+	VMULPD       Z19, Z19, Z17
+	VMULPD       Z20, Z20, Z18
+	VBROADCASTSD simplexconsts<>+24(SB), Z8
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z18, Z8, Z8
+	VMULPD       Z19, Z9, Z17
+	VMULPD       Z20, Z16, Z18
+	VADDPD       Z18, Z17, Z17
+	VMULPD       Z8, Z8, Z18
+	VMULPD       Z18, Z18, Z18
+	VCMPPD       $0x06, Z2, Z8, K1
+	VMULPD.Z     Z17, Z18, K1, Z18
+	VADDPD       Z18, Z7, Z7
+
+simplexRowAVX512Store:
+	VMULPD.BCST simplexconsts<>+32(SB), Z7, Z7
+	VMOVUPD     Z7, (AX)
+	ADDQ        $0x40, AX
+	ADDQ        $0x40, CX
+	DECQ        BX
+	JMP         simplexRowAVX512Block
 
 simplexRowAVX512Done:
 	VZEROUPPER
@@ -8557,12 +8682,14 @@ simplexPointsAVX512Block:
 	VPXORQ       Z12, Z7, Z7
 	VPSRLQ       $0x38, Z7, Z7
 	VPSLLQ       $0x01, Z7, Z7
-	KXNORW       K2, K2, K2
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z12
-	VGATHERQPD   (DX)(Z7*8), K2, Z12
-	KXNORW       K3, K3, K3
+	VGATHERQPD   (DX)(Z7*8), K1, Z12
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z18
-	VGATHERQPD   8(DX)(Z7*8), K3, Z18
+	VGATHERQPD   8(DX)(Z7*8), K1, Z18
 	VMULPD       Z5, Z5, Z19
 	VMULPD       Z0, Z0, Z20
 	VBROADCASTSD simplexconsts<>+24(SB), Z7
@@ -8586,12 +8713,14 @@ simplexPointsAVX512Block:
 	VPXORQ       Z7, Z5, Z5
 	VPSRLQ       $0x38, Z5, Z5
 	VPSLLQ       $0x01, Z5, Z5
-	KXNORW       K4, K4, K4
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z7
-	VGATHERQPD   (DX)(Z5*8), K4, Z7
-	KXNORW       K5, K5, K5
+	VGATHERQPD   (DX)(Z5*8), K1, Z7
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z12
-	VGATHERQPD   8(DX)(Z5*8), K5, Z12
+	VGATHERQPD   8(DX)(Z5*8), K1, Z12
 	VMULPD       Z6, Z6, Z18
 	VMULPD       Z13, Z13, Z19
 	VBROADCASTSD simplexconsts<>+24(SB), Z5
@@ -8616,12 +8745,14 @@ simplexPointsAVX512Block:
 	VPXORQ       Z6, Z5, Z5
 	VPSRLQ       $0x38, Z5, Z5
 	VPSLLQ       $0x01, Z5, Z5
-	KXNORW       K6, K6, K6
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z6
-	VGATHERQPD   (DX)(Z5*8), K6, Z6
-	KXNORW       K7, K7, K7
+	VGATHERQPD   (DX)(Z5*8), K1, Z6
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z7
-	VGATHERQPD   8(DX)(Z5*8), K7, Z7
+	VGATHERQPD   8(DX)(Z5*8), K1, Z7
 	VMULPD       Z14, Z14, Z12
 	VMULPD       Z15, Z15, Z13
 	VBROADCASTSD simplexconsts<>+24(SB), Z5
