@@ -167,10 +167,16 @@ func TestSimplexKernelsMatchValue(t *testing.T) {
 			}
 			v := make([]float64, len(xs))
 			checkCellularGrid(t, fmt.Sprintf("kernel %s, xs from %g", kernel, far), n, xs, []float64{0.5, far})
-			ValuePoints(n, xs, xs, v)
-			for k, x := range xs {
-				if want := n.Value(x, x); !same(v[k], want) {
-					t.Fatalf("kernel %s: ValuePoints at (%v, %v) = %v, Value = %v", kernel, x, x, v[k], want)
+			near := make([]float64, len(xs))
+			for k := range near {
+				near[k] = 0.37 * float64(k)
+			}
+			for _, p := range [][2][]float64{{xs, xs}, {near, xs}, {xs, near}} {
+				ValuePoints(n, p[0], p[1], v)
+				for k, x := range p[0] {
+					if want := n.Value(x, p[1][k]); !same(v[k], want) {
+						t.Fatalf("kernel %s: ValuePoints at (%v, %v) = %v, Value = %v", kernel, x, p[1][k], v[k], want)
+					}
 				}
 			}
 		}
