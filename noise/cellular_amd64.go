@@ -2,7 +2,11 @@
 
 package noise
 
-import "golang.org/x/sys/cpu"
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
 
 // simplexVector is whether the AVX-512 kernel runs simplex noise, and value
 // and Perlin noise at scattered points, here: they need AVX512DQ besides
@@ -11,14 +15,24 @@ var simplexVector = cpu.X86.HasAVX512DQ
 
 // simplexLanes runs kernel k's simplex noise over the whole blocks of
 // laneWidth samples of xs on the row y, writing N to out, and returns how
-// many samples it did: none where k has no simplex kernel.
-func simplexLanes(k Kernel, key uint64, xs []float64, y float64, out []float64) int {
+// many samples it did: none where k has no simplex kernel. near says that
+// every x lies within ±simplexAVX2Reach, which the AVX2 kernel needs of
+// the xs and y.
+func simplexLanes(k Kernel, key uint64, xs []float64, y float64, out []float64, near bool) int {
 	n := len(xs) / laneWidth
-	if n == 0 || k != KernelAVX512 || !simplexVector {
+	switch {
+	case n == 0:
+		return 0
+	case k == KernelAVX512 && simplexVector:
+		_ = out[n*laneWidth-1]
+		simplexRowAVX512(&out[0], &xs[0], y, key, &gradients[0].x, n)
+	case k != KernelGo && near && math.Abs(y) <= simplexAVX2Reach:
+		// KernelAVX2, or KernelAVX512 on a CPU without AVX512DQ.
+		_ = out[n*laneWidth-1]
+		simplexRowAVX2(&out[0], &xs[0], y, key, &gradients[0].x, n)
+	default:
 		return 0
 	}
-	_ = out[n*laneWidth-1]
-	simplexRowAVX512(&out[0], &xs[0], y, key, &gradients[0].x, n)
 	return n * laneWidth
 }
 
@@ -26,7 +40,9 @@ func simplexLanes(k Kernel, key uint64, xs []float64, y float64, out []float64) 
 // blocks, writing N to out from its first sample, with the feature points
 // in feat and the row's terms t, and returns how many samples it did.
 // Every sample's cell lies at least two prepared columns inside each of
-// feat's rows (newWorleyGrid), so the gathers stay inside feat.
+// feat's rows (newWorleyGrid), so the gathers stay inside feat; the
+// AVX-512 permutes read worleyPickSpan columns from a block's base, inside
+// its row's slot (worleyGrid.stride).
 func worleyLanes(k Kernel, mode WorleyMode, blocks []worleyBlock, out []float64, feat []vec2, t *worleyRowTerms) int {
 	n := len(blocks)
 	if n == 0 || k == KernelGo {
@@ -50,11 +66,18 @@ func worleyLanes(k Kernel, mode WorleyMode, blocks []worleyBlock, out []float64,
 // simplexPointLanes is simplexLanes at the points (xs[k], ys[k]).
 func simplexPointLanes(k Kernel, key uint64, xs, ys []float64, out []float64) int {
 	n := len(xs) / laneWidth
-	if n == 0 || k != KernelAVX512 || !simplexVector {
+	switch {
+	case n == 0:
+		return 0
+	case k == KernelAVX512 && simplexVector:
+		_, _ = out[n*laneWidth-1], ys[n*laneWidth-1]
+		simplexPointsAVX512(&out[0], &xs[0], &ys[0], key, &gradients[0].x, n)
+	case k != KernelGo && simplexNear(xs[:n*laneWidth]) && simplexNear(ys[:n*laneWidth]):
+		_, _ = out[n*laneWidth-1], ys[n*laneWidth-1]
+		simplexPointsAVX2(&out[0], &xs[0], &ys[0], key, &gradients[0].x, n)
+	default:
 		return 0
 	}
-	_, _ = out[n*laneWidth-1], ys[n*laneWidth-1]
-	simplexPointsAVX512(&out[0], &xs[0], &ys[0], key, &gradients[0].x, n)
 	return n * laneWidth
 }
 

@@ -8,7 +8,7 @@ const simplexVector = false
 // Grids made here have no Worley blocks: the Go loop does every sample.
 func worleyLanes(Kernel, WorleyMode, []worleyBlock, []float64, []vec2, *worleyRowTerms) int { return 0 }
 
-func simplexLanes(Kernel, uint64, []float64, float64, []float64) int { return 0 }
+func simplexLanes(Kernel, uint64, []float64, float64, []float64, bool) int { return 0 }
 
 func simplexPointLanes(Kernel, uint64, []float64, []float64, []float64) int { return 0 }
 

@@ -2,6 +2,7 @@ package noise
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -86,8 +87,9 @@ func checkCellularGrid(t *testing.T, name string, b Basis, xs, ys []float64) {
 	}
 }
 
-// TestSimplexLanesRun checks that the AVX-512 kernel does the simplex
-// rows where the CPU has it, so the bit-identity tests above test it.
+// TestSimplexLanesRun checks that the vector kernels do the simplex rows
+// where the CPU has them, so the bit-identity tests above test them, and
+// that the AVX2 kernel leaves rows beyond its reach to the Go loop.
 func TestSimplexLanesRun(t *testing.T) {
 	xs := make([]float64, 21)
 	for k := range xs {
@@ -95,13 +97,88 @@ func TestSimplexLanesRun(t *testing.T) {
 	}
 	v := make([]float64, len(xs))
 	for _, kernel := range Kernels() {
-		done := simplexLanes(kernel, 1, xs, 0.5, v)
+		done := simplexLanes(kernel, 1, xs, 0.5, v, simplexNear(xs))
 		want := 0
-		if kernel == KernelAVX512 && simplexVector {
+		if kernel != KernelGo {
 			want = 16
 		}
 		if done != want {
 			t.Errorf("kernel %s: simplexLanes did %d samples, want %d", kernel, done, want)
+		}
+		avx2 := kernel == KernelAVX2 || kernel == KernelAVX512 && !simplexVector
+		for _, y := range []float64{simplexAVX2Reach * 1.0000001, math.NaN(), math.Inf(-1)} {
+			if done := simplexLanes(kernel, 1, xs, y, v, true); avx2 && done != 0 {
+				t.Errorf("kernel %s: simplexLanes took the row y = %v, beyond the AVX2 kernel's reach", kernel, y)
+			}
+		}
+	}
+	if simplexNear([]float64{0, -simplexAVX2Reach, simplexAVX2Reach}) != true ||
+		simplexNear([]float64{0, -simplexAVX2Reach * 1.0000001}) || simplexNear([]float64{math.NaN()}) {
+		t.Error("simplexNear misjudges the AVX2 kernel's reach")
+	}
+}
+
+// TestSimplexKernelsMatchValue checks every simplex kernel, forced, against
+// Value bit for bit along rows and at scattered points, at coordinates
+// from near 0 to the AVX2 kernel's reach, on lattice lines, on the
+// triangles' diagonals (x0 = y0) and at negative and integer values, where
+// a wrong floor, triangle or hash would show.
+func TestSimplexKernelsMatchValue(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 2))
+	n := NewSimplex(77).(simplexNoise)
+	for _, kernel := range Kernels() {
+		for _, scale := range []float64{1, 30, 1e4, 1e7, simplexAVX2Reach} {
+			xs, ys := make([]float64, 64), make([]float64, 64)
+			for k := range xs {
+				xs[k], ys[k] = scale*(2*r.Float64()-1), scale*(2*r.Float64()-1)
+				switch k % 8 {
+				case 1: // on a lattice line of the skewed grid
+					xs[k] = math.Floor(xs[k])
+				case 2: // on the diagonal of a cell: x0 = y0
+					ys[k] = xs[k]
+				case 3:
+					xs[k] = -math.Abs(xs[k])
+				}
+			}
+			xs[0], ys[0] = simplexAVX2Reach, -simplexAVX2Reach
+			v := make([]float64, len(xs))
+			for _, y := range ys[:8] {
+				done := simplexLanes(kernel, n.key, xs, y, v, simplexNear(xs))
+				for k := range done {
+					if want := n.Value(xs[k], y); !same(v[k], want) {
+						t.Fatalf("kernel %s: row at (%v, %v) = %v, Value = %v", kernel, xs[k], y, v[k], want)
+					}
+				}
+			}
+			done := simplexPointLanes(kernel, n.key, xs, ys, v)
+			for k := range done {
+				if want := n.Value(xs[k], ys[k]); !same(v[k], want) {
+					t.Fatalf("kernel %s: point (%v, %v) = %v, Value = %v", kernel, xs[k], ys[k], v[k], want)
+				}
+			}
+		}
+		// Beyond the AVX2 kernel's reach the int32 cell would be wrong: a
+		// Grid, and ValuePoints, must leave such samples to the Go loop.
+		useKernel(t, kernel)
+		for _, far := range []float64{3 << 30, -5e9, 1e12} {
+			xs := make([]float64, 16)
+			for k := range xs {
+				xs[k] = far + 0.37*float64(k)
+			}
+			v := make([]float64, len(xs))
+			checkCellularGrid(t, fmt.Sprintf("kernel %s, xs from %g", kernel, far), n, xs, []float64{0.5, far})
+			near := make([]float64, len(xs))
+			for k := range near {
+				near[k] = 0.37 * float64(k)
+			}
+			for _, p := range [][2][]float64{{xs, xs}, {near, xs}, {xs, near}} {
+				ValuePoints(n, p[0], p[1], v)
+				for k, x := range p[0] {
+					if want := n.Value(x, p[1][k]); !same(v[k], want) {
+						t.Fatalf("kernel %s: ValuePoints at (%v, %v) = %v, Value = %v", kernel, x, p[1][k], v[k], want)
+					}
+				}
+			}
 		}
 	}
 }
@@ -171,11 +248,57 @@ func TestValuePointsMatchesValue(t *testing.T) {
 			}
 		}
 		want := 0
-		if kernel == KernelAVX512 && simplexVector {
+		if kernel != KernelGo {
 			want = 8
 		}
 		if done := simplexPointLanes(kernel, 1, make([]float64, 9), make([]float64, 9), make([]float64, 9)); done != want {
 			t.Errorf("kernel %s: simplexPointLanes did %d of 9 points, want %d", kernel, done, want)
+		}
+	}
+}
+
+// TestWorleyBlocksPick checks which Worley blocks the AVX-512 kernel gives
+// the permutes: those whose cells lie close together (several samples per
+// cell), not those spread over more than its 8 columns (under one sample
+// per cell), so that TestCellularGridPaths runs both ways.
+func TestWorleyBlocksPick(t *testing.T) {
+	useKernel(t, Kernels()[len(Kernels())-1])
+	if currentKernel() == KernelGo {
+		t.Skip("no vector kernel here")
+	}
+	for _, c := range []struct {
+		perCell float64
+		pick    bool
+	}{{2, true}, {8, true}, {64, true}, {0.45, false}} {
+		xs := make([]float64, 64)
+		for k := range xs {
+			xs[k] = -5.31 + float64(k)/c.perCell
+		}
+		g := NewGrid(NewWorley(1, F1), xs).worley
+		for b, blk := range g.blocks {
+			if got := blk.base >= 0; got != c.pick {
+				t.Fatalf("%g samples per cell, block %d: base %d, want picking %v", c.perCell, b, blk.base, c.pick)
+			}
+			if !c.pick {
+				continue
+			}
+			for l := range laneWidth {
+				col := blk.base/16 + blk.idx[l]/2 + 1 // the sample's own cell
+				if col != blk.c2[l]/2 || blk.idx[l] < 0 || blk.idx[l]+5 > 15 {
+					t.Fatalf("%g samples per cell, block %d lane %d: base %d, idx %d for column %d", c.perCell, b, l, blk.base, blk.idx[l], blk.c2[l]/2)
+				}
+			}
+		}
+	}
+	// Blocks at and around the widest span the permutes take (6 columns
+	// between the first and last sample's cells) against the point form.
+	for _, perCell := range []float64{1.1, 1.2, 1.4, 1.75} {
+		for _, mode := range []WorleyMode{F1, F2MinusF1} {
+			xs := make([]float64, 200)
+			for k := range xs {
+				xs[k] = -3.01 + float64(k)/perCell
+			}
+			checkCellularGrid(t, fmt.Sprintf("Worley mode %d at %g per cell", mode, perCell), NewWorley(4, mode), xs, []float64{0.2, 0.7, -1.5, 3})
 		}
 	}
 }

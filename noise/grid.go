@@ -48,6 +48,9 @@ type Grid struct {
 	kernel Kernel
 	blocks []laneBlock
 	tail   []int32
+	// simplexNear is whether every x lies within ±simplexAVX2Reach, as
+	// the AVX2 simplex kernel needs.
+	simplexNear bool
 }
 
 // laneWidth is the samples of a vector kernel's block: one AVX-512
@@ -93,6 +96,7 @@ func NewGrid(b Basis, xs []float64) *Grid {
 		return g
 	case simplexNoise:
 		g.kind, g.key, g.kernel = gridSimplex, n.key, currentKernel()
+		g.simplexNear = simplexNear(xs)
 		return g
 	default:
 		return g

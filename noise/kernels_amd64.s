@@ -4566,6 +4566,13 @@ DATA worleyconsts<>+40(SB)/8, $0x7ff0000000000000
 DATA worleyconsts<>+48(SB)/8, $(1.0)
 GLOBL worleyconsts<>(SB), RODATA|NOPTR, $56
 
+DATA worleyidx<>+0(SB)/8, $0x0000000000000001
+DATA worleyidx<>+8(SB)/8, $0x0000000000000002
+DATA worleyidx<>+16(SB)/8, $0x0000000000000003
+DATA worleyidx<>+24(SB)/8, $0x0000000000000004
+DATA worleyidx<>+32(SB)/8, $0x0000000000000005
+GLOBL worleyidx<>(SB), RODATA|NOPTR, $40
+
 // func worleyF1RowAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
 // Requires: AVX, AVX512F, SSE2
 TEXT ·worleyF1RowAVX512(SB), NOSPLIT, $0-64
@@ -4596,6 +4603,135 @@ worleyF1RowAVX512Block:
 	VMOVUPD      64(CX), Z3
 	VBROADCASTSD worleyconsts<>+40(SB), Z4
 	VMOVAPD      Z4, Z5
+	MOVQ         448(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowAVX512Gather0
+	VMOVDQU64    384(CX), Z5
+	VPADDQ.BCST  worleyidx<>+0(SB), Z5, Z6
+	VPADDQ.BCST  worleyidx<>+8(SB), Z5, Z7
+	VPADDQ.BCST  worleyidx<>+16(SB), Z5, Z8
+	VPADDQ.BCST  worleyidx<>+24(SB), Z5, Z9
+	VPADDQ.BCST  worleyidx<>+32(SB), Z5, Z10
+	VMOVUPD      (R9)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R9)(DX*1), Z5, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R9)(DX*1), Z6, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R9)(DX*1), Z7, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R9)(DX*1), Z8, Z13
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R9)(DX*1), Z9, Z12
+	VMOVAPD      Z11, Z11
+	VPERMT2PD    64(R9)(DX*1), Z10, Z11
+	VBROADCASTSD worleyconsts<>+24(SB), Z13
+	VADDPD       Z13, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z13
+	VADDPD       Z13, Z11, Z11
+	VSUBPD       Z0, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVUPD      (R10)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R10)(DX*1), Z5, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R10)(DX*1), Z6, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R10)(DX*1), Z7, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R10)(DX*1), Z8, Z13
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R10)(DX*1), Z9, Z12
+	VMOVAPD      Z11, Z11
+	VPERMT2PD    64(R10)(DX*1), Z10, Z11
+	VBROADCASTSD worleyconsts<>+24(SB), Z13
+	VADDPD       Z13, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVUPD      (R11)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R11)(DX*1), Z5, Z12
+	VMOVAPD      Z11, Z5
+	VPERMT2PD    64(R11)(DX*1), Z6, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z6
+	VADDPD       Z6, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+24(SB), Z6
+	VADDPD       Z6, Z5, Z5
+	VSUBPD       Z0, Z5, Z5
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z5, Z5, Z5
+	VADDPD       Z5, Z12, Z12
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z5
+	VPERMT2PD    64(R11)(DX*1), Z7, Z5
+	VMOVAPD      Z11, Z6
+	VPERMT2PD    64(R11)(DX*1), Z8, Z6
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	VMOVAPD      Z11, Z5
+	VPERMT2PD    64(R11)(DX*1), Z9, Z5
+	VMOVAPD      Z11, Z6
+	VPERMT2PD    64(R11)(DX*1), Z10, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	JMP          worleyF1RowAVX512Ring0
+
+worleyF1RowAVX512Gather0:
 	MOVL         $0x000000ff, DX
 	KMOVW        DX, K1
 	VMOVAPD      Z1, Z5
@@ -4746,6 +4882,8 @@ worleyF1RowAVX512Block:
 	VMULPD       Z6, Z6, Z6
 	VADDPD       Z6, Z5, Z5
 	VMINPD       Z5, Z4, Z4
+
+worleyF1RowAVX512Ring0:
 	VBROADCASTSD (SI), Z5
 	VADDPD       128(CX), Z5, Z5
 	VCMPPD       $0x01, Z4, Z5, K1
@@ -5144,7 +5282,7 @@ worleyF1RowAVX512Skip0_4_4:
 	VSUBPD       Z3, Z4, Z4
 	VMOVUPD      Z4, (AX)
 	ADDQ         $0x40, AX
-	ADDQ         $0x00000180, CX
+	ADDQ         $0x00000200, CX
 	DECQ         DI
 	JMP          worleyF1RowAVX512Block
 
@@ -5182,6 +5320,153 @@ worleyF2F1RowAVX512Block:
 	VMOVUPD      64(CX), Z3
 	VBROADCASTSD worleyconsts<>+40(SB), Z4
 	VMOVAPD      Z4, Z5
+	MOVQ         448(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowAVX512Gather0
+	VMOVDQU64    384(CX), Z6
+	VPADDQ.BCST  worleyidx<>+0(SB), Z6, Z7
+	VPADDQ.BCST  worleyidx<>+8(SB), Z6, Z8
+	VPADDQ.BCST  worleyidx<>+16(SB), Z6, Z9
+	VPADDQ.BCST  worleyidx<>+24(SB), Z6, Z10
+	VPADDQ.BCST  worleyidx<>+32(SB), Z6, Z11
+	VMOVUPD      (R9)(DX*1), Z12
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R9)(DX*1), Z6, Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    64(R9)(DX*1), Z7, Z14
+	VBROADCASTSD worleyconsts<>+8(SB), Z15
+	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z15
+	VADDPD       Z15, Z14, Z14
+	VSUBPD       Z0, Z14, Z14
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z14, Z14, Z14
+	VADDPD       Z14, Z13, Z13
+	VMAXPD       Z13, Z4, Z14
+	VMINPD       Z14, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R9)(DX*1), Z8, Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    64(R9)(DX*1), Z9, Z14
+	VSUBPD       Z2, Z13, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z15
+	VADDPD       Z15, Z14, Z14
+	VSUBPD       Z0, Z14, Z14
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z14, Z14, Z14
+	VADDPD       Z14, Z13, Z13
+	VMAXPD       Z13, Z4, Z14
+	VMINPD       Z14, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R9)(DX*1), Z10, Z13
+	VMOVAPD      Z12, Z12
+	VPERMT2PD    64(R9)(DX*1), Z11, Z12
+	VBROADCASTSD worleyconsts<>+24(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z12, Z12
+	VSUBPD       Z0, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VADDPD       Z12, Z13, Z13
+	VMAXPD       Z13, Z4, Z12
+	VMINPD       Z12, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVUPD      (R10)(DX*1), Z12
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R10)(DX*1), Z6, Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    64(R10)(DX*1), Z7, Z14
+	VBROADCASTSD worleyconsts<>+8(SB), Z15
+	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VSUBPD       Z0, Z14, Z14
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z14, Z14, Z14
+	VADDPD       Z14, Z13, Z13
+	VMAXPD       Z13, Z4, Z14
+	VMINPD       Z14, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R10)(DX*1), Z8, Z13
+	VMOVAPD      Z12, Z14
+	VPERMT2PD    64(R10)(DX*1), Z9, Z14
+	VSUBPD       Z2, Z13, Z13
+	VSUBPD       Z0, Z14, Z14
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z14, Z14, Z14
+	VADDPD       Z14, Z13, Z13
+	VMAXPD       Z13, Z4, Z14
+	VMINPD       Z14, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R10)(DX*1), Z10, Z13
+	VMOVAPD      Z12, Z12
+	VPERMT2PD    64(R10)(DX*1), Z11, Z12
+	VBROADCASTSD worleyconsts<>+24(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VSUBPD       Z0, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VADDPD       Z12, Z13, Z13
+	VMAXPD       Z13, Z4, Z12
+	VMINPD       Z12, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVUPD      (R11)(DX*1), Z12
+	VMOVAPD      Z12, Z13
+	VPERMT2PD    64(R11)(DX*1), Z6, Z13
+	VMOVAPD      Z12, Z6
+	VPERMT2PD    64(R11)(DX*1), Z7, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z13, Z13
+	VSUBPD       Z2, Z13, Z13
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z13, Z13, Z13
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z13, Z13
+	VMAXPD       Z13, Z4, Z6
+	VMINPD       Z6, Z5, Z5
+	VMINPD       Z13, Z4, Z4
+	VMOVAPD      Z12, Z6
+	VPERMT2PD    64(R11)(DX*1), Z8, Z6
+	VMOVAPD      Z12, Z7
+	VPERMT2PD    64(R11)(DX*1), Z9, Z7
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	VMOVAPD      Z12, Z6
+	VPERMT2PD    64(R11)(DX*1), Z10, Z6
+	VMOVAPD      Z12, Z7
+	VPERMT2PD    64(R11)(DX*1), Z11, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	JMP          worleyF2F1RowAVX512Ring0
+
+worleyF2F1RowAVX512Gather0:
 	MOVL         $0x000000ff, DX
 	KMOVW        DX, K1
 	VMOVAPD      Z1, Z6
@@ -5350,6 +5635,8 @@ worleyF2F1RowAVX512Block:
 	VMAXPD       Z6, Z4, Z7
 	VMINPD       Z7, Z5, Z5
 	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowAVX512Ring0:
 	VBROADCASTSD (SI), Z6
 	VADDPD       128(CX), Z6, Z6
 	VCMPPD       $0x01, Z5, Z6, K1
@@ -5782,7 +6069,7 @@ worleyF2F1RowAVX512Skip0_4_4:
 	VSUBPD       Z3, Z4, Z4
 	VMOVUPD      Z4, (AX)
 	ADDQ         $0x40, AX
-	ADDQ         $0x00000180, CX
+	ADDQ         $0x00000200, CX
 	DECQ         DI
 	JMP          worleyF2F1RowAVX512Block
 
@@ -6851,7 +7138,7 @@ worleyF1RowAVX2Skip1_4_4:
 	VSUBPD       Y2, Y3, Y3
 	VMOVUPD      Y3, 32(AX)
 	ADDQ         $0x40, AX
-	ADDQ         $0x00000180, CX
+	ADDQ         $0x00000200, CX
 	DECQ         DI
 	JMP          worleyF1RowAVX2Block
 
@@ -8024,7 +8311,7 @@ worleyF2F1RowAVX2Skip1_4_4:
 	VSUBPD       Y2, Y3, Y3
 	VMOVUPD      Y3, 32(AX)
 	ADDQ         $0x40, AX
-	ADDQ         $0x00000180, CX
+	ADDQ         $0x00000200, CX
 	DECQ         DI
 	JMP          worleyF2F1RowAVX2Block
 
@@ -8043,11 +8330,27 @@ DATA simplexconsts<>+56(SB)/8, $0xc2b2ae3d27d4eb4f
 DATA simplexconsts<>+64(SB)/8, $0xff51afd7ed558ccd
 DATA simplexconsts<>+72(SB)/8, $0xc4ceb9fe1a85ec53
 DATA simplexconsts<>+80(SB)/8, $(1.0)
-GLOBL simplexconsts<>(SB), RODATA|NOPTR, $88
+DATA simplexconsts<>+128(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+136(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+144(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+152(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+160(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+168(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+176(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+184(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+192(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+200(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+208(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+216(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+224(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+232(SB)/8, $0x0000000000000000
+DATA simplexconsts<>+240(SB)/8, $0x0000000000000001
+DATA simplexconsts<>+248(SB)/8, $0x0000000000000001
+GLOBL simplexconsts<>(SB), RODATA|NOPTR, $256
 
 // func simplexRowAVX512(out *float64, xs *float64, y float64, key uint64, grads *float64, n int)
 // Requires: AVX, AVX512DQ, AVX512F, SSE2
-TEXT ·simplexRowAVX512(SB), NOSPLIT, $0-48
+TEXT ·simplexRowAVX512(SB), NOSPLIT, $128-48
 	MOVQ         out+0(FP), AX
 	MOVQ         xs+8(FP), CX
 	MOVQ         grads+32(FP), DX
@@ -8059,144 +8362,253 @@ TEXT ·simplexRowAVX512(SB), NOSPLIT, $0-48
 	VPXORQ       Z2, Z2, Z2
 	VPBROADCASTQ simplexconsts<>+40(SB), Z3
 	VBROADCASTSD simplexconsts<>+80(SB), Z4
+	MOVQ         $0x00000000, SI
+	VMOVDQU64    Z2, Z5
+	VMOVDQU64    Z2, Z6
 
 simplexRowAVX512Block:
-	TESTQ        BX, BX
-	JZ           simplexRowAVX512Done
-	VMOVUPD      (CX), Z5
-	VADDPD       Z0, Z5, Z6
-	VMULPD.BCST  simplexconsts<>+0(SB), Z6, Z6
-	VADDPD       Z6, Z5, Z7
-	VADDPD       Z6, Z0, Z6
-	VCVTTPD2QQ   Z7, Z12
-	VCVTQQ2PD    Z12, Z13
-	VCMPPD       $0x01, Z13, Z7, K1
-	VPSUBQ       Z3, Z12, K1, Z12
-	VCVTTPD2QQ   Z6, Z7
-	VCVTQQ2PD    Z7, Z13
-	VCMPPD       $0x01, Z13, Z6, K1
-	VPSUBQ       Z3, Z7, K1, Z7
-	VPADDQ       Z7, Z12, Z6
-	VCVTQQ2PD    Z6, Z6
-	VMULPD.BCST  simplexconsts<>+8(SB), Z6, Z6
-	VCVTQQ2PD    Z12, Z13
-	VCVTQQ2PD    Z7, Z14
-	VSUBPD       Z6, Z13, Z13
-	VSUBPD       Z13, Z5, Z5
-	VSUBPD       Z6, Z14, Z14
-	VSUBPD       Z14, Z0, Z6
-	VCMPPD       $0x0e, Z6, Z5, K1
-	VBLENDMPD    Z4, Z2, K1, Z8
-	VBLENDMPD    Z2, Z4, K1, Z9
-	VSUBPD       Z8, Z5, Z13
-	VADDPD.BCST  simplexconsts<>+8(SB), Z13, Z13
-	VSUBPD       Z9, Z6, Z14
-	VADDPD.BCST  simplexconsts<>+8(SB), Z14, Z14
-	VADDPD.BCST  simplexconsts<>+16(SB), Z5, Z15
-	VADDPD.BCST  simplexconsts<>+16(SB), Z6, Z16
-	VPMULLQ.BCST simplexconsts<>+56(SB), Z7, Z7
-	VPADDQ.BCST  simplexconsts<>+56(SB), Z7, Z17
-	VPXORQ       Z1, Z7, Z7
-	VPXORQ       Z1, Z17, Z17
-	VPMULLQ.BCST simplexconsts<>+48(SB), Z12, Z12
-	VPADDQ.BCST  simplexconsts<>+48(SB), Z12, Z18
-	VPBLENDMQ    Z7, Z17, K1, Z10
-	VPBLENDMQ    Z18, Z12, K1, Z11
-	VPXORQ       Z12, Z7, Z7
-	VPSRLQ       $0x21, Z7, Z12
-	VPXORQ       Z12, Z7, Z7
-	VPMULLQ.BCST simplexconsts<>+64(SB), Z7, Z7
-	VPSRLQ       $0x21, Z7, Z12
-	VPXORQ       Z12, Z7, Z7
-	VPMULLQ.BCST simplexconsts<>+72(SB), Z7, Z7
-	VPSRLQ       $0x21, Z7, Z12
-	VPXORQ       Z12, Z7, Z7
-	VPSRLQ       $0x38, Z7, Z7
-	VPSLLQ       $0x01, Z7, Z7
-	KXNORW       K2, K2, K2
-	VMOVAPD      Z2, Z12
-	VGATHERQPD   (DX)(Z7*8), K2, Z12
-	KXNORW       K3, K3, K3
-	VMOVAPD      Z2, Z19
-	VGATHERQPD   8(DX)(Z7*8), K3, Z19
-	VMULPD       Z5, Z5, Z20
-	VMULPD       Z6, Z6, Z21
-	VBROADCASTSD simplexconsts<>+24(SB), Z7
-	VSUBPD       Z20, Z7, Z7
-	VSUBPD       Z21, Z7, Z7
-	VMULPD       Z5, Z12, Z20
-	VMULPD       Z6, Z19, Z21
-	VADDPD       Z21, Z20, Z20
-	VMULPD       Z7, Z7, Z21
-	VMULPD       Z21, Z21, Z21
-	VCMPPD       $0x06, Z2, Z7, K1
-	VMULPD.Z     Z20, Z21, K1, Z5
-	VPXORQ       Z11, Z10, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPMULLQ.BCST simplexconsts<>+64(SB), Z6, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPMULLQ.BCST simplexconsts<>+72(SB), Z6, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPSRLQ       $0x38, Z6, Z6
-	VPSLLQ       $0x01, Z6, Z6
-	KXNORW       K4, K4, K4
-	VMOVAPD      Z2, Z7
-	VGATHERQPD   (DX)(Z6*8), K4, Z7
-	KXNORW       K5, K5, K5
-	VMOVAPD      Z2, Z12
-	VGATHERQPD   8(DX)(Z6*8), K5, Z12
-	VMULPD       Z13, Z13, Z19
-	VMULPD       Z14, Z14, Z20
-	VBROADCASTSD simplexconsts<>+24(SB), Z6
-	VSUBPD       Z19, Z6, Z6
-	VSUBPD       Z20, Z6, Z6
-	VMULPD       Z13, Z7, Z19
-	VMULPD       Z14, Z12, Z20
-	VADDPD       Z20, Z19, Z19
-	VMULPD       Z6, Z6, Z20
-	VMULPD       Z20, Z20, Z20
-	VCMPPD       $0x06, Z2, Z6, K1
-	VMULPD.Z     Z19, Z20, K1, Z20
-	VADDPD       Z20, Z5, Z5
-	VPXORQ       Z18, Z17, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPMULLQ.BCST simplexconsts<>+64(SB), Z6, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPMULLQ.BCST simplexconsts<>+72(SB), Z6, Z6
-	VPSRLQ       $0x21, Z6, Z7
-	VPXORQ       Z7, Z6, Z6
-	VPSRLQ       $0x38, Z6, Z6
-	VPSLLQ       $0x01, Z6, Z6
-	KXNORW       K6, K6, K6
-	VMOVAPD      Z2, Z7
-	VGATHERQPD   (DX)(Z6*8), K6, Z7
-	KXNORW       K7, K7, K7
-	VMOVAPD      Z2, Z12
-	VGATHERQPD   8(DX)(Z6*8), K7, Z12
-	VMULPD       Z15, Z15, Z13
-	VMULPD       Z16, Z16, Z14
-	VBROADCASTSD simplexconsts<>+24(SB), Z6
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z14, Z6, Z6
-	VMULPD       Z15, Z7, Z13
-	VMULPD       Z16, Z12, Z14
-	VADDPD       Z14, Z13, Z13
-	VMULPD       Z6, Z6, Z14
-	VMULPD       Z14, Z14, Z14
-	VCMPPD       $0x06, Z2, Z6, K1
-	VMULPD.Z     Z13, Z14, K1, Z14
-	VADDPD       Z14, Z5, Z5
-	VMULPD.BCST  simplexconsts<>+32(SB), Z5, Z5
-	VMOVUPD      Z5, (AX)
-	ADDQ         $0x40, AX
-	ADDQ         $0x40, CX
-	DECQ         BX
-	JMP          simplexRowAVX512Block
+	TESTQ       BX, BX
+	JZ          simplexRowAVX512Done
+	VMOVUPD     (CX), Z7
+	VADDPD      Z0, Z7, Z8
+	VMULPD.BCST simplexconsts<>+0(SB), Z8, Z8
+	VADDPD      Z8, Z7, Z9
+	VADDPD      Z8, Z0, Z8
+	VCVTTPD2QQ  Z9, Z16
+	VCVTQQ2PD   Z16, Z17
+	VCMPPD      $0x01, Z17, Z9, K1
+	VPSUBQ      Z3, Z16, K1, Z16
+	VCVTTPD2QQ  Z8, Z9
+	VCVTQQ2PD   Z9, Z17
+	VCMPPD      $0x01, Z17, Z8, K1
+	VPSUBQ      Z3, Z9, K1, Z9
+	VPADDQ      Z9, Z16, Z8
+	VCVTQQ2PD   Z8, Z8
+	VMULPD.BCST simplexconsts<>+8(SB), Z8, Z8
+	VCVTQQ2PD   Z16, Z17
+	VCVTQQ2PD   Z9, Z18
+	VSUBPD      Z8, Z17, Z17
+	VSUBPD      Z17, Z7, Z7
+	VSUBPD      Z8, Z18, Z18
+	VSUBPD      Z18, Z0, Z8
+	VCMPPD      $0x0e, Z8, Z7, K1
+	VBLENDMPD   Z4, Z2, K1, Z10
+	VBLENDMPD   Z2, Z4, K1, Z11
+	VSUBPD      Z10, Z7, Z17
+	VADDPD.BCST simplexconsts<>+8(SB), Z17, Z17
+	VSUBPD      Z11, Z8, Z18
+	VADDPD.BCST simplexconsts<>+8(SB), Z18, Z18
+	VADDPD.BCST simplexconsts<>+16(SB), Z7, Z19
+	VADDPD.BCST simplexconsts<>+16(SB), Z8, Z20
+	VPERMQ      Z16, Z2, Z21
+	VPERMQ      Z9, Z2, Z22
+	VPCMPEQQ    Z21, Z16, K2
+	VPCMPEQQ    Z22, Z9, K3
+	KANDB       K3, K2, K2
+	KORTESTB    K2, K2
+	JCC         simplexRowAVX512Lanes
+	TESTQ       SI, SI
+	JZ          simplexRowAVX512Miss
+	VPCMPEQQ    Z5, Z16, K2
+	VPCMPEQQ    Z6, Z9, K3
+	KANDB       K3, K2, K2
+	KORTESTB    K2, K2
+	JCS         simplexRowAVX512Hit
+
+simplexRowAVX512Miss:
+	VPADDQ       simplexconsts<>+128(SB), Z16, Z5
+	VPADDQ       simplexconsts<>+192(SB), Z9, Z6
+	VPMULLQ.BCST simplexconsts<>+56(SB), Z6, Z6
+	VPXORQ       Z1, Z6, Z6
+	VPMULLQ.BCST simplexconsts<>+48(SB), Z5, Z5
+	VPXORQ       Z5, Z6, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z5, Z5
+	VPSRLQ       $0x21, Z5, Z6
+	VPXORQ       Z6, Z5, Z5
+	VPSRLQ       $0x38, Z5, Z5
+	VPSLLQ       $0x01, Z5, Z5
+	MOVL         $0x000000ff, SI
+	KMOVW        SI, K2
+	VMOVAPD      Z2, Z6
+	VGATHERQPD   (DX)(Z5*8), K2, Z6
+	VMOVUPD      Z6, (SP)
+	MOVL         $0x000000ff, SI
+	KMOVW        SI, K2
+	VMOVAPD      Z2, Z6
+	VGATHERQPD   8(DX)(Z5*8), K2, Z6
+	VMOVUPD      Z6, 64(SP)
+	VMOVDQU64    Z21, Z5
+	VMOVDQU64    Z22, Z6
+	MOVQ         $0x00000001, SI
+
+simplexRowAVX512Hit:
+	VBROADCASTSD 8(SP), Z9
+	VBROADCASTSD 16(SP), Z16
+	VBLENDMPD    Z9, Z16, K1, Z12
+	VBROADCASTSD 72(SP), Z9
+	VBROADCASTSD 80(SP), Z16
+	VBLENDMPD    Z9, Z16, K1, Z13
+	VBROADCASTSD (SP), Z9
+	VBROADCASTSD 64(SP), Z16
+	VMULPD       Z7, Z7, Z22
+	VMULPD       Z8, Z8, Z23
+	VBROADCASTSD simplexconsts<>+24(SB), Z21
+	VSUBPD       Z22, Z21, Z21
+	VSUBPD       Z23, Z21, Z21
+	VMULPD       Z7, Z9, Z22
+	VMULPD       Z8, Z16, Z23
+	VADDPD       Z23, Z22, Z22
+	VMULPD       Z21, Z21, Z23
+	VMULPD       Z23, Z23, Z23
+	VCMPPD       $0x06, Z2, Z21, K1
+	VMULPD.Z     Z22, Z23, K1, Z7
+	VMULPD       Z17, Z17, Z9
+	VMULPD       Z18, Z18, Z16
+	VBROADCASTSD simplexconsts<>+24(SB), Z8
+	VSUBPD       Z9, Z8, Z8
+	VSUBPD       Z16, Z8, Z8
+	VMULPD       Z17, Z12, Z9
+	VMULPD       Z18, Z13, Z16
+	VADDPD       Z16, Z9, Z9
+	VMULPD       Z8, Z8, Z16
+	VMULPD       Z16, Z16, Z16
+	VCMPPD       $0x06, Z2, Z8, K1
+	VMULPD.Z     Z9, Z16, K1, Z16
+	VADDPD       Z16, Z7, Z7
+	VBROADCASTSD 24(SP), Z8
+	VBROADCASTSD 88(SP), Z9
+	VMULPD       Z19, Z19, Z17
+	VMULPD       Z20, Z20, Z18
+	VBROADCASTSD simplexconsts<>+24(SB), Z16
+	VSUBPD       Z17, Z16, Z16
+	VSUBPD       Z18, Z16, Z16
+	VMULPD       Z19, Z8, Z17
+	VMULPD       Z20, Z9, Z18
+	VADDPD       Z18, Z17, Z17
+	VMULPD       Z16, Z16, Z18
+	VMULPD       Z18, Z18, Z18
+	VCMPPD       $0x06, Z2, Z16, K1
+	VMULPD.Z     Z17, Z18, K1, Z18
+	VADDPD       Z18, Z7, Z7
+	JMP          simplexRowAVX512Store
+
+simplexRowAVX512Lanes:
+	VPMULLQ.BCST simplexconsts<>+56(SB), Z9, Z9
+	VPADDQ.BCST  simplexconsts<>+56(SB), Z9, Z21
+	VPXORQ       Z1, Z9, Z9
+	VPXORQ       Z1, Z21, Z21
+	VPMULLQ.BCST simplexconsts<>+48(SB), Z16, Z16
+	VPADDQ.BCST  simplexconsts<>+48(SB), Z16, Z22
+	VPBLENDMQ    Z9, Z21, K1, Z14
+	VPBLENDMQ    Z22, Z16, K1, Z15
+	VPXORQ       Z16, Z9, Z9
+	VPSRLQ       $0x21, Z9, Z16
+	VPXORQ       Z16, Z9, Z9
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z9, Z9
+	VPSRLQ       $0x21, Z9, Z16
+	VPXORQ       Z16, Z9, Z9
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z9, Z9
+	VPSRLQ       $0x21, Z9, Z16
+	VPXORQ       Z16, Z9, Z9
+	VPSRLQ       $0x38, Z9, Z9
+	VPSLLQ       $0x01, Z9, Z9
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z16
+	VGATHERQPD   (DX)(Z9*8), K1, Z16
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z23
+	VGATHERQPD   8(DX)(Z9*8), K1, Z23
+	VMULPD       Z7, Z7, Z24
+	VMULPD       Z8, Z8, Z25
+	VBROADCASTSD simplexconsts<>+24(SB), Z9
+	VSUBPD       Z24, Z9, Z9
+	VSUBPD       Z25, Z9, Z9
+	VMULPD       Z7, Z16, Z24
+	VMULPD       Z8, Z23, Z25
+	VADDPD       Z25, Z24, Z24
+	VMULPD       Z9, Z9, Z25
+	VMULPD       Z25, Z25, Z25
+	VCMPPD       $0x06, Z2, Z9, K1
+	VMULPD.Z     Z24, Z25, K1, Z7
+	VPXORQ       Z15, Z14, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z8, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z8, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPSRLQ       $0x38, Z8, Z8
+	VPSLLQ       $0x01, Z8, Z8
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z9
+	VGATHERQPD   (DX)(Z8*8), K1, Z9
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z16
+	VGATHERQPD   8(DX)(Z8*8), K1, Z16
+	VMULPD       Z17, Z17, Z23
+	VMULPD       Z18, Z18, Z24
+	VBROADCASTSD simplexconsts<>+24(SB), Z8
+	VSUBPD       Z23, Z8, Z8
+	VSUBPD       Z24, Z8, Z8
+	VMULPD       Z17, Z9, Z23
+	VMULPD       Z18, Z16, Z24
+	VADDPD       Z24, Z23, Z23
+	VMULPD       Z8, Z8, Z24
+	VMULPD       Z24, Z24, Z24
+	VCMPPD       $0x06, Z2, Z8, K1
+	VMULPD.Z     Z23, Z24, K1, Z24
+	VADDPD       Z24, Z7, Z7
+	VPXORQ       Z22, Z21, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST simplexconsts<>+64(SB), Z8, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST simplexconsts<>+72(SB), Z8, Z8
+	VPSRLQ       $0x21, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPSRLQ       $0x38, Z8, Z8
+	VPSLLQ       $0x01, Z8, Z8
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z9
+	VGATHERQPD   (DX)(Z8*8), K1, Z9
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
+	VMOVAPD      Z2, Z16
+	VGATHERQPD   8(DX)(Z8*8), K1, Z16
+	VMULPD       Z19, Z19, Z17
+	VMULPD       Z20, Z20, Z18
+	VBROADCASTSD simplexconsts<>+24(SB), Z8
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z18, Z8, Z8
+	VMULPD       Z19, Z9, Z17
+	VMULPD       Z20, Z16, Z18
+	VADDPD       Z18, Z17, Z17
+	VMULPD       Z8, Z8, Z18
+	VMULPD       Z18, Z18, Z18
+	VCMPPD       $0x06, Z2, Z8, K1
+	VMULPD.Z     Z17, Z18, K1, Z18
+	VADDPD       Z18, Z7, Z7
+
+simplexRowAVX512Store:
+	VMULPD.BCST simplexconsts<>+32(SB), Z7, Z7
+	VMOVUPD     Z7, (AX)
+	ADDQ        $0x40, AX
+	ADDQ        $0x40, CX
+	DECQ        BX
+	JMP         simplexRowAVX512Block
 
 simplexRowAVX512Done:
 	VZEROUPPER
@@ -8270,12 +8682,14 @@ simplexPointsAVX512Block:
 	VPXORQ       Z12, Z7, Z7
 	VPSRLQ       $0x38, Z7, Z7
 	VPSLLQ       $0x01, Z7, Z7
-	KXNORW       K2, K2, K2
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z12
-	VGATHERQPD   (DX)(Z7*8), K2, Z12
-	KXNORW       K3, K3, K3
+	VGATHERQPD   (DX)(Z7*8), K1, Z12
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z18
-	VGATHERQPD   8(DX)(Z7*8), K3, Z18
+	VGATHERQPD   8(DX)(Z7*8), K1, Z18
 	VMULPD       Z5, Z5, Z19
 	VMULPD       Z0, Z0, Z20
 	VBROADCASTSD simplexconsts<>+24(SB), Z7
@@ -8299,12 +8713,14 @@ simplexPointsAVX512Block:
 	VPXORQ       Z7, Z5, Z5
 	VPSRLQ       $0x38, Z5, Z5
 	VPSLLQ       $0x01, Z5, Z5
-	KXNORW       K4, K4, K4
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z7
-	VGATHERQPD   (DX)(Z5*8), K4, Z7
-	KXNORW       K5, K5, K5
+	VGATHERQPD   (DX)(Z5*8), K1, Z7
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z12
-	VGATHERQPD   8(DX)(Z5*8), K5, Z12
+	VGATHERQPD   8(DX)(Z5*8), K1, Z12
 	VMULPD       Z6, Z6, Z18
 	VMULPD       Z13, Z13, Z19
 	VBROADCASTSD simplexconsts<>+24(SB), Z5
@@ -8329,12 +8745,14 @@ simplexPointsAVX512Block:
 	VPXORQ       Z6, Z5, Z5
 	VPSRLQ       $0x38, Z5, Z5
 	VPSLLQ       $0x01, Z5, Z5
-	KXNORW       K6, K6, K6
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z6
-	VGATHERQPD   (DX)(Z5*8), K6, Z6
-	KXNORW       K7, K7, K7
+	VGATHERQPD   (DX)(Z5*8), K1, Z6
+	MOVL         $0x000000ff, DI
+	KMOVW        DI, K1
 	VMOVAPD      Z2, Z7
-	VGATHERQPD   8(DX)(Z5*8), K7, Z7
+	VGATHERQPD   8(DX)(Z5*8), K1, Z7
 	VMULPD       Z14, Z14, Z12
 	VMULPD       Z15, Z15, Z13
 	VBROADCASTSD simplexconsts<>+24(SB), Z5
@@ -8357,6 +8775,473 @@ simplexPointsAVX512Block:
 	JMP          simplexPointsAVX512Block
 
 simplexPointsAVX512Done:
+	VZEROUPPER
+	RET
+
+DATA simplexhigh<>+0(SB)/8, $0x000000009e3779b9
+DATA simplexhigh<>+8(SB)/8, $0x00000000c2b2ae3d
+DATA simplexhigh<>+16(SB)/8, $0x00000000ff51afd7
+DATA simplexhigh<>+24(SB)/8, $0x00000000c4ceb9fe
+GLOBL simplexhigh<>(SB), RODATA|NOPTR, $32
+
+// func simplexRowAVX2(out *float64, xs *float64, y float64, key uint64, grads *float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·simplexRowAVX2(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         xs+8(FP), CX
+	MOVQ         grads+32(FP), DX
+	MOVQ         n+40(FP), BX
+	SHLQ         $0x01, BX
+	MOVSD        y+16(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         key+24(FP), SI
+	MOVQ         SI, X1
+	VPBROADCASTQ X1, Y1
+
+simplexRowAVX2Block:
+	TESTQ        BX, BX
+	JZ           simplexRowAVX2Done
+	VMOVUPD      (CX), Y2
+	VADDPD       Y0, Y2, Y3
+	VBROADCASTSD simplexconsts<>+0(SB), Y4
+	VMULPD       Y4, Y3, Y3
+	VADDPD       Y3, Y2, Y4
+	VADDPD       Y3, Y0, Y3
+	VROUNDPD     $0x01, Y4, Y4
+	VCVTTPD2DQY  Y4, X5
+	VPMOVSXDQ    X5, Y5
+	VROUNDPD     $0x01, Y3, Y3
+	VCVTTPD2DQY  Y3, X6
+	VPMOVSXDQ    X6, Y6
+	VADDPD       Y3, Y4, Y7
+	VBROADCASTSD simplexconsts<>+8(SB), Y8
+	VMULPD       Y8, Y7, Y7
+	VSUBPD       Y7, Y4, Y4
+	VSUBPD       Y4, Y2, Y2
+	VSUBPD       Y7, Y3, Y3
+	VSUBPD       Y3, Y0, Y3
+	VCMPPD       $0x0e, Y3, Y2, Y4
+	VBROADCASTSD simplexconsts<>+80(SB), Y7
+	VANDPD       Y7, Y4, Y8
+	VANDNPD      Y7, Y4, Y7
+	VSUBPD       Y8, Y2, Y8
+	VBROADCASTSD simplexconsts<>+8(SB), Y9
+	VADDPD       Y9, Y8, Y8
+	VSUBPD       Y7, Y3, Y7
+	VBROADCASTSD simplexconsts<>+8(SB), Y9
+	VADDPD       Y9, Y7, Y7
+	VBROADCASTSD simplexconsts<>+16(SB), Y10
+	VADDPD       Y10, Y2, Y9
+	VADDPD       Y10, Y3, Y10
+	VPBROADCASTQ simplexconsts<>+56(SB), Y11
+	VPBROADCASTQ simplexhigh<>+8(SB), Y12
+	VPMULUDQ     Y11, Y6, Y13
+	VPSRLQ       $0x20, Y6, Y14
+	VPMULUDQ     Y11, Y14, Y11
+	VPMULUDQ     Y12, Y6, Y6
+	VPADDQ       Y6, Y11, Y11
+	VPSLLQ       $0x20, Y11, Y11
+	VPADDQ       Y11, Y13, Y13
+	VPBROADCASTQ simplexconsts<>+48(SB), Y6
+	VPBROADCASTQ simplexhigh<>+0(SB), Y11
+	VPMULUDQ     Y6, Y5, Y12
+	VPSRLQ       $0x20, Y5, Y14
+	VPMULUDQ     Y6, Y14, Y6
+	VPMULUDQ     Y11, Y5, Y5
+	VPADDQ       Y5, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y12, Y12
+	VPBROADCASTQ simplexconsts<>+56(SB), Y5
+	VPADDQ       Y5, Y13, Y5
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y1, Y5, Y5
+	VPBROADCASTQ simplexconsts<>+48(SB), Y6
+	VPADDQ       Y6, Y12, Y6
+	VBLENDVPD    Y4, Y13, Y5, Y11
+	VBLENDVPD    Y4, Y6, Y12, Y4
+	VPXOR        Y12, Y13, Y12
+	VPSRLQ       $0x21, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPBROADCASTQ simplexconsts<>+64(SB), Y13
+	VPBROADCASTQ simplexhigh<>+16(SB), Y15
+	VPMULUDQ     Y13, Y12, Y14
+	VPSRLQ       $0x20, Y12, Y16
+	VPMULUDQ     Y13, Y16, Y13
+	VPMULUDQ     Y15, Y12, Y12
+	VPADDQ       Y12, Y13, Y13
+	VPSLLQ       $0x20, Y13, Y13
+	VPADDQ       Y13, Y14, Y14
+	VPSRLQ       $0x21, Y14, Y13
+	VPXOR        Y13, Y14, Y14
+	VPBROADCASTQ simplexconsts<>+72(SB), Y13
+	VPBROADCASTQ simplexhigh<>+24(SB), Y15
+	VPMULUDQ     Y13, Y14, Y12
+	VPSRLQ       $0x20, Y14, Y16
+	VPMULUDQ     Y13, Y16, Y13
+	VPMULUDQ     Y15, Y14, Y14
+	VPADDQ       Y14, Y13, Y13
+	VPSLLQ       $0x20, Y13, Y13
+	VPADDQ       Y13, Y12, Y12
+	VPSRLQ       $0x21, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPSRLQ       $0x38, Y12, Y12
+	VPSLLQ       $0x01, Y12, Y12
+	VPCMPEQQ     Y14, Y14, Y14
+	VXORPD       Y13, Y13, Y13
+	VGATHERQPD   Y14, (DX)(Y12*8), Y13
+	VPCMPEQQ     Y15, Y15, Y15
+	VXORPD       Y14, Y14, Y14
+	VGATHERQPD   Y15, 8(DX)(Y12*8), Y14
+	VMULPD       Y2, Y2, Y15
+	VMULPD       Y3, Y3, Y16
+	VBROADCASTSD simplexconsts<>+24(SB), Y12
+	VSUBPD       Y15, Y12, Y12
+	VSUBPD       Y16, Y12, Y12
+	VMULPD       Y2, Y13, Y15
+	VMULPD       Y3, Y14, Y16
+	VADDPD       Y16, Y15, Y15
+	VMULPD       Y12, Y12, Y16
+	VMULPD       Y16, Y16, Y16
+	VXORPD       Y2, Y2, Y2
+	VCMPPD       $0x06, Y2, Y12, Y2
+	VMULPD       Y15, Y16, Y16
+	VANDPD       Y2, Y16, Y2
+	VPXOR        Y4, Y11, Y3
+	VPSRLQ       $0x21, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPBROADCASTQ simplexconsts<>+64(SB), Y4
+	VPBROADCASTQ simplexhigh<>+16(SB), Y12
+	VPMULUDQ     Y4, Y3, Y11
+	VPSRLQ       $0x20, Y3, Y13
+	VPMULUDQ     Y4, Y13, Y4
+	VPMULUDQ     Y12, Y3, Y3
+	VPADDQ       Y3, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPADDQ       Y4, Y11, Y11
+	VPSRLQ       $0x21, Y11, Y4
+	VPXOR        Y4, Y11, Y11
+	VPBROADCASTQ simplexconsts<>+72(SB), Y4
+	VPBROADCASTQ simplexhigh<>+24(SB), Y12
+	VPMULUDQ     Y4, Y11, Y3
+	VPSRLQ       $0x20, Y11, Y13
+	VPMULUDQ     Y4, Y13, Y4
+	VPMULUDQ     Y12, Y11, Y11
+	VPADDQ       Y11, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPADDQ       Y4, Y3, Y3
+	VPSRLQ       $0x21, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPSRLQ       $0x38, Y3, Y3
+	VPSLLQ       $0x01, Y3, Y3
+	VPCMPEQQ     Y11, Y11, Y11
+	VXORPD       Y4, Y4, Y4
+	VGATHERQPD   Y11, (DX)(Y3*8), Y4
+	VPCMPEQQ     Y12, Y12, Y12
+	VXORPD       Y11, Y11, Y11
+	VGATHERQPD   Y12, 8(DX)(Y3*8), Y11
+	VMULPD       Y8, Y8, Y12
+	VMULPD       Y7, Y7, Y13
+	VBROADCASTSD simplexconsts<>+24(SB), Y3
+	VSUBPD       Y12, Y3, Y3
+	VSUBPD       Y13, Y3, Y3
+	VMULPD       Y8, Y4, Y12
+	VMULPD       Y7, Y11, Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y3, Y3, Y13
+	VMULPD       Y13, Y13, Y13
+	VXORPD       Y4, Y4, Y4
+	VCMPPD       $0x06, Y4, Y3, Y3
+	VMULPD       Y12, Y13, Y13
+	VANDPD       Y3, Y13, Y13
+	VADDPD       Y13, Y2, Y2
+	VPXOR        Y6, Y5, Y3
+	VPSRLQ       $0x21, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPBROADCASTQ simplexconsts<>+64(SB), Y4
+	VPBROADCASTQ simplexhigh<>+16(SB), Y6
+	VPMULUDQ     Y4, Y3, Y5
+	VPSRLQ       $0x20, Y3, Y7
+	VPMULUDQ     Y4, Y7, Y4
+	VPMULUDQ     Y6, Y3, Y3
+	VPADDQ       Y3, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPADDQ       Y4, Y5, Y5
+	VPSRLQ       $0x21, Y5, Y4
+	VPXOR        Y4, Y5, Y5
+	VPBROADCASTQ simplexconsts<>+72(SB), Y4
+	VPBROADCASTQ simplexhigh<>+24(SB), Y6
+	VPMULUDQ     Y4, Y5, Y3
+	VPSRLQ       $0x20, Y5, Y7
+	VPMULUDQ     Y4, Y7, Y4
+	VPMULUDQ     Y6, Y5, Y5
+	VPADDQ       Y5, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPADDQ       Y4, Y3, Y3
+	VPSRLQ       $0x21, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPSRLQ       $0x38, Y3, Y3
+	VPSLLQ       $0x01, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y4, Y4, Y4
+	VGATHERQPD   Y5, (DX)(Y3*8), Y4
+	VPCMPEQQ     Y6, Y6, Y6
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y6, 8(DX)(Y3*8), Y5
+	VMULPD       Y9, Y9, Y6
+	VMULPD       Y10, Y10, Y7
+	VBROADCASTSD simplexconsts<>+24(SB), Y3
+	VSUBPD       Y6, Y3, Y3
+	VSUBPD       Y7, Y3, Y3
+	VMULPD       Y9, Y4, Y6
+	VMULPD       Y10, Y5, Y7
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y3, Y3, Y7
+	VMULPD       Y7, Y7, Y7
+	VXORPD       Y4, Y4, Y4
+	VCMPPD       $0x06, Y4, Y3, Y3
+	VMULPD       Y6, Y7, Y7
+	VANDPD       Y3, Y7, Y7
+	VADDPD       Y7, Y2, Y2
+	VBROADCASTSD simplexconsts<>+32(SB), Y3
+	VMULPD       Y3, Y2, Y2
+	VMOVUPD      Y2, (AX)
+	ADDQ         $0x20, AX
+	ADDQ         $0x20, CX
+	DECQ         BX
+	JMP          simplexRowAVX2Block
+
+simplexRowAVX2Done:
+	VZEROUPPER
+	RET
+
+// func simplexPointsAVX2(out *float64, xs *float64, ys *float64, key uint64, grads *float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·simplexPointsAVX2(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         xs+8(FP), CX
+	MOVQ         grads+32(FP), DX
+	MOVQ         n+40(FP), BX
+	SHLQ         $0x01, BX
+	MOVQ         ys+16(FP), SI
+	MOVQ         key+24(FP), DI
+	MOVQ         DI, X0
+	VPBROADCASTQ X0, Y1
+
+simplexPointsAVX2Block:
+	TESTQ        BX, BX
+	JZ           simplexPointsAVX2Done
+	VMOVUPD      (CX), Y2
+	VMOVUPD      (SI), Y0
+	VADDPD       Y0, Y2, Y3
+	VBROADCASTSD simplexconsts<>+0(SB), Y4
+	VMULPD       Y4, Y3, Y3
+	VADDPD       Y3, Y2, Y4
+	VADDPD       Y3, Y0, Y3
+	VROUNDPD     $0x01, Y4, Y4
+	VCVTTPD2DQY  Y4, X5
+	VPMOVSXDQ    X5, Y5
+	VROUNDPD     $0x01, Y3, Y3
+	VCVTTPD2DQY  Y3, X6
+	VPMOVSXDQ    X6, Y6
+	VADDPD       Y3, Y4, Y7
+	VBROADCASTSD simplexconsts<>+8(SB), Y8
+	VMULPD       Y8, Y7, Y7
+	VSUBPD       Y7, Y4, Y4
+	VSUBPD       Y4, Y2, Y2
+	VSUBPD       Y7, Y3, Y3
+	VSUBPD       Y3, Y0, Y0
+	VCMPPD       $0x0e, Y0, Y2, Y3
+	VBROADCASTSD simplexconsts<>+80(SB), Y4
+	VANDPD       Y4, Y3, Y7
+	VANDNPD      Y4, Y3, Y4
+	VSUBPD       Y7, Y2, Y7
+	VBROADCASTSD simplexconsts<>+8(SB), Y8
+	VADDPD       Y8, Y7, Y7
+	VSUBPD       Y4, Y0, Y4
+	VBROADCASTSD simplexconsts<>+8(SB), Y8
+	VADDPD       Y8, Y4, Y4
+	VBROADCASTSD simplexconsts<>+16(SB), Y9
+	VADDPD       Y9, Y2, Y8
+	VADDPD       Y9, Y0, Y9
+	VPBROADCASTQ simplexconsts<>+56(SB), Y10
+	VPBROADCASTQ simplexhigh<>+8(SB), Y11
+	VPMULUDQ     Y10, Y6, Y12
+	VPSRLQ       $0x20, Y6, Y13
+	VPMULUDQ     Y10, Y13, Y10
+	VPMULUDQ     Y11, Y6, Y6
+	VPADDQ       Y6, Y10, Y10
+	VPSLLQ       $0x20, Y10, Y10
+	VPADDQ       Y10, Y12, Y12
+	VPBROADCASTQ simplexconsts<>+48(SB), Y6
+	VPBROADCASTQ simplexhigh<>+0(SB), Y10
+	VPMULUDQ     Y6, Y5, Y11
+	VPSRLQ       $0x20, Y5, Y13
+	VPMULUDQ     Y6, Y13, Y6
+	VPMULUDQ     Y10, Y5, Y5
+	VPADDQ       Y5, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y11, Y11
+	VPBROADCASTQ simplexconsts<>+56(SB), Y5
+	VPADDQ       Y5, Y12, Y5
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y1, Y5, Y5
+	VPBROADCASTQ simplexconsts<>+48(SB), Y6
+	VPADDQ       Y6, Y11, Y6
+	VBLENDVPD    Y3, Y12, Y5, Y10
+	VBLENDVPD    Y3, Y6, Y11, Y3
+	VPXOR        Y11, Y12, Y11
+	VPSRLQ       $0x21, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPBROADCASTQ simplexconsts<>+64(SB), Y12
+	VPBROADCASTQ simplexhigh<>+16(SB), Y14
+	VPMULUDQ     Y12, Y11, Y13
+	VPSRLQ       $0x20, Y11, Y15
+	VPMULUDQ     Y12, Y15, Y12
+	VPMULUDQ     Y14, Y11, Y11
+	VPADDQ       Y11, Y12, Y12
+	VPSLLQ       $0x20, Y12, Y12
+	VPADDQ       Y12, Y13, Y13
+	VPSRLQ       $0x21, Y13, Y12
+	VPXOR        Y12, Y13, Y13
+	VPBROADCASTQ simplexconsts<>+72(SB), Y12
+	VPBROADCASTQ simplexhigh<>+24(SB), Y14
+	VPMULUDQ     Y12, Y13, Y11
+	VPSRLQ       $0x20, Y13, Y15
+	VPMULUDQ     Y12, Y15, Y12
+	VPMULUDQ     Y14, Y13, Y13
+	VPADDQ       Y13, Y12, Y12
+	VPSLLQ       $0x20, Y12, Y12
+	VPADDQ       Y12, Y11, Y11
+	VPSRLQ       $0x21, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSRLQ       $0x38, Y11, Y11
+	VPSLLQ       $0x01, Y11, Y11
+	VPCMPEQQ     Y13, Y13, Y13
+	VXORPD       Y12, Y12, Y12
+	VGATHERQPD   Y13, (DX)(Y11*8), Y12
+	VPCMPEQQ     Y14, Y14, Y14
+	VXORPD       Y13, Y13, Y13
+	VGATHERQPD   Y14, 8(DX)(Y11*8), Y13
+	VMULPD       Y2, Y2, Y14
+	VMULPD       Y0, Y0, Y15
+	VBROADCASTSD simplexconsts<>+24(SB), Y11
+	VSUBPD       Y14, Y11, Y11
+	VSUBPD       Y15, Y11, Y11
+	VMULPD       Y2, Y12, Y14
+	VMULPD       Y0, Y13, Y15
+	VADDPD       Y15, Y14, Y14
+	VMULPD       Y11, Y11, Y15
+	VMULPD       Y15, Y15, Y15
+	VXORPD       Y0, Y0, Y0
+	VCMPPD       $0x06, Y0, Y11, Y0
+	VMULPD       Y14, Y15, Y15
+	VANDPD       Y0, Y15, Y0
+	VPXOR        Y3, Y10, Y2
+	VPSRLQ       $0x21, Y2, Y3
+	VPXOR        Y3, Y2, Y2
+	VPBROADCASTQ simplexconsts<>+64(SB), Y3
+	VPBROADCASTQ simplexhigh<>+16(SB), Y11
+	VPMULUDQ     Y3, Y2, Y10
+	VPSRLQ       $0x20, Y2, Y12
+	VPMULUDQ     Y3, Y12, Y3
+	VPMULUDQ     Y11, Y2, Y2
+	VPADDQ       Y2, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPADDQ       Y3, Y10, Y10
+	VPSRLQ       $0x21, Y10, Y3
+	VPXOR        Y3, Y10, Y10
+	VPBROADCASTQ simplexconsts<>+72(SB), Y3
+	VPBROADCASTQ simplexhigh<>+24(SB), Y11
+	VPMULUDQ     Y3, Y10, Y2
+	VPSRLQ       $0x20, Y10, Y12
+	VPMULUDQ     Y3, Y12, Y3
+	VPMULUDQ     Y11, Y10, Y10
+	VPADDQ       Y10, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPADDQ       Y3, Y2, Y2
+	VPSRLQ       $0x21, Y2, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSRLQ       $0x38, Y2, Y2
+	VPSLLQ       $0x01, Y2, Y2
+	VPCMPEQQ     Y10, Y10, Y10
+	VXORPD       Y3, Y3, Y3
+	VGATHERQPD   Y10, (DX)(Y2*8), Y3
+	VPCMPEQQ     Y11, Y11, Y11
+	VXORPD       Y10, Y10, Y10
+	VGATHERQPD   Y11, 8(DX)(Y2*8), Y10
+	VMULPD       Y7, Y7, Y11
+	VMULPD       Y4, Y4, Y12
+	VBROADCASTSD simplexconsts<>+24(SB), Y2
+	VSUBPD       Y11, Y2, Y2
+	VSUBPD       Y12, Y2, Y2
+	VMULPD       Y7, Y3, Y11
+	VMULPD       Y4, Y10, Y12
+	VADDPD       Y12, Y11, Y11
+	VMULPD       Y2, Y2, Y12
+	VMULPD       Y12, Y12, Y12
+	VXORPD       Y3, Y3, Y3
+	VCMPPD       $0x06, Y3, Y2, Y2
+	VMULPD       Y11, Y12, Y12
+	VANDPD       Y2, Y12, Y12
+	VADDPD       Y12, Y0, Y0
+	VPXOR        Y6, Y5, Y2
+	VPSRLQ       $0x21, Y2, Y3
+	VPXOR        Y3, Y2, Y2
+	VPBROADCASTQ simplexconsts<>+64(SB), Y3
+	VPBROADCASTQ simplexhigh<>+16(SB), Y5
+	VPMULUDQ     Y3, Y2, Y4
+	VPSRLQ       $0x20, Y2, Y6
+	VPMULUDQ     Y3, Y6, Y3
+	VPMULUDQ     Y5, Y2, Y2
+	VPADDQ       Y2, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPADDQ       Y3, Y4, Y4
+	VPSRLQ       $0x21, Y4, Y3
+	VPXOR        Y3, Y4, Y4
+	VPBROADCASTQ simplexconsts<>+72(SB), Y3
+	VPBROADCASTQ simplexhigh<>+24(SB), Y5
+	VPMULUDQ     Y3, Y4, Y2
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     Y3, Y6, Y3
+	VPMULUDQ     Y5, Y4, Y4
+	VPADDQ       Y4, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPADDQ       Y3, Y2, Y2
+	VPSRLQ       $0x21, Y2, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSRLQ       $0x38, Y2, Y2
+	VPSLLQ       $0x01, Y2, Y2
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y3, Y3, Y3
+	VGATHERQPD   Y4, (DX)(Y2*8), Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y4, Y4, Y4
+	VGATHERQPD   Y5, 8(DX)(Y2*8), Y4
+	VMULPD       Y8, Y8, Y5
+	VMULPD       Y9, Y9, Y6
+	VBROADCASTSD simplexconsts<>+24(SB), Y2
+	VSUBPD       Y5, Y2, Y2
+	VSUBPD       Y6, Y2, Y2
+	VMULPD       Y8, Y3, Y5
+	VMULPD       Y9, Y4, Y6
+	VADDPD       Y6, Y5, Y5
+	VMULPD       Y2, Y2, Y6
+	VMULPD       Y6, Y6, Y6
+	VXORPD       Y3, Y3, Y3
+	VCMPPD       $0x06, Y3, Y2, Y2
+	VMULPD       Y5, Y6, Y6
+	VANDPD       Y2, Y6, Y6
+	VADDPD       Y6, Y0, Y0
+	VBROADCASTSD simplexconsts<>+32(SB), Y2
+	VMULPD       Y2, Y0, Y0
+	VMOVUPD      Y0, (AX)
+	ADDQ         $0x20, AX
+	ADDQ         $0x20, CX
+	ADDQ         $0x20, SI
+	DECQ         BX
+	JMP          simplexPointsAVX2Block
+
+simplexPointsAVX2Done:
 	VZEROUPPER
 	RET
 

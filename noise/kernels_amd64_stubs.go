@@ -249,6 +249,16 @@ func simplexRowAVX512(out *float64, xs *float64, y float64, key uint64, grads *f
 // (see simplexNoise.Value).
 func simplexPointsAVX512(out *float64, xs *float64, ys *float64, key uint64, grads *float64, n int)
 
+// simplexRowAVX2 writes simplex noise N(xs[k], y) at the 8 samples of each of the n blocks
+// of xs to out, like simplexRowAVX512; y and every x must lie within ±2²⁹ (see
+// simplexAVX2Reach).
+func simplexRowAVX2(out *float64, xs *float64, y float64, key uint64, grads *float64, n int)
+
+// simplexPointsAVX2 writes simplex noise N(xs[k], ys[k]) at the 8 samples of each of the n
+// blocks of xs and ys to out, like simplexPointsAVX512; every coordinate must lie
+// within ±2²⁹ (see simplexAVX2Reach).
+func simplexPointsAVX2(out *float64, xs *float64, ys *float64, key uint64, grads *float64, n int)
+
 // perlinPointsAVX512 writes Perlin noise N and its gradient (∂N/∂x, ∂N/∂y) at the points
 // (xs[k], ys[k]) of each of the n blocks of 8 to v, dx and dy, for the basis key,
 // with the directions' x and y in the tables tx and ty (see perlinNoise.Eval).

@@ -1,5 +1,7 @@
 package noise
 
+import "math"
+
 // simplexRow keeps the four corner gradients of the last skewed cell a row
 // of samples visited. A row of a fractal octave crosses each cell in
 // several samples, so it hashes each cell's corners once instead of three
@@ -39,9 +41,25 @@ func (r *simplexRow) corners(key uint64, x, y float64) [3]simplexCorner {
 // blocks of laneWidth samples from the first, the kept cell the rest.
 func (g *Grid) simplexValues(y float64, v []float64) {
 	v = v[:len(g.xs)]
-	done := simplexLanes(g.kernel, g.key, g.xs, y, v)
+	done := simplexLanes(g.kernel, g.key, g.xs, y, v, g.simplexNear)
 	var r simplexRow
 	for k := done; k < len(v); k++ {
 		v[k] = simplexValue(r.corners(g.key, g.xs[k], y))
 	}
+}
+
+// simplexAVX2Reach bounds the coordinates the AVX2 simplex kernel takes:
+// it finds the skewed cell through int32, exact while |x + s| < 2³¹, and
+// |x + s| ≤ (1 + 2·skew2)·max(|x|, |y|) < 1.74·2²⁹ here.
+const simplexAVX2Reach = 1 << 29
+
+// simplexNear is whether every coordinate in cs lies within
+// ±simplexAVX2Reach (NaN does not).
+func simplexNear(cs []float64) bool {
+	for _, c := range cs {
+		if !(math.Abs(c) <= simplexAVX2Reach) {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package noise
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -37,11 +38,25 @@ type worleyGrid struct {
 // kernels read them (internal/asmgen/cellular.go fixes the layout): u, the
 // prepared column times two (a feature point is two float64) and the
 // squared gaps to the columns −2, −1, 1, 2 away.
+//
+// The AVX-512 kernel takes the inner 3×3 cells' feature points of a block
+// whose samples' cells lie close together from 8 consecutive prepared
+// columns of each row, in registers, instead of gathering them: base is
+// the first of those columns' byte offset in a row (−1: gather instead),
+// and idx per sample twice its cell's column − 1 relative to base, the
+// permute index of the x of the column left of its cell.
 type worleyBlock struct {
-	u   [laneWidth]float64
-	c2  [laneWidth]int64
-	gx2 [4][laneWidth]float64
+	u    [laneWidth]float64
+	c2   [laneWidth]int64
+	gx2  [4][laneWidth]float64
+	idx  [laneWidth]int64
+	base int64
+	_    [laneWidth - 1]int64 // to 512 bytes
 }
+
+// worleyPickSpan is how many prepared columns a block's permutes reach:
+// 16 float64 in two registers.
+const worleyPickSpan = 8
 
 // worleyMaxSpread bounds the prepared columns per sample: rows whose
 // samples scatter over many more lattice columns than they have samples
@@ -86,6 +101,14 @@ func newWorleyGrid(n worleyNoise, xs []float64) *worleyGrid {
 					blk.gx2[s][l] = g.gx2[k][s]
 				}
 			}
+			blk.base = -1
+			lo, hi := slices.Min(blk.c2[:])/2, slices.Max(blk.c2[:])/2
+			if first := lo - 1; hi+1-first < worleyPickSpan {
+				blk.base = first * int64(unsafe.Sizeof(vec2{}))
+				for l, c2 := range blk.c2 {
+					blk.idx[l] = c2 - 2*first - 2
+				}
+			}
 		}
 	}
 	return g
@@ -95,16 +118,21 @@ func newWorleyGrid(n worleyNoise, xs []float64) *worleyGrid {
 // the lattice rows it has hashed. Not safe for concurrent use.
 type worleyRows struct {
 	g *worleyGrid
-	// slot s, feat[s·nc:(s+1)·nc], holds lattice row held[s]'s feature
-	// points (jitters) at every prepared column; lattice row j lives in
-	// slot j mod 5.
+	// slot s, feat[s·stride:s·stride+nc], holds lattice row held[s]'s
+	// feature points (jitters) at every prepared column; lattice row j
+	// lives in slot j mod 5.
 	feat []vec2
 	held [5]int
 	have [5]bool
 }
 
+// stride is the feature points a slot of worleyRows.feat holds: the nc
+// prepared columns and worleyPickSpan more, which the AVX-512 kernel's
+// permutes may read (never pick) past the last column.
+func (g *worleyGrid) stride() int { return g.nc + worleyPickSpan }
+
 func (g *worleyGrid) rows() *worleyRows {
-	return &worleyRows{g: g, feat: make([]vec2, 5*g.nc)}
+	return &worleyRows{g: g, feat: make([]vec2, 5*g.stride())}
 }
 
 // lattice makes sure the slots hold lattice rows j−2 … j+2 and returns
@@ -113,7 +141,7 @@ func (r *worleyRows) lattice(j int) (rows [5][]vec2, offs [5]int64) {
 	g := r.g
 	for oj := -2; oj <= 2; oj++ {
 		s := wrap(j+oj, 5)
-		f := r.feat[s*g.nc : (s+1)*g.nc]
+		f := r.feat[s*g.stride():][:g.nc]
 		if !r.have[s] || r.held[s] != j+oj {
 			key := rowKey(g.n.key, j+oj)
 			for c := range f {
@@ -121,7 +149,7 @@ func (r *worleyRows) lattice(j int) (rows [5][]vec2, offs [5]int64) {
 			}
 			r.held[s], r.have[s] = j+oj, true
 		}
-		rows[oj+2], offs[oj+2] = f, int64(s*g.nc)*int64(unsafe.Sizeof(vec2{}))
+		rows[oj+2], offs[oj+2] = f, int64(s*g.stride())*int64(unsafe.Sizeof(vec2{}))
 	}
 	return rows, offs
 }

@@ -27,12 +27,16 @@ import (
 // the columns −2, −1, +1, +2 away.
 const (
 	worleyOffU, worleyOffC2, worleyOffGx2 = 0, 64, 128
-	worleyBlockSize                       = 384
+	worleyOffIdx, worleyOffBase           = 384, 448
+	worleyBlockSize                       = 512
 )
 
 // worleyConsts holds the float64 −2, −1, 0, 1, 2 (at 8·(o+2): the cell
 // offsets oi and oj), +Inf and 1.
 var worleyConsts Mem
+
+// worleyIdx holds the int64 1 … 5, the permute indices' steps.
+var worleyIdx Mem
 
 const worleyInf, worleyOne = 40, 48
 
@@ -44,6 +48,10 @@ func cellularRows() {
 	}
 	DATA(worleyInf, U64(0x7FF0000000000000))
 	DATA(worleyOne, F64(1))
+	worleyIdx = GLOBL("worleyidx", RODATA|NOPTR)
+	for k := range 5 {
+		DATA(8*k, U64(k+1))
+	}
 	for _, s := range []cellISA{cell512{}, cell2{}} {
 		worleyRow(s, false)
 		worleyRow(s, true)
@@ -61,6 +69,9 @@ type cellISA interface {
 	gather(base, index, zero Register, disp int) Register
 	// anyLess jumps to skip unless some lane of a is below b.
 	anyLess(a, b Register, skip string)
+	// permutes is whether the inner cells can come from two-table
+	// permutes instead of gathers (AVX-512).
+	permutes() bool
 }
 
 type cell512 struct{}
@@ -81,6 +92,9 @@ func (cell512) gather(base, index, zero Register, disp int) Register {
 	VGATHERQPD(Mem{Base: base, Index: index, Scale: 8, Disp: disp}, k, dst)
 	return dst
 }
+
+func (cell512) permutes() bool { return true }
+func (cell2) permutes() bool   { return false }
 
 func (cell512) anyLess(a, b Register, skip string) {
 	k := K()
@@ -152,9 +166,9 @@ func worleyRow(s cellISA, edge bool) {
 		d1, d2 := s.vec(), s.vec()
 		VBROADCASTSD(worleyConsts.Offset(worleyInf), d1)
 		VMOVAPD(d1, d2)
-		cell := func(oi, oj int) {
-			ox := s.gather(rows[oj+2], c2, zero, 16*oi)
-			oy := s.gather(rows[oj+2], c2, zero, 16*oi+8)
+		// cellAt is the distance to the feature point at ox, oy (its
+		// jitter, on entry) of cell (oi, oj), kept in d1 and d2.
+		cellAt := func(oi, oj int, ox, oy Register) {
 			if oi != 0 { // 0 + f_x is f_x: f_x is never −0
 				o := s.vec()
 				VBROADCASTSD(worleyConsts.Offset(8*(oi+2)), o)
@@ -177,11 +191,49 @@ func worleyRow(s cellISA, edge bool) {
 			}
 			VMINPD(ox, d1, d1)
 		}
+		cell := func(oi, oj int) {
+			cellAt(oi, oj, s.gather(rows[oj+2], c2, zero, 16*oi), s.gather(rows[oj+2], c2, zero, 16*oi+8))
+		}
+		ring := fmt.Sprintf("%sRing%d", name, h)
+		if s.permutes() {
+			// A block whose inner cells lie within 8 columns from its base
+			// (worleyBlock.base ≥ 0, a byte offset) picks their feature
+			// points from those 16 float64 of each row with two-table
+			// permutes; the lanes' indices are idx + 0 … 5 for the x and
+			// y of the columns −1, 0, 1 away. Same values, fewer gathers.
+			gather := fmt.Sprintf("%sGather%d", name, h)
+			base := GP64()
+			MOVQ(Mem{Base: blk, Disp: worleyOffBase}, base)
+			TESTQ(base, base)
+			JS(LabelRef(gather))
+			var idx [6]Register
+			idx[0] = s.vec()
+			VMOVDQU64(Mem{Base: blk, Disp: worleyOffIdx}, idx[0])
+			for k := 1; k < 6; k++ {
+				idx[k] = s.vec()
+				VPADDQ_BCST(worleyIdx.Offset(8*(k-1)), idx[0], idx[k])
+			}
+			for oj := -1; oj <= 1; oj++ {
+				lo := s.vec()
+				VMOVUPD(Mem{Base: rows[oj+2], Index: base, Scale: 1}, lo)
+				for oi := -1; oi <= 1; oi++ {
+					ox, oy := s.vec(), s.vec()
+					VMOVAPD(lo, ox)
+					VPERMT2PD(Mem{Base: rows[oj+2], Index: base, Scale: 1, Disp: 64}, idx[2*(oi+1)], ox)
+					VMOVAPD(lo, oy)
+					VPERMT2PD(Mem{Base: rows[oj+2], Index: base, Scale: 1, Disp: 64}, idx[2*(oi+1)+1], oy)
+					cellAt(oi, oj, ox, oy)
+				}
+			}
+			JMP(LabelRef(ring))
+			Label(gather)
+		}
 		for oj := -1; oj <= 1; oj++ {
 			for oi := -1; oi <= 1; oi++ {
 				cell(oi, oj)
 			}
 		}
+		Label(ring)
 		bound := d2
 		if !edge {
 			bound = d1
@@ -251,7 +303,7 @@ var simplexConsts Mem
 const (
 	sxSkew, sxUnskew, sxFar, sxHalf, sxScale  = 0, 8, 16, 24, 32
 	sxOne, sxPrimeX, sxPrimeY, sxMix1, sxMix2 = 40, 48, 56, 64, 72
-	sxOneF                                    = 80
+	sxOneF, sxCornerI, sxCornerJ              = 80, 128, 192
 )
 
 // simplexRows writes the simplex kernel.
@@ -268,6 +320,12 @@ func simplexRows() {
 	DATA(sxMix1, U64(mix1))
 	DATA(sxMix2, U64(mix2))
 	DATA(sxOneF, F64(1))
+	for l := range 8 { // the four corners of a cell, twice (in increasing offsets, as the assembler wants)
+		DATA(sxCornerI+8*l, U64(l&1))
+	}
+	for l := range 8 {
+		DATA(sxCornerJ+8*l, U64(l>>1&1))
+	}
 	simplexKernel(false)
 	simplexKernel(true)
 }
@@ -304,6 +362,22 @@ func simplexKernel(points bool) {
 	VPXORQ(zero, zero, zero)
 	VPBROADCASTQ(c(sxOne), onesQ)
 	VBROADCASTSD(c(sxOneF), oneF)
+	// A row's blocks at the coarse octaves lie mostly inside one skewed
+	// cell, the previous block's: such a block takes its four corners'
+	// gradients from cache, hashed once per cell, instead of hashing and
+	// gathering three per lane. cache holds their x (lanes 0–3) and y
+	// (8–11) in the order (i, j), (i+1, j), (i, j+1), (i+1, j+1).
+	var cache Mem
+	var ci, cj, have Register
+	if !points {
+		cache = AllocLocal(128)
+		ci, cj, have = ZMM(), ZMM(), GP64()
+		// MOVQ, not XORQ r, r: an instruction that reads its own
+		// output would leave r live from the function's entry.
+		MOVQ(U32(0), have)
+		VMOVDQU64(zero, ci)
+		VMOVDQU64(zero, cj)
+	}
 	Label(name + "Block")
 	TESTQ(n, n)
 	JZ(LabelRef(name + "Done"))
@@ -315,7 +389,7 @@ func simplexKernel(points bool) {
 	s := ZMM()
 	VADDPD(y, x, s)
 	VMULPD_BCST(c(sxSkew), s, s)
-	floor := func(v Register) Register { // floorFrac's index
+	floor := func(v Register) VecVirtual { // floorFrac's index
 		q, f, k := ZMM(), ZMM(), K()
 		VCVTTPD2QQ(v, q)
 		VCVTQQ2PD(q, f)
@@ -350,55 +424,80 @@ func simplexKernel(points bool) {
 	VADDPD_BCST(c(sxUnskew), y1, y1)
 	VADDPD_BCST(c(sxFar), x0, x2)
 	VADDPD_BCST(c(sxFar), y0, y2)
+	sum := ZMM()
+	if !points {
+		i0, j0, same, sj := ZMM(), ZMM(), K(), K()
+		VPERMQ(i, zero, i0) // lane 0 everywhere
+		VPERMQ(j, zero, j0)
+		VPCMPEQQ(i0, i, same)
+		VPCMPEQQ(j0, j, sj)
+		KANDB(sj, same, same)
+		KORTESTB(same, same) // CF: every lane in lane 0's cell
+		JCC(LabelRef(name + "Lanes"))
+		TESTQ(have, have)
+		JZ(LabelRef(name + "Miss"))
+		hit, hj := K(), K()
+		VPCMPEQQ(ci, i, hit)
+		VPCMPEQQ(cj, j, hj)
+		KANDB(hj, hit, hit)
+		KORTESTB(hit, hit) // CF: the cached cell
+		JCS(LabelRef(name + "Hit"))
+		Label(name + "Miss")
+		{ // hash the four corners in lanes 0–3 (and again in 4–7)
+			ii, jj := ZMM(), ZMM()
+			VPADDQ(c(sxCornerI), i, ii)
+			VPADDQ(c(sxCornerJ), j, jj)
+			VPMULLQ_BCST(c(sxPrimeY), jj, jj)
+			VPXORQ(key, jj, jj)
+			VPMULLQ_BCST(c(sxPrimeX), ii, ii)
+			h := hashIndex(jj, ii)
+			for k := range 2 {
+				m, g := allLanes(), ZMM()
+				VMOVAPD(zero, g)
+				VGATHERQPD(Mem{Base: grads, Index: h, Scale: 8, Disp: 8 * k}, m, g)
+				VMOVUPD(g, cache.Offset(64*k))
+			}
+			VMOVDQU64(i0, ci)
+			VMOVDQU64(j0, cj)
+			MOVQ(U32(1), have)
+		}
+		Label(name + "Hit")
+		g := func(corner, k int) Register {
+			r := ZMM()
+			VBROADCASTSD(cache.Offset(64*k+8*corner), r)
+			return r
+		}
+		g1x, g1y := ZMM(), ZMM()
+		VBLENDMPD(g(1, 0), g(2, 0), lower, g1x) // the lower triangle's corner 1 is (i+1, j)
+		VBLENDMPD(g(1, 1), g(2, 1), lower, g1y)
+		simplexTerm(g(0, 0), g(0, 1), x0, y0, zero, sum, true)
+		simplexTerm(g1x, g1y, x1, y1, zero, sum, false)
+		simplexTerm(g(3, 0), g(3, 1), x2, y2, zero, sum, false)
+		JMP(LabelRef(name + "Store"))
+		Label(name + "Lanes")
+	}
 	// The lattice rows' keys and the columns' products: rowKey and
 	// hashCell.
 	r0, r1, ip, ip1 := latticeKeys(i, j, key, c(sxPrimeX), c(sxPrimeY))
 	row1, col1 := ZMM(), ZMM()
 	VPBLENDMQ(r0, r1, lower, row1) // the lower triangle's corner 1 is (i+1, j)
 	VPBLENDMQ(ip1, ip, lower, col1)
-	sum := ZMM()
 	corner := func(row, col, dx, dy Register, first bool) {
-		h, sh := ZMM(), ZMM()
-		VPXORQ(col, row, h)
-		for _, m := range []int{sxMix1, sxMix2, -1} { // Mix64
-			VPSRLQ(U8(33), h, sh)
-			VPXORQ(sh, h, h)
-			if m >= 0 {
-				VPMULLQ_BCST(c(m), h, h)
-			}
-		}
-		VPSRLQ(U8(56), h, h)
-		VPSLLQ(U8(1), h, h) // a gradient is two float64
+		h := hashIndex(row, col)
 		gx, gy := ZMM(), ZMM()
 		for k, g := range []Register{gx, gy} {
-			m := K()
-			KXNORW(m, m, m)
+			m := allLanes()
 			VMOVAPD(zero, g)
 			VGATHERQPD(Mem{Base: grads, Index: h, Scale: 8, Disp: 8 * k}, m, g)
 		}
-		tt, a, b := ZMM(), ZMM(), ZMM()
-		VMULPD(dx, dx, a)
-		VMULPD(dy, dy, b)
-		VBROADCASTSD(c(sxHalf), tt)
-		VSUBPD(a, tt, tt)
-		VSUBPD(b, tt, tt) // t = ½ − x² − y²
-		VMULPD(dx, gx, a)
-		VMULPD(dy, gy, b)
-		VADDPD(b, a, a) // g·d
-		VMULPD(tt, tt, b)
-		VMULPD(b, b, b) // t⁴
-		live := K()
-		VCMPPD(U8(6), zero, tt, live) // NLE_US: not t ≤ 0
-		if first {
-			VMULPD_Z(a, b, live, sum)
-			return
-		}
-		VMULPD_Z(a, b, live, b)
-		VADDPD(b, sum, sum)
+		simplexTerm(gx, gy, dx, dy, zero, sum, first)
 	}
 	corner(r0, ip, x0, y0, true)
 	corner(row1, col1, x1, y1, false)
 	corner(r1, ip1, x2, y2, false)
+	if !points {
+		Label(name + "Store")
+	}
 	VMULPD_BCST(c(sxScale), sum, sum)
 	VMOVUPD(sum, Mem{Base: out})
 	ADDQ(U8(64), out)
@@ -411,4 +510,56 @@ func simplexKernel(points bool) {
 	Label(name + "Done")
 	VZEROUPPER()
 	RET()
+}
+
+// hashIndex returns the gradient table index, times two, of the lattice
+// points whose row keys are row and column products col: Mix64(row ^ col)
+// >> 56, as gradient does.
+func hashIndex(row, col Register) Register {
+	h, sh := ZMM(), ZMM()
+	VPXORQ(col, row, h)
+	for _, m := range []int{sxMix1, sxMix2, -1} { // Mix64
+		VPSRLQ(U8(33), h, sh)
+		VPXORQ(sh, h, h)
+		if m >= 0 {
+			VPMULLQ_BCST(simplexConsts.Offset(m), h, h)
+		}
+	}
+	VPSRLQ(U8(56), h, h)
+	VPSLLQ(U8(1), h, h) // a gradient is two float64
+	return h
+}
+
+// simplexTerm adds a corner's t⁴·(g·d), zeroed where t ≤ 0, to sum (or
+// sets sum to it, first), from its gradient gx, gy and offset dx, dy.
+func simplexTerm(gx, gy, dx, dy, zero, sum Register, first bool) {
+	tt, a, b := ZMM(), ZMM(), ZMM()
+	VMULPD(dx, dx, a)
+	VMULPD(dy, dy, b)
+	VBROADCASTSD(simplexConsts.Offset(sxHalf), tt)
+	VSUBPD(a, tt, tt)
+	VSUBPD(b, tt, tt) // t = ½ − x² − y²
+	VMULPD(dx, gx, a)
+	VMULPD(dy, gy, b)
+	VADDPD(b, a, a) // g·d
+	VMULPD(tt, tt, b)
+	VMULPD(b, b, b) // t⁴
+	live := K()
+	VCMPPD(U8(6), zero, tt, live) // NLE_US: not t ≤ 0
+	if first {
+		VMULPD_Z(a, b, live, sum)
+		return
+	}
+	VMULPD_Z(a, b, live, b)
+	VADDPD(b, sum, sum)
+}
+
+// allLanes returns a mask of all 8 lanes, made through a general register:
+// KXNORW k, k, k would read k and so leave it live from the function's
+// entry for the register allocator, which runs out of mask registers.
+func allLanes() Register {
+	k, ones := K(), GP32()
+	MOVL(U32(0xFF), ones)
+	KMOVW(ones, k)
+	return k
 }

@@ -58,6 +58,7 @@ func main() {
 	gradientKernels()
 	cellularRows()
 	simplexRows()
+	simplexRowsAVX2()
 	pointKernels()
 	Generate()
 }

@@ -1,0 +1,69 @@
+package noise
+
+import (
+	"math"
+	"runtime"
+	"syscall"
+	"testing"
+)
+
+// fBm of 8 octaves over a 1025² grid, one thread, per basis and kernel:
+// the measure FastNoise2 is compared on (internal/fn2bench). Besides the
+// wall time per map it reports the calling thread's CPU time per
+// sample-octave, which shared machines disturb less; compare the kernels,
+// and against FastNoise2, side by side in one run.
+
+// threadCPU is the calling thread's CPU time in nanoseconds.
+func threadCPU() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(1, &ru) != nil { // RUSAGE_THREAD
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+func benchFBm1025(b *testing.B, basis func(seed int64) Basis) {
+	for _, kernel := range Kernels() {
+		b.Run(string(kernel), func(b *testing.B) {
+			previous, _ := UseKernel(kernel)
+			defer UseKernel(previous)
+			const size, octaves = 1025, 8
+			xs := make([]float64, size)
+			var grids []*Grid
+			var amps []float64
+			for i := range octaves {
+				for k := range xs {
+					xs[k] = math.Ldexp(float64(k)/256, i) // the largest features a quarter of the map
+				}
+				grids = append(grids, NewGrid(basis(int64(i)), append([]float64(nil), xs...)))
+				amps = append(amps, math.Ldexp(1, -i))
+			}
+			f := NewFBm(grids, amps)
+			out := make([]float32, size)
+			ys := make([]float64, octaves)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.ResetTimer()
+			cpu := threadCPU()
+			for range b.N {
+				for r := range size {
+					for i := range ys {
+						ys[i] = math.Ldexp(float64(r)/256, i)
+					}
+					f.Row(ys, out)
+				}
+			}
+			cpu = threadCPU() - cpu
+			b.ReportMetric(float64(cpu)/float64(b.N*size*size*octaves), "cpu-ns/sample-octave")
+		})
+	}
+}
+
+func BenchmarkFBmPerlin1025(b *testing.B)  { benchFBm1025(b, NewPerlin) }
+func BenchmarkFBmSimplex1025(b *testing.B) { benchFBm1025(b, NewSimplex) }
+func BenchmarkFBmWorley1025(b *testing.B) {
+	benchFBm1025(b, func(seed int64) Basis { return NewWorley(seed, F1) })
+}
+func BenchmarkFBmWorleyEdge1025(b *testing.B) {
+	benchFBm1025(b, func(seed int64) Basis { return NewWorley(seed, F2MinusF1) })
+}
