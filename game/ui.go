@@ -63,9 +63,9 @@ type uiState struct {
 
 	debug    debugui.DebugUI
 	scale    float64 // the panels' scale, one of UIScales (0: 1); ui_scale.go
-	w, h     int    // the screen's size, as Layout or Draw last saw it
-	ticks    int64  // updates since the start, for the tooltip's delay
-	status   string // the line the HUD shows for a while (setStatus)
+	w, h     int     // the screen's size, as Layout or Draw last saw it
+	ticks    int64   // updates since the start, for the tooltip's delay
+	status   string  // the line the HUD shows for a while (setStatus)
 	statusAt time.Time
 	// maskShown is the erosion mask the minimap shows ("" or "relief": none).
 	maskShown string
