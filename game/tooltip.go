@@ -99,13 +99,17 @@ func (g *Game) drawTip(screen *ebiten.Image) {
 	if tip == "" {
 		return
 	}
-	lines := wrapWords(tip, tipChars)
 	u := &g.ui
 	s := u.uiScale()
 	lineH, pad := u.px(16), u.px(6)
-	w, h := u.px(tipChars*6)+2*pad, len(lines)*lineH+2*pad
+	x := u.strip() + 8 // just right of the panels (ui.go's window)
+	// Lines as long as fit beside the panels: fewer characters when
+	// the panels are scaled up on a small screen.
+	chars := min(tipChars, max((screen.Bounds().Dx()-x-2*pad-8)/u.px(6), 16))
+	lines := wrapWords(tip, chars)
+	w, h := u.px(chars*6)+2*pad, len(lines)*lineH+2*pad
 	r := g.ui.tip.over
-	x, y := u.strip()+8, u.px(r.Min.Y) // just right of the panels (ui.go's window)
+	y := u.px(r.Min.Y)
 	if sh := screen.Bounds().Dy(); y+h > sh {
 		y = max(sh-h, 0)
 	}
