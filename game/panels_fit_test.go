@@ -49,6 +49,8 @@ func panelFits() []panelFit {
 		{name: "teach-subdivision", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachSubdivision); g.teachStep(1) }},
 		{name: "teach-octaves", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachOctaves) }},
 		{name: "teach-erosion", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachErosion); g.erosionStep() }},
+		{name: "teach-compare", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachCompare); g.teachStep(3) }},
+		{name: "teach-profile", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachProfile) }},
 	}
 	for _, fold := range viewerFolds { // each with the fog's and the auto resolution's rows shown
 		fits = append(fits, panelFit{name: "viewer-" + strings.ToLower(strings.Fields(fold)[0]), section: "Viewer", unfold: fold, setup: func(g *Game) {
