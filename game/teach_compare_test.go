@@ -2,11 +2,15 @@ package game
 
 import (
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"cordillera/internal/lesson"
 	"cordillera/terrain"
+	"cordillera/web"
 )
 
 // The compare and profile lessons and a clicked diagram point open from a
@@ -121,6 +125,29 @@ func TestCompareDifferenceMatchesReference(t *testing.T) {
 		y := (2*row + 1) * compareSide / (2 * ma.Height)
 		if px, want := img.RGBAAt(x, y), divergingColour(float64(ma.At(col, row)-mb.At(col, row)), got); px != want {
 			t.Errorf("stage %s: the difference panel at sample (%d, %d) is %v, want %v", lesson.StageLabel(k), col, row, px, want)
+		}
+	}
+}
+
+// Every link the walkthroughs give opens: it parses, and its lesson state
+// is one its parameters can show.
+func TestWalkthroughLinksOpen(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "docs", "teaching-walkthroughs.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := regexp.MustCompile("`#([^`…]+)`").FindAllStringSubmatch(string(data), -1)
+	if len(links) < 8 {
+		t.Fatalf("found %d links in the walkthroughs", len(links))
+	}
+	for _, m := range links {
+		l, err := web.ParseFragment(m[1])
+		if err != nil {
+			t.Errorf("#%s: %v", m[1], err)
+			continue
+		}
+		if err := l.State.Check(l.Params); err != nil {
+			t.Errorf("#%s: %v", m[1], err)
 		}
 	}
 }
