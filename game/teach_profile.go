@@ -178,10 +178,16 @@ func (g *Game) drawProfile(screen *ebiten.Image) {
 		}
 	}
 	// The term about the plot's middle, on the sums' scale, so that its
-	// size beside the sum is the weight λ^(−iH).
-	polyline(screen, series(term, (lo+hi)/2), atF, profileOctave, 1.5)
+	// size beside the sum is the weight λ^(−iH); the first octave is the
+	// sum itself.
 	i := k - 1
-	label = fmt.Sprintf("1-D fBm, k = %d of %d octaves (white; k-1 grey; octave i = %d orange, x%.3g)\nH(x) = sum over i < k of N(λ^i x)·λ^(-iH)", k, len(pl.parts), i, terrain.ProfileAmplitude(g.Params, i))
+	what := fmt.Sprintf("k-1 grey; octave i = %d orange, x%.3g", i, terrain.ProfileAmplitude(g.Params, i))
+	if k > 1 {
+		polyline(screen, series(term, (lo+hi)/2), atF, profileOctave, 1.5)
+	} else {
+		what = "octave i = 0 alone, x1"
+	}
+	label = fmt.Sprintf("1-D fBm, k = %d of %d octaves (white; %s)\nH(x) = sum over i < k of N(λ^i x)·λ^(-iH)", k, len(pl.parts), what)
 	drawPanelText(screen, label, int(x0)+6, int(y1+ph)-2, profileNow)
 }
 
