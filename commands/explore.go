@@ -177,8 +177,13 @@ func Explore(args []string, stdout, stderr io.Writer) error {
 	wf := addWorldFlags(fs)
 	var teach lesson.State
 	lesson.AddFlags(fs, &teach, true) // -lesson, -stage, …: as a link names them
+	uiScale := fs.String("ui-scale", "", "the panels' scale for a projector or a large screen: 1, 1.5 or 2 (default: as the Viewer's Window scale was left, else 1)")
 	drawDelay := fs.Duration("draw-delay", 0, "slow every drawing of the 3D view down by this much (e.g. 500ms): try the explorer as a slow machine runs it")
 	if err := parseFlags(fs, args, stderr, "cordillera [explore] [-preset NAME] [-heightmap FILE] [flags]"); err != nil {
+		return err
+	}
+	scale, err := exploreUIScale(*uiScale, stderr)
+	if err != nil {
 		return err
 	}
 	if err := needDisplay("explore", "; 'cordillera generate' works headless"); err != nil {
@@ -195,6 +200,7 @@ func Explore(args []string, stdout, stderr io.Writer) error {
 	return game.Run(w, p, "Cordillera — "+name, func(g *game.Game) {
 		g.UsePreset(wf.params.preset)
 		g.DrawDelay = *drawDelay
+		_ = g.SetUIScale(scale) // one of game.UIScales: checked above
 		g.Resolution.Auto = true
 		if teach != (lesson.State{}) {
 			g.OpenLesson(teach, true)
@@ -352,4 +358,26 @@ func (rf *renderFlags) setUp(g *game.Game, w *game.World, params terrain.Params)
 func parsePose(s string) (game.CameraPose, error) {
 	p, err := lesson.ParsePose(s)
 	return game.CameraPose{X: p.X, Y: p.Y, Z: p.Z, Yaw: p.Yaw, Pitch: p.Pitch}, err
+}
+
+// exploreUIScale is the panels' scale: -ui-scale's where it is given (for
+// this run only), else the one kept from the last run, else 1. A damaged
+// settings file is said on stderr and otherwise ignored: it must not keep
+// the explorer from opening.
+func exploreUIScale(flagValue string, stderr io.Writer) (float64, error) {
+	if flagValue != "" {
+		s, err := game.ParseUIScale(flagValue)
+		if err != nil {
+			return 0, fmt.Errorf("explore: -%w", err)
+		}
+		return s, nil
+	}
+	prefs, err := game.LoadPrefs()
+	if err != nil {
+		fmt.Fprintf(stderr, "explore: %v (ignored)\n", err)
+	}
+	if prefs.UIScale == 0 {
+		return 1, nil
+	}
+	return prefs.UIScale, nil
 }

@@ -557,7 +557,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 func (g *Game) viewLeft() int { return g.viewRect(g.ui.w, g.ui.h).Min.X }
 
 // panelStrip is the width of the window's left strip that holds the
-// panels: their window and a margin either side.
+// panels: their window and a margin either side, at scale 1 (uiState.strip).
 const panelStrip = 10 + uiWidth + 10
 
 // minViewWidth is the narrowest 3D view laid out beside the panels: on a
@@ -570,8 +570,8 @@ const minViewWidth = 320
 // them. Its projection, offscreen image, minimap and HUD all follow it, so
 // the frame's centre is the view's centre.
 func (g *Game) viewRect(w, h int) image.Rectangle {
-	if g.ShowUI && w-panelStrip >= minViewWidth {
-		return image.Rect(panelStrip, 0, w, h)
+	if strip := g.ui.strip(); g.ShowUI && w-strip >= minViewWidth {
+		return image.Rect(strip, 0, w, h)
 	}
 	return image.Rect(0, 0, w, h)
 }

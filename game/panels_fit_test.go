@@ -3,6 +3,7 @@ package game
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,6 +52,8 @@ func panelFits() []panelFit {
 		{name: "teach-droplet", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachErosion); g.dropletStep() }},
 		{name: "teach-thermal", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachThermal); g.thermalTo(2) }},
 		{name: "teach-fluvial", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachFluvial); g.fluvialTo(1) }},
+		{name: "teach-compare", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachCompare); g.teachStep(3) }},
+		{name: "teach-profile", section: "Teach", setup: func(g *Game) { g.setTeachMode(teachProfile) }},
 	}
 	for _, fold := range viewerFolds { // each with the fog's and the auto resolution's rows shown
 		fits = append(fits, panelFit{name: "viewer-" + strings.ToLower(strings.Fields(fold)[0]), section: "Viewer", unfold: fold, setup: func(g *Game) {
@@ -64,44 +67,83 @@ func panelFits() []panelFit {
 }
 
 // At 1280×720 every section, open alone, fits the window without
-// scrolling, with any one of its subsections unfolded. With
-// CORDILLERA_PANEL_SHOTS=DIR each layout is also saved there as a PNG.
+// scrolling, with any one of its subsections unfolded; so it does at each
+// larger scale of the panels (UIScales) on the screen that scale is for:
+// 1.5× on 1920×1080, 2× on 2560×1440. With CORDILLERA_PANEL_SHOTS=DIR
+// each layout is also saved there as a PNG.
 func TestPanelsFitTheWindow(t *testing.T) {
 	needLoop(t)
 	shots := os.Getenv("CORDILLERA_PANEL_SHOTS")
-	for _, c := range panelFits() {
-		t.Run(c.name, func(t *testing.T) {
-			g := newTestGame(t, testWorld(t, 129))
-			g.ShowUI, g.HUD, g.ShowMinimap = true, true, true
-			g.Layout(ScreenWidth, ScreenHeight)
-			g.OpenPanels(c.section)
-			g.ui.unfold = c.unfold
-			var err error
-			onLoop(func() {
-				if c.setup != nil {
-					c.setup(g)
+	for _, scale := range UIScales {
+		w, h := int(ScreenWidth*scale), int(ScreenHeight*scale)
+		prefix := ""
+		if scale != 1 {
+			prefix = strconv.FormatFloat(scale, 'g', -1, 64) + "x-"
+		}
+		for _, c := range panelFits() {
+			t.Run(prefix+c.name, func(t *testing.T) {
+				g := layOutPanels(t, c, scale, w, h)
+				if g.ui.scrolls {
+					t.Errorf("%s scrolls at %dx%d at scale %g", c.name, w, h, scale)
+				}
+				if shots != "" && scale == 1 {
+					img := renderSized(g, w, h)
+					if err := SavePNG(filepath.Join(shots, prefix+c.name+".png"), img); err != nil {
+						t.Fatal(err)
+					}
 				}
 			})
-			if strings.HasPrefix(c.name, "teach") {
-				t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+		}
+	}
+}
+
+// At 2× on a 1280×720 window (a projector that shows a laptop's screen)
+// the sections cannot all fit: each one's window stays on the screen, its
+// last row reachable by scrolling, and the 3D view keeps a usable width
+// beside it.
+func TestPanelsScrollAtTwiceOnSmallScreen(t *testing.T) {
+	needLoop(t)
+	for _, c := range panelFits() {
+		t.Run(c.name, func(t *testing.T) {
+			g := layOutPanels(t, c, 2, ScreenWidth, ScreenHeight)
+			if body := g.ui.tip.body; g.ui.px(body.Max.Y) > ScreenHeight || g.ui.px(body.Max.X) > g.ui.strip() {
+				t.Errorf("the window's body %v (×2) leaves the %dx%d screen or the %d-pixel strip", body, ScreenWidth, ScreenHeight, g.ui.strip())
 			}
-			for range 3 { // the window takes its content's height from the update before
-				if onLoop(func() { err = g.Update() }); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if len(g.ui.unfolded) != 1 || g.ui.unfolded[0] != c.section {
-				t.Fatalf("unfolded %q; want %s alone", g.ui.unfolded, c.section)
-			}
-			if g.ui.scrolls {
-				t.Errorf("%s scrolls at %dx%d", c.name, ScreenWidth, ScreenHeight)
-			}
-			if shots != "" {
-				img := renderSized(g, ScreenWidth, ScreenHeight)
-				if err := SavePNG(filepath.Join(shots, c.name+".png"), img); err != nil {
-					t.Fatal(err)
-				}
+			if vr := g.viewRect(ScreenWidth, ScreenHeight); vr.Min.X != g.ui.strip() || vr.Dx() < minViewWidth {
+				t.Errorf("the 3D view is %v beside a %d-pixel strip, want it right of the strip and at least %d wide", vr, g.ui.strip(), minViewWidth)
 			}
 		})
 	}
+}
+
+// layOutPanels builds the window at scale on a w×h screen with c's
+// section open alone.
+func layOutPanels(t *testing.T, c panelFit, scale float64, w, h int) *Game {
+	t.Helper()
+	g := newTestGame(t, testWorld(t, 129))
+	g.ShowUI, g.HUD, g.ShowMinimap = true, true, true
+	if err := g.SetUIScale(scale); err != nil {
+		t.Fatal(err)
+	}
+	g.Layout(w, h)
+	g.OpenPanels(c.section)
+	g.ui.unfold = c.unfold
+	var err error
+	onLoop(func() {
+		if c.setup != nil {
+			c.setup(g)
+		}
+	})
+	if strings.HasPrefix(c.name, "teach") {
+		t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+	}
+	for range 3 { // the window takes its content's height from the update before
+		if onLoop(func() { err = g.Update() }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(g.ui.unfolded) != 1 || g.ui.unfolded[0] != c.section {
+		t.Fatalf("unfolded %q; want %s alone", g.ui.unfolded, c.section)
+	}
+	return g
 }

@@ -27,6 +27,10 @@ func swatch(ctx *debugui.Context, c color.Color) {
 	ctx.GridCell(func(bounds image.Rectangle) {
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
+			// debugui leaves a drawn widget to draw at its scale.
+			s := ctx.Scale()
+			bounds := image.Rect(int(math.Round(float64(bounds.Min.X)*s)), int(math.Round(float64(bounds.Min.Y)*s)),
+				int(math.Round(float64(bounds.Max.X)*s)), int(math.Round(float64(bounds.Max.Y)*s)))
 			side := min(bounds.Dx(), bounds.Dy())
 			r := image.Rect(0, 0, side, side).Add(bounds.Min).Add(image.Pt((bounds.Dx()-side)/2, (bounds.Dy()-side)/2))
 			fillRect(screen, r.Inset(1), swatchFrame)

@@ -32,10 +32,12 @@ const (
 	teachErosion
 	teachThermal
 	teachFluvial
+	teachCompare
+	teachProfile
 )
 
 // teachModes names the teaching modes, in the order of their constants.
-var teachModes = []string{"off", "subdivision", "octaves", "erosion", "thermal", "fluvial"}
+var teachModes = []string{"off", "subdivision", "octaves", "erosion", "thermal", "fluvial", "compare", "profile"}
 
 // teachSizes are the map sizes offered for stepping through subdivision:
 // small enough to see every point.
@@ -72,6 +74,8 @@ type teachState struct {
 	erosion erosionLesson
 	thermal thermalLesson
 	fluvial fluvialLesson
+	compare compareLesson
+	profile profileLesson
 }
 
 // teachPanel draws the Teach panel's widgets.
@@ -89,24 +93,17 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 		ctx.Text("Algorithm")
 		alg := t.alg
 		ctx.Dropdown(&alg, []string{"midpoint", "diamond-square"}).On(func() { t.alg = alg; g.buildLesson() })
-		ctx.Text("Samples per side")
-		opts := make([]string, len(teachSizes))
-		for i, n := range teachSizes {
-			opts[i] = fmt.Sprint(n)
-		}
-		si := t.sizeIdx
-		ctx.Dropdown(&si, opts).On(func() { t.sizeIdx = si; g.buildLesson() })
-		ctx.SetGridLayout([]int{-1, -1, -1, -1}, nil)
-		ctx.Button("<").On(func() { g.teachStep(-1) })
-		ctx.Button(">").On(func() { g.teachStep(1) })
-		play := "Play"
-		if t.playing {
-			play = "Pause"
-		}
-		ctx.Button(play).On(func() { t.playing = !t.playing })
-		ctx.Button("Reset").On(func() { t.k = 0; g.showStage() })
+		g.sizeRow(ctx)
+		g.stepButtons(ctx)
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.Text(g.stageText())
+	case teachCompare:
+		g.sizeRow(ctx)
+		g.stepButtons(ctx)
+		ctx.SetGridLayout([]int{-1}, nil)
+		ctx.Text(g.compareText())
+	case teachProfile:
+		g.profilePanel(ctx)
 	case teachOctaves:
 		if len(t.partials) == 0 {
 			break
@@ -134,6 +131,33 @@ func (g *Game) teachPanel(ctx *debugui.Context) {
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.Text(g.plots.summary)
 	}
+}
+
+// sizeRow is the stepping lessons' map size row.
+func (g *Game) sizeRow(ctx *debugui.Context) {
+	t := &g.teach
+	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
+	ctx.Text("Samples per side")
+	opts := make([]string, len(teachSizes))
+	for i, n := range teachSizes {
+		opts[i] = fmt.Sprint(n)
+	}
+	si := t.sizeIdx
+	ctx.Dropdown(&si, opts).On(func() { t.sizeIdx = si; g.buildLesson() })
+}
+
+// stepButtons are the stepping lessons' back, forward, play and reset.
+func (g *Game) stepButtons(ctx *debugui.Context) {
+	t := &g.teach
+	ctx.SetGridLayout([]int{-1, -1, -1, -1}, nil)
+	ctx.Button("<").On(func() { g.teachStep(-1) })
+	ctx.Button(">").On(func() { g.teachStep(1) })
+	play := "Play"
+	if t.playing {
+		play = "Pause"
+	}
+	ctx.Button(play).On(func() { t.playing = !t.playing })
+	ctx.Button("Reset").On(func() { t.k = 0; g.showStage() })
 }
 
 // setTeachMode enters or leaves a lesson, showing the Teach panel.
@@ -290,6 +314,10 @@ func (g *Game) buildLesson() {
 		g.buildThermalLesson()
 	case teachFluvial:
 		g.buildFluvialLesson()
+	case teachCompare:
+		g.buildCompare(p)
+	case teachProfile:
+		g.buildProfile(p)
 	}
 }
 
@@ -309,14 +337,29 @@ func (g *Game) teachStep(d int) {
 // the camera shows whole wherever the student had moved it.
 func (g *Game) showStage() {
 	t := &g.teach
-	raw, set := t.stepper.State(t.k)
+	if t.mode == teachCompare {
+		g.showCompare()
+		return
+	}
+	m := stageGrid(t.stepper, t.k, t.lo, t.hi)
+	g.showLessonWorld(m)
+	g.frameLesson()
+	g.teach.redrawDiagram()
+}
+
+// stageGrid is st's map after the first k stages at the resolution of
+// the last one, normalised by [lo, hi] (the final map's range, so heights
+// stay put); a point the grid holds that no stage has set yet is the mean
+// of its set neighbours.
+func stageGrid(st *terrain.Stepper, k int, lo, hi float32) *terrain.Heightmap {
+	raw, set := st.State(k)
 	spacing := raw.Width - 1
-	if t.k > 0 {
-		spacing = t.stepper.Steps()[t.k-1].Spacing
+	if k > 0 {
+		spacing = st.Steps()[k-1].Spacing
 	}
 	n := (raw.Width-1)/spacing + 1
 	m := terrain.NewHeightmap(n, n)
-	span := float64(t.hi) - float64(t.lo) // as terrain's normalisation computes it
+	span := float64(hi) - float64(lo) // as terrain's normalisation computes it
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
 			x, y := i*spacing, j*spacing
@@ -336,16 +379,14 @@ func (g *Game) showStage() {
 				}
 			}
 			if span > 0 {
-				v = float32((float64(v) - float64(t.lo)) / span)
+				v = float32((float64(v) - float64(lo)) / span)
 			}
 			m.Set(i, j, v)
 		}
 	}
 	m.CellSize = lessonCell(raw.Width) * float64(spacing)
 	m.VerticalScale = lessonCell(raw.Width) * float64(raw.Width-1) / 4
-	g.showLessonWorld(m)
-	g.frameLesson()
-	g.teach.redrawDiagram()
+	return m
 }
 
 // redrawDiagram has the step-through diagram drawn anew.
@@ -608,6 +649,10 @@ func (g *Game) drawTeach(screen *ebiten.Image) {
 		g.drawThermal(screen)
 	case t.mode == teachFluvial && t.fluvial.st != nil:
 		g.drawFluvial(screen)
+	case t.mode == teachCompare:
+		g.drawCompare(screen)
+	case t.mode == teachProfile:
+		g.drawProfile(screen)
 	case t.mode == teachOctaves:
 		for i, rgb := range t.thumbRGB {
 			if i >= len(t.thumbs) {
@@ -688,14 +733,21 @@ func (g *Game) pickDiagramPoint(x, y int) bool {
 	if i < 0 || j < 0 || i >= size || j >= size {
 		return true // on the diagram's margin: nothing to pick, but not a drag either
 	}
+	g.pickPoint(i, j)
+	return true
+}
+
+// pickPoint shows how lattice point (i, j) was computed, as a click on it
+// in the diagram does.
+func (g *Game) pickPoint(i, j int) {
+	t := &g.teach
 	v, err := t.stepper.Point(i, j)
 	if err != nil {
 		g.ui.fail(err)
-		return true
+		return
 	}
 	t.picked, t.point = &[2]int{i, j}, v
 	g.teach.redrawDiagram()
-	return true
 }
 
 // teachDiagram draws the (2^N+1)² lattice like paper 003's 5×5 figure, on

@@ -34,6 +34,9 @@ func (g *Game) OpenLesson(s lesson.State, panels bool) {
 		}
 		t.sizeIdx = slices.Index(teachSizes, lesson.SubdivisionSize(g.Params))
 	}
+	if mode == teachCompare || mode == teachProfile {
+		t.sizeIdx = slices.Index(teachSizes, lesson.SubdivisionSize(g.Params))
+	}
 	if mode != t.mode {
 		g.switchLesson(mode, panels)
 	} else if mode != teachOff {
@@ -41,10 +44,20 @@ func (g *Game) OpenLesson(s lesson.State, panels bool) {
 		g.frameLesson()
 	}
 	switch mode {
-	case teachSubdivision:
+	case teachSubdivision, teachCompare:
 		if t.stepper != nil {
 			t.k = min(s.Stage, len(t.stepper.Steps()))
 			g.showStage()
+		}
+		if s.Point != nil && t.stepper != nil && mode == teachSubdivision {
+			g.pickPoint(s.Point[0], s.Point[1])
+		}
+	case teachProfile:
+		if pl := &t.profile; pl.pr != nil {
+			pl.n = min(s.Stage, pl.pr.N)
+			if s.Octave > 0 {
+				pl.octK = min(s.Octave, len(pl.parts))
+			}
 		}
 	case teachOctaves:
 		if s.Octave > 0 && len(t.partials) > 0 {
@@ -92,6 +105,20 @@ func (g *Game) LessonState() (terrain.Params, lesson.State) {
 		}
 		p.Size = teachSizes[t.sizeIdx]
 		s.Stage = t.k
+		if t.picked != nil {
+			s.Point = &[2]int{t.picked[0], t.picked[1]}
+		}
+	case teachCompare:
+		p.Size = teachSizes[t.sizeIdx]
+		s.Stage = t.k
+	case teachProfile:
+		p.Size = teachSizes[t.sizeIdx]
+		if pl := &t.profile; pl.pr != nil {
+			s.Stage = pl.n
+			if pl.octK < len(pl.parts) {
+				s.Octave = pl.octK
+			}
+		}
 	case teachOctaves:
 		if t.octK < len(t.partials) {
 			s.Octave = t.octK
@@ -144,6 +171,19 @@ func (g *Game) lessonCaption() string {
 		n := t.partials[0].Width
 		return fmt.Sprintf("Octaves %d of %d: %s/%s %d x %d, feature %g%%, lacunarity %g, H %g, seed %d",
 			t.octK, len(t.partials), alg, p.Basis, n, n, p.FeatureSize, p.Lacunarity, p.Hurst, p.Seed)
+	case teachCompare:
+		if t.stepper == nil {
+			return ""
+		}
+		return fmt.Sprintf("Midpoint vs diamond-square, stage %s (%d of %d), one seed: %d x %d, H %g, A %g m, corners %s, seed %d; 3D view: midpoint",
+			lesson.StageLabel(t.k), t.k, len(t.stepper.Steps()), p.Size, p.Size, p.Hurst, p.Amplitude, p.Corners, p.Seed)
+	case teachProfile:
+		pl := &t.profile
+		if pl.pr == nil {
+			return ""
+		}
+		return fmt.Sprintf("1-D profiles: midpoint n %d of %d (%d points, H %g, A %g m), fBm %d of %d octaves (lacunarity %g), seed %d",
+			pl.n, pl.pr.N, len(pl.pr.Heights), p.Hurst, p.Amplitude, pl.octK, len(pl.parts), p.Lacunarity, p.Seed)
 	case teachErosion:
 		e := &t.erosion
 		if e.m == nil {
@@ -178,6 +218,10 @@ func (g *Game) lessonText() string {
 		return g.thermalText()
 	case t.mode == teachFluvial && t.fluvial.st != nil:
 		return g.fluvialText()
+	case t.mode == teachCompare:
+		return g.compareText()
+	case t.mode == teachProfile && t.profile.pr != nil:
+		return g.profileText()
 	}
 	return ""
 }

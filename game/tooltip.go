@@ -36,7 +36,7 @@ func (u *uiState) labelWithTip(ctx *debugui.Context, label, tip string) {
 		ctx.SetGridLayout([]int{-1}, nil)
 		ctx.Text(label)
 		x, y := ebiten.CursorPosition()
-		pt := image.Pt(x, y)
+		pt := image.Pt(int(float64(x)/u.uiScale()), int(float64(y)/u.uiScale())) // in the panels' units
 		if !pt.In(bounds) || !pt.In(u.tip.body) {
 			return
 		}
@@ -99,11 +99,17 @@ func (g *Game) drawTip(screen *ebiten.Image) {
 	if tip == "" {
 		return
 	}
-	lines := wrapWords(tip, tipChars)
-	const lineH, pad = 16, 6
-	w, h := tipChars*6+2*pad, len(lines)*lineH+2*pad
+	u := &g.ui
+	s := u.uiScale()
+	lineH, pad := u.px(16), u.px(6)
+	x := u.strip() + 8 // just right of the panels (ui.go's window)
+	// Lines as long as fit beside the panels: fewer characters when
+	// the panels are scaled up on a small screen.
+	chars := min(tipChars, max((screen.Bounds().Dx()-x-2*pad-8)/u.px(6), 16))
+	lines := wrapWords(tip, chars)
+	w, h := u.px(chars*6)+2*pad, len(lines)*lineH+2*pad
 	r := g.ui.tip.over
-	x, y := panelStrip+8, r.Min.Y // just right of the panels (ui.go's window)
+	y := u.px(r.Min.Y)
 	if sh := screen.Bounds().Dy(); y+h > sh {
 		y = max(sh-h, 0)
 	}
@@ -111,6 +117,7 @@ func (g *Game) drawTip(screen *ebiten.Image) {
 	vector.StrokeRect(screen, float32(x), float32(y), float32(w), float32(h), 1, color.RGBA{120, 120, 120, 255}, false)
 	for i, l := range lines {
 		op := &text.DrawOptions{}
+		op.GeoM.Scale(s, s)
 		op.GeoM.Translate(float64(x+pad), float64(y+pad+i*lineH))
 		debugui.DrawText(screen, l, op)
 	}

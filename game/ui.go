@@ -62,9 +62,10 @@ type uiState struct {
 	scrolls bool
 
 	debug    debugui.DebugUI
-	w, h     int    // the screen's size, as Layout or Draw last saw it
-	ticks    int64  // updates since the start, for the tooltip's delay
-	status   string // the line the HUD shows for a while (setStatus)
+	scale    float64 // the panels' scale, one of UIScales (0: 1); ui_scale.go
+	w, h     int     // the screen's size, as Layout or Draw last saw it
+	ticks    int64   // updates since the start, for the tooltip's delay
+	status   string  // the line the HUD shows for a while (setStatus)
 	statusAt time.Time
 	// maskShown is the erosion mask the minimap shows ("" or "relief": none).
 	maskShown string
@@ -94,7 +95,10 @@ func (u *uiState) fail(err error) {
 
 // buildUI lays out the window; it runs inside debugui's Update.
 func (g *Game) buildUI(ctx *debugui.Context) {
-	h := max(g.ui.h-20, 200)
+	ctx.SetScale(g.ui.uiScale())
+	// The window's rectangle is in the panels' units: the screen's
+	// pixels divided by the scale.
+	h := max(int(float64(g.ui.h)/g.ui.uiScale())-20, 200)
 	g.ui.unfolded = g.ui.unfolded[:0]
 	g.ui.built = true
 	ctx.Window("Cordillera", image.Rect(10, 10, 10+uiWidth, 10+h), func(layout debugui.ContainerLayout) {
@@ -450,7 +454,8 @@ func (g *Game) viewerPanel(ctx *debugui.Context) {
 	}
 }
 
-// cameraWidgets are the Viewer's camera, route and resolution settings.
+// cameraWidgets are the Viewer's camera, route, resolution and window
+// settings.
 func (g *Game) cameraWidgets(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{specLabelW, -1}, nil)
 	ctx.Text("Camera")
@@ -468,6 +473,7 @@ func (g *Game) cameraWidgets(ctx *debugui.Context) {
 		ctx.Checkbox(&follow, "Follow the route (R)").On(func() { g.setFollow(follow) })
 	}
 	g.resolutionWidgets(ctx)
+	g.uiScaleRow(ctx)
 }
 
 // sliderF32 is a row: a label and a slider of *v shown times scale (a

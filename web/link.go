@@ -67,7 +67,7 @@ func ParseFragment(fragment string) (Link, error) {
 		value := values.Get(key)
 		switch key {
 		case "preset":
-		case "lesson", "stage", "octave", "batch", "droplet", "step", "plot", "camera":
+		case "lesson", "stage", "octave", "batch", "droplet", "step", "plot", "camera", "point":
 			if err := l.State.Set(key, value); err != nil {
 				return def, fmt.Errorf("link: %w", err)
 			}

@@ -150,8 +150,8 @@ func (c *Context) doWindow(title string, initialBounds image.Rectangle, opt opti
 					b := cnt.layout.Bounds.Add(c.pointingDelta())
 					if c.screenWidth > 0 {
 						maxX := b.Max.X
-						if maxX >= c.screenWidth/c.Scale() {
-							b = b.Add(image.Pt(c.screenWidth/c.Scale()-maxX, 0))
+						if maxX >= c.screenSize().X {
+							b = b.Add(image.Pt(c.screenSize().X-maxX, 0))
 						}
 					}
 					if b.Min.X < 0 {
@@ -159,8 +159,8 @@ func (c *Context) doWindow(title string, initialBounds image.Rectangle, opt opti
 					}
 					if c.screenHeight > 0 {
 						maxY := b.Min.Y + tr.Dy()
-						if maxY >= c.screenHeight/c.Scale()-c.style().padding {
-							b = b.Add(image.Pt(0, c.screenHeight/c.Scale()-maxY))
+						if maxY >= c.screenSize().Y-c.style().padding {
+							b = b.Add(image.Pt(0, c.screenSize().Y-maxY))
 						}
 					}
 					if b.Min.Y < 0 {
@@ -214,8 +214,8 @@ func (c *Context) doWindow(title string, initialBounds image.Rectangle, opt opti
 		r := image.Rect(bounds.Max.X-sz, bounds.Max.Y-sz, bounds.Max.X, bounds.Max.Y)
 		_ = c.widgetWithBounds(resizeID, 0, r, func(bounds image.Rectangle, wasFocused bool) EventHandler {
 			if resizeID == c.focus && c.pointing.pressed() {
-				cnt.layout.Bounds.Max.X = min(cnt.layout.Bounds.Min.X+max(96, cnt.layout.Bounds.Dx()+c.pointingDelta().X), c.screenWidth/c.Scale())
-				cnt.layout.Bounds.Max.Y = min(cnt.layout.Bounds.Min.Y+max(64, cnt.layout.Bounds.Dy()+c.pointingDelta().Y), c.screenHeight/c.Scale())
+				cnt.layout.Bounds.Max.X = min(cnt.layout.Bounds.Min.X+max(96, cnt.layout.Bounds.Dx()+c.pointingDelta().X), c.screenSize().X)
+				cnt.layout.Bounds.Max.Y = min(cnt.layout.Bounds.Min.Y+max(64, cnt.layout.Bounds.Dy()+c.pointingDelta().Y), c.screenSize().Y)
 			}
 			return nil
 		}, nil)

@@ -20,7 +20,7 @@ func clamp[T int | float64](x, a, b T) T {
 type Context struct {
 	pointing pointing
 
-	scaleMinus1   int
+	scaleMinus1   float64 // Cordillera: a fractional scale too
 	hover         widgetID
 	focus         widgetID
 	currentID     widgetID

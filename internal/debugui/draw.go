@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"sync"
 
 	"github.com/hajimehoshi/bitmapfont/v4"
@@ -106,19 +107,21 @@ func (c *Context) draw(screen *ebiten.Image) {
 	for cmd := range c.commands() {
 		switch cmd.typ {
 		case commandRect:
+			r := scaleRect(cmd.rect.rect, scale)
 			vector.DrawFilledRect(
 				target,
-				float32(cmd.rect.rect.Min.X*scale),
-				float32(cmd.rect.rect.Min.Y*scale),
-				float32(cmd.rect.rect.Dx()*scale),
-				float32(cmd.rect.rect.Dy()*scale),
+				float32(r.Min.X),
+				float32(r.Min.Y),
+				float32(r.Dx()),
+				float32(r.Dy()),
 				cmd.rect.color,
 				false,
 			)
 		case commandText:
 			op := &text.DrawOptions{}
-			op.GeoM.Translate(float64(cmd.text.pos.X), float64(cmd.text.pos.Y))
-			op.GeoM.Scale(float64(scale), float64(scale))
+			op.GeoM.Scale(scale, scale)
+			at := scalePoint(cmd.text.pos, scale)
+			op.GeoM.Translate(float64(at.X), float64(at.Y))
 			op.ColorScale.ScaleWithColor(cmd.text.color)
 			text.Draw(target, cmd.text.str, fontFace, op)
 		case commandIcon:
@@ -129,21 +132,33 @@ func (c *Context) draw(screen *ebiten.Image) {
 			op := &ebiten.DrawImageOptions{}
 			x := cmd.icon.rect.Min.X + (cmd.icon.rect.Dx()-img.Bounds().Dx())/2
 			y := cmd.icon.rect.Min.Y + (cmd.icon.rect.Dy()-img.Bounds().Dy())/2
-			op.GeoM.Translate(float64(x), float64(y))
-			op.GeoM.Scale(float64(scale), float64(scale))
+			op.GeoM.Scale(scale, scale)
+			at := scalePoint(image.Pt(x, y), scale)
+			op.GeoM.Translate(float64(at.X), float64(at.Y))
 			op.ColorScale.ScaleWithColor(cmd.icon.color)
 			target.DrawImage(img, op)
 		case commandDraw:
 			cmd.draw.f(target)
 		case commandClip:
-			r := cmd.clip.rect
-			r.Min.X *= scale
-			r.Min.Y *= scale
-			r.Max.X *= scale
-			r.Max.Y *= scale
-			target = screen.SubImage(r).(*ebiten.Image)
+			target = screen.SubImage(scaleRect(cmd.clip.rect, scale)).(*ebiten.Image)
 		}
 	}
+}
+
+// scalePoint is p, in the UI's units, on the screen at scale: rounded to
+// whole pixels, so that a bitmap glyph at 1.5× starts on a pixel.
+// Cordillera: upstream scales by a whole number only.
+func scalePoint(p image.Point, scale float64) image.Point {
+	return image.Pt(int(math.Round(float64(p.X)*scale)), int(math.Round(float64(p.Y)*scale)))
+}
+
+// scaleRect is r on the screen at scale, each edge rounded alone, so that
+// rectangles that touch in the UI's units touch on the screen.
+func scaleRect(r image.Rectangle, scale float64) image.Rectangle {
+	if r == unclippedRect {
+		return r
+	}
+	return image.Rectangle{Min: scalePoint(r.Min, scale), Max: scalePoint(r.Max, scale)}
 }
 
 func (c *Context) drawRect(rect image.Rectangle, color color.Color) {
@@ -282,21 +297,29 @@ func (c *Context) checkClip(bounds image.Rectangle) int {
 	return clipPart
 }
 
-// SetScale sets the scale of the UI.
+// SetScale sets the scale of the UI: 1, or more for a large screen.
 //
-// The scale affects the rendering result of the UI.
+// The scale affects the rendering result of the UI, and the pointer's
+// position is divided by it. Cordillera: the scale may be fractional (1.5
+// for a projector), where upstream takes a whole number.
 //
 // The default scale is 1.
-func (c *Context) SetScale(scale int) {
-	if scale < 1 {
+func (c *Context) SetScale(scale float64) {
+	if !(scale >= 1) {
 		panic("debugui: scale must be >= 1")
 	}
 	c.scaleMinus1 = scale - 1
 }
 
 // Scale returns the scale of the UI.
-func (c *Context) Scale() int {
+func (c *Context) Scale() float64 {
 	return c.scaleMinus1 + 1
+}
+
+// screenSize is the screen's size in the UI's units.
+func (c *Context) screenSize() image.Point {
+	s := c.Scale()
+	return image.Pt(int(float64(c.screenWidth)/s), int(float64(c.screenHeight)/s))
 }
 
 func (c *Context) style() *style {

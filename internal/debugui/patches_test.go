@@ -4,6 +4,7 @@ package debugui
 
 import (
 	"image"
+	"math"
 	"strconv"
 	"testing"
 
@@ -372,5 +373,49 @@ func TestSliderValueClearOfThumb(t *testing.T) {
 				t.Errorf("slider %d at %d: its value %v touches the thumb %v", i, v, text, thumb)
 			}
 		}
+	}
+}
+
+// At a fractional scale (1.5 for a projector) a click lands on the widget
+// drawn under it, and the rectangles drawn for two widgets that touch in
+// the UI's units touch on the screen. Upstream took a whole scale only.
+func TestFractionalScaleClicksAndDraws(t *testing.T) {
+	p := play(t)
+	var d DebugUI
+	var r rows
+	clicks := [3]int{}
+	ui := func(ctx *Context) {
+		ctx.SetScale(1.5)
+		ctx.Window("W", image.Rect(0, 0, 200, 400), func(ContainerLayout) {
+			ctx.SetGridLayout([]int{-1}, nil)
+			for i, name := range []string{"A", "B", "C"} {
+				r.next(ctx, i, func() { ctx.Button(name).On(func() { clicks[i]++ }) })
+			}
+		})
+	}
+	p.pos = image.Pt(500, 500)
+	p.tick(t, &d, ui)
+	for i := range 3 {
+		// The screen pixel nearest the top of widget i, where a
+		// pointer divided by a truncated scale (1) would hit the one
+		// above it, and its bottom row.
+		b := r.at[i]
+		for _, y := range []int{b.Min.Y, b.Max.Y - 1} {
+			before := clicks
+			at := image.Pt(int(math.Ceil(float64(b.Min.X+b.Dx()/2)*1.5)), int(math.Ceil(float64(y)*1.5)))
+			p.click(t, &d, at, ui)
+			want := before
+			want[i]++
+			if clicks != want {
+				t.Fatalf("a click at %v (widget %d's row %d at 1.5×) made clicks %v, want %v", at, i, y, clicks, want)
+			}
+		}
+	}
+	a, b := image.Rect(0, 0, 7, 5), image.Rect(7, 5, 13, 11)
+	if sa, sb := scaleRect(a, 1.5), scaleRect(b, 1.5); sa.Max != sb.Min {
+		t.Errorf("at 1.5× %v and %v are drawn as %v and %v, which do not touch", a, b, sa, sb)
+	}
+	if got := scaleRect(image.Rect(2, 4, 10, 20), 2); got != image.Rect(4, 8, 20, 40) {
+		t.Errorf("at 2× (2,4)-(10,20) is drawn as %v, want (4,8)-(20,40)", got)
 	}
 }

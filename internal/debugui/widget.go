@@ -5,6 +5,7 @@ package debugui
 
 import (
 	"image"
+	"math"
 )
 
 // widgetID is a unique identifier for a widget.
@@ -72,9 +73,10 @@ func (c *Context) pointingDelta() image.Point {
 
 func (c *Context) pointingPosition() image.Point {
 	p := c.pointing.position()
-	p.X /= c.Scale()
-	p.Y /= c.Scale()
-	return p
+	// Cordillera: the scale may be fractional; a pointer on a pixel of
+	// the screen is on the UI unit that pixel shows.
+	s := c.Scale()
+	return image.Pt(int(math.Floor(float64(p.X)/s)), int(math.Floor(float64(p.Y)/s)))
 }
 
 func (c *Context) handleInputForWidget(id widgetID, bounds image.Rectangle, opt option) (wasFocused bool) {

@@ -21,7 +21,18 @@ import (
 )
 
 // Lessons are the Teach panel's lessons, as a link or flag names them.
-var Lessons = []string{"subdivision", "octaves", "erosion", "thermal", "fluvial"}
+// compare steps midpoint displacement and diamond-square side by side
+// with one seed; profile is the 1-D midpoint displacement and fBm of a
+// first lecture.
+var Lessons = []string{"subdivision", "octaves", "erosion", "thermal", "fluvial", "compare", "profile"}
+
+// StageLessons are the lessons that take stage=: the subdivision stages
+// (0, 1a, 1b, …) of subdivision and compare, the iterations n (0 … N) of
+// the 1-D profile.
+var StageLessons = []string{"subdivision", "compare", "profile"}
+
+// OctaveLessons are the lessons that take octave=.
+var OctaveLessons = []string{"octaves", "profile"}
 
 // Plots are the plot kinds the Teach panel can show beside a lesson.
 var Plots = []string{"profile", "histogram", "spectrum"}
@@ -44,7 +55,7 @@ const (
 const MaxDroplets = 1 << 20
 
 // Keys are the lesson's own keys, in the order a link writes them.
-var Keys = []string{"lesson", "stage", "octave", "batch", "droplet", "step", "plot", "camera"}
+var Keys = []string{"lesson", "stage", "octave", "batch", "droplet", "step", "plot", "camera", "point"}
 
 // Pose is a camera: its position in world units and its heading in
 // degrees, as render's -camera gives it.
@@ -66,6 +77,9 @@ type State struct {
 	Step    int
 	Plot    string // "", or one of Plots
 	Camera  *Pose  // nil: the lesson's own framing (or the overview)
+	// Point is the subdivision diagram's point clicked, (col, row); nil
+	// for none.
+	Point *[2]int
 }
 
 // Set reads one key's value, as a link's key=value or a flag: the error
@@ -83,30 +97,8 @@ func (s *State) Set(key, value string) error {
 			return err
 		}
 		s.Stage = k
-	case "octave":
-		k, err := strconv.Atoi(value)
-		if err != nil || k < 1 {
-			return fmt.Errorf("octave %q: want the number of octaves summed, 1 or more", value)
-		}
-		s.Octave = k
-	case "batch":
-		k, err := strconv.Atoi(value)
-		if err != nil || k < 0 || k > MaxBatches {
-			return fmt.Errorf("batch %q: want the droplet batches run, 0 to %d", value, MaxBatches)
-		}
-		s.Batch = k
-	case "droplet":
-		k, err := strconv.Atoi(value)
-		if err != nil || k < 0 || k > MaxDroplets {
-			return fmt.Errorf("droplet %q: want the droplets run one at a time, 0 to %d", value, MaxDroplets)
-		}
-		s.Droplet = k
-	case "step":
-		k, err := strconv.Atoi(value)
-		if err != nil || k < 0 || k > 100000 {
-			return fmt.Errorf("step %q: want the thermal sweeps or fluvial time steps run, 0 or more", value)
-		}
-		s.Step = k
+	case "octave", "batch", "droplet", "step":
+		return s.setCount(key, value)
 	case "plot":
 		if value == "none" {
 			value = ""
@@ -115,6 +107,12 @@ func (s *State) Set(key, value string) error {
 			return fmt.Errorf("plot %q: want one of none, %s", value, strings.Join(Plots, ", "))
 		}
 		s.Plot = value
+	case "point":
+		var x, y int
+		if n, err := fmt.Sscanf(value, "%d,%d", &x, &y); n != 2 || err != nil || x < 0 || y < 0 || fmt.Sprintf("%d,%d", x, y) != value {
+			return fmt.Errorf("point %q: want the diagram point clicked as col,row, two whole numbers from 0", value)
+		}
+		s.Point = &[2]int{x, y}
 	case "camera":
 		p, err := ParsePose(value)
 		if err != nil {
@@ -127,24 +125,68 @@ func (s *State) Set(key, value string) error {
 	return nil
 }
 
+// counts are the lesson's whole-number keys: their range and what a
+// number counts, for the message that refuses one out of range.
+var counts = map[string]struct {
+	min, max int
+	what     string
+}{
+	"octave":  {1, math.MaxInt32, "the number of octaves summed, 1 or more"},
+	"batch":   {0, MaxBatches, fmt.Sprintf("the droplet batches run, 0 to %d", MaxBatches)},
+	"droplet": {0, MaxDroplets, fmt.Sprintf("the droplets run one at a time, 0 to %d", MaxDroplets)},
+	"step":    {0, 100000, "the thermal sweeps or fluvial time steps run, 0 or more"},
+}
+
+// setCount reads one of the whole-number keys in counts.
+func (s *State) setCount(key, value string) error {
+	c := counts[key]
+	k, err := strconv.Atoi(value)
+	if err != nil || k < c.min || k > c.max {
+		return fmt.Errorf("%s %q: want %s", key, value, c.what)
+	}
+	switch key {
+	case "octave":
+		s.Octave = k
+	case "batch":
+		s.Batch = k
+	case "droplet":
+		s.Droplet = k
+	default:
+		s.Step = k
+	}
+	return nil
+}
+
 // Check refuses a state that p's lesson cannot show: a stage past the
 // last, more octaves than p sums, a key of another lesson than the one
 // named. The error names the key.
 func (s State) Check(p terrain.Params) error {
 	if s.Stage != 0 {
-		if s.Lesson != "subdivision" {
-			return fmt.Errorf("stage %s: needs lesson subdivision", StageLabel(s.Stage))
+		if !slices.Contains(StageLessons, s.Lesson) {
+			return fmt.Errorf("stage %s: needs lesson %s", StageLabel(s.Stage), strings.Join(StageLessons, ", "))
 		}
-		if last := Stages(p); s.Stage > last {
+		if s.Lesson == "profile" {
+			if last := ProfileIterations(p); s.Stage > last {
+				return fmt.Errorf("stage %d: the %d-point profile has iterations 0 to %d", s.Stage, SubdivisionSize(p), last)
+			}
+		} else if last := Stages(p); s.Stage > last {
 			return fmt.Errorf("stage %s: the %d² map has stages 0 to %s", StageLabel(s.Stage), SubdivisionSize(p), StageLabel(last))
 		}
 	}
 	if s.Octave != 0 {
-		if s.Lesson != "octaves" {
-			return fmt.Errorf("octave %d: needs lesson octaves", s.Octave)
+		if !slices.Contains(OctaveLessons, s.Lesson) {
+			return fmt.Errorf("octave %d: needs lesson %s", s.Octave, strings.Join(OctaveLessons, " or "))
 		}
 		if s.Octave > p.Octaves {
 			return fmt.Errorf("octave %d: the map sums %d octaves (octaves=%d)", s.Octave, p.Octaves, p.Octaves)
+		}
+	}
+	if s.Point != nil {
+		if s.Lesson != "subdivision" {
+			return fmt.Errorf("point %d,%d: needs lesson subdivision", s.Point[0], s.Point[1])
+		}
+		if n := SubdivisionSize(p); s.Point[0] >= n || s.Point[1] >= n {
+			return fmt.Errorf("point %d,%d: outside the %d² map (0 to %d)", s.Point[0], s.Point[1], n, n-1)
 		}
 	}
 	if s.Batch != 0 && s.Lesson != "erosion" {
@@ -184,7 +226,11 @@ func (s State) Pairs() [][2]string {
 		add("lesson", s.Lesson)
 	}
 	if s.Stage != 0 {
-		add("stage", StageLabel(s.Stage))
+		if s.Lesson == "profile" { // an iteration n, not a stage of two passes
+			add("stage", strconv.Itoa(s.Stage))
+		} else {
+			add("stage", StageLabel(s.Stage))
+		}
 	}
 	if s.Octave != 0 {
 		add("octave", strconv.Itoa(s.Octave))
@@ -203,6 +249,9 @@ func (s State) Pairs() [][2]string {
 	}
 	if s.Camera != nil {
 		add("camera", s.Camera.String())
+	}
+	if s.Point != nil {
+		add("point", fmt.Sprintf("%d,%d", s.Point[0], s.Point[1]))
 	}
 	return out
 }
@@ -284,19 +333,26 @@ func Stages(p terrain.Params) int {
 	return 2 * (bits.Len(uint(SubdivisionSize(p)-1)) - 1)
 }
 
+// ProfileIterations is the number N of the profile lesson's last
+// iteration: its profile has SubdivisionSize(p) = 2^N + 1 points.
+func ProfileIterations(p terrain.Params) int {
+	return bits.Len(uint(SubdivisionSize(p)-1)) - 1
+}
+
 // AddFlags defines the lesson's keys as flags of fs (-lesson, -stage,
 // -octave, -batch, -plot and, with camera, -camera), each read by Set
 // into s.
 func AddFlags(fs *flag.FlagSet, s *State, camera bool) {
 	help := map[string]string{
 		"lesson":  "open a Teach lesson: " + strings.Join(Lessons, ", ") + " (its map comes from -algorithm and -size, as a link's)",
-		"stage":   "with -lesson subdivision: the stage shown, 0, 1a, 1b, 2a, … (or its number 0, 1, 2, …)",
-		"octave":  "with -lesson octaves: the octaves summed, 1 to -octaves (default all)",
 		"batch":   fmt.Sprintf("with -lesson erosion: the droplet batches run, 0 to %d (%d make one droplet per cell)", MaxBatches, ErosionBatches),
 		"droplet": "with -lesson erosion: the droplets run one at a time from the uneroded map, the last shown with its path and state (instead of -batch)",
 		"step":    "with -lesson thermal: the sweeps run; with -lesson fluvial: the time steps run",
 		"plot":    "the Teach panel's plot beside the view: none, " + strings.Join(Plots, ", "),
 		"camera":  "camera as x,y,z,yaw,pitch (world units, degrees); default: the lesson's framing",
+		"stage":   "with -lesson subdivision or compare: the stage shown, 0, 1a, 1b, 2a, … (or its number 0, 1, 2, …); with -lesson profile: the iteration n, 0 to N",
+		"octave":  "with -lesson octaves or profile: the octaves summed, 1 to -octaves (default all)",
+		"point":   "with -lesson subdivision: the diagram's point clicked, col,row (its parents, mean, R and z shown)",
 	}
 	for _, key := range Keys {
 		if key == "camera" && !camera {

@@ -164,3 +164,68 @@ func FuzzSet(f *testing.F) {
 		}
 	})
 }
+
+// The compare and profile lessons and the clicked point round-trip as
+// whole states (link → state → link): a profile's stage is an iteration
+// written as a number, a point two whole numbers.
+func TestNewLessonStatesRoundTrip(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size = 17
+	for _, link := range [][][2]string{
+		{{"lesson", "compare"}, {"stage", "2b"}},
+		{{"lesson", "compare"}, {"stage", "8"}},
+		{{"lesson", "profile"}, {"stage", "3"}, {"octave", "4"}},
+		{{"lesson", "subdivision"}, {"stage", "3a"}, {"point", "4,12"}},
+		{{"lesson", "subdivision"}, {"point", "0,16"}},
+	} {
+		var s State
+		for _, kv := range link {
+			if err := s.Set(kv[0], kv[1]); err != nil {
+				t.Fatalf("%v: %v", link, err)
+			}
+		}
+		if err := s.Check(p); err != nil {
+			t.Errorf("%v: %v", link, err)
+		}
+		want := link
+		if link[1] == [2]string{"stage", "8"} {
+			want = [][2]string{{"lesson", "compare"}, {"stage", "4b"}}
+		}
+		got := s.Pairs()
+		if len(got) != len(want) {
+			t.Errorf("%v reads back as %v", link, got)
+			continue
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%v reads back as %v, want %v", link, got, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		link [][2]string
+		want string
+	}{
+		{[][2]string{{"lesson", "profile"}, {"stage", "5"}}, "stage 5: the 17-point profile has iterations 0 to 4"},
+		{[][2]string{{"lesson", "compare"}, {"stage", "5a"}}, "stage 5a: the 17² map has stages 0 to 4b"},
+		{[][2]string{{"lesson", "octaves"}, {"point", "1,1"}}, "point 1,1: needs lesson subdivision"},
+		{[][2]string{{"lesson", "subdivision"}, {"point", "17,0"}}, "point 17,0: outside the 17² map (0 to 16)"},
+		{[][2]string{{"lesson", "erosion"}, {"stage", "1"}}, "stage 1a: needs lesson subdivision, compare, profile"},
+	} {
+		var s State
+		for _, kv := range c.link {
+			if err := s.Set(kv[0], kv[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Check(p); err == nil || err.Error() != c.want {
+			t.Errorf("%v: Check = %v; want %q", c.link, err, c.want)
+		}
+	}
+	for _, bad := range []string{"1", "1,2,3", "-1,2", "a,b", "1, 2", "01,2"} {
+		var s State
+		if err := s.Set("point", bad); err == nil || !strings.Contains(err.Error(), "want the diagram point clicked as col,row") {
+			t.Errorf("point=%s: %v", bad, err)
+		}
+	}
+}
