@@ -134,7 +134,9 @@ func launchOnce(t *testing.T, bin string, args []string) (a *app, err error) {
 
 	a.cmd = exec.Command(bin, args...)
 	a.cmd.Dir = repoRoot() // paths typed into the File panel are relative to the repository
-	a.cmd.Env = append(os.Environ(), "EBITENGINE_VM_ENDPOINT="+endpoint, game.StateFileEnv+"="+a.stateFile)
+	// A config folder of the test's own, so that a UI scale the user saved
+	// cannot move the widgets the test clicks.
+	a.cmd.Env = append(os.Environ(), "EBITENGINE_VM_ENDPOINT="+endpoint, game.StateFileEnv+"="+a.stateFile, "XDG_CONFIG_HOME="+dir)
 	a.cmd.Stdout, a.cmd.Stderr = a.stderr, a.stderr
 	if err := a.cmd.Start(); err != nil {
 		a.cmd = nil

@@ -82,7 +82,9 @@ func launchX(t *testing.T, args ...string) *xwin {
 	w := &xwin{t: t, state: filepath.Join(t.TempDir(), "state.json")}
 	w.cmd = exec.Command(bin, args...)
 	w.cmd.Dir = repoRoot()
-	w.cmd.Env = append(os.Environ(), game.StateFileEnv+"="+w.state)
+	// A config folder of the test's own, so that a UI scale the user saved
+	// cannot move the widgets the test clicks.
+	w.cmd.Env = append(os.Environ(), game.StateFileEnv+"="+w.state, "XDG_CONFIG_HOME="+filepath.Dir(w.state))
 	var stderr bytes.Buffer
 	w.cmd.Stderr = &stderr
 	if err := w.cmd.Start(); err != nil {
