@@ -450,7 +450,7 @@ func ruleScore(ny, convex, height, snowLine, metre, noise float64) (above, score
 		treeLine = math.Max(treeLine, 1+150*metre)
 	}
 	above = smoothstep64(treeLine-100*metre, treeLine+150*metre, height+120*metre*(noise-0.5))
-	return above, (1 - ny) + 0.5*convex + 0.03*above + 0.04*(noise-0.5)
+	return above, (1 - ny) + 0.5*convex + 0.05*above + 0.04*(noise-0.5)
 }
 
 // shaderAlbedo is the shader's albedo(k).
