@@ -423,6 +423,9 @@ func (r ref) ruleWeights(p, n mgl32.Vec3, height float64) ([4]float64, [4]rgbf, 
 	cosHi := math.Cos(float64(r.v.SnowSlope-8) * math.Pi / 180)
 	cosLo := math.Cos(float64(r.v.SnowSlope) * math.Pi / 180)
 	snow *= smoothstep64(cosLo, cosHi, ny)
+	if snowLine > 1.19 {
+		snow = 0
+	}
 	forest := (1 - above) * (0.45 + 0.55*smoothstep64(0.3, 0.7, n1))
 	vary := 1 + 0.16*(n2-0.5)
 	grass := shaderAlbedo(0).mix(shaderAlbedo(2), above).mix(shaderAlbedo(1), forest).scale(vary)
