@@ -12,7 +12,7 @@ import (
 // pixel: TestShaderRulesMatchReference.)
 func TestRockRisesWithSlope(t *testing.T) {
 	const vs = 2000.0
-	// The snow line at 1240 m puts the tree line at 440 m: 100 m lies
+	// The snow line at 1240 m puts the tree line at 590 m: 100 m lies
 	// in the forest belt, 600 m above it.
 	rockAt := func(deg, convex, noise, height float64) float64 {
 		ny := math.Cos(deg * math.Pi / 180)

@@ -448,11 +448,11 @@ func (r ref) ruleWeights(p, n mgl32.Vec3, height float64) ([4]float64, [4]rgbf, 
 // the range), snow line (a share), metre (a metre as a share) and the
 // coarse noise (0–1).
 func ruleScore(ny, convex, height, snowLine, metre, noise float64) (above, score float64) {
-	treeLine := snowLine - 800*metre
+	treeLine := snowLine - 650*metre
 	if snowLine > 1.19 {
-		treeLine = math.Max(treeLine, 1+150*metre)
+		treeLine = math.Max(treeLine, 1+250*metre)
 	}
-	above = smoothstep64(treeLine-100*metre, treeLine+150*metre, height+120*metre*(noise-0.5))
+	above = smoothstep64(treeLine-250*metre, treeLine, height)
 	return above, (1 - ny) + 0.5*convex + 0.05*above + 0.04*(noise-0.5)
 }
 
