@@ -35,6 +35,7 @@ type renderer struct {
 	// beyond the map has its light, that land's coarse grid.
 	lightMapSize [2]int
 	lightLevelsY int
+	lightSlope   [2]float32 // the light map's SlopeSpread
 	lightOutside *OutsideLight
 
 	// The erosion masks of maskWorld as an image (nil: it has none).
@@ -189,6 +190,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	}
 	lit := r.updateLight(world, v)
 	tu["UseLightMap"] = boolf(lit)
+	tu["UseOcclusion"] = boolf(lit && r.lightKey.occlusion)
 	r.terrainOpts.Images[2] = nil
 	// The land beyond the map is lit where the light image holds the
 	// light of the land drawn now (the same land at the same level).
@@ -199,6 +201,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 		tu["LightScale"] = float32(float64(r.lightMapSize[0]-1) / (float64(m.Width-1) * m.CellSize))
 		tu["LightSize"] = []float32{float32(r.lightMapSize[0]), float32(r.lightMapSize[1])}
 		tu["LightLevelsY"] = float32(r.lightLevelsY)
+		tu["SlopeSpread"] = r.lightSlope[:]
 		// The map meets the land beyond in that land's band: its cells
 		// next to the map in light texels.
 		tu["EdgeLevel"] = float32(0)
@@ -327,7 +330,7 @@ func (r *renderer) pollLight(world *World, v *Viewer) {
 			r.lightImg.WritePixels(lm.Pix)
 		}
 		r.lightKey = lm.key
-		r.lightMapSize, r.lightOutside, r.lightLevelsY = [2]int{lm.MapWidth, lm.MapHeight}, lm.Outside, lm.LevelsY
+		r.lightMapSize, r.lightOutside, r.lightLevelsY, r.lightSlope = [2]int{lm.MapWidth, lm.MapHeight}, lm.Outside, lm.LevelsY, lm.SlopeSpread
 	}
 }
 

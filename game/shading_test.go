@@ -418,8 +418,9 @@ func (r ref) ruleWeights(p, n mgl32.Vec3, height float64) ([4]float64, [4]rgbf, 
 	scree := smoothstep64(0.10, 0.19, score) * (1 - rock) * (0.35 + 0.45*above)
 	s := mgl32.Vec2{r.sun[0] + 1e-6, r.sun[2]}.Normalize()
 	away := -float64(s.Dot(mgl32.Vec2{n[0], n[2]}))
-	line := snowLine - 150*metre*away*(1-ny)*2 + 200*metre*(noise-0.5)
-	snow := smoothstep64(line-100*metre, line+200*metre, height)
+	sm := math.Min(metre, 1.0/3000) // terrain.kage's snowRelief
+	line := snowLine - 150*sm*away*(1-ny)*2 + 200*sm*(noise-0.5)
+	snow := smoothstep64(line-100*sm, line+200*sm, height)
 	cosHi := math.Cos(float64(r.v.SnowSlope-8) * math.Pi / 180)
 	cosLo := math.Cos(float64(r.v.SnowSlope) * math.Pi / 180)
 	snow *= smoothstep64(cosLo, cosHi, ny)
