@@ -226,3 +226,34 @@ func TestHazeFromAboveIsClear(t *testing.T) {
 		t.Errorf("10 km of air near the ground changes it by only %.0f levels; want at least 150", hf)
 	}
 }
+
+// Seen from high above, the sky is a smooth gradient: no row of it steps
+// from the one above by more than the dither's few levels. The view ray
+// was rebuilt from world positions of the near and far planes, and at
+// 30 km up float32 rounding of the near point (the camera's position plus
+// a few tenths) turned the gradient into stairs several levels high.
+func TestSkyHasNoStairsFromHigh(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 65))
+	g.Camera.Mode = Fly
+	for _, y := range []float32{2000, 30000} {
+		g.Camera.Pos = mgl32.Vec3{5000, y, 5000}
+		g.Camera.Yaw, g.Camera.Pitch = mgl32.DegToRad(30), mgl32.DegToRad(-10)
+		img := renderFrame(g, true)
+		worst, at := 0, 0
+		for x := 8; x < testW; x += 64 {
+			for row := 1; row < testH/4; row++ { // above the horizon's steep band
+				a, b := img.Pix[img.PixOffset(x, row-1):], img.Pix[img.PixOffset(x, row):]
+				for c := range 3 {
+					if d := int(abs(int(a[c]) - int(b[c]))); d > worst {
+						worst, at = d, row
+					}
+				}
+			}
+		}
+		t.Logf("camera %.0f m up: largest step between rows %d levels (row %d)", y, worst, at)
+		if worst > 3 {
+			t.Errorf("camera %.0f m up: the sky steps by %d levels between rows %d and %d", y, worst, at-1, at)
+		}
+	}
+}

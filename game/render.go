@@ -115,7 +115,14 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
 	sun := v.SunDir()
 	vp := cam.Projection(w, h).Mul4(cam.View())
-	inv := vp.Inv()
+	// The sky's rays from a view without the camera's translation: a
+	// point the sky shader rebuilds is then its ray's direction from the
+	// eye, exact in float32 at any altitude (world points tens of
+	// kilometres up lost it to rounding and stepped the gradient into
+	// stairs).
+	view := cam.View()
+	view[12], view[13], view[14] = 0, 0, 0
+	inv := cam.Projection(w, h).Mul4(view).Inv()
 
 	su := r.skyUniforms
 	su["InvViewProj"] = inv[:]

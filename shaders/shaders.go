@@ -139,7 +139,8 @@
 // Drawn with DrawRectShader over the whole destination, no images.
 // Uniforms:
 //
-//	InvViewProj mat4      inverse of projection·view, column-major as mgl32
+//	InvViewProj mat4      inverse of projection·view, the view's eye at the
+//	                      origin (no translation), column-major as mgl32
 //	                      stores it ([]float32 of 16)
 //	ScreenSize vec2       destination size in pixels
 //	CameraPos vec3        camera position, world units (its y the eye's
