@@ -167,3 +167,93 @@ func TestHazeGrowsWithOpticalDepth(t *testing.T) {
 		t.Errorf("the ground %.0f m away hazes by %.0f levels seen from above and %.0f along the ground: want less from above", dist, hh, hl)
 	}
 }
+
+// From a few kilometres up the ground keeps its colours: looking straight
+// down from 5 km the air changes a level ground by little more than a
+// blue tint, while along a low ray the same ground 10 km away fades
+// well towards the sky (the air crossed, thin against thick).
+func TestHazeFromAboveIsClear(t *testing.T) {
+	needLoop(t)
+	m := terrain.NewHeightmap(257, 257)
+	m.CellSize, m.VerticalScale = 4, 100
+	ew, ed := m.Extent()
+	saved := airDensity
+	t.Cleanup(func() { airDensity = saved })
+	// The two views, with the air of the given density: the pixel
+	// straight down from 5 km, and the pixel of the first ground 10 km
+	// away along a low ray.
+	views := func(density float64) (down, far [3]float64, dist float64) {
+		airDensity = density
+		g := shadingGame(t, m, 100)
+		g.View.Texturing, g.View.MaterialCount, g.View.BandMaterials = ByHeight, 1, [4]int{1, 1, 1, 1}
+		g.View.BreakTiling, g.View.Shadows, g.View.Occlusion = false, false, false
+		pixel := func(img *image.RGBA, x, y int) [3]float64 {
+			c := img.RGBAAt(x, y)
+			return [3]float64{float64(c.R), float64(c.G), float64(c.B)}
+		}
+		topDown(g, float32(ew/2), 5000, float32(ed/2))
+		down = pixel(renderFrame(g, false), testW/2, testH/2)
+		g.Camera.Mode = Fly
+		g.Camera.Pos = mgl32.Vec3{float32(ew / 2), 150, float32(ed / 2)}
+		g.Camera.Yaw, g.Camera.Pitch = 0, mgl32.DegToRad(-3)
+		img := renderFrame(g, false)
+		for y := testH - 1; y >= 0; y-- {
+			o, d := ray(g, testW/2, y)
+			if d[1] >= 0 {
+				break
+			}
+			if s := float64(-o[1] / d[1]); s > 10000 {
+				return down, pixel(img, testW/2, y), s
+			}
+		}
+		return down, far, 0
+	}
+	down, far, dist := views(saved)
+	downClear, farClear, _ := views(0)
+	diff := func(a, b [3]float64) float64 { return math.Abs(a[0]-b[0]) + math.Abs(a[1]-b[1]) + math.Abs(a[2]-b[2]) }
+	hd, hf := diff(down, downClear), diff(far, farClear)
+	t.Logf("straight down from 5 km: %v against %v without air (haze %.0f); %.0f m along a low ray: %v against %v (haze %.0f)", down, downClear, hd, dist, far, farClear, hf)
+	if dist == 0 {
+		t.Fatal("the low view sees no ground 10 km away")
+	}
+	if hd > 45 {
+		t.Errorf("looking straight down from 5 km the air changes the ground by %.0f levels; want at most 45", hd)
+	}
+	if down[2]-downClear[2] < down[0]-downClear[0] {
+		t.Errorf("the air seen from above adds more red (%.0f) than blue (%.0f)", down[0]-downClear[0], down[2]-downClear[2])
+	}
+	if hf < 150 {
+		t.Errorf("10 km of air near the ground changes it by only %.0f levels; want at least 150", hf)
+	}
+}
+
+// Seen from high above, the sky is a smooth gradient: no row of it steps
+// from the one above by more than the dither's few levels. The view ray
+// was rebuilt from world positions of the near and far planes, and at
+// 30 km up float32 rounding of the near point (the camera's position plus
+// a few tenths) turned the gradient into stairs several levels high.
+func TestSkyHasNoStairsFromHigh(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 65))
+	g.Camera.Mode = Fly
+	for _, y := range []float32{2000, 30000} {
+		g.Camera.Pos = mgl32.Vec3{5000, y, 5000}
+		g.Camera.Yaw, g.Camera.Pitch = mgl32.DegToRad(30), mgl32.DegToRad(-10)
+		img := renderFrame(g, true)
+		worst, at := 0, 0
+		for x := 8; x < testW; x += 64 {
+			for row := 1; row < testH/4; row++ { // above the horizon's steep band
+				a, b := img.Pix[img.PixOffset(x, row-1):], img.Pix[img.PixOffset(x, row):]
+				for c := range 3 {
+					if d := int(abs(int(a[c]) - int(b[c]))); d > worst {
+						worst, at = d, row
+					}
+				}
+			}
+		}
+		t.Logf("camera %.0f m up: largest step between rows %d levels (row %d)", y, worst, at)
+		if worst > 3 {
+			t.Errorf("camera %.0f m up: the sky steps by %d levels between rows %d and %d", y, worst, at-1, at)
+		}
+	}
+}

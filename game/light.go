@@ -57,7 +57,8 @@ type lightKey struct {
 // MapWidth × MapHeight texels: R the sun's visibility, G the sky's, both
 // 0–255, B and A the normal's x and z. Where the world has land beyond
 // the map, the Outside.Side² texels below them hold that land's light
-// the same way (B 0, A 255); below all of them, from row LevelsY, the
+// the same way (B and A the coarse field's normal, which covers the map
+// too); below all of them, from row LevelsY, the
 // map's texels at coarser levels (lightLevels).
 type LightMap struct {
 	key                 lightKey
@@ -66,7 +67,10 @@ type LightMap struct {
 	Outside             *OutsideLight
 	// LevelsY is the row of the map's coarser levels (lightLevels).
 	LevelsY int
-	Pix     []byte
+	// SlopeSpread is the map's slopes' spread and how it falls with the
+	// level (slopeSpread).
+	SlopeSpread [2]float32
+	Pix         []byte
 }
 
 // maxLightSide bounds the light map's side; larger maps are lit from a
@@ -184,13 +188,14 @@ func (l *Lighter) compute(ctx context.Context, k lightKey) *LightMap {
 	if k.occlusion {
 		ao = l.ao
 	}
-	var outSun, outSky []float32
+	var outSun, outSky, outNormals []float32
 	if k.outside != nil {
 		g, sun, sky, ok := l.outside.compute(ctx, k, &l.workspace)
 		if !ok {
 			return nil
 		}
 		lm.Outside, outSun, outSky = &g, sun, sky
+		outNormals = l.outside.normals
 		lm.Width, lm.Height = max(lm.Width, g.Side), lm.Height+g.Side
 	}
 	// The map's normals for its coarser levels (the map's own where the
@@ -222,9 +227,12 @@ func (l *Lighter) compute(ctx context.Context, k lightKey) *LightMap {
 		p[2], p[3] = unitByte(normals[3*i]), unitByte(normals[3*i+2])
 	}
 	lightLevels(lm.Pix, lm.Width, m.Width, m.Height, lm.LevelsY)
+	lm.SlopeSpread = slopeSpread(lm.Pix, lm.Width, m.Width, m.Height, lm.LevelsY)
 	if g := lm.Outside; g != nil {
 		for i := 0; i < g.Side*g.Side; i++ {
 			put(i%g.Side, m.Height+i/g.Side, outSun, outSky, i)
+			p := lm.Pix[4*((m.Height+i/g.Side)*lm.Width+i%g.Side):]
+			p[2], p[3] = unitByte(outNormals[3*i]), unitByte(outNormals[3*i+2])
 		}
 	}
 	if ctx.Err() != nil {
@@ -293,6 +301,55 @@ func lightLevelsWidth(w int) int {
 		sum += w
 	}
 	return sum
+}
+
+// slopeSpread is the spread of the map's slopes, σ0, the root-mean-square
+// tangent of its one-sample slopes, and the exponent β with which it falls
+// as the slopes are averaged over coarser boxes: the mean normals of level
+// k (lightLevels) have a spread of about σ0·2^−βk, β fitted by least
+// squares over the levels with at least 16 texels. The materials by
+// rules choose rock by a slope: read from a normal averaged over 2^k
+// samples (the land beyond's cells, whose slopes are boxes of 8 and more
+// samples) it lacks the spread of the finer slopes, and the shader adds
+// it back as noise (terrain.kage's SlopeSpread). Zeros for a map too
+// small or too flat to tell.
+func slopeSpread(pix []byte, stride, w, h, y int) [2]float32 {
+	rms := func(x0, y0, lw, lh int) float64 {
+		var sum float64
+		for j := range lh {
+			for i := range lw {
+				o := 4 * ((y0+j)*stride + x0 + i)
+				nx, nz := float64(pix[o+2])/127.5-1, float64(pix[o+3])/127.5-1
+				ny := math.Sqrt(max(1-nx*nx-nz*nz, 1e-4))
+				sum += (nx*nx + nz*nz) / (ny * ny)
+			}
+		}
+		return math.Sqrt(sum / float64(lw*lh))
+	}
+	base := rms(0, 0, w, h)
+	if !(base > 1e-3) {
+		return [2]float32{}
+	}
+	var sxy, sxx float64
+	x, lw, lh := 0, w, h
+	for k := 1; k <= lightMaxLevel; k++ {
+		lw, lh = (lw+1)/2, (lh+1)/2
+		if lw*lh < 16 {
+			break
+		}
+		r := rms(x, y, lw, lh)
+		x += lw
+		if !(r > 1e-4) {
+			break
+		}
+		l := math.Log2(base / r)
+		sxy += float64(k) * l
+		sxx += float64(k * k)
+	}
+	if sxx == 0 {
+		return [2]float32{}
+	}
+	return [2]float32{float32(base), float32(min(max(sxy/sxx, 0), 1))}
 }
 
 // unitByte encodes x in −1 … 1 as a byte.

@@ -81,6 +81,9 @@ type outsideLightState struct {
 	grid        OutsideLight
 	field       *terrain.Heightmap
 	fieldOf     outsideLightKey
+	// normals are the coarse field's, for the materials by rules, which
+	// compare its sky with a plane's at its slope.
+	normals     []float32
 	ao, horizon []float32
 }
 
@@ -98,6 +101,7 @@ func (s *outsideLightState) compute(ctx context.Context, k lightKey, ws *light.W
 	fk := outsideLightKey{k.world, k.outside, k.level}
 	if s.fieldOf != fk {
 		s.grid, s.field = outsideLightGrid(k.world.Map, k.outside, k.level, outsideLightSide)
+		s.normals = terrain.Normals(s.field)
 		s.fieldOf = fk
 		s.aoOf, s.horOf = outsideLightKey{}, outsideLightKey{}
 	}

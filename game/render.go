@@ -35,6 +35,7 @@ type renderer struct {
 	// beyond the map has its light, that land's coarse grid.
 	lightMapSize [2]int
 	lightLevelsY int
+	lightSlope   [2]float32 // the light map's SlopeSpread
 	lightOutside *OutsideLight
 
 	// The erosion masks of maskWorld as an image (nil: it has none).
@@ -114,7 +115,14 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
 	sun := v.SunDir()
 	vp := cam.Projection(w, h).Mul4(cam.View())
-	inv := vp.Inv()
+	// The sky's rays from a view without the camera's translation: a
+	// point the sky shader rebuilds is then its ray's direction from the
+	// eye, exact in float32 at any altitude (world points tens of
+	// kilometres up lost it to rounding and stepped the gradient into
+	// stairs).
+	view := cam.View()
+	view[12], view[13], view[14] = 0, 0, 0
+	inv := cam.Projection(w, h).Mul4(view).Inv()
 
 	su := r.skyUniforms
 	su["InvViewProj"] = inv[:]
@@ -189,6 +197,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 	}
 	lit := r.updateLight(world, v)
 	tu["UseLightMap"] = boolf(lit)
+	tu["UseOcclusion"] = boolf(lit && r.lightKey.occlusion)
 	r.terrainOpts.Images[2] = nil
 	// The land beyond the map is lit where the light image holds the
 	// light of the land drawn now (the same land at the same level).
@@ -199,6 +208,7 @@ func (r *renderer) draw(dst *ebiten.Image, cam *Camera, v *Viewer, world *World,
 		tu["LightScale"] = float32(float64(r.lightMapSize[0]-1) / (float64(m.Width-1) * m.CellSize))
 		tu["LightSize"] = []float32{float32(r.lightMapSize[0]), float32(r.lightMapSize[1])}
 		tu["LightLevelsY"] = float32(r.lightLevelsY)
+		tu["SlopeSpread"] = r.lightSlope[:]
 		// The map meets the land beyond in that land's band: its cells
 		// next to the map in light texels.
 		tu["EdgeLevel"] = float32(0)
@@ -327,7 +337,7 @@ func (r *renderer) pollLight(world *World, v *Viewer) {
 			r.lightImg.WritePixels(lm.Pix)
 		}
 		r.lightKey = lm.key
-		r.lightMapSize, r.lightOutside, r.lightLevelsY = [2]int{lm.MapWidth, lm.MapHeight}, lm.Outside, lm.LevelsY
+		r.lightMapSize, r.lightOutside, r.lightLevelsY, r.lightSlope = [2]int{lm.MapWidth, lm.MapHeight}, lm.Outside, lm.LevelsY, lm.SlopeSpread
 	}
 }
 

@@ -132,10 +132,11 @@ func TestSunGlowWhereCameraPutsIt(t *testing.T) {
 		bx, by, best := 0, 0, -1000
 		for y := 0; y < testH; y++ {
 			for x := 0; x < testW; x++ {
-				// The thesis's sun (253, 220, 48) is yellow, the sky blue-white:
-				// the glow's centre is the yellowest pixel, not the brightest.
+				// The sun is a white-hot disc over a blue sky: the glow's
+				// centre is the first of the brightest pixels from the top
+				// (the haze at the horizon below it can be as white).
 				c := sky.RGBAAt(x, y)
-				if v := (int(c.R)+int(c.G))/2 - int(c.B); v > best {
+				if v := int(c.R) + int(c.G) + int(c.B); v > best {
 					bx, by, best = x, y, v
 				}
 			}

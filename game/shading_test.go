@@ -175,6 +175,15 @@ func (r ref) air(dir mgl32.Vec3, t [3]float64) (tr, in rgbf) {
 	return tr, in
 }
 
+// multipleScattering is the shader's share of the air's light laid over
+// the ground through optical depths t.
+func (r ref) multipleScattering(t [3]float64) float64 {
+	fogBeta := math.Sqrt(-math.Log(fogContrastLeft)) * float64(r.v.FogDensity)
+	tg := airDensity*rayleighBeta[1]*t[0] + mieExtinction*airDensity*mieBeta*t[1] + fogBeta*t[2]
+	const thinAir, thickAir = 0.3, 0.3
+	return thinAir + (1-thinAir)*(1-math.Exp(-tg/thickAir))
+}
+
 // opticalDepth is the shader's depth.
 func opticalDepth(h0, h1, d, scale float64) float64 {
 	dh := h1 - h0
@@ -204,9 +213,11 @@ func (r ref) finish(col rgbf, seen mgl32.Vec3) rgbf {
 	dx, dz := float64(seen[0]-r.cam[0]), float64(seen[2]-r.cam[2])
 	h0, h1 := float64(r.cam[1]), float64(seen[1])-(dx*dx+dz*dz)/(2*earthRadius)
 	base, fh := r.fog()
-	tr, in := r.air(seen.Sub(r.cam).Add(mgl32.Vec3{0, 1e-6, 0}).Normalize(), [3]float64{opticalDepth(h0, h1, d, rayleighScale), opticalDepth(h0, h1, d, mieScale), opticalDepth(h0-base, h1-base, d, fh)})
+	t := [3]float64{opticalDepth(h0, h1, d, rayleighScale), opticalDepth(h0, h1, d, mieScale), opticalDepth(h0-base, h1-base, d, fh)}
+	tr, in := r.air(seen.Sub(r.cam).Add(mgl32.Vec3{0, 1e-6, 0}).Normalize(), t)
+	ms := r.multipleScattering(t)
 	for i := range col {
-		col[i] = col[i]*tr[i] + in[i]
+		col[i] = col[i]*tr[i] + in[i]*ms
 		col[i] = 255 * math.Pow(math.Min(math.Max(col[i], 0), 1), 1/r.gamma)
 	}
 	return col
@@ -396,27 +407,30 @@ func (r ref) ruleWeights(p, n mgl32.Vec3, height float64) ([4]float64, [4]rgbf, 
 	ext, _ := r.m.Extent()
 	qx, qy := p[0]/float32(ext), p[2]/float32(ext)
 	sure := true
-	n1 := valueNoise(qx*23, qy*23, &sure)
-	n2 := valueNoise(qx*97+17.3, qy*97+17.3, &sure)
+	n1 := valueNoise(qx*6, qy*6, &sure)
+	n2 := valueNoise(qx*15+17.3, qy*15+17.3, &sure)
 	noise := 0.65*n1 + 0.35*n2
 	ny := float64(n[1])
-	rock := 1 - smoothstep64(0.64, 0.82, ny+0.1*(noise-0.5))
+	metre := 1 / r.m.VerticalScale
+	snowLine := float64(r.v.SnowLine)
+	above, score := ruleScore(ny, 0, height, snowLine, metre, noise)
+	rock := smoothstep64(0.19, 0.31, score)
+	scree := smoothstep64(0.10, 0.19, score) * (1 - rock) * (0.35 + 0.45*above)
 	s := mgl32.Vec2{r.sun[0] + 1e-6, r.sun[2]}.Normalize()
 	away := -float64(s.Dot(mgl32.Vec2{n[0], n[2]}))
-	snowLine := float64(r.v.SnowLine)
-	metre := 1 / r.m.VerticalScale
-	line := snowLine - 150*metre*away*(1-ny)*2 + 300*metre*(noise-0.5)
-	snow := smoothstep64(line-60*metre, line+120*metre, height)
+	sm := math.Min(metre, 1.0/3000) // terrain.kage's snowRelief
+	line := snowLine - 150*sm*away*(1-ny)*2 + 200*sm*(noise-0.5)
+	snow := smoothstep64(line-100*sm, line+200*sm, height)
 	cosHi := math.Cos(float64(r.v.SnowSlope-8) * math.Pi / 180)
 	cosLo := math.Cos(float64(r.v.SnowSlope) * math.Pi / 180)
 	snow *= smoothstep64(cosLo, cosHi, ny)
-	forest := smoothstep64(0.44, 0.64, noise) * (1 - smoothstep64(snowLine-900*metre, snowLine-650*metre, height))
-	alpine := smoothstep64(snowLine-900*metre, snowLine-200*metre, height)
-	vary := 1 + 0.24*(n2-0.5)
-	grass := shaderAlbedo(0).mix(shaderAlbedo(2), alpine).mix(shaderAlbedo(1), forest).scale(vary)
-	nyn := ny + 0.1*(noise-0.5)
-	scree := (1 - smoothstep64(0.80, 0.87, nyn)) * (1 - rock)
-	rockAlbedo := shaderAlbedo(4).mix(shaderAlbedo(3), scree/math.Max(rock+scree, 1e-6)).mul(rgbf{0.97, 0.98, 1.0}.mix(rgbf{1.03, 1.0, 0.97}, n1)).scale(vary)
+	if snowLine > 1.19 {
+		snow = 0
+	}
+	forest := (1 - above) * (0.45 + 0.55*smoothstep64(0.3, 0.7, n1))
+	vary := 1 + 0.16*(n2-0.5)
+	grass := shaderAlbedo(0).mix(shaderAlbedo(2), above).mix(shaderAlbedo(1), forest).scale(vary)
+	rockAlbedo := shaderAlbedo(4).mix(shaderAlbedo(3), scree/math.Max(rock+scree, 1e-6)).mul(rgbf{0.97, 0.98, 1.0}.mix(rgbf{1.03, 1.0, 0.96}, n1)).scale(vary)
 	wSnow, wRock := snow, math.Min(rock+scree, 1)*(1-snow)
 	w := [4]float64{0, math.Max(1-wSnow-wRock, 0), wRock, wSnow}
 	tint := func(a rgbf, m int) rgbf {
@@ -430,10 +444,23 @@ func (r ref) ruleWeights(p, n mgl32.Vec3, height float64) ([4]float64, [4]rgbf, 
 	return w, [4]rgbf{tint(shaderAlbedo(6), 0), tint(grass, 1), tint(rockAlbedo, 2), tint(shaderAlbedo(5), 3)}, sure
 }
 
+// ruleScore is the shader's share of ground above the tree line and its
+// rock score, for the normal's y ny, convexity convex, height (a share of
+// the range), snow line (a share), metre (a metre as a share) and the
+// coarse noise (0–1).
+func ruleScore(ny, convex, height, snowLine, metre, noise float64) (above, score float64) {
+	treeLine := snowLine - 650*metre
+	if snowLine > 1.19 {
+		treeLine = math.Max(treeLine, 1+250*metre)
+	}
+	above = smoothstep64(treeLine-250*metre, treeLine, height)
+	return above, (1 - ny) + 0.5*convex + 0.05*above + 0.04*(noise-0.5)
+}
+
 // shaderAlbedo is the shader's albedo(k).
 func shaderAlbedo(k int) rgbf {
-	return [8]rgbf{{0.060, 0.105, 0.038}, {0.030, 0.046, 0.024}, {0.105, 0.118, 0.060}, {0.240, 0.232, 0.215},
-		{0.150, 0.150, 0.146}, {0.780, 0.810, 0.860}, {0.300, 0.270, 0.220}, {0.210, 0.205, 0.195}}[k]
+	return [8]rgbf{{0.058, 0.090, 0.042}, {0.026, 0.040, 0.022}, {0.098, 0.104, 0.056}, {0.200, 0.188, 0.166},
+		{0.165, 0.155, 0.138}, {0.780, 0.810, 0.860}, {0.300, 0.270, 0.220}, {0.210, 0.205, 0.195}}[k]
 }
 
 // strongestTwo keeps the two largest weights, renormalised, as the shader

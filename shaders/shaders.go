@@ -116,6 +116,9 @@
 //	                      world xz · LightScale and clamped to the map; the
 //	                      lighting becomes SkyColor·Ambient·G +
 //	                      SunColor·max(N·L, 0)·R
+//	UseOcclusion float    1: the light map's G is the ambient occlusion
+//	                      (else 1 everywhere); the materials by rules read
+//	                      the ground's convexity from it
 //	LightScale float      light map texels per world unit
 //	RouteLine float       1 (the Viewer's default): the GPS route's
 //	                      highlight line over its trail (Images[1] is the
@@ -136,7 +139,8 @@
 // Drawn with DrawRectShader over the whole destination, no images.
 // Uniforms:
 //
-//	InvViewProj mat4      inverse of projection·view, column-major as mgl32
+//	InvViewProj mat4      inverse of projection·view, the view's eye at the
+//	                      origin (no translation), column-major as mgl32
 //	                      stores it ([]float32 of 16)
 //	ScreenSize vec2       destination size in pixels
 //	CameraPos vec3        camera position, world units (its y the eye's

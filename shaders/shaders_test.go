@@ -45,7 +45,7 @@ func TestUniforms(t *testing.T) {
 			"Gamma": "float", "SkyTint": "vec3", "AirSun": "vec3", "AirSky": "vec3", "BetaR": "vec3", "BetaM": "float",
 			"FogColor": "vec3", "FogBeta": "float", "FogBase": "float", "FogHeight": "float",
 			"UseWater": "float", "WaterLevel": "float", "WaterDepth": "float",
-			"UseLightMap": "float", "LightScale": "float", "LightSize": "vec2", "LightLevelsY": "float", "EdgeLevel": "float", "UseOutsideLight": "float", "OutsideOrigin": "vec2", "OutsideScale": "float", "OutsideSize": "float", "SnowLine": "float", "SnowCos": "vec2", "ShoreLine": "float", "MaterialMeans": "mat4",
+			"UseLightMap": "float", "UseOcclusion": "float", "LightScale": "float", "LightSize": "vec2", "LightLevelsY": "float", "SlopeSpread": "vec2", "EdgeLevel": "float", "UseOutsideLight": "float", "OutsideOrigin": "vec2", "OutsideScale": "float", "OutsideSize": "float", "SnowLine": "float", "SnowCos": "vec2", "ShoreLine": "float", "MaterialMeans": "mat4",
 			"UseMasks": "float", "MaskScale": "float",
 		}},
 		{"sky", Sky, map[string]string{
