@@ -63,8 +63,12 @@ type teachState struct {
 	thumbRGB []*image.RGBA
 	octK     int // octaves shown, 1…len(partials)
 
-	saved   *World // the world before teaching, shown again when it ends
-	diagram *ebiten.Image
+	saved *World // the world before teaching, shown again when it ends
+	// savedScheme is the Viewer's colour scheme before teaching: a lesson
+	// shows its map in solid colours by height share, as the sources'
+	// figures do, so that each stage's new heights read as colour.
+	savedScheme bool
+	diagram     *ebiten.Image
 	// picked is the diagram point clicked and point how the generator
 	// computed it; picked is nil when none is.
 	picked *[2]int
@@ -168,13 +172,14 @@ func (g *Game) setTeachMode(mode int) { g.switchLesson(mode, true) }
 func (g *Game) switchLesson(mode int, panels bool) {
 	t := &g.teach
 	if t.mode == teachOff && mode != teachOff {
-		t.saved = g.World
+		t.saved, t.savedScheme = g.World, g.View.ColourScheme
+		g.View.ColourScheme = true
 	}
 	entering := t.mode == teachOff && mode != teachOff
 	t.mode = mode
 	if mode == teachOff {
 		if t.saved != nil {
-			g.World = t.saved
+			g.World, g.View.ColourScheme = t.saved, t.savedScheme
 		}
 		t.saved, t.playing = nil, false
 		return
