@@ -120,7 +120,38 @@ func newScatterView() (*scatterView, error) {
 
 func scatterKeyOf(world *World, v *Viewer) scatterKey {
 	water, _ := waterLevel(v, world.Map)
-	return scatterKey{world: world, snowLine: v.SnowLine, water: water}
+	return scatterKey{world: world, snowLine: float32(scatterSnowLine(world, v)), water: water}
+}
+
+// scatterRules are the land-cover rules of placement key k.
+func scatterRules(k scatterKey, v *Viewer) terrain.ScatterRules {
+	return terrain.ScatterRules{SnowLine: float64(k.snowLine), Water: float64(k.water), Wet: v.Water > 0, Seed: scatterSeed}
+}
+
+// scatterSnowLine is the snow line the plants follow, world units (metres)
+// above the map's zero: the viewer's, a share of the height range; but
+// where that share is the viewer's highest (maxSnowLine, no snow on the
+// map) the climate's, which can lie far above the map. The viewer's line
+// is clamped there, and a tree line 650 m under the clamped line put
+// every hill of a 200 m world above it: no trees on lowland.
+func scatterSnowLine(world *World, v *Viewer) float64 {
+	m := world.Map
+	line := float64(v.SnowLine) * m.VerticalScale
+	if v.SnowLine < maxSnowLine {
+		return line
+	}
+	climate := climateSnowLine(defaultSnowLatitude)
+	if world.Route != nil && world.Route.Stats != nil && world.Route.Stats.Map != nil {
+		// A route map's heights are metres above its base.
+		res := world.Route.Stats
+		mid := float64(res.Map.Width-1) / 2
+		lat, _ := res.Path.LatLon(mid, mid)
+		climate = climateSnowLine(lat) - res.Base
+	}
+	if math.IsNaN(climate) {
+		return line
+	}
+	return max(line, climate)
 }
 
 // pending reports whether the view asks for plants not yet placed.
@@ -152,7 +183,7 @@ func (s *scatterView) poll(world *World, v *Viewer) bool {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	m := world.Map
-	rules := terrain.ScatterRules{SnowLine: float64(v.SnowLine), Water: float64(k.water), Wet: v.Water > 0, Seed: scatterSeed}
+	rules := scatterRules(k, v)
 	normals := world.Normals
 	go func() {
 		set, err := terrain.Scatter(ctx, m, normals, rules)

@@ -19,8 +19,7 @@ import (
 
 // alpineWorld is the default generator's map at an alpine scale, 20 km
 // across with 2500 m of relief: with the default snow line it has a
-// forest belt, a tree line at 900 m and ground far above it. (The default
-// world, 1 km across and 200 m high, lies wholly above the tree line.)
+// forest belt, a tree line at 900 m and ground far above it.
 var alpineWorld = sync.OnceValues(func() (*World, error) {
 	p := terrain.DefaultParams()
 	p.Size = 257
@@ -117,7 +116,7 @@ func TestScatterNoTreesAboveTreeLine(t *testing.T) {
 	g := scatterTestGame(t)
 	set := waitScatter(t, g)
 	m := g.World.Map
-	line := terrain.TreeLine(m, float64(g.View.SnowLine))
+	line := terrain.TreeLine(scatterSnowLine(g.World, &g.View))
 	// The highest ground: a summit far above the tree line.
 	top, tx, tz := -1.0, 0.0, 0.0
 	w, _ := m.Extent()
@@ -271,7 +270,7 @@ func BenchmarkScatterBuild(b *testing.B) {
 	}
 	m.CellSize, m.VerticalScale = 20, 2500
 	normals := terrain.Normals(m)
-	set, err := terrain.Scatter(context.Background(), m, normals, terrain.ScatterRules{SnowLine: 0.62, Seed: scatterSeed})
+	set, err := terrain.Scatter(context.Background(), m, normals, terrain.ScatterRules{SnowLine: 0.62 * 2500, Seed: scatterSeed})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -291,5 +290,40 @@ func BenchmarkScatterBuild(b *testing.B) {
 			b.ReportMetric(float64(s.triangles()), "triangles")
 			b.ReportMetric(float64(len(s.items)), "chosen")
 		})
+	}
+}
+
+// The default world, 200 m of hills, is lowland under the climate's snow
+// line: its plants include trees, every one below the tree line, and the
+// tree line lies above its highest hill. (Seen failing before the tree
+// line was a height in metres: the viewer's snow line, clamped to 1.2 of
+// the height range, put the tree line 410 m under the map's zero and
+// not one tree stood on the default world.)
+func TestScatterDefaultWorldHasTrees(t *testing.T) {
+	world := testWorld(t, 1025)
+	v := DefaultViewer()
+	v.SnowLine = metricSnowLine(world.Map)
+	k := scatterKeyOf(world, &v)
+	set, err := terrain.Scatter(context.Background(), world.Map, world.Normals, scatterRules(k, &v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := terrain.TreeLine(float64(k.snowLine))
+	trees := 0
+	for _, pl := range set.Plants {
+		if pl.Kind == terrain.Rock {
+			continue
+		}
+		trees++
+		if float64(pl.Y) > line {
+			t.Fatalf("a tree at %.0f m, above the tree line at %.0f m", pl.Y, line)
+		}
+	}
+	t.Logf("%d trees; tree line %.0f m on a world %.0f m high", trees, line, world.Map.VerticalScale)
+	if line < world.Map.VerticalScale {
+		t.Errorf("the tree line at %.0f m lies below the default world's top (%.0f m)", line, world.Map.VerticalScale)
+	}
+	if trees < 1000 {
+		t.Errorf("the default world has %d trees; want a forest (1000 at least)", trees)
 	}
 }
