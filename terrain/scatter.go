@@ -23,7 +23,8 @@ import (
 //     at about 35°), none under water or on the shore;
 //   - more in moist ground: hollows and valley floors (concave ground,
 //     where water gathers), fewer on convex crests;
-//   - broadleaf trees low in the belt, conifers in its upper part, smaller
+//   - broadleaf trees low in the belt with stands of conifers among them,
+//     conifers in its upper part, smaller
 //     towards the tree line;
 //   - rocks on scree (30–37°, the angle of repose of the debris that falls
 //     off cliffs) and on gentler ground just below cliffs, a few on the
@@ -294,6 +295,9 @@ func (p *placer) tree(x, z float64, h uint64) (Plant, bool) {
 	// Conifers in the belt's upper 600 m, broadleaf below, mixed between.
 	up := p.treeLine - y
 	coniferShare := 1 - smoothstep(350, 750, up+120*(noise-0.5)*4)
+	// Low down, stands of spruce and pine among the broadleaf woods, where
+	// the fine noise says so: a lowland forest is mixed, not one kind.
+	coniferShare = max(coniferShare, 0.4*smoothstep(0.45, 0.7, noise))
 	kind := Broadleaf
 	if unit(h, 3) < coniferShare {
 		kind = Conifer
