@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"cordillera/terrain"
+	"cordillera/terrain/mesh"
 )
 
 // Mode is how the camera moves.
@@ -52,6 +53,10 @@ type Camera struct {
 	// above it rather than above the map's nearest edge.
 	Beyond      *terrain.Outside
 	BeyondLevel float32
+	// Surface is the ground as last drawn (nil: the finest mesh): a
+	// walker stands on its triangles at the level of detail they were
+	// drawn with.
+	Surface DrawnSurface
 
 	vy       float32 // vertical speed when walking
 	grounded bool
@@ -189,8 +194,16 @@ func (c *Camera) SetMode(mode Mode, m *terrain.Heightmap) {
 	}
 }
 
+// DrawnSurface is the ground a frame drew: its height at world (x, z)
+// on map m, false where it drew none there or drew another map.
+type DrawnSurface interface {
+	DrawnHeight(m *terrain.Heightmap, x, z float64) (float64, bool)
+}
+
 // groundAt is the height of the ground under the camera as it is drawn:
-// the finest mesh's two planar triangles per cell (meshHeight), not the
+// the triangles of the last frame's level of detail (Surface), with their
+// borders stitched onto coarser neighbours, or where there are none the
+// finest mesh's two planar triangles per cell (meshHeight); never the
 // bilinear patch GroundHeight interpolates. Over a ridge cell the two
 // differ by metres on a rough map, and an eye held above the bilinear
 // patch stood inside the drawn hill and saw through it.
@@ -201,7 +214,21 @@ func (c *Camera) groundAt(m *terrain.Heightmap) float32 {
 	if w, d := m.Extent(); c.Beyond != nil && !(x >= 0 && x <= w && z >= 0 && z <= d) {
 		return float32(c.Beyond.GroundHeight(x, z, c.BeyondLevel))
 	}
+	if c.Surface != nil {
+		if h, ok := c.Surface.DrawnHeight(m, x, z); ok {
+			return float32(h)
+		}
+	}
 	return float32(meshHeight(m, x, z))
+}
+
+// DrawnHeight is the height at world (x, z) of the triangles the frame
+// last built for map m (mesh.DrawnHeight).
+func (f *frame) DrawnHeight(m *terrain.Heightmap, x, z float64) (float64, bool) {
+	if !f.valid || f.built.m != m || m == nil {
+		return 0, false
+	}
+	return mesh.DrawnHeight(f.chunks, m.CellSize, x, z)
 }
 
 // GroundBelow is the height of the ground drawn under the camera.

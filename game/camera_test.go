@@ -1,12 +1,14 @@
 package game
 
 import (
+	"context"
 	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"cordillera/terrain"
+	"cordillera/terrain/mesh"
 )
 
 func slopeMap(n int, slope float32) *terrain.Heightmap {
@@ -343,5 +345,71 @@ func TestFlyingKeepsAboveTheLandBeyond(t *testing.T) {
 	}
 	if lifted == 0 {
 		t.Fatal("the flight never met land beyond higher than the map's edge: the test checks nothing")
+	}
+}
+
+// lodSurface is a level-of-detail selection as a DrawnSurface.
+type lodSurface struct {
+	m     *terrain.Heightmap
+	draws []mesh.ChunkDraw
+}
+
+func (s lodSurface) DrawnHeight(m *terrain.Heightmap, x, z float64) (float64, bool) {
+	if m != s.m {
+		return 0, false
+	}
+	return mesh.DrawnHeight(s.draws, m.CellSize, x, z)
+}
+
+// TestWalkStandsOnTheLODTriangles walks out of the eye's chunk (step 1,
+// its borders stitched onto coarser neighbours) into a coarse one, on a
+// rough map whose triangle budget coarsens all but the eye's chunk: the
+// grounded eye must stay EyeHeight above the triangles drawn at that
+// level of detail (mesh.DrawnHeight, checked against the triangles
+// themselves in terrain/mesh), where the finest mesh lies metres off.
+// (Seen failing while the walker stood on the finest mesh: 3.27 m off.)
+func TestWalkStandsOnTheLODTriangles(t *testing.T) {
+	p := terrain.DefaultParams()
+	p.Size = 257
+	m, err := terrain.Generate(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.CellSize, m.VerticalScale = 8, 600
+	l := mesh.NewLOD(m, 32)
+	c := NewCamera()
+	c.Pos = mgl32.Vec3{1000, 0, 1000}
+	c.Yaw, c.Pitch = 0, -0.3
+	c.SetMode(Walk, m)
+	vp := viewProjection(c, 320, 240)
+	v := mesh.View{
+		Eye:           [3]float64{float64(c.Pos[0]), float64(c.Pos[1]), float64(c.Pos[2])},
+		Planes:        mesh.FrustumPlanes([16]float32(vp)),
+		PixelsPerUnit: 240 / (2 * math.Tan(float64(c.FovY)/2)),
+		MaxErrorPx:    2,
+		MaxTriangles:  4000,
+	}
+	surface := lodSurface{m: m, draws: l.Select(v, nil)}
+	c.Surface = surface
+	c.SetMode(Walk, m)
+	worst, apart := 0.0, 0.0
+	for i := 0; i < 600; i++ { // ten seconds east, 40 m, across a chunk's border
+		c.Step(Input{Forward: 1}, 1.0/60, m)
+		x, z := float64(c.Pos[0]), float64(c.Pos[2])
+		drawn, ok := surface.DrawnHeight(m, x, z)
+		if !ok {
+			t.Fatalf("walked off the selection at (%.1f, %.1f)", x, z)
+		}
+		apart = max(apart, math.Abs(drawn-meshHeight(m, x, z)))
+		if c.grounded {
+			worst = max(worst, math.Abs(float64(c.Pos[1])-EyeHeight-drawn))
+		}
+	}
+	t.Logf("the drawn triangles lie up to %.2f m from the finest mesh on the way; the eye strays %.3g m", apart, worst)
+	if apart < 0.5 {
+		t.Fatalf("the walk never met coarse triangles (%.2f m from the finest mesh): the test checks nothing", apart)
+	}
+	if worst > 1e-3 {
+		t.Errorf("a grounded walker's eye strays up to %.3f m from the drawn triangles + eye height", worst)
 	}
 }

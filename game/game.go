@@ -234,6 +234,7 @@ func (g *Game) Update() error {
 	} else {
 		g.Camera.Water, g.Camera.Wet = waterLevel(&g.View, g.World.Map)
 		g.Camera.Beyond, g.Camera.BeyondLevel = outsideOf(&g.View, g.World), horizonLevel(&g.View, g.World.Map)
+		g.Camera.Surface = &g.scene.frame
 		g.Camera.Step(in, dt, g.World.Map)
 	}
 	g.ui.ticks++

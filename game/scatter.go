@@ -36,13 +36,13 @@ import (
 
 // The budgets and distances, world units (metres).
 const (
-	scatterMaxSprites = 6000 // billboards a frame: 2 triangles each
-	scatterMaxShadows = 3000 // shadows a frame: 2 triangles each
-	treeFullDistance  = 300
-	treeFarDistance   = 3500
-	rockFullDistance  = 120
-	rockFarDistance   = 800
-	shadowDistance    = 500
+	scatterMaxSprites = 4000 // billboards a frame: 2 triangles each
+	scatterMaxShadows = 1200 // shadows a frame: 2·shadowGrid² triangles each
+	treeFullDistance  = 200
+	treeFarDistance   = 2500
+	rockFullDistance  = 100
+	rockFarDistance   = 600
+	shadowDistance    = 250
 	// fadeShare is the share of a plant's keep share over which it fades in.
 	fadeShare = 0.25
 	// scatterSeed chooses the plants; the map chooses where they may stand.
@@ -65,6 +65,7 @@ type scatterPlaced struct {
 type scatterView struct {
 	shader         *ebiten.Shader
 	albedo, normal *ebiten.Image
+	tops           []float32 // per drawing: its trapezoid's top half-width share (drawing.top)
 
 	set     *terrain.ScatterSet
 	setKey  scatterKey
@@ -113,14 +114,45 @@ func newScatterView() (*scatterView, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scatter shader: %w", err)
 	}
-	a, n := scatterAtlas()
-	return &scatterView{shader: s, albedo: ebiten.NewImageFromImage(a), normal: ebiten.NewImageFromImage(n),
+	a, n, tops := scatterAtlas()
+	return &scatterView{shader: s, albedo: ebiten.NewImageFromImage(a), normal: ebiten.NewImageFromImage(n), tops: tops,
 		results: make(chan scatterPlaced, 1), uniforms: map[string]any{}}, nil
 }
 
 func scatterKeyOf(world *World, v *Viewer) scatterKey {
 	water, _ := waterLevel(v, world.Map)
-	return scatterKey{world: world, snowLine: v.SnowLine, water: water}
+	return scatterKey{world: world, snowLine: float32(scatterSnowLine(world, v)), water: water}
+}
+
+// scatterRules are the land-cover rules of placement key k.
+func scatterRules(k scatterKey, v *Viewer) terrain.ScatterRules {
+	return terrain.ScatterRules{SnowLine: float64(k.snowLine), Water: float64(k.water), Wet: v.Water > 0, Seed: scatterSeed}
+}
+
+// scatterSnowLine is the snow line the plants follow, world units (metres)
+// above the map's zero: the viewer's, a share of the height range; but
+// where that share is the viewer's highest (maxSnowLine, no snow on the
+// map) the climate's, which can lie far above the map. The viewer's line
+// is clamped there, and a tree line 650 m under the clamped line put
+// every hill of a 200 m world above it: no trees on lowland.
+func scatterSnowLine(world *World, v *Viewer) float64 {
+	m := world.Map
+	line := float64(v.SnowLine) * m.VerticalScale
+	if v.SnowLine < maxSnowLine {
+		return line
+	}
+	climate := climateSnowLine(defaultSnowLatitude)
+	if world.Route != nil && world.Route.Stats != nil && world.Route.Stats.Map != nil {
+		// A route map's heights are metres above its base.
+		res := world.Route.Stats
+		mid := float64(res.Map.Width-1) / 2
+		lat, _ := res.Path.LatLon(mid, mid)
+		climate = climateSnowLine(lat) - res.Base
+	}
+	if math.IsNaN(climate) {
+		return line
+	}
+	return max(line, climate)
 }
 
 // pending reports whether the view asks for plants not yet placed.
@@ -152,7 +184,7 @@ func (s *scatterView) poll(world *World, v *Viewer) bool {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	m := world.Map
-	rules := terrain.ScatterRules{SnowLine: float64(v.SnowLine), Water: float64(k.water), Wet: v.Water > 0, Seed: scatterSeed}
+	rules := scatterRules(k, v)
 	normals := world.Normals
 	go func() {
 		set, err := terrain.Scatter(ctx, m, normals, rules)
@@ -274,11 +306,11 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 				}
 				// With the eye inside a crown it would fill the view: it
 				// fades out as the eye comes within its reach.
-				near := 0.35 * p.Width
+				near := 0.45 * p.Width
 				if d < near {
 					continue
 				}
-				fade *= min((d-near)/2, 1)
+				fade *= min((d-near)/4, 1)
 				r := 0.5 * max(p.Height, p.Width)
 				if sphereOutside(&planes, p.X, p.Y+0.5*p.Height, p.Z, r) {
 					continue
@@ -373,7 +405,8 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant,
 	// Trunks and rocks stand a little into the ground.
 	sink := 0.03 * pl.Height
 	if pl.Kind == terrain.Rock {
-		sink = 0.12 * pl.Height
+		// A stone lies bedded in the soil, a quarter of it under.
+		sink = 0.25 * pl.Height
 	}
 	height := pl.Height*rise + sink
 	foot := mgl32.Vec3{pl.X, pl.Y - sink, pl.Z}
@@ -394,15 +427,28 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant,
 		cell += rocks
 	}
 	o := scatterCellOrigin(cell)
-	u0, u1 := float32(o.X)+0.5, float32(o.X+scatterCellW)-0.5
+	// The quad is the drawing's trapezoid (drawing.top): narrower at the
+	// top, where a cone's tip leaves air. Half the plants are drawn
+	// mirrored (the shader turns their normals too), so that two of a
+	// drawing seldom look alike.
+	top := float32(1)
+	if cell < len(s.tops) {
+		top = s.tops[cell]
+	}
+	mirror := pl.Hash>>16&1 == 1
+	cu, hu := float32(o.X)+scatterCellW/2, float32(scatterCellW)/2-0.5
+	if mirror {
+		hu = -hu
+	}
 	vTop, vBottom := float32(o.Y)+0.5, float32(o.Y+scatterCellH)-0.5
 	vCut := vBottom + (vTop-vBottom)*s0
+	cutW := 1 + (top-1)*s0 // the half-width share at the cut
 	tint := plantTint(pl)
 	half := right.Mul(0.5 * pl.Width)
 	bottom := foot.Add(up.Mul(height * s0))
 	topP := foot.Add(up.Mul(height))
-	corners := [4]mgl32.Vec3{bottom.Sub(half), bottom.Add(half), topP.Add(half), topP.Sub(half)}
-	uv := [4][2]float32{{u0, vCut}, {u1, vCut}, {u1, vTop}, {u0, vTop}}
+	corners := [4]mgl32.Vec3{bottom.Sub(half.Mul(cutW)), bottom.Add(half.Mul(cutW)), topP.Add(half.Mul(top)), topP.Sub(half.Mul(top))}
+	uv := [4][2]float32{{cu - hu*cutW, vCut}, {cu + hu*cutW, vCut}, {cu + hu*top, vTop}, {cu - hu*top, vTop}}
 	// The mip level: the whole quad's texels a pixel (a cut sliver's
 	// own derivatives would say far more).
 	fb, ok1 := p.billboardVertex(foot.Sub(half))
@@ -421,6 +467,9 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant,
 		}
 		v.SrcX, v.SrcY = uv[i][0], uv[i][1]
 		v.ColorR, v.ColorG, v.ColorB, v.ColorA = tint[0], tint[1], tint[2], 4*lod+a
+		if mirror {
+			v.ColorA += 32
+		}
 		vs[i] = v
 	}
 	base := uint32(len(s.sprites.vertices))
@@ -428,13 +477,15 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant,
 	s.sprites.indices = append(s.sprites.indices, base, base+1, base+2, base, base+2, base+3)
 }
 
-// addShadow adds the soft shadow under tree pl: an ellipse on the ground
-// around its foot, drawn out away from the sun as the sun sinks.
+// addShadow adds the soft contact shadow under tree pl: an ellipse on
+// the ground around its foot, drawn out a little away from the sun as it
+// sinks, but never into a long streak (the crown's true shadow far from
+// the foot would need the crown's shape), faint where its reach grows.
+// It is a grid of shadowGrid² quads that follows the ground, so that it
+// lies on a hummock rather than cutting through it.
 func (s *scatterView) addShadow(p *projector, m *terrain.Heightmap, pl *terrain.Plant, a, sunY float32, sunXZ mgl32.Vec2, sunLen float32) {
-	r := 0.55 * pl.Width
-	// The crown's shadow falls its height's cotangent of the sun away;
-	// the blob reaches from under the tree towards it.
-	reach := min(0.5*pl.Height*sunLen/max(sunY, 0.05), 1.5*pl.Height)
+	r := 0.6 * pl.Width
+	reach := min(0.5*pl.Height*sunLen/max(sunY, 0.05), 0.5*pl.Height)
 	dir := mgl32.Vec2{1, 0}
 	if sunLen > 1e-3 {
 		dir = sunXZ.Mul(-1 / sunLen)
@@ -442,33 +493,46 @@ func (s *scatterView) addShadow(p *projector, m *terrain.Heightmap, pl *terrain.
 	along := r + 0.5*reach
 	cx, cz := pl.X+dir[0]*0.5*reach, pl.Z+dir[1]*0.5*reach
 	o := scatterCellOrigin(blobCell)
-	u0, u1 := float32(o.X)+0.5, float32(o.X+scatterCellW)-0.5
-	v0, v1 := float32(o.Y)+0.5, float32(o.Y+scatterCellH)-0.5
-	corners := [4][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}
-	uv := [4][2]float32{{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}}
-	var vs [4]ebiten.Vertex
-	for i, c := range corners {
-		x := cx + dir[0]*along*c[1] - dir[1]*r*c[0]
-		z := cz + dir[1]*along*c[1] + dir[0]*r*c[0]
-		y := float32(m.GroundHeight(float64(x), float64(z))) + 0.05
-		v, ok := p.billboardVertex(mgl32.Vec3{x, y, z})
-		if !ok {
-			return
+	u0, v0 := float32(o.X)+0.5, float32(o.Y)+0.5
+	du, dv := float32(scatterCellW-1), float32(scatterCellH-1)
+	const n = shadowGrid
+	var vs [(n + 1) * (n + 1)]ebiten.Vertex
+	for j := 0; j <= n; j++ {
+		for i := 0; i <= n; i++ {
+			ca, cb := 2*float32(i)/n-1, 2*float32(j)/n-1
+			x := cx + dir[0]*along*cb - dir[1]*r*ca
+			z := cz + dir[1]*along*cb + dir[0]*r*ca
+			y := float32(m.GroundHeight(float64(x), float64(z))) + 0.05
+			v, ok := p.billboardVertex(mgl32.Vec3{x, y, z})
+			if !ok {
+				return
+			}
+			v.SrcX, v.SrcY = u0+du*float32(i)/n, v0+dv*float32(j)/n
+			vs[j*(n+1)+i] = v
 		}
-		v.SrcX, v.SrcY = uv[i][0], uv[i][1]
-		vs[i] = v
 	}
 	// The blob's mip level by its longer side on screen.
-	side := max(math.Hypot(float64(vs[1].DstX-vs[0].DstX), float64(vs[1].DstY-vs[0].DstY)),
-		math.Hypot(float64(vs[3].DstX-vs[0].DstX), float64(vs[3].DstY-vs[0].DstY)))
+	c0, c1, c2 := vs[0], vs[n], vs[n*(n+1)]
+	side := max(math.Hypot(float64(c1.DstX-c0.DstX), float64(c1.DstY-c0.DstY)),
+		math.Hypot(float64(c2.DstX-c0.DstX), float64(c2.DstY-c0.DstY)))
 	lod := mipLevel(scatterCellH/side, scatterCellH/side)
+	// Fainter as it is drawn out: the same shade spread wider.
+	dark := 0.42 * a * r / along
 	for i := range vs {
-		vs[i].ColorA = 4*lod + 0.55*a
+		vs[i].ColorA = 4*lod + dark
 	}
 	base := uint32(len(s.shadows.vertices))
 	s.shadows.vertices = append(s.shadows.vertices, vs[:]...)
-	s.shadows.indices = append(s.shadows.indices, base, base+1, base+2, base, base+2, base+3)
+	for j := uint32(0); j < n; j++ {
+		for i := uint32(0); i < n; i++ {
+			k := base + j*(n+1) + i
+			s.shadows.indices = append(s.shadows.indices, k, k+1, k+n+2, k, k+n+2, k+n+1)
+		}
+	}
 }
+
+// shadowGrid is the quads a side of a tree's shadow.
+const shadowGrid = 3
 
 // billboardVertex projects world point v (bent by the curvature like the
 // terrain) with the scatter shader's attributes; false behind the near

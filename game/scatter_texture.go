@@ -6,8 +6,9 @@ import (
 	"math"
 )
 
-// The scatter's drawings, made at startup: four conifers, four broadleaf
-// trees, four rocks and the soft shadow under a tree, each in a cell of
+// The scatter's drawings, made at startup: eight conifers (spruce, fir,
+// pine, larch), eight broadleaf trees (beech, oak, birch, a young bushy
+// tree), eight rocks and the soft shadow under a tree, each in a cell of
 // the atlas with its mip levels beside it. Two images share the layout:
 // the colour (display-referred, premultiplied by coverage) and the
 // normal in the billboard's frame with the share of sky each point sees
@@ -33,11 +34,11 @@ const (
 
 // The drawings' cells.
 const (
-	conifers   = 0 // 0–3
-	broadleafs = 4 // 4–7
-	rocks      = 8 // 8–11
-	blobCell   = 12
-	drawings   = 4 // of each kind
+	drawings   = 8 // of each kind
+	conifers   = 0
+	broadleafs = conifers + drawings
+	rocks      = broadleafs + drawings
+	blobCell   = rocks + drawings
 )
 
 // scatterCellOrigin is cell k's top-left texel.
@@ -45,8 +46,9 @@ func scatterCellOrigin(k int) image.Point {
 	return image.Pt((k%scatterAtlasCol)*scatterBlockW, (k/scatterAtlasCol)*scatterCellH)
 }
 
-// scatterAtlas draws the drawings and their mip levels.
-func scatterAtlas() (albedo, normal *image.RGBA) {
+// scatterAtlas draws the drawings and their mip levels, and for each
+// drawing the narrowest top of a trapezoid that holds it (tops).
+func scatterAtlas() (albedo, normal *image.RGBA, tops []float32) {
 	rows := (blobCell + scatterAtlasCol) / scatterAtlasCol
 	r := image.Rect(0, 0, scatterAtlasCol*scatterBlockW, rows*scatterCellH)
 	albedo, normal = image.NewRGBA(r), image.NewRGBA(r)
@@ -54,17 +56,41 @@ func scatterAtlas() (albedo, normal *image.RGBA) {
 		d := newDrawing()
 		switch {
 		case k < broadleafs:
-			d.conifer(uint64(k))
+			d.conifer(uint64(k), (k-conifers)%4)
 		case k < rocks:
-			d.broadleaf(uint64(k))
+			d.broadleaf(uint64(k), (k-broadleafs)%4)
 		case k < blobCell:
 			d.rock(uint64(k))
 		default:
 			d.blob()
 		}
 		d.store(albedo, normal, scatterCellOrigin(k))
+		tops = append(tops, d.top())
 	}
-	return albedo, normal
+	return albedo, normal, tops
+}
+
+// top is the half-width of the top edge, as a share of the cell's
+// half-width, of the narrowest trapezoid with the cell's bottom edge that
+// holds every texel of the drawing: a cone's quad drawn as that trapezoid
+// leaves out the air beside its tip, which the shader would otherwise run
+// for (a forest is many layers of such quads).
+func (d *drawing) top() float32 {
+	const w, h = scatterCellW, scatterCellH
+	b := float64(w) / 2
+	t := 0.0
+	for y := range h - 1 {
+		hw := 0.0
+		for x := range w {
+			if d.col[y*w+x][3] > 0.004 {
+				hw = max(hw, math.Abs(float64(x)+0.5-b)+1.5) // a texel's bilinear reach
+			}
+		}
+		// At row y the trapezoid's half-width is t + (b − t)·y/h.
+		f := float64(y) / h
+		t = max(t, (hw-b*f)/(1-f))
+	}
+	return float32(min(t/b, 1))
 }
 
 // drawing is one cell's level 0 in float: premultiplied linear colour and
@@ -115,62 +141,111 @@ func scatterNoise(seed uint64, x, y float64) float64 {
 	return (a+(b-a)*ux)*(1-uy) + (c+(e-c)*ux)*uy
 }
 
-// conifer draws a spruce or fir: a trunk, and a cone of drooping tiers.
-func (d *drawing) conifer(seed uint64) {
+// The conifers' styles: how the drawings of a kind differ in build, so
+// that a stand of them is not a row of one cone.
+const (
+	spruce = iota // a broad cone of drooping tiers down to the ground
+	fir           // narrower, its tiers level, a rounded top
+	pine          // a bare trunk, a loose crown of tufts in its upper part
+	larch         // a slender, open cone, lighter green
+)
+
+// conifer draws a conifer of the given style: a trunk, and a crown of
+// tiers (or tufts), ragged only at its edge: inside it is solid, as a
+// crown is at 5–20 m.
+func (d *drawing) conifer(seed uint64, style int) {
 	const w, h = scatterCellW, scatterCellH
+	fw, fh := float64(w), float64(h)
 	top := 2.0
-	base := float64(h) * (0.90 + 0.03*hashUnit(seed, 1, 0)) // where the lowest branches end
-	half := float64(w) * (0.40 + 0.08*hashUnit(seed, 2, 0))
+	base := fh * (0.90 + 0.04*hashUnit(seed, 1, 0)) // where the lowest branches end
+	half := fw * (0.40 + 0.08*hashUnit(seed, 2, 0))
+	crownTop := top
 	tiers := 9 + int(5*hashUnit(seed, 3, 0))
+	droop, power := 0.28, 0.95
 	green := [3]float64{0.030 + 0.010*hashUnit(seed, 4, 0), 0.052 + 0.014*hashUnit(seed, 5, 0), 0.030 + 0.008*hashUnit(seed, 6, 0)}
-	bark := [3]float64{0.035, 0.027, 0.020}
+	switch style {
+	case fir:
+		half *= 0.72
+		droop, power = 0.12, 0.7
+		tiers += 4
+		green = [3]float64{green[0] * 0.85, green[1] * 0.95, green[2] * 1.15}
+	case pine:
+		base = fh * (0.55 + 0.1*hashUnit(seed, 7, 0))
+		half *= 0.85
+		tiers = 5 + int(3*hashUnit(seed, 3, 0))
+		droop, power = 0.45, 0.55
+		green = [3]float64{green[0] * 1.15, green[1] * 1.05, green[2] * 0.8}
+	case larch:
+		half *= 0.78
+		droop, power = 0.35, 1.0
+		green = [3]float64{green[0] * 1.5, green[1] * 1.4, green[2] * 0.9}
+	}
+	bark := [3]float64{0.07, 0.052, 0.036}
+	if style == pine {
+		bark = [3]float64{0.09, 0.05, 0.03} // a pine's upper trunk is reddish
+	}
 	// The trunk, behind the branches.
-	for y := int(base - 0.25*float64(h)); y < h; y++ {
-		tw := 0.035 * float64(w) * (1 + 0.5*float64(y)/float64(h))
+	for y := int(base - 0.25*fh); y < h; y++ {
+		tw := 0.035 * fw * (1 + 0.5*float64(y)/fh)
 		for x := 0; x < w; x++ {
-			u := (float64(x) + 0.5 - float64(w)/2) / tw
+			u := (float64(x) + 0.5 - fw/2) / tw
 			if math.Abs(u) < 1 {
-				d.put(x, y, bark, 1, [3]float64{u, 0, math.Sqrt(1 - u*u)}, 0.5)
+				d.put(x, y, bark, 1, [3]float64{u, 0, math.Sqrt(1 - u*u)}, 0.35)
 			}
 		}
 	}
+	// The crown's axis leans and bends a little.
+	lean := fw * 0.04 * (hashUnit(seed, 8, 0) - 0.5)
 	for y := 0; y < h; y++ {
 		fy := float64(y) + 0.5
-		if fy < top || fy > base+6 {
+		if fy < crownTop || fy > base+6 {
 			continue
 		}
-		v := (fy - top) / (base - top) // 0 at the tip, 1 at the base
+		v := (fy - crownTop) / (base - crownTop) // 0 at the tip, 1 at the base
+		axis := fw/2 + lean*v
 		// Each tier's branches droop: the tier widens towards its lower
 		// edge, then steps in to the next.
 		t := v * float64(tiers)
 		frac := t - math.Floor(t)
-		tierJitter := 0.9 + 0.2*hashUnit(seed, 10, int(t))
-		width := half * math.Pow(min(v, 1), 0.95) * (0.72 + 0.28*frac) * tierJitter
+		tierJitter := 0.85 + 0.3*hashUnit(seed, 10, int(t))
+		profile := math.Pow(min(v, 1), power)
+		if style == pine {
+			// A pine's crown is widest in its middle, rounded above and below.
+			profile = math.Sin(math.Pi*min(v, 1)) * (0.7 + 0.3*min(v, 1))
+		}
+		width := half * profile * (1 - droop + droop*frac) * tierJitter
 		if fy > base {
 			width *= 1 - (fy-base)/6
 		}
+		// Branch ends on either side of a tier are not level.
+		sideJitter := 0.15 * (hashUnit(seed, 12, int(t)) - 0.5)
 		for x := 0; x < w; x++ {
-			fx := float64(x) + 0.5 - float64(w)/2
+			fx := float64(x) + 0.5 - axis
 			// Ragged edge: the tips of the branches.
-			rag := 0.82 + 0.3*scatterNoise(seed+7, fx/3.0, fy/2.2)
-			edge := width * rag
+			rag := 0.84 + 0.3*scatterNoise(seed+7, fx/3.0, fy/2.2)
+			edge := width * rag * (1 + sideJitter*math.Copysign(1, fx))
 			r := math.Abs(fx) / max(edge, 1e-6)
-			if r >= 1.15 {
+			if r >= 1.1 {
 				continue
 			}
-			a := min(1, (1.15-r)/0.3)
-			// Needle clumps: holes and bright tufts.
+			a := min(1, (1.1-r)/0.1)
 			clump := scatterNoise(seed+11, fx/2.2, fy/2.2)
-			if clump < 0.28 && r > 0.4 {
-				a *= clump / 0.28
+			// Gaps only at the edge, where the sky shows between branch
+			// tips; inside, the crown is solid.
+			if style == pine || style == larch {
+				if clump < 0.3 && r > 0.85 {
+					a *= clump / 0.3
+				}
+			} else if clump < 0.22 && r > 0.95 {
+				a *= clump / 0.22
 			}
 			// The cone's normal: its side turns away, its surface tilts up.
-			nx := max(min(fx/max(half*math.Pow(min(v, 1), 0.95), 1), 1), -1)
+			nx := max(min(fx/max(half*profile, 1), 1), -1)
 			n := [3]float64{nx * 0.9, 0.45 + 0.35*(1-frac), math.Sqrt(max(1-nx*nx, 0.05))}
 			n[0] += 0.5 * (scatterNoise(seed+13, fx/3, fy/3) - 0.5)
 			n[1] += 0.6 * (clump - 0.5)
-			// Inside the crown and under each tier, less sky.
-			sky := (0.45 + 0.55*min(r, 1)) * (0.6 + 0.4*(1-frac)) * (1 - 0.25*v)
+			// Inside the crown, under each tier and low down, less sky.
+			sky := (0.45 + 0.55*min(r, 1)) * (0.6 + 0.4*(1-frac)) * (1 - 0.45*v*v)
 			shade := 0.75 + 0.5*clump
 			c := [3]float64{green[0] * shade, green[1] * shade, green[2] * shade}
 			d.put(x, y, c, a, n, sky)
@@ -178,47 +253,92 @@ func (d *drawing) conifer(seed uint64) {
 	}
 }
 
-// broadleaf draws a beech or oak: a short trunk and a crown of many
-// overlapping clumps over a dark core (the crown's shaded inside, seen
-// through the gaps).
-func (d *drawing) broadleaf(seed uint64) {
+// The broadleaf trees' styles.
+const (
+	beech = iota // a broad dome on a short trunk, down to low branches
+	oak          // wide and irregular, big lobes
+	birch        // a narrow, tall oval, white bark, lighter leaves
+	bushy        // a young tree: a crown from near the ground
+)
+
+// broadleaf draws a broadleaf tree of the given style: a trunk and a
+// crown of many overlapping clumps over a solid core (the crown's shaded
+// inside), lobed rather than a ball on a stick.
+func (d *drawing) broadleaf(seed uint64, style int) {
 	const w, h = scatterCellW, scatterCellH
 	fw, fh := float64(w), float64(h)
 	green := [3]float64{0.048 + 0.014*hashUnit(seed, 4, 0), 0.080 + 0.018*hashUnit(seed, 5, 0), 0.028 + 0.01*hashUnit(seed, 6, 0)}
-	bark := [3]float64{0.032, 0.027, 0.022}
-	cx, cy := fw/2+fw*0.04*(hashUnit(seed, 7, 0)-0.5), fh*(0.36+0.03*hashUnit(seed, 1, 0))
-	rx, ry := fw*(0.44+0.04*hashUnit(seed, 8, 0)), fh*(0.33+0.03*hashUnit(seed, 9, 0))
+	bark := [3]float64{0.065, 0.055, 0.045}
+	cx := fw/2 + fw*0.06*(hashUnit(seed, 7, 0)-0.5)
+	// The crown from its top (near the cell's top) down to its lowest
+	// branches: most of the tree's height, so that little trunk shows.
+	crownTop := fh * (0.01 + 0.02*hashUnit(seed, 1, 0))
+	crownLow := fh * (0.76 + 0.06*hashUnit(seed, 9, 0))
+	rx := fw * (0.44 + 0.04*hashUnit(seed, 8, 0))
+	lobes, clumpR := 42, 0.10
+	switch style {
+	case oak:
+		crownLow = fh * (0.70 + 0.06*hashUnit(seed, 9, 0))
+		rx = fw * 0.48
+		lobes, clumpR = 30, 0.13
+		green = [3]float64{green[0] * 0.9, green[1] * 0.9, green[2] * 0.9}
+	case birch:
+		rx = fw * (0.27 + 0.04*hashUnit(seed, 8, 0))
+		crownLow = fh * 0.80
+		lobes, clumpR = 50, 0.07
+		green = [3]float64{green[0] * 1.35, green[1] * 1.25, green[2] * 0.9}
+		bark = [3]float64{0.45, 0.43, 0.40}
+	case bushy:
+		crownTop = fh * 0.12
+		crownLow = fh * 0.93
+		rx = fw * 0.47
+		lobes, clumpR = 46, 0.11
+	}
+	cy := (crownTop + crownLow) / 2
+	ry := (crownLow - crownTop) / 2
 	// The trunk, up into the crown.
 	for y := int(cy); y < h; y++ {
 		fy := float64(y) + 0.5
-		tw := 0.03 * fw * (1 + 0.8*fy/fh)
+		tw := 0.032 * fw * (1 + 0.8*fy/fh)
 		for x := 0; x < w; x++ {
 			u := (float64(x) + 0.5 - fw/2) / tw
 			if math.Abs(u) < 1 {
-				d.put(x, y, bark, 1, [3]float64{u, 0, math.Sqrt(1 - u*u)}, 0.4)
+				c := bark
+				if style == birch && scatterNoise(seed+3, float64(x)/6, fy/1.5) < 0.3 {
+					c = [3]float64{0.05, 0.045, 0.04} // the dark bands of a birch
+				}
+				d.put(x, y, c, 1, [3]float64{u, 0, math.Sqrt(1 - u*u)}, 0.4)
 			}
 		}
 	}
-	// The core: the crown's inside, in its own shade.
-	for y := int(cy - ry); y <= int(cy+ry); y++ {
+	// The crown's outline: an ellipse whose radius wanders with the
+	// angle (big lobes), flattened below like a real crown's underside.
+	lobe := func(ang float64) float64 {
+		return 0.82 + 0.3*scatterNoise(seed+41, ang*1.6+20, 0.5)
+	}
+	// The core: the crown's inside, in its own shade, solid.
+	for y := int(crownTop); y <= int(crownLow)+1; y++ {
 		for x := 0; x < w; x++ {
-			u, v := (float64(x)+0.5-cx)/(rx*0.8), (float64(y)+0.5-cy)/(ry*0.8)
-			if r := u*u + v*v; r < 1 {
-				c := [3]float64{green[0] * 0.6, green[1] * 0.6, green[2] * 0.6}
-				d.put(x, y, c, min(1, (1-r)/0.2), [3]float64{u, -v, 0.6}, 0.25)
+			u, v := (float64(x)+0.5-cx)/rx, (float64(y)+0.5-cy)/ry
+			r := math.Hypot(u, v) / (0.76 * lobe(math.Atan2(v, u)))
+			if r < 1 {
+				c := [3]float64{green[0] * 0.55, green[1] * 0.55, green[2] * 0.55}
+				d.put(x, y, c, min(1, (1-r)/0.1), [3]float64{u, -v, 0.6}, 0.2+0.2*(1-max(v, 0)))
 			}
 		}
 	}
-	// Clumps: balls within the ellipse, drawn from the back to the front.
+	// Clumps: balls inside the lobed outline, drawn from the back to the
+	// front.
 	type ball struct{ x, y, z, r float64 }
 	var balls []ball
-	n := 34 + int(12*hashUnit(seed, 2, 0))
+	n := lobes + int(12*hashUnit(seed, 2, 0))
 	for i := range n {
 		a := 2 * math.Pi * hashUnit(seed, 20, i)
 		s := math.Sqrt(hashUnit(seed, 21, i))
-		r := fw * (0.09 + 0.07*hashUnit(seed, 22, i))
-		bx := cx + math.Cos(a)*s*(rx-r*0.8)
-		by := cy + math.Sin(a)*s*(ry-r*0.8)
+		r := fw * (clumpR + 0.06*hashUnit(seed, 22, i))
+		l := lobe(a)
+		bx := cx + math.Cos(a)*s*(rx*l-r*0.8)
+		by := cy + math.Sin(a)*s*(ry*l-r*0.8)
 		// Clumps on the crown's rim stand in front less often.
 		z := hashUnit(seed, 23, i) * (1 - 0.5*s)
 		balls = append(balls, ball{bx, by, z, r})
@@ -239,9 +359,11 @@ func (d *drawing) broadleaf(seed uint64) {
 				if dist >= 1.08 {
 					continue
 				}
-				a := min(1, (1.08-dist)/0.16)
+				a := min(1, (1.08-dist)/0.1)
 				leaf := scatterNoise(seed+31, float64(x)/1.7, float64(y)/1.7)
-				if leaf < 0.3 && dist > 0.55 {
+				// Gaps between leaves only on the crown's rim.
+				rim := math.Hypot((float64(x)-cx)/rx, (float64(y)-cy)/ry)
+				if leaf < 0.3 && dist > 0.6 && rim > 0.92 {
 					a *= leaf / 0.3
 				}
 				dd := min(dist, 1)
@@ -251,7 +373,7 @@ func (d *drawing) broadleaf(seed uint64) {
 				nrm[0] += 0.6 * (leaf - 0.5)
 				nrm[1] += 0.6 * (scatterNoise(seed+37, float64(x)/2.2, float64(y)/2.2) - 0.5)
 				// Clumps deep in the crown (behind, low) see less sky.
-				sky := (0.5 + 0.5*b.z) * (0.7 + 0.3*(1-dd)) * (1 - 0.3*max(fy/rr, 0)) * (1 - 0.3*max((b.y-cy)/ry, 0))
+				sky := (0.5 + 0.5*b.z) * (0.7 + 0.3*(1-dd)) * (1 - 0.3*max(fy/rr, 0)) * (1 - 0.45*max((b.y-cy)/ry, 0))
 				shade := 0.8 + 0.4*leaf
 				c := [3]float64{green[0] * shade, green[1] * shade, green[2] * shade}
 				d.put(x, y, c, a, nrm, sky)
@@ -266,7 +388,9 @@ func (d *drawing) broadleaf(seed uint64) {
 func (d *drawing) rock(seed uint64) {
 	const w, h = scatterCellW, scatterCellH
 	fw, fh := float64(w), float64(h)
-	grey := 0.15 + 0.06*hashUnit(seed, 1, 0)
+	grey := 0.15 + 0.08*hashUnit(seed, 1, 0)
+	// Some rocks are low slabs, some taller blocks.
+	tall := 1.1 + 0.8*hashUnit(seed, 3, 0)
 	warm := 0.96 + 0.08*hashUnit(seed, 2, 0)
 	// The outline: corners over the upper half, their radii random.
 	const corners = 9
@@ -302,7 +426,7 @@ func (d *drawing) rock(seed uint64) {
 			v := (float64(y) + 0.5) / fh              // 0 top … 1 bottom
 			// 0 at the bottom; the cell is twice as tall as wide, the
 			// quad about 0.7 times, so this keeps the outline's shape.
-			yy := (1 - v) * 1.45
+			yy := (1 - v) * tall
 			r := math.Hypot(u, yy)
 			edge := outline(math.Atan2(yy, u))
 			if r >= edge || v > 0.99 {
@@ -352,7 +476,7 @@ func (d *drawing) blob() {
 			v := (float64(y) + 0.5 - h/2) / (h / 2)
 			r2 := u*u + v*v
 			if r2 < 1 {
-				a := math.Pow(1-r2, 1.5)
+				a := (1 - r2) * (1 - r2)
 				d.put(x, y, [3]float64{}, a, [3]float64{0, 1, 0}, 1)
 			}
 		}

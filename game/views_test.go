@@ -54,6 +54,7 @@ func testViewChecks(t *testing.T) []viewCheck {
 			g.View.FogDensity = 0   // distant ground must not fade into the sky's colour
 			g.View.Continue = false // the land beyond may hide an edge chunk, or a hole, seen from out there
 			g.View.Wireframe = false
+			g.View.Scatter = false // the z-buffer reference is the terrain alone; trees stand in front of it
 			var f frame
 			plain, sky := renderView(g, c, &f, w, h)
 			var wire *image.RGBA

@@ -23,7 +23,8 @@ import (
 //     at about 35°), none under water or on the shore;
 //   - more in moist ground: hollows and valley floors (concave ground,
 //     where water gathers), fewer on convex crests;
-//   - broadleaf trees low in the belt, conifers in its upper part, smaller
+//   - broadleaf trees low in the belt with stands of conifers among them,
+//     conifers in its upper part, smaller
 //     towards the tree line;
 //   - rocks on scree (30–37°, the angle of repose of the debris that falls
 //     off cliffs) and on gentler ground just below cliffs, a few on the
@@ -60,9 +61,10 @@ type Plant struct {
 
 // ScatterRules are the land cover the plants follow.
 type ScatterRules struct {
-	// SnowLine is the share of the height range where snow starts on
-	// level ground (the viewer's snow line); the tree line lies TreeLineGap
-	// below it in metres.
+	// SnowLine is the height, world units (metres) above the map's zero,
+	// where snow starts on level ground; the tree line lies TreeLineGap
+	// below it. It may lie far above the map: a few hundred metres of
+	// lowland hills under an alpine climate's 2800 m are forest to the top.
 	SnowLine float64
 	// Water is the water level, world units; Wet false: no water.
 	Water float64
@@ -99,9 +101,10 @@ const (
 )
 
 // TreeLine is the height, world units, above which no tree stands for a
-// snow line at share snowLine of the height range of m.
-func TreeLine(m *Heightmap, snowLine float64) float64 {
-	return snowLine*m.VerticalScale - TreeLineGap
+// snow line at height snowLine (world units): a rule in metres, whatever
+// the map's relief.
+func TreeLine(snowLine float64) float64 {
+	return snowLine - TreeLineGap
 }
 
 // Scatter is the plants on m by the rules: its trees and rocks in rows of
@@ -128,7 +131,7 @@ func Scatter(ctx context.Context, m *Heightmap, normals []float32, r ScatterRule
 	s := &ScatterSet{Tile: scatterTileCells * ts}
 	s.Cols, s.Rows = int(math.Ceil(w/s.Tile)), int(math.Ceil(d/s.Tile))
 	p := placer{m: m, normals: normals, r: r, ext: float32(side)}
-	p.treeLine = TreeLine(m, r.SnowLine)
+	p.treeLine = TreeLine(r.SnowLine)
 	p.cosLimit = math.Cos(TreeSlopeLimit * math.Pi / 180)
 	p.cosThin = math.Cos((TreeSlopeLimit - TreeSlopeThin) * math.Pi / 180)
 	seed := uint64(r.Seed)
@@ -292,6 +295,9 @@ func (p *placer) tree(x, z float64, h uint64) (Plant, bool) {
 	// Conifers in the belt's upper 600 m, broadleaf below, mixed between.
 	up := p.treeLine - y
 	coniferShare := 1 - smoothstep(350, 750, up+120*(noise-0.5)*4)
+	// Low down, stands of spruce and pine among the broadleaf woods, where
+	// the fine noise says so: a lowland forest is mixed, not one kind.
+	coniferShare = max(coniferShare, 0.4*smoothstep(0.45, 0.7, noise))
 	kind := Broadleaf
 	if unit(h, 3) < coniferShare {
 		kind = Conifer
@@ -343,9 +349,8 @@ func (p *placer) rock(x, z float64, h uint64) (Plant, bool) {
 	}
 	// None on the snow: the shader's snow on level ground where it lies
 	// thickest (its line wanders with the same noise).
-	metre := 1 / p.m.VerticalScale
-	line := p.r.SnowLine + 300*metre*(noise-0.5)
-	if smoothstep(line-60*metre, line+120*metre, y*metre) > 0.3 {
+	line := p.r.SnowLine + 300*(noise-0.5)
+	if smoothstep(line-60, line+120, y) > 0.3 {
 		return Plant{}, false
 	}
 	g := unit(h, 4)

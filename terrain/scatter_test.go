@@ -23,7 +23,7 @@ func alpineMap(t testing.TB, size int) (*Heightmap, []float32) {
 	return m, Normals(m)
 }
 
-var alpineRules = ScatterRules{SnowLine: 0.62, Water: 0.08 * 2500, Wet: true, Seed: 17}
+var alpineRules = ScatterRules{SnowLine: 0.62 * 2500, Water: 0.08 * 2500, Wet: true, Seed: 17}
 
 func TestScatterFollowsLandCover(t *testing.T) {
 	m, normals := alpineMap(t, 513)
@@ -31,7 +31,7 @@ func TestScatterFollowsLandCover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	treeLine := TreeLine(m, alpineRules.SnowLine)
+	treeLine := TreeLine(alpineRules.SnowLine)
 	cosLimit := math.Cos(TreeSlopeLimit * math.Pi / 180)
 	p := placer{m: m, normals: normals}
 	var trees, rocks, above, steep, wet, conifers, broadleaf int
@@ -78,6 +78,58 @@ func TestScatterFollowsLandCover(t *testing.T) {
 	}
 }
 
+// The default world, 1 km of hills 200 m high under the Alps' snow line
+// (2800 m), is lowland below the tree line: forest in patches, with
+// clearings where it is steep (half of it is steeper than 30°) or dry. Every tree obeys the reference
+// rule (below the tree line, no steeper than the limit, above the shore),
+// and trees stand in a fair share of the candidate cells.
+func TestScatterLowlandHasForest(t *testing.T) {
+	p := DefaultParams()
+	m, err := Generate(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.VerticalScale > 300 {
+		t.Fatalf("the default world is %v m high; the test wants lowland hills", m.VerticalScale)
+	}
+	normals := Normals(m)
+	r := ScatterRules{SnowLine: 2800, Water: 0.1 * m.VerticalScale, Wet: true, Seed: 3}
+	s, err := Scatter(context.Background(), m, normals, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees, bad := landCoverCounts(m, normals, r, s)
+	w, d := m.Extent()
+	cells := (w / DefaultTreeSpacing) * (d / DefaultTreeSpacing)
+	t.Logf("%d trees in %.0f candidate cells (%.0f %%)", trees, cells, 100*float64(trees)/cells)
+	if bad != 0 {
+		t.Errorf("%d trees break the tree line, slope or shore rule; want none", bad)
+	}
+	// Half its ground is steeper than 30°, scree and rock in the rules.
+	if float64(trees) < 0.1*cells || float64(trees) > 0.8*cells {
+		t.Errorf("%d trees in %.0f cells; want forest with clearings, 10–80 %%", trees, cells)
+	}
+}
+
+// landCoverCounts is the number of s's trees and how many of them break
+// the reference rule: above the tree line, on a slope over
+// TreeSlopeLimit, under water or on the shore.
+func landCoverCounts(m *Heightmap, normals []float32, r ScatterRules, s *ScatterSet) (trees, bad int) {
+	p := placer{m: m, normals: normals}
+	cosLimit := math.Cos(TreeSlopeLimit * math.Pi / 180)
+	for _, pl := range s.Plants {
+		if pl.Kind == Rock {
+			continue
+		}
+		trees++
+		y, n := p.ground(float64(pl.X), float64(pl.Z))
+		if y > TreeLine(r.SnowLine) || float64(n[1]) < cosLimit || (r.Wet && y < r.Water+ShoreMargin) {
+			bad++
+		}
+	}
+	return trees, bad
+}
+
 // In the forest patches of the belt (the ground the shader paints as
 // forest, gentle, dry land well below the tree line) trees fill 45–95 %
 // of the candidate cells (one tree at most each); in the open meadows of
@@ -90,7 +142,7 @@ func TestScatterForestDensity(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := placer{m: m, normals: normals, ext: float32(20480)}
-	treeLine := TreeLine(m, r.SnowLine)
+	treeLine := TreeLine(r.SnowLine)
 	// Classify 35 m squares by their centre.
 	const sq = 35.0
 	w, _ := m.Extent()
