@@ -167,6 +167,10 @@ func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt O
 	if math.IsNaN(opt.MaxError) || opt.MaxError < 0 || math.IsInf(opt.MaxError, 0) {
 		return fmt.Errorf("gltf: mesh error %v must be a non-negative number of world units", opt.MaxError)
 	}
+	// Guards the vertex numbers' uint32. Mutation testing's > as >= here
+	// survives as equivalent: a map of exactly 2³²−1 samples (17 GB of
+	// heights) cannot be made in a test, and its mesh is refused as over
+	// MaxBytes all the same.
 	if int64(m.Width)*int64(m.Height) > math.MaxUint32 {
 		return fmt.Errorf("gltf: %d×%d samples exceed 32-bit indices", m.Width, m.Height)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -251,5 +252,46 @@ func TestStitchedMeshWithinError(t *testing.T) {
 	t.Logf("mesh error %v m: %d triangles, worst %.4g m", maxErr, len(tris)/3, worst)
 	if worst > maxErr+1e-3 {
 		t.Errorf("-mesh-error %v: the mesh strays %.4g m from the map", maxErr, worst)
+	}
+}
+
+// A mesh of up to 65 536 vertices (indices 0 to 65 535) takes 16-bit
+// indices, half the index buffer; one more vertex takes 32-bit ones. The
+// indices read back the same either way.
+func TestIndexWidthAtTheBoundary(t *testing.T) {
+	for _, c := range []struct {
+		w, h int
+		want gltf.ComponentType
+	}{
+		{256, 256, gltf.ComponentUshort}, // 65 536 vertices
+		{257, 256, gltf.ComponentUint},   // 65 792
+	} {
+		var buf bytes.Buffer
+		if err := Encode(&buf, testMap(c.w, c.h), Options{Binary: true}); err != nil {
+			t.Fatal(err)
+		}
+		_, tris, doc := decode(t, buf.Bytes())
+		acc := doc.Accessors[*doc.Meshes[0].Primitives[0].Indices]
+		if acc.ComponentType != c.want {
+			t.Errorf("%d×%d: indices of type %v, want %v", c.w, c.h, acc.ComponentType, c.want)
+		}
+		if top := slices.Max(tris); int(top) != c.w*c.h-1 {
+			t.Errorf("%d×%d: largest index %d, want %d", c.w, c.h, top, c.w*c.h-1)
+		}
+	}
+}
+
+// The smallest map that has a mesh, 2×2 samples or a strip two samples
+// wide, is written: one row of cells, two triangles each.
+func TestSmallestMeshes(t *testing.T) {
+	for _, c := range [][2]int{{2, 2}, {2, 5}, {5, 2}} {
+		var buf bytes.Buffer
+		if err := Encode(&buf, testMap(c[0], c[1]), Options{Binary: true}); err != nil {
+			t.Errorf("%d×%d: %v", c[0], c[1], err)
+			continue
+		}
+		if _, tris, _ := decode(t, buf.Bytes()); len(tris) != 3*2*(c[0]-1)*(c[1]-1) {
+			t.Errorf("%d×%d: %d triangles, want %d", c[0], c[1], len(tris)/3, 2*(c[0]-1)*(c[1]-1))
+		}
 	}
 }
