@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"image"
 	"image/color"
+	"image/png"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -293,5 +295,79 @@ func TestSmallestMeshes(t *testing.T) {
 		if _, tris, _ := decode(t, buf.Bytes()); len(tris) != 3*2*(c[0]-1)*(c[1]-1) {
 			t.Errorf("%d×%d: %d triangles, want %d", c[0], c[1], len(tris)/3, 2*(c[0]-1)*(c[1]-1))
 		}
+	}
+}
+
+// A textured mesh carries its texture, read back as the same image, in a
+// GLB and in a .gltf alike, and a tile's mesh sits at its origin: what
+// an engine shows is the map draped with its colours, in its place.
+func TestTextureAndOriginReadBack(t *testing.T) {
+	tex := image.NewRGBA(image.Rect(0, 0, 12, 7))
+	for i := range tex.Pix {
+		tex.Pix[i] = byte(37 * i)
+		if i%4 == 3 {
+			tex.Pix[i] = 255 // opaque: a valid premultiplied colour
+		}
+	}
+	origin := [3]float64{640, 0, -320}
+	for _, binary := range []bool{true, false} {
+		var buf bytes.Buffer
+		m := testMap(30, 20)
+		if err := Encode(&buf, m, Options{Binary: binary, Texture: tex, Origin: origin}); err != nil {
+			t.Fatal(err)
+		}
+		pos, _, doc := decode(t, buf.Bytes())
+		if len(pos) != 30*20 {
+			t.Errorf("binary %v: %d vertices", binary, len(pos))
+		}
+		if got := doc.Nodes[0].Translation; got != origin {
+			t.Errorf("binary %v: the mesh sits at %v, want %v", binary, got, origin)
+		}
+		if len(doc.Images) != 1 || doc.Images[0].BufferView == nil {
+			t.Fatalf("binary %v: images %v", binary, doc.Images)
+		}
+		data, err := modeler.ReadBufferView(doc, doc.BufferViews[*doc.Images[0].BufferView])
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("binary %v: the texture: %v", binary, err)
+		}
+		if img.Bounds() != tex.Bounds() {
+			t.Fatalf("binary %v: texture %v, want %v", binary, img.Bounds(), tex.Bounds())
+		}
+		for y := range 7 {
+			for x := range 12 {
+				if r1, g1, b1, a1 := img.At(x, y).RGBA(); [4]uint32{r1, g1, b1, a1} != func() [4]uint32 {
+					r, g, b, a := tex.At(x, y).RGBA()
+					return [4]uint32{r, g, b, a}
+				}() {
+					t.Fatalf("binary %v: texture pixel (%d, %d) differs", binary, x, y)
+				}
+			}
+		}
+		if binary {
+			// The GLB header's length is the file's.
+			if n := int(uint32(buf.Bytes()[8]) | uint32(buf.Bytes()[9])<<8 | uint32(buf.Bytes()[10])<<16 | uint32(buf.Bytes()[11])<<24); n != buf.Len() {
+				t.Errorf("the GLB says it is %d bytes long; it is %d", n, buf.Len())
+			}
+		}
+	}
+}
+
+// A tile whose normals are to come from a larger map must lie within it,
+// on every side.
+func TestTileOutsideItsMapRefused(t *testing.T) {
+	whole := testMap(40, 30)
+	tile := testMap(20, 15)
+	for _, at := range []image.Point{{-1, 0}, {0, -1}, {21, 0}, {0, 16}} {
+		err := Encode(io.Discard, tile, Options{Binary: true, NormalsFrom: whole, NormalsAt: at})
+		if err == nil || !strings.Contains(err.Error(), "lies outside the 40×30 map") {
+			t.Errorf("a 20×15 tile at %v: error %v", at, err)
+		}
+	}
+	if err := Encode(io.Discard, tile, Options{Binary: true, NormalsFrom: whole, NormalsAt: image.Pt(20, 15)}); err != nil {
+		t.Errorf("a tile at the far corner: %v", err)
 	}
 }
