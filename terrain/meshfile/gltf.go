@@ -167,8 +167,8 @@ func EncodeContext(ctx context.Context, w io.Writer, m *terrain.Heightmap, opt O
 	if math.IsNaN(opt.MaxError) || opt.MaxError < 0 || math.IsInf(opt.MaxError, 0) {
 		return fmt.Errorf("gltf: mesh error %v must be a non-negative number of world units", opt.MaxError)
 	}
-	// Guards the vertex numbers' uint32. Mutation testing's > as >= here
-	// survives as equivalent: a map of exactly 2³²−1 samples (17 GB of
+	// Guards the vertex numbers' uint32. Mutation testing's > as >= and
+	// * as / here survive as equivalent: a map near 2³² samples (17 GB of
 	// heights) cannot be made in a test, and its mesh is refused as over
 	// MaxBytes all the same.
 	if int64(m.Width)*int64(m.Height) > math.MaxUint32 {
@@ -326,7 +326,7 @@ func document(m *terrain.Heightmap, opt Options, vs *vertexSet, nt int64, tex []
 		js = append(js, ' ')
 	}
 	le := binary.LittleEndian
-	head = make([]byte, 0, 20+len(js)+8)
+	head = make([]byte, 0, 20+len(js)+8) // a capacity only: its mutants are equivalent
 	head = append(head, "glTF"...)
 	head = le.AppendUint32(head, 2)
 	head = le.AppendUint32(head, uint32(12+8+jsonLen+8+total))
@@ -440,6 +440,11 @@ func (g *grid) vertices(ctx context.Context) (*vertexSet, error) {
 				return nil, err
 			}
 			for i := range g.cols {
+				// Each vertex is a corner of every cell around it, so
+				// marking one corner wrongly (mutation testing's * as /,
+				// + as - in these indices) changes nothing: its cell's
+				// neighbours mark it all the same. Those mutants survive
+				// as equivalent.
 				g.cells(i, j, func(ca, ra, cb, rb int) {
 					for _, k := range [4]int{ra*m.Width + ca, ra*m.Width + cb, rb*m.Width + ca, rb*m.Width + cb} {
 						vs.index[k] = 1

@@ -40,6 +40,11 @@ func TestMeshReportsItsWork(t *testing.T) {
 		if err := Encode(&log, m, Options{MaxError: maxError, Binary: true, Progress: log.report}); err != nil {
 			t.Fatal(err)
 		}
+		// A full mesh makes no level of detail: its bar starts with its
+		// first pass, not past a decimated mesh's first half.
+		if first := log.reports[0]; maxError == 0 && first > 0.1 {
+			t.Errorf("a full mesh's bar starts at %.0f %%", 100*first)
+		}
 		if len(log.reports) < 20 {
 			t.Fatalf("error %v: %d progress reports, want one a row", maxError, len(log.reports))
 		}
