@@ -371,3 +371,24 @@ func TestTileOutsideItsMapRefused(t *testing.T) {
 		t.Errorf("a tile at the far corner: %v", err)
 	}
 }
+
+// The texture coordinates span the map: u across the columns and v down
+// the rows from 0 to 1, so a texture of the map drapes it edge to edge.
+func TestTexcoordsSpanTheMap(t *testing.T) {
+	m := testMap(17, 9)
+	var buf bytes.Buffer
+	if err := Encode(&buf, m, Options{Binary: true}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, doc := decode(t, buf.Bytes())
+	uv, err := modeler.ReadTextureCoord(doc, doc.Accessors[doc.Meshes[0].Primitives[0].Attributes[gltf.TEXCOORD_0]], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, got := range uv {
+		col, row := k%m.Width, k/m.Width
+		if want := [2]float32{float32(col) / 16, float32(row) / 8}; got != want {
+			t.Fatalf("vertex %d (col %d, row %d): uv %v, want %v", k, col, row, got, want)
+		}
+	}
+}
