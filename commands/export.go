@@ -435,15 +435,12 @@ type meshTile struct {
 // (shaped by the export options, placed as tile says) or a heightmap file.
 func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions, tile meshTile) error {
 	progress := e.bar.Phase("writing " + filepath.Base(path))
-	// Files whose size is known before they are written report their
-	// bytes; a PNG reports its rows itself.
+	// An r16, whose size is known before it is written, reports its
+	// bytes; the other writers report their share of the work themselves.
 	var size int64
-	switch ext := strings.ToLower(filepath.Ext(path)); {
-	case ext == ".r16" || ext == ".raw":
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".r16" || ext == ".raw" {
 		size = 2 * int64(m.Width) * int64(m.Height)
-	case ext == ".glb" && e.meshError == 0 && !e.bakeTexture:
-		size = meshfile.FullMeshBytes(m.Width, m.Height)
-	case ext == ".png":
+	} else {
 		so.Progress = progress
 	}
 	if !isMesh(path) {
@@ -454,15 +451,14 @@ func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.He
 		return g.Add(path, countBytes(encode, size, progress))
 	}
 	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb"),
-		Origin: tile.origin, NormalsFrom: tile.whole, NormalsAt: tile.at}
+		Origin: tile.origin, NormalsFrom: tile.whole, NormalsAt: tile.at, Progress: progress}
 	if e.bakeTexture {
 		var err error
 		if mo.Texture, err = materials.BakeContext(ctx, m, materials.DefaultRule); err != nil {
 			return err
 		}
 	}
-	encode := func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) }
-	err := g.Add(path, countBytes(encode, size, progress))
+	err := g.Add(path, func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) })
 	var large *meshfile.TooLargeError
 	if errors.As(err, &large) {
 		return fmt.Errorf("%w (%s)", err, meshAdvice(large.Width, large.Height, tile.tiles))

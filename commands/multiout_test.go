@@ -153,13 +153,13 @@ func TestProgressPerPhase(t *testing.T) {
 	if !strings.Contains(buf.String(), "25% 10s, about 30s left") {
 		t.Errorf("erosion at a quarter after 10 s: %q, want about 30s left", buf.String())
 	}
-	b.Phase("writing m.exr") // reports no fraction: its time alone
+	b.Phase("writing p.json") // reports no fraction: its time alone
 	clock = clock.Add(1500 * time.Millisecond)
 	b.Finish()
-	if got, want := phasesOf(buf.String()), []string{"hydraulic erosion", "writing m.exr"}; !slices.Equal(got, want) {
+	if got, want := phasesOf(buf.String()), []string{"hydraulic erosion", "writing p.json"}; !slices.Equal(got, want) {
 		t.Errorf("phases %q, want %q", got, want)
 	}
-	if !strings.Contains(buf.String(), "writing m.exr            1.5s\n") {
+	if !strings.Contains(buf.String(), "writing p.json           1.5s\n") {
 		t.Errorf("the writing line: %q", buf.String())
 	}
 
@@ -180,6 +180,24 @@ func TestProgressPerPhase(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "generated in ") || !strings.Contains(stdout, ", written in ") {
 		t.Errorf("summary %q; want the build's and the writing's time", stdout)
+	}
+
+	// Every heightmap and mesh writer reports its share of the work, so
+	// that writing a large map shows a bar and an estimate, not its time
+	// alone; a decimated mesh too, whose size is not known before.
+	_, stderr, err = runCLI(t, "-size", "129", "-o", filepath.Join(dir, "m.exr"), "-o", filepath.Join(dir, "m.tif"),
+		"-o", filepath.Join(dir, "m.obj"), "-o", filepath.Join(dir, "m.glb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, decimated, err := runCLI(t, "-size", "129", "-mesh-error", "1", "-o", filepath.Join(dir, "d.glb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{"m.exr", "m.tif", "m.obj", "m.glb", "d.glb"} {
+		if !regexp.MustCompile(`writing ` + file + ` +\[=+\] 100% `).MatchString(stderr + decimated) {
+			t.Errorf("no full bar for writing %s in %q", file, stderr+decimated)
+		}
 	}
 }
 

@@ -18,8 +18,8 @@ var (
 	plainOnce sync.Once
 	plainBin  string
 	plainErr  error
-	// scratch holds what the tests build once for all of them (the plain
-	// binary, the web page); TestMain removes it.
+	// scratch holds what the tests build once for all of them (the plain,
+	// guest and desktop binaries, the web page); TestMain removes it.
 	scratch string
 )
 

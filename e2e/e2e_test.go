@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,10 +31,64 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	os.Exit(runInTempRoot(m))
+}
+
+// runInTempRoot runs the tests with TMPDIR set to a folder of the run's
+// own, so that every temporary folder the tests, the programs they start
+// and Chromium make lies in it; afterwards it reports anything left there
+// as a failure (a run left a 36 MB build folder in /tmp each time,
+// removed only a day later) and removes the folder all the same.
+// Other runs on the same machine cannot be mistaken for this one's.
+func runInTempRoot(m *testing.M) int {
+	root, err := os.MkdirTemp("", "cordillera-e2e-run")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(root)
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", root)
+	code := run(m)
+	if had {
+		os.Setenv("TMPDIR", old)
+	} else {
+		os.Unsetenv("TMPDIR")
+	}
+	if left := leftovers(root); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "e2e: the run left %d entries in its temporary folder: %s\n", len(left), strings.Join(left, ", "))
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+// leftovers lists the entries in dir with their sizes.
+func leftovers(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range entries {
+		var size int64
+		_ = filepath.WalkDir(filepath.Join(dir, e.Name()), func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if info, err := d.Info(); err == nil {
+					size += info.Size()
+				}
+			}
+			return nil
+		})
+		left = append(left, fmt.Sprintf("%s (%d bytes)", e.Name(), size))
+	}
+	return left
+}
+
+// run runs the tests, with the host loop on the main goroutine when there
+// is a display, and removes the shared build folder.
+func run(m *testing.M) int {
+	defer removeScratch()
 	if !testenv.HasDisplay() {
-		code := m.Run() // hostRunning stays false: the display tests skip (or fail, see internal/testenv)
-		removeScratch()
-		os.Exit(code)
+		return m.Run() // hostRunning stays false: the display tests skip (or fail, see internal/testenv)
 	}
 	hostRunning = true
 	code := 0
@@ -48,11 +103,7 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
-	if buildDir != "" {
-		_ = os.RemoveAll(buildDir)
-	}
-	removeScratch()
-	os.Exit(code)
+	return code
 }
 
 // removeScratch removes the shared build folder; Chromium may still be

@@ -106,7 +106,6 @@ var (
 	guestOnce sync.Once
 	guestBin  string
 	guestErr  error
-	buildDir  string // removed by TestMain
 )
 
 // repoRoot is the module root: the e2e package's parent directory (go test
@@ -124,13 +123,12 @@ func repoRoot() string {
 // EBITENGINE_VM_ENDPOINT instead of opening a window.
 func guestBinary() (string, error) {
 	guestOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "cordillera-e2e-bin")
+		dir, err := scratchDir()
 		if err != nil {
 			guestErr = err
 			return
 		}
-		buildDir = dir
-		bin := filepath.Join(dir, "cordillera")
+		bin := filepath.Join(dir, "cordillera-guest")
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "go", "build", "-tags", "ebitenginevmguest", "-o", bin, ".")

@@ -36,12 +36,14 @@ var (
 // desktopBinary builds the cordillera command as a desktop program, once.
 func desktopBinary() (string, error) {
 	desktopOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "cordillera-e2e-desktop")
+		// In the run's shared build folder, which TestMain removes: a
+		// folder of its own was left behind by every run (36 MB).
+		dir, err := scratchDir()
 		if err != nil {
 			desktopErr = err
 			return
 		}
-		bin := filepath.Join(dir, "cordillera")
+		bin := filepath.Join(dir, "cordillera-desktop")
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")

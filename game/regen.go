@@ -185,6 +185,13 @@ func (r *Regenerator) start(job func(ctx context.Context, id uint64)) uint64 {
 	go func() {
 		defer r.wg.Done()
 		defer cancel()
+		// A request replaced before its goroutine ran does nothing: a
+		// burst of requests (a slider dragged on a loaded machine) left
+		// hundreds of replaced jobs each doing their setup before they
+		// looked at ctx, and the newest waited behind them.
+		if ctx.Err() != nil {
+			return
+		}
 		job(ctx, id)
 	}()
 	return id

@@ -58,8 +58,13 @@ type World struct {
 }
 
 // erosionShare is the part of the progress bar erosion takes when it runs:
-// it costs much more than generating.
-const erosionShare = 0.8
+// it costs much more than generating. On a route, routeBefore is the
+// route's work before the erosion stages (its solve and follow step),
+// and what is left the route's work after them (its road).
+const (
+	erosionShare = 0.8
+	routeBefore  = 0.17
+)
 
 // Generate makes the map p describes: the generator's map, normalised and
 // shaped by its post-effect (terrain.Generate), then worn by the erosion
@@ -89,7 +94,7 @@ func generate(ctx context.Context, p terrain.Params, stride int, opt Options) (*
 		return nil, err
 	}
 	w := &World{Map: m}
-	if err := erode(ctx, w, p, opt, genShare); err != nil {
+	if err := erode(ctx, w, p, opt, genShare, 1-genShare); err != nil {
 		return nil, err
 	}
 	if len(erosion.Stages(p)) > 0 {
@@ -108,7 +113,7 @@ func Erode(ctx context.Context, src *terrain.Heightmap, p terrain.Params, opt Op
 	m := *src
 	m.Samples = append([]float32(nil), src.Samples...)
 	w := &World{Map: &m}
-	if err := erode(ctx, w, p, opt, 0); err != nil {
+	if err := erode(ctx, w, p, opt, 0, 1); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -123,34 +128,45 @@ func Route(ctx context.Context, p terrain.Params, t *track.Track, opt Options) (
 		return nil, err
 	}
 	w := &World{}
-	// The route's progress is the route terrain phase's until the erosion
-	// stages take over; it reports nothing after them, so the phase that
-	// follows ("route constraint") shows its time alone.
+	// The route reports its share of its own work, standing at
+	// route.StageAt while the erosion stages run between its solve and
+	// its road: the "route terrain" phase shows the work before them, the
+	// "route constraint" phase the rest. Of the whole, the route's work
+	// before the stages takes routeBefore, the stages erosionShare.
 	var mu sync.Mutex
 	own := opt.phase("route terrain")
-	progress := func(f float64) {
-		mu.Lock()
-		o := own
-		mu.Unlock()
-		if o != nil {
-			o(f)
-		}
-	}
+	phaseOf := func(f float64) float64 { return f } // the phase's share done at the route's f
+	wholeOf := func(f float64) float64 { return f } // the whole's
 	var stage route.Stage
 	if len(erosion.Stages(p)) > 0 {
+		phaseOf = func(f float64) float64 { return min(f/route.StageAt, 1) }
+		wholeOf = func(f float64) float64 { return routeBefore * min(f/route.StageAt, 1) }
 		stage = func(ctx context.Context, m *terrain.Heightmap) error {
 			w.Map = m
-			mu.Lock()
-			own = nil
-			mu.Unlock()
-			if err := erode(ctx, w, p, opt, 0.35); err != nil {
+			if err := erode(ctx, w, p, opt, routeBefore, erosionShare); err != nil {
 				return err
 			}
-			opt.phase("route constraint")
+			after := func(f float64) float64 { return min(max(f-route.StageAt, 0)/(1-route.StageAt), 1) }
+			constraint := opt.phase("route constraint")
+			mu.Lock()
+			own, phaseOf = constraint, after
+			wholeOf = func(f float64) float64 { return routeBefore + erosionShare + (1-routeBefore-erosionShare)*after(f) }
+			mu.Unlock()
 			return nil
 		}
 	}
-	res, err := route.GenerateWith(ctx, p, t, stage, parallel.Tee(opt.Progress, progress))
+	progress := func(f float64) {
+		mu.Lock()
+		o, pf, wf := own, phaseOf, wholeOf
+		mu.Unlock()
+		if o != nil {
+			o(pf(f))
+		}
+		if opt.Progress != nil {
+			opt.Progress(wf(f))
+		}
+	}
+	res, err := route.GenerateWith(ctx, p, t, stage, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -167,12 +183,12 @@ func Check(p terrain.Params) error {
 }
 
 // erode runs the erosion stages on w.Map, reporting progress on
-// [base, 1] of the whole.
-func erode(ctx context.Context, w *World, p terrain.Params, opt Options, base float64) error {
+// [base, base+span] of the whole.
+func erode(ctx context.Context, w *World, p terrain.Params, opt Options, base, span float64) error {
 	if len(erosion.Stages(p)) == 0 {
 		return nil
 	}
-	eo := erosion.Options{Progress: parallel.Range(opt.Progress, base, 1-base)}
+	eo := erosion.Options{Progress: parallel.Range(opt.Progress, base, span)}
 	if opt.Phase != nil {
 		eo.Stage = func(stage string) terrain.Progress { return opt.Phase(stage + " erosion") }
 	}

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"math"
+	"slices"
+	"sync"
 	"testing"
 
 	"cordillera/route/track"
@@ -110,9 +112,8 @@ func TestErodedPresets(t *testing.T) {
 	}
 }
 
-// With a route, erosion runs before the route's points are met, so the
-// map still passes through them.
-func TestRouteErodedStillMeetsTheTrack(t *testing.T) {
+// testTrack is a 60-point track of about 460 m across a valley side.
+func testTrack() *track.Track {
 	tr := &track.Track{Format: track.CSV}
 	seg := make([]track.Point, 60)
 	for i := range seg {
@@ -120,6 +121,13 @@ func TestRouteErodedStillMeetsTheTrack(t *testing.T) {
 		seg[i] = track.Point{Lat: 46 + 0.004*math.Cos(a), Lon: 7 + 0.006*float64(i)/59, Ele: 500 + 40*math.Sin(3*a), HasEle: true}
 	}
 	tr.Segments = [][]track.Point{seg}
+	return tr
+}
+
+// With a route, erosion runs before the route's points are met, so the
+// map still passes through them.
+func TestRouteErodedStillMeetsTheTrack(t *testing.T) {
+	tr := testTrack()
 	p := terrain.DefaultParams()
 	p.Size, p.Erosion = 257, "hydraulic,thermal"
 	w, err := Route(context.Background(), p, tr, Options{Masks: true})
@@ -131,5 +139,65 @@ func TestRouteErodedStillMeetsTheTrack(t *testing.T) {
 	}
 	if w.Route.MaxError > 1e-3 {
 		t.Errorf("max error at the solved points %g after erosion, want ≤ 1e-3", w.Route.MaxError)
+	}
+}
+
+// A route's bar runs each of its phases to the end, erosion or not: the
+// route terrain (solve and follow step) up to 100 % before the erosion
+// stages, the route constraint (points met again, road) after them with
+// a fraction of its own; and the whole never goes back. The route's bar
+// stopped at 60 % and the constraint phase showed its time alone.
+func TestRoutePhasesReachTheirEnd(t *testing.T) {
+	for _, ero := range []string{"", "thermal"} {
+		p := terrain.DefaultParams()
+		p.Size, p.Erosion = 129, ero
+		var mu sync.Mutex
+		var names []string
+		last := map[string]float64{}
+		var whole []float64
+		opt := Options{
+			Phase: func(name string) terrain.Progress {
+				mu.Lock()
+				names = append(names, name)
+				mu.Unlock()
+				return func(f float64) {
+					mu.Lock()
+					defer mu.Unlock()
+					if f < last[name] || f > 1 {
+						t.Errorf("erosion %q: phase %s at %v after %v", ero, name, f, last[name])
+					}
+					last[name] = f
+				}
+			},
+			Progress: func(f float64) {
+				mu.Lock()
+				whole = append(whole, f)
+				mu.Unlock()
+			},
+		}
+		if _, err := Route(context.Background(), p, testTrack(), opt); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"route terrain"}
+		if ero != "" {
+			want = []string{"route terrain", ero + " erosion", "route constraint"}
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("erosion %q: phases %q, want %q", ero, names, want)
+		}
+		for _, name := range names {
+			if f := last[name]; math.Abs(f-1) > 1e-9 {
+				t.Errorf("erosion %q: phase %s ends at %.0f %%", ero, name, 100*f)
+			}
+		}
+		for i := 1; i < len(whole); i++ {
+			if whole[i] < whole[i-1]-1e-12 {
+				t.Errorf("erosion %q: the whole goes back from %v to %v", ero, whole[i-1], whole[i])
+				break
+			}
+		}
+		if n := len(whole); n == 0 || math.Abs(whole[n-1]-1) > 1e-9 {
+			t.Errorf("erosion %q: the whole ends at %v", ero, whole)
+		}
 	}
 }

@@ -282,6 +282,7 @@ func TestSweepRemovesOnlyOurTemporaries(t *testing.T) {
 		{fmt.Sprintf(".crashed.r16.tmp-cordillera-%d-42", deadPID), false}, // its run is gone
 		{fmt.Sprintf(".live.exr.tmp-cordillera-%d-7", livePID), false},     // its run is alive
 		{fmt.Sprintf(".reused.tif.tmp-cordillera-%d-8", livePID), true},    // a PID reused since
+		{".zero.obj.tmp-cordillera-0-9", false},                            // PID 0 is no process (to kill, our own group)
 	} {
 		path := filepath.Join(dir, f.name)
 		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
@@ -317,5 +318,46 @@ func TestTemporaryCarriesMarker(t *testing.T) {
 	prefix := fmt.Sprintf(".map.png.tmp-cordillera-%d-", os.Getpid())
 	if len(seen) != 1 || !strings.HasPrefix(seen[0], prefix) || !tmpName.MatchString(seen[0]) {
 		t.Errorf("while writing the folder holds %q; want one temporary named %s…", seen, prefix)
+	}
+}
+
+// A folder is swept once a run, however its path is spelt: the explorer
+// saves its state every few frames and would list its folder each time.
+// A stale temporary that appears after the first write stays until the
+// next run, whether the folder is then named relatively or absolutely.
+func TestSweepOncePerFolderHoweverSpelt(t *testing.T) {
+	dead := exec.Command(os.Args[0], "-test.run=^$")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("maps", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(filepath.Join("maps", "a.png"), writeString("a")); err != nil {
+		t.Fatal(err)
+	}
+	stale := fmt.Sprintf(".b.png.tmp-cordillera-%d-1", dead.Process.Pid)
+	if err := os.WriteFile(filepath.Join("maps", stale), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(filepath.Join(dir, "maps", "c.png"), writeString("c")); err != nil {
+		t.Fatal(err)
+	}
+	if names := dirNames(t, filepath.Join(dir, "maps")); !slices.Contains(names, stale) {
+		t.Errorf("the folder was swept again when named absolutely: %q", names)
+	}
+}
+
+// A target whose folder is a file is refused with the system's reason,
+// not taken for a missing file.
+func TestCheckTargetUnderAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "map.png")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CheckTarget(filepath.Join(file, "x.png")); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("a target under a file: error %v, want \"not a directory\"", err)
 	}
 }

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"cordillera/internal/testenv"
 	"errors"
 	"os"
 	"path/filepath"
@@ -61,6 +62,17 @@ func TestLockTakesOverStaleAndRefusesLinks(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(victim); string(data) != "keep" {
 		t.Errorf("the link's target now holds %q", data)
+	}
+	// A lock file that is a special file (a named pipe here) is refused,
+	// not locked: it is no lock a later run could see.
+	pipe := filepath.Join(dir, "p.tif")
+	if testenv.Mkfifo(LockPath(pipe)) == nil {
+		if unlock, err := Lock(pipe); err == nil || !strings.Contains(err.Error(), "is a named pipe (FIFO); want a lock file") {
+			t.Errorf("a lock file that is a named pipe: error %v", err)
+			if err == nil {
+				unlock()
+			}
+		}
 	}
 	if _, err := Lock(filepath.Join(dir, "missing", "t.tif")); err == nil || !strings.Contains(err.Error(), "cannot write into folder "+filepath.Join(dir, "missing")) {
 		t.Errorf("missing folder: error %v", err)

@@ -38,9 +38,11 @@ type SaveOptions struct {
 	// since): a TIFF writes them back as nodata. nil for none; otherwise
 	// one entry per sample.
 	NoData []bool
-	// Progress, if set, receives the fraction of the file written: the
-	// PNG writer reports it as its segments are written; the other
-	// formats do not.
+	// Progress, if set, receives the fraction of the file written, in
+	// shares of the writing's time: PNG as its segments are compressed,
+	// EXR and TIFF as their blocks are, OBJ as its rows are formatted.
+	// r16 does not (its size is known, so the caller can count its
+	// bytes).
 	Progress terrain.Progress
 }
 
@@ -117,11 +119,13 @@ func Encoder(path string, m *terrain.Heightmap, opt SaveOptions) (func(io.Writer
 		if channel == "" {
 			channel = "Y"
 		}
-		encode = func(w io.Writer, m *terrain.Heightmap) error { return encodeEXR(w, m, opt.Base, channel) }
+		encode = func(w io.Writer, m *terrain.Heightmap) error { return encodeEXR(w, m, opt.Base, channel, opt.Progress) }
 	case ".tif", ".tiff":
-		encode = func(w io.Writer, m *terrain.Heightmap) error { return encodeTIFF(w, m, opt.Base, opt.Geo, opt.NoData) }
+		encode = func(w io.Writer, m *terrain.Heightmap) error {
+			return encodeTIFF(w, m, opt.Base, opt.Geo, opt.NoData, opt.Progress)
+		}
 	case ".obj":
-		encode = EncodeOBJ
+		encode = func(w io.Writer, m *terrain.Heightmap) error { return writeOBJ(w, m, opt.Progress) }
 	default:
 		return nil, fmt.Errorf("%s: cannot save a heightmap as %q; supported extensions: %s", path, ext, SaveExtensions)
 	}

@@ -243,11 +243,14 @@ func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 		case free <- r.data:
 		default:
 		}
-		if img.progress != nil {
+		if img.progress != nil && s+1 < segments {
 			img.progress(float64(s+1) / float64(segments))
 		}
 	}
 	cw.chunk("IEND", nil)
+	if img.progress != nil && cw.err == nil {
+		img.progress(1) // once the file is whole
+	}
 	return cw.err
 }
 

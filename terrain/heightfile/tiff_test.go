@@ -253,7 +253,7 @@ func FuzzDecodeTIFF(f *testing.F) {
 	f.Add(buf.Bytes())
 	f.Add([]byte("MM\x00\x2a\x00\x00\x00\x08"))
 	buf.Reset()
-	if err := encodeTIFF(&buf, randomHeightmap(6, 5, 2), 3, geo, []bool{true, false, false, true, 29: true}); err != nil {
+	if err := encodeTIFF(&buf, randomHeightmap(6, 5, 2), 3, geo, []bool{true, false, false, true, 29: true}, nil); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes()) // a GDAL_NODATA tag and nodata samples

@@ -148,3 +148,13 @@ func TestTooLargeMeshRefused(t *testing.T) {
 		t.Errorf("a mesh of exactly the limit: %v", err)
 	}
 }
+
+// The refusal states the mesh's size and the limit in gigabytes, as a
+// user sizes tiles by them.
+func TestTooLargeMessageInGigabytes(t *testing.T) {
+	e := &TooLargeError{Width: 8193, Height: 8193, Vertices: 8193 * 8193, Triangles: 2 * 8192 * 8192,
+		Bytes: FullMeshBytes(8193, 8193), Limit: MaxBytes}
+	if msg := e.Error(); !strings.Contains(msg, "would be 3.76 GB, over the limit of 2.00 GB") {
+		t.Errorf("refusal %q; want the size 3.76 GB and the limit 2.00 GB", msg)
+	}
+}

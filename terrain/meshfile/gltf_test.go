@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"image"
 	"image/color"
+	"image/png"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,5 +251,141 @@ func TestStitchedMeshWithinError(t *testing.T) {
 	t.Logf("mesh error %v m: %d triangles, worst %.4g m", maxErr, len(tris)/3, worst)
 	if worst > maxErr+1e-3 {
 		t.Errorf("-mesh-error %v: the mesh strays %.4g m from the map", maxErr, worst)
+	}
+}
+
+// A mesh of up to 65 536 vertices (indices 0 to 65 535) takes 16-bit
+// indices, half the index buffer; one more vertex takes 32-bit ones. The
+// indices read back the same either way.
+func TestIndexWidthAtTheBoundary(t *testing.T) {
+	for _, c := range []struct {
+		w, h int
+		want gltf.ComponentType
+	}{
+		{256, 256, gltf.ComponentUshort}, // 65 536 vertices
+		{257, 256, gltf.ComponentUint},   // 65 792
+	} {
+		var buf bytes.Buffer
+		if err := Encode(&buf, testMap(c.w, c.h), Options{Binary: true}); err != nil {
+			t.Fatal(err)
+		}
+		_, tris, doc := decode(t, buf.Bytes())
+		acc := doc.Accessors[*doc.Meshes[0].Primitives[0].Indices]
+		if acc.ComponentType != c.want {
+			t.Errorf("%d×%d: indices of type %v, want %v", c.w, c.h, acc.ComponentType, c.want)
+		}
+		if top := slices.Max(tris); int(top) != c.w*c.h-1 {
+			t.Errorf("%d×%d: largest index %d, want %d", c.w, c.h, top, c.w*c.h-1)
+		}
+	}
+}
+
+// The smallest map that has a mesh, 2×2 samples or a strip two samples
+// wide, is written: one row of cells, two triangles each.
+func TestSmallestMeshes(t *testing.T) {
+	for _, c := range [][2]int{{2, 2}, {2, 5}, {5, 2}} {
+		var buf bytes.Buffer
+		if err := Encode(&buf, testMap(c[0], c[1]), Options{Binary: true}); err != nil {
+			t.Errorf("%d×%d: %v", c[0], c[1], err)
+			continue
+		}
+		if _, tris, _ := decode(t, buf.Bytes()); len(tris) != 3*2*(c[0]-1)*(c[1]-1) {
+			t.Errorf("%d×%d: %d triangles, want %d", c[0], c[1], len(tris)/3, 2*(c[0]-1)*(c[1]-1))
+		}
+	}
+}
+
+// A textured mesh carries its texture, read back as the same image, in a
+// GLB and in a .gltf alike, and a tile's mesh sits at its origin: what
+// an engine shows is the map draped with its colours, in its place.
+func TestTextureAndOriginReadBack(t *testing.T) {
+	tex := image.NewRGBA(image.Rect(0, 0, 12, 7))
+	for i := range tex.Pix {
+		tex.Pix[i] = byte(37 * i)
+		if i%4 == 3 {
+			tex.Pix[i] = 255 // opaque: a valid premultiplied colour
+		}
+	}
+	origin := [3]float64{640, 0, -320}
+	for _, binary := range []bool{true, false} {
+		var buf bytes.Buffer
+		m := testMap(30, 20)
+		if err := Encode(&buf, m, Options{Binary: binary, Texture: tex, Origin: origin}); err != nil {
+			t.Fatal(err)
+		}
+		pos, _, doc := decode(t, buf.Bytes())
+		if len(pos) != 30*20 {
+			t.Errorf("binary %v: %d vertices", binary, len(pos))
+		}
+		if got := doc.Nodes[0].Translation; got != origin {
+			t.Errorf("binary %v: the mesh sits at %v, want %v", binary, got, origin)
+		}
+		if len(doc.Images) != 1 || doc.Images[0].BufferView == nil {
+			t.Fatalf("binary %v: images %v", binary, doc.Images)
+		}
+		data, err := modeler.ReadBufferView(doc, doc.BufferViews[*doc.Images[0].BufferView])
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("binary %v: the texture: %v", binary, err)
+		}
+		if img.Bounds() != tex.Bounds() {
+			t.Fatalf("binary %v: texture %v, want %v", binary, img.Bounds(), tex.Bounds())
+		}
+		for y := range 7 {
+			for x := range 12 {
+				if r1, g1, b1, a1 := img.At(x, y).RGBA(); [4]uint32{r1, g1, b1, a1} != func() [4]uint32 {
+					r, g, b, a := tex.At(x, y).RGBA()
+					return [4]uint32{r, g, b, a}
+				}() {
+					t.Fatalf("binary %v: texture pixel (%d, %d) differs", binary, x, y)
+				}
+			}
+		}
+		if binary {
+			// The GLB header's length is the file's.
+			if n := int(uint32(buf.Bytes()[8]) | uint32(buf.Bytes()[9])<<8 | uint32(buf.Bytes()[10])<<16 | uint32(buf.Bytes()[11])<<24); n != buf.Len() {
+				t.Errorf("the GLB says it is %d bytes long; it is %d", n, buf.Len())
+			}
+		}
+	}
+}
+
+// A tile whose normals are to come from a larger map must lie within it,
+// on every side.
+func TestTileOutsideItsMapRefused(t *testing.T) {
+	whole := testMap(40, 30)
+	tile := testMap(20, 15)
+	for _, at := range []image.Point{{-1, 0}, {0, -1}, {21, 0}, {0, 16}} {
+		err := Encode(io.Discard, tile, Options{Binary: true, NormalsFrom: whole, NormalsAt: at})
+		if err == nil || !strings.Contains(err.Error(), "lies outside the 40×30 map") {
+			t.Errorf("a 20×15 tile at %v: error %v", at, err)
+		}
+	}
+	if err := Encode(io.Discard, tile, Options{Binary: true, NormalsFrom: whole, NormalsAt: image.Pt(20, 15)}); err != nil {
+		t.Errorf("a tile at the far corner: %v", err)
+	}
+}
+
+// The texture coordinates span the map: u across the columns and v down
+// the rows from 0 to 1, so a texture of the map drapes it edge to edge.
+func TestTexcoordsSpanTheMap(t *testing.T) {
+	m := testMap(17, 9)
+	var buf bytes.Buffer
+	if err := Encode(&buf, m, Options{Binary: true}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, doc := decode(t, buf.Bytes())
+	uv, err := modeler.ReadTextureCoord(doc, doc.Accessors[doc.Meshes[0].Primitives[0].Attributes[gltf.TEXCOORD_0]], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, got := range uv {
+		col, row := k%m.Width, k/m.Width
+		if want := [2]float32{float32(col) / 16, float32(row) / 8}; got != want {
+			t.Fatalf("vertex %d (col %d, row %d): uv %v, want %v", k, col, row, got, want)
+		}
 	}
 }

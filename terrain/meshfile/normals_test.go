@@ -1,6 +1,7 @@
 package meshfile
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -77,4 +78,26 @@ func vec64(v [3]float32) [3]float64 { return [3]float64{float64(v[0]), float64(v
 
 func near(a, b [3]float64, tol float64) bool {
 	return math.Abs(a[0]-b[0]) <= tol && math.Abs(a[1]-b[1]) <= tol && math.Abs(a[2]-b[2]) <= tol
+}
+
+// Every vertex's normal is the map's own (terrain.Normals), however far
+// down a tall map it lies: the writer computes them a band of rows at a
+// time, and a band past the first must be its own rows'.
+func TestNormalsAreTheMapsOnTallMaps(t *testing.T) {
+	m := testMap(23, 100)
+	var buf bytes.Buffer
+	if err := Encode(&buf, m, Options{Binary: true}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, doc := decode(t, buf.Bytes())
+	got, err := modeler.ReadNormal(doc, doc.Accessors[doc.Meshes[0].Primitives[0].Attributes[gltf.NORMAL]], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := terrain.Normals(m)
+	for k, n := range got {
+		if n != [3]float32{want[3*k], want[3*k+1], want[3*k+2]} {
+			t.Fatalf("vertex %d (row %d): normal %v, want %v", k, k/m.Width, n, want[3*k:3*k+3])
+		}
+	}
 }

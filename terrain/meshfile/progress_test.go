@@ -1,0 +1,113 @@
+package meshfile
+
+import (
+	"errors"
+	"testing"
+)
+
+// progressLog records the progress reports of an encoding and how many
+// bytes were written at each; with fail > 0 it refuses writes past fail
+// bytes, as a full disk does.
+type progressLog struct {
+	written, fail int64
+	at            []int64
+	reports       []float64
+}
+
+var errDiskFull = errors.New("disk full")
+
+func (l *progressLog) Write(p []byte) (int, error) {
+	if l.fail > 0 && l.written+int64(len(p)) > l.fail {
+		return 0, errDiskFull
+	}
+	l.written += int64(len(p))
+	return len(p), nil
+}
+
+func (l *progressLog) report(f float64) {
+	l.reports = append(l.reports, f)
+	l.at = append(l.at, l.written)
+}
+
+// Writing a mesh shows a bar that moves, for a decimated mesh too (whose
+// size is not known until most of the work is done): the reports never
+// go back, every pass moves the bar, and 100 % comes once the last byte is
+// written and only then. A write that fails never says 100 %.
+func TestMeshReportsItsWork(t *testing.T) {
+	m := testMap(300, 200)
+	for _, maxError := range []float64{0, 0.5} {
+		var log progressLog
+		if err := Encode(&log, m, Options{MaxError: maxError, Binary: true, Progress: log.report}); err != nil {
+			t.Fatal(err)
+		}
+		// A full mesh makes no level of detail: its bar starts with its
+		// first pass, not past a decimated mesh's first half.
+		if first := log.reports[0]; maxError == 0 && first > 0.1 {
+			t.Errorf("a full mesh's bar starts at %.0f %%", 100*first)
+		}
+		if len(log.reports) < 20 {
+			t.Fatalf("error %v: %d progress reports, want one a row", maxError, len(log.reports))
+		}
+		prev := 0.0
+		for i, f := range log.reports {
+			if f < prev || f > 1 {
+				t.Errorf("error %v: report %d is %v after %v", maxError, i, f, prev)
+			}
+			prev = f
+		}
+		// Each pass that runs ends where the next begins: the shares of
+		// all of them add up to the whole.
+		sum := 0.0
+		for _, s := range meshShares[maxError > 0] {
+			sum += s.share
+		}
+		if sum < 0.999 || sum > 1.001 {
+			t.Errorf("error %v: the passes' shares add up to %v", maxError, sum)
+		}
+		for i, f := range log.reports {
+			if f == 1 && log.at[i] != log.written {
+				t.Errorf("error %v: 100 %% at byte %d of %d", maxError, log.at[i], log.written)
+				break
+			}
+		}
+		if last := log.reports[len(log.reports)-1]; last != 1 {
+			t.Errorf("error %v: the last report is %v, want 1", maxError, last)
+		}
+
+		failed := progressLog{fail: log.written / 2}
+		if err := Encode(&failed, m, Options{MaxError: maxError, Binary: true, Progress: failed.report}); !errors.Is(err, errDiskFull) {
+			t.Errorf("error %v: onto a full disk: %v", maxError, err)
+		}
+		for _, f := range failed.reports {
+			if f == 1 {
+				t.Errorf("error %v: a failed write reported 100 %%", maxError)
+				break
+			}
+		}
+	}
+}
+
+// The refine pass runs as many sweeps as the stitching needs: each sweep
+// moves the bar on by half of what is left of the pass's share, so it
+// never goes back and never passes the next pass's start.
+func TestRefineSweepsStayInTheirShare(t *testing.T) {
+	var got []float64
+	mt := newMeter(func(f float64) { got = append(got, f) }, true)
+	for sweep := range 5 {
+		for j := range 4 {
+			mt.refine(sweep, j, 4)
+		}
+	}
+	mt.report("mark", 0)
+	lo, hi := meshShares[true][0].share, meshShares[true][0].share+meshShares[true][1].share
+	prev := lo
+	for i, f := range got[:len(got)-1] {
+		if f < prev || f >= hi {
+			t.Errorf("report %d: %v after %v; want within [%v, %v)", i, f, prev, lo, hi)
+		}
+		prev = f
+	}
+	if last := got[len(got)-1]; last != hi {
+		t.Errorf("the next pass starts at %v, want %v", last, hi)
+	}
+}
