@@ -6,12 +6,12 @@ import (
 	"math"
 	"slices"
 
-	"github.com/go-gl/mathgl/mgl32"
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"cordillera/shaders"
 	"cordillera/terrain"
 	"cordillera/terrain/mesh"
+	"cordillera/terrain/scatter"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/hajimehoshi/ebiten/v2"
 )
 
 // The scatter: trees and rocks where the land cover puts them
@@ -58,7 +58,7 @@ type scatterKey struct {
 // scatterPlaced is a finished placement.
 type scatterPlaced struct {
 	key scatterKey
-	set *terrain.ScatterSet
+	set *scatter.Set
 }
 
 // scatterView places a world's plants off the frame loop and draws them.
@@ -67,7 +67,7 @@ type scatterView struct {
 	albedo, normal *ebiten.Image
 	tops           []float32 // per drawing: its trapezoid's top half-width share (drawing.top)
 
-	set     *terrain.ScatterSet
+	set     *scatter.Set
 	setKey  scatterKey
 	asked   scatterKey
 	cancel  context.CancelFunc
@@ -97,13 +97,13 @@ type scatterFrameKey struct {
 	vp   mgl32.Mat4
 	w, h int
 	eye  mgl32.Vec3
-	set  *terrain.ScatterSet
+	set  *scatter.Set
 	sun  [3]float32
 }
 
 // scatterItem is a plant chosen for the frame.
 type scatterItem struct {
-	p     *terrain.Plant
+	p     *scatter.Plant
 	dist  float32 // horizontal, from the eye
 	score float32 // rank over keep share: drawn below 1
 	fade  float32 // opacity from the distance alone
@@ -125,8 +125,8 @@ func scatterKeyOf(world *World, v *Viewer) scatterKey {
 }
 
 // scatterRules are the land-cover rules of placement key k.
-func scatterRules(k scatterKey, v *Viewer) terrain.ScatterRules {
-	return terrain.ScatterRules{SnowLine: float64(k.snowLine), Water: float64(k.water), Wet: v.Water > 0, Seed: scatterSeed}
+func scatterRules(k scatterKey, v *Viewer) scatter.Rules {
+	return scatter.Rules{SnowLine: float64(k.snowLine), Water: float64(k.water), Wet: v.Water > 0, Seed: scatterSeed}
 }
 
 // scatterSnowLine is the snow line the plants follow, world units (metres)
@@ -187,7 +187,7 @@ func (s *scatterView) poll(world *World, v *Viewer) bool {
 	rules := scatterRules(k, v)
 	normals := world.Normals
 	go func() {
-		set, err := terrain.Scatter(ctx, m, normals, rules)
+		set, err := scatter.Place(ctx, m, normals, rules)
 		if err != nil {
 			return // cancelled: a newer placement is on its way
 		}
@@ -249,9 +249,9 @@ func (s *scatterView) triangles() int {
 
 // keepShare is the share of a kind's plants drawn at horizontal distance
 // d, and the opacity the far fade leaves them.
-func keepShare(kind terrain.PlantKind, d float32) (float32, float32) {
+func keepShare(kind scatter.PlantKind, d float32) (float32, float32) {
 	full, far := float32(treeFullDistance), float32(treeFarDistance)
-	if kind == terrain.Rock {
+	if kind == scatter.Rock {
 		full, far = rockFullDistance, rockFarDistance
 	}
 	if d >= far {
@@ -292,7 +292,7 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 			ps := set.TilePlants(col, row)
 			for i := range ps {
 				p := &ps[i]
-				if s.onlyTrees && p.Kind == terrain.Rock {
+				if s.onlyTrees && p.Kind == scatter.Rock {
 					continue
 				}
 				dx, dz := p.X-eye[0], p.Z-eye[2]
@@ -335,7 +335,7 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 	// The shadows of the nearest trees: count back from the nearest.
 	firstShadow := len(s.items)
 	for i := len(s.items) - 1; i >= 0 && shadows < scatterMaxShadows; i-- {
-		if it := s.items[i]; it.p.Kind != terrain.Rock && it.dist < shadowDistance {
+		if it := s.items[i]; it.p.Kind != scatter.Rock && it.dist < shadowDistance {
 			shadows++
 			firstShadow = i
 		}
@@ -350,10 +350,10 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 		if cut >= pl.Y+pl.Height {
 			continue
 		}
-		if pl.Kind != terrain.Rock && i >= firstShadow && it.dist < shadowDistance && sun[1] > 0.02 && cut < pl.Y {
+		if pl.Kind != scatter.Rock && i >= firstShadow && it.dist < shadowDistance && sun[1] > 0.02 && cut < pl.Y {
 			s.addShadow(&p, m, pl, a, sun[1], sunXZ, sunLen)
 		}
-		if pl.Kind == terrain.Rock {
+		if pl.Kind == scatter.Rock {
 			// A rock, a few pixels wide out there, fades by sinking into
 			// the ground: a stone seen through would read as a ghost.
 			s.addSprite(&p, eye, pl, 1, cut, a)
@@ -366,7 +366,7 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 // horizonCut is the world height below which the ground in front hides
 // plant pl, seen from eye at horizontal distance d: the eye's height
 // plus d times the steepest rise of the ground along the way.
-func horizonCut(m *terrain.Heightmap, eye mgl32.Vec3, pl *terrain.Plant, d float32) float32 {
+func horizonCut(m *terrain.Heightmap, eye mgl32.Vec3, pl *scatter.Plant, d float32) float32 {
 	// The ground right under the plant's crown is its own: stop short.
 	end := float64(d) - 0.3*float64(pl.Width)
 	start := max(m.CellSize, 0.5)
@@ -389,7 +389,7 @@ func horizonCut(m *terrain.Heightmap, eye mgl32.Vec3, pl *terrain.Plant, d float
 
 // addSprite adds plant pl's billboard, seen from eye with opacity a, cut
 // off below world height cut, its height times rise.
-func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant, a, cut, rise float32) {
+func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *scatter.Plant, a, cut, rise float32) {
 	f := mgl32.Vec3{eye[0] - pl.X, 0, eye[2] - pl.Z}
 	if f.Len() < 1e-4 {
 		return
@@ -404,7 +404,7 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant,
 	up := mgl32.Vec3{0, 1, 0}.Mul(float32(math.Cos(float64(lean)))).Add(f.Mul(float32(math.Sin(float64(lean)))))
 	// Trunks and rocks stand a little into the ground.
 	sink := 0.03 * pl.Height
-	if pl.Kind == terrain.Rock {
+	if pl.Kind == scatter.Rock {
 		// A stone lies bedded in the soil, a quarter of it under.
 		sink = 0.25 * pl.Height
 	}
@@ -419,9 +419,9 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant,
 	}
 	cell := int(pl.Variant) % drawings
 	switch pl.Kind {
-	case terrain.Conifer:
+	case scatter.Conifer:
 		cell += conifers
-	case terrain.Broadleaf:
+	case scatter.Broadleaf:
 		cell += broadleafs
 	default:
 		cell += rocks
@@ -483,7 +483,7 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *terrain.Plant,
 // the foot would need the crown's shape), faint where its reach grows.
 // It is a grid of shadowGrid² quads that follows the ground, so that it
 // lies on a hummock rather than cutting through it.
-func (s *scatterView) addShadow(p *projector, m *terrain.Heightmap, pl *terrain.Plant, a, sunY float32, sunXZ mgl32.Vec2, sunLen float32) {
+func (s *scatterView) addShadow(p *projector, m *terrain.Heightmap, pl *scatter.Plant, a, sunY float32, sunXZ mgl32.Vec2, sunLen float32) {
 	r := 0.6 * pl.Width
 	reach := min(0.5*pl.Height*sunLen/max(sunY, 0.05), 0.5*pl.Height)
 	dir := mgl32.Vec2{1, 0}
@@ -566,11 +566,11 @@ func mipLevel(across, down float64) float32 {
 
 // plantTint varies each plant's colour a little: lighter or darker,
 // yellower or bluer, as no two trees are alike.
-func plantTint(pl *terrain.Plant) [3]float32 {
+func plantTint(pl *scatter.Plant) [3]float32 {
 	h := pl.Hash
 	bright := 0.8 + 0.4*float32(h&0xff)/255
 	warm := 0.92 + 0.16*float32(h>>8&0xff)/255
-	if pl.Kind == terrain.Rock {
+	if pl.Kind == scatter.Rock {
 		warm = 0.97 + 0.06*float32(h>>8&0xff)/255
 		return [3]float32{bright * warm, bright, bright / warm}
 	}

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"cordillera/shaders"
 	"cordillera/terrain"
+	"cordillera/terrain/scatter"
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // alpineWorld is the default generator's map at an alpine scale, 20 km
@@ -46,7 +46,7 @@ func scatterTestGame(t *testing.T) *Game {
 
 // treeView finds where a walker sees the most trees 20–300 m ahead,
 // looking along one of the map's axes, and puts g's camera there.
-func treeView(g *Game, set *terrain.ScatterSet) {
+func treeView(g *Game, set *scatter.Set) {
 	m := g.World.Map
 	w, _ := m.Extent()
 	best, bx, bz, byaw := -1, 0.0, 0.0, 0.0
@@ -58,7 +58,7 @@ func treeView(g *Game, set *terrain.ScatterSet) {
 				for _, pl := range set.Plants {
 					px, pz := float64(pl.X)-x, float64(pl.Z)-z
 					along := px*dx + pz*dz
-					if pl.Kind != terrain.Rock && along > 20 && along < 300 && math.Abs(px*dz-pz*dx) < 0.4*along {
+					if pl.Kind != scatter.Rock && along > 20 && along < 300 && math.Abs(px*dz-pz*dx) < 0.4*along {
 						n++
 					}
 				}
@@ -115,7 +115,7 @@ func TestScatterNoTreesAboveTreeLine(t *testing.T) {
 	g := scatterTestGame(t)
 	set := waitScatter(t, g)
 	m := g.World.Map
-	line := terrain.TreeLine(scatterSnowLine(g.World, &g.View))
+	line := scatter.TreeLine(scatterSnowLine(g.World, &g.View))
 	// The highest ground: a summit far above the tree line.
 	top, tx, tz := -1.0, 0.0, 0.0
 	w, _ := m.Extent()
@@ -135,7 +135,7 @@ func TestScatterNoTreesAboveTreeLine(t *testing.T) {
 	g.Camera.Yaw, g.Camera.Pitch = 0, mgl32.DegToRad(-60)
 	near := 0
 	for _, pl := range set.Plants {
-		if pl.Kind != terrain.Rock && math.Hypot(float64(pl.X)-tx, float64(pl.Z)-tz) < 500 {
+		if pl.Kind != scatter.Rock && math.Hypot(float64(pl.X)-tx, float64(pl.Z)-tz) < 500 {
 			near++
 		}
 	}
@@ -169,10 +169,10 @@ func TestScatterOffFrameUnchanged(t *testing.T) {
 }
 
 // waitScatter renders until g's plants are placed and returns them.
-func waitScatter(t *testing.T, g *Game) *terrain.ScatterSet {
+func waitScatter(t *testing.T, g *Game) *scatter.Set {
 	t.Helper()
 	waitLight(t, g)
-	var set *terrain.ScatterSet
+	var set *scatter.Set
 	onLoop(func() { set = g.render.scatter.set })
 	if set == nil || len(set.Plants) == 0 {
 		t.Fatal("no plants were placed")
@@ -256,7 +256,7 @@ func BenchmarkScatterBuild(b *testing.B) {
 	}
 	m.CellSize, m.VerticalScale = 20, 2500
 	normals := terrain.Normals(m)
-	set, err := terrain.Scatter(context.Background(), m, normals, terrain.ScatterRules{SnowLine: 0.62 * 2500, Seed: scatterSeed})
+	set, err := scatter.Place(context.Background(), m, normals, scatter.Rules{SnowLine: 0.62 * 2500, Seed: scatterSeed})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -290,14 +290,14 @@ func TestScatterDefaultWorldHasTrees(t *testing.T) {
 	v := DefaultViewer()
 	v.SnowLine = metricSnowLine(world.Map)
 	k := scatterKeyOf(world, &v)
-	set, err := terrain.Scatter(context.Background(), world.Map, world.Normals, scatterRules(k, &v))
+	set, err := scatter.Place(context.Background(), world.Map, world.Normals, scatterRules(k, &v))
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := terrain.TreeLine(float64(k.snowLine))
+	line := scatter.TreeLine(float64(k.snowLine))
 	trees := 0
 	for _, pl := range set.Plants {
-		if pl.Kind == terrain.Rock {
+		if pl.Kind == scatter.Rock {
 			continue
 		}
 		trees++

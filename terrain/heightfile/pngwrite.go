@@ -132,14 +132,9 @@ func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 
 	segments := (height + pngSegmentRows - 1) / pngSegmentRows
 	workers := min(runtime.GOMAXPROCS(0), segments)
-	type result struct {
-		data  []byte
-		sum   uint32
-		bytes int64
-	}
-	results := make([]chan result, segments)
+	results := make([]chan pngSegment, segments)
 	for i := range results {
-		results[i] = make(chan result, 1)
+		results[i] = make(chan pngSegment, 1)
 	}
 	// Workers take segments in order; the window of tokens bounds how many
 	// compressed segments wait to be written.
@@ -153,61 +148,7 @@ func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 	// Workers still running when this returns stop at done; nothing they
 	// hold is written.
 	for range workers {
-		go func() {
-			level := flate.BestSpeed
-			if img.huffmanOnly {
-				level = flate.HuffmanOnly
-			}
-			fw, _ := flate.NewWriter(nil, level)
-			rowBytes := img.bpp * width
-			// The row above the segment (the filters' prior row), then the
-			// segment's rows.
-			raw := make([]byte, (pngSegmentRows+1)*rowBytes)
-			filtered := make([]byte, 1+rowBytes)
-			filter := img.filter
-			if filter == nil {
-				filter = paeth
-			}
-			for s := range next {
-				var old []byte
-				select {
-				case old = <-free:
-				default:
-				}
-				if old == nil {
-					// Room for the segment stored whole: no growing.
-					old = make([]byte, 0, pngSegmentRows*(1+rowBytes)+1024)
-				}
-				buf := bytes.NewBuffer(old[:0])
-				fw.Reset(buf)
-				sum := adler32.New()
-				r0, r1 := s*pngSegmentRows, min((s+1)*pngSegmentRows, height)
-				prev := raw[:rowBytes]
-				if r0 > 0 {
-					img.fill(r0-1, r0, prev)
-				} else {
-					clear(prev)
-				}
-				img.fill(r0, r1, raw[rowBytes:(1+r1-r0)*rowBytes])
-				for r := r0; r < r1; r++ {
-					cur := raw[(1+r-r0)*rowBytes : (2+r-r0)*rowBytes]
-					filter(filtered, cur, prev, img.bpp)
-					sum.Write(filtered)
-					fw.Write(filtered)
-					prev = cur
-				}
-				if s == segments-1 {
-					fw.Close()
-				} else {
-					fw.Flush()
-				}
-				select {
-				case results[s] <- result{buf.Bytes(), sum.Sum32(), int64(r1-r0) * int64(1+rowBytes)}:
-				case <-done:
-					return
-				}
-			}
-		}()
+		go img.deflateSegments(next, results, free, done)
 	}
 	go func() {
 		defer close(next)
@@ -252,6 +193,75 @@ func writePNG(w io.Writer, img pngRows, text map[string]string) error {
 		img.progress(1) // once the file is whole
 	}
 	return cw.err
+}
+
+// pngSegment is one segment of rows filtered and deflated: its stream, the
+// Adler-32 sum of its filtered bytes and their count.
+type pngSegment struct {
+	data  []byte
+	sum   uint32
+	bytes int64
+}
+
+// deflateSegments is one of writePNG's workers: it filters and deflates
+// the segments it takes from next, each into results[s], reusing the
+// buffers in free, until next closes or done does.
+func (img pngRows) deflateSegments(next <-chan int, results []chan pngSegment, free chan []byte, done <-chan struct{}) {
+	width, height := img.width, img.height
+	segments := len(results)
+	level := flate.BestSpeed
+	if img.huffmanOnly {
+		level = flate.HuffmanOnly
+	}
+	fw, _ := flate.NewWriter(nil, level)
+	rowBytes := img.bpp * width
+	// The row above the segment (the filters' prior row), then the
+	// segment's rows.
+	raw := make([]byte, (pngSegmentRows+1)*rowBytes)
+	filtered := make([]byte, 1+rowBytes)
+	filter := img.filter
+	if filter == nil {
+		filter = paeth
+	}
+	for s := range next {
+		var old []byte
+		select {
+		case old = <-free:
+		default:
+		}
+		if old == nil {
+			// Room for the segment stored whole: no growing.
+			old = make([]byte, 0, pngSegmentRows*(1+rowBytes)+1024)
+		}
+		buf := bytes.NewBuffer(old[:0])
+		fw.Reset(buf)
+		sum := adler32.New()
+		r0, r1 := s*pngSegmentRows, min((s+1)*pngSegmentRows, height)
+		prev := raw[:rowBytes]
+		if r0 > 0 {
+			img.fill(r0-1, r0, prev)
+		} else {
+			clear(prev)
+		}
+		img.fill(r0, r1, raw[rowBytes:(1+r1-r0)*rowBytes])
+		for r := r0; r < r1; r++ {
+			cur := raw[(1+r-r0)*rowBytes : (2+r-r0)*rowBytes]
+			filter(filtered, cur, prev, img.bpp)
+			sum.Write(filtered)
+			fw.Write(filtered)
+			prev = cur
+		}
+		if s == segments-1 {
+			fw.Close()
+		} else {
+			fw.Flush()
+		}
+		select {
+		case results[s] <- pngSegment{buf.Bytes(), sum.Sum32(), int64(r1-r0) * int64(1+rowBytes)}:
+		case <-done:
+			return
+		}
+	}
 }
 
 // paeth filters the row cur against the row above, prev, into dst (the

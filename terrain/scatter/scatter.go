@@ -1,15 +1,4 @@
-package terrain
-
-import (
-	"context"
-	"errors"
-	"math"
-	"runtime"
-	"slices"
-	"sync"
-)
-
-// Scatter: where trees and rocks stand, so that a person in the explorer
+// Package scatter places trees and rocks, so that a person in the explorer
 // has something of a known size beside the hills. Placement follows the
 // land cover the terrain shader paints with materials by rules
 // (shaders/terrain.kage's ruleWeights), so that trees stand on the ground
@@ -34,6 +23,18 @@ import (
 // hash of the seed and the cell, never a shared random source: the same
 // seed and map always give the same plants, and any cell can be placed
 // on its own.
+package scatter
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"cordillera/terrain"
+)
 
 // PlantKind is what stands at a scatter point.
 type PlantKind uint8
@@ -59,8 +60,8 @@ type Plant struct {
 	Hash uint32 // the cell's hash, for any further variation (colour)
 }
 
-// ScatterRules are the land cover the plants follow.
-type ScatterRules struct {
+// Rules are the land cover the plants follow.
+type Rules struct {
 	// SnowLine is the height, world units (metres) above the map's zero,
 	// where snow starts on level ground; the tree line lies TreeLineGap
 	// below it. It may lie far above the map: a few hundred metres of
@@ -109,10 +110,10 @@ func TreeLine(snowLine float64) float64 {
 
 // Scatter is the plants on m by the rules: its trees and rocks in rows of
 // tiles (ScatterTiles), and the tiles' layout. normals are m's vertex
-// normals (Normals). It returns ctx.Err() soon after ctx is done.
-func Scatter(ctx context.Context, m *Heightmap, normals []float32, r ScatterRules) (*ScatterSet, error) {
+// normals (terrain.Normals). It returns ctx.Err() soon after ctx is done.
+func Place(ctx context.Context, m *terrain.Heightmap, normals []float32, r Rules) (*Set, error) {
 	if m.Width < 3 || m.Height < 3 {
-		return &ScatterSet{}, nil
+		return &Set{}, nil
 	}
 	if len(normals) != 3*m.Width*m.Height {
 		return nil, errors.New("scatter: normals do not match the map")
@@ -128,7 +129,7 @@ func Scatter(ctx context.Context, m *Heightmap, normals []float32, r ScatterRule
 	side := max(w, d)
 	ts = max(ts, side/MaxScatterCells)
 	rs = max(rs, side/MaxScatterCells)
-	s := &ScatterSet{Tile: scatterTileCells * ts}
+	s := &Set{Tile: scatterTileCells * ts}
 	s.Cols, s.Rows = int(math.Ceil(w/s.Tile)), int(math.Ceil(d/s.Tile))
 	p := placer{m: m, normals: normals, r: r, ext: float32(side)}
 	p.treeLine = TreeLine(r.SnowLine)
@@ -206,9 +207,9 @@ func Scatter(ctx context.Context, m *Heightmap, normals []float32, r ScatterRule
 // scatterTileCells is a tile's side in tree cells.
 const scatterTileCells = 16
 
-// ScatterSet is the plants of a map by square tiles, so that the explorer
+// Set is the plants of a map by square tiles, so that the explorer
 // finds those near the camera without looking at all of them.
-type ScatterSet struct {
+type Set struct {
 	Plants     []Plant
 	Tile       float64 // a tile's side, world units
 	Cols, Rows int     // tiles across x and z
@@ -218,16 +219,16 @@ type ScatterSet struct {
 }
 
 // TilePlants is tile (col, row)'s plants.
-func (s *ScatterSet) TilePlants(col, row int) []Plant {
+func (s *Set) TilePlants(col, row int) []Plant {
 	t := row*s.Cols + col
 	return s.Plants[s.Start[t]:s.Start[t+1]]
 }
 
 // placer decides the candidates of one map.
 type placer struct {
-	m        *Heightmap
+	m        *terrain.Heightmap
 	normals  []float32
-	r        ScatterRules
+	r        Rules
 	ext      float32
 	treeLine float64
 	// The cosines of TreeSlopeLimit and of TreeSlopeThin less.

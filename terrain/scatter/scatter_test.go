@@ -1,4 +1,4 @@
-package terrain
+package scatter
 
 import (
 	"context"
@@ -6,28 +6,30 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"cordillera/terrain"
 )
 
 // alpineMap is the default generator at an alpine scale: 20 km across,
 // 2500 m of relief, so that it has a forest belt, a tree line and snow.
-func alpineMap(t testing.TB, size int) (*Heightmap, []float32) {
+func alpineMap(t testing.TB, size int) (*terrain.Heightmap, []float32) {
 	t.Helper()
-	p := DefaultParams()
+	p := terrain.DefaultParams()
 	p.Size = size
-	m, err := Generate(context.Background(), p, nil)
+	m, err := terrain.Generate(context.Background(), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.CellSize = 20480.0 / float64(size-1)
 	m.VerticalScale = 2500
-	return m, Normals(m)
+	return m, terrain.Normals(m)
 }
 
-var alpineRules = ScatterRules{SnowLine: 0.62 * 2500, Water: 0.08 * 2500, Wet: true, Seed: 17}
+var alpineRules = Rules{SnowLine: 0.62 * 2500, Water: 0.08 * 2500, Wet: true, Seed: 17}
 
 func TestScatterFollowsLandCover(t *testing.T) {
 	m, normals := alpineMap(t, 513)
-	s, err := Scatter(context.Background(), m, normals, alpineRules)
+	s, err := Place(context.Background(), m, normals, alpineRules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,17 +86,17 @@ func TestScatterFollowsLandCover(t *testing.T) {
 // rule (below the tree line, no steeper than the limit, above the shore),
 // and trees stand in a fair share of the candidate cells.
 func TestScatterLowlandHasForest(t *testing.T) {
-	p := DefaultParams()
-	m, err := Generate(context.Background(), p, nil)
+	p := terrain.DefaultParams()
+	m, err := terrain.Generate(context.Background(), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.VerticalScale > 300 {
 		t.Fatalf("the default world is %v m high; the test wants lowland hills", m.VerticalScale)
 	}
-	normals := Normals(m)
-	r := ScatterRules{SnowLine: 2800, Water: 0.1 * m.VerticalScale, Wet: true, Seed: 3}
-	s, err := Scatter(context.Background(), m, normals, r)
+	normals := terrain.Normals(m)
+	r := Rules{SnowLine: 2800, Water: 0.1 * m.VerticalScale, Wet: true, Seed: 3}
+	s, err := Place(context.Background(), m, normals, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +116,7 @@ func TestScatterLowlandHasForest(t *testing.T) {
 // landCoverCounts is the number of s's trees and how many of them break
 // the reference rule: above the tree line, on a slope over
 // TreeSlopeLimit, under water or on the shore.
-func landCoverCounts(m *Heightmap, normals []float32, r ScatterRules, s *ScatterSet) (trees, bad int) {
+func landCoverCounts(m *terrain.Heightmap, normals []float32, r Rules, s *Set) (trees, bad int) {
 	p := placer{m: m, normals: normals}
 	cosLimit := math.Cos(TreeSlopeLimit * math.Pi / 180)
 	for _, pl := range s.Plants {
@@ -137,7 +139,7 @@ func landCoverCounts(m *Heightmap, normals []float32, r ScatterRules, s *Scatter
 func TestScatterForestDensity(t *testing.T) {
 	m, normals := alpineMap(t, 513)
 	r := alpineRules
-	s, err := Scatter(context.Background(), m, normals, r)
+	s, err := Place(context.Background(), m, normals, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,17 +194,17 @@ func TestScatterForestDensity(t *testing.T) {
 
 func TestScatterDeterministic(t *testing.T) {
 	m, normals := alpineMap(t, 257)
-	a, err := Scatter(context.Background(), m, normals, alpineRules)
+	a, err := Place(context.Background(), m, normals, alpineRules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Scatter(context.Background(), m, normals, alpineRules)
+	b, _ := Place(context.Background(), m, normals, alpineRules)
 	if len(a.Plants) == 0 || !slices.Equal(a.Plants, b.Plants) || !slices.Equal(a.Start, b.Start) {
 		t.Fatalf("the same seed gave different plants (%d and %d)", len(a.Plants), len(b.Plants))
 	}
 	r := alpineRules
 	r.Seed++
-	c, _ := Scatter(context.Background(), m, normals, r)
+	c, _ := Place(context.Background(), m, normals, r)
 	if slices.Equal(a.Plants, c.Plants) {
 		t.Error("another seed gave the same plants")
 	}
@@ -212,10 +214,10 @@ func TestScatterCancelled(t *testing.T) {
 	m, normals := alpineMap(t, 257)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Scatter(ctx, m, normals, alpineRules); !errors.Is(err, context.Canceled) {
+	if _, err := Place(ctx, m, normals, alpineRules); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v, want context.Canceled", err)
 	}
-	if _, err := Scatter(context.Background(), m, normals[:3], alpineRules); err == nil {
+	if _, err := Place(context.Background(), m, normals[:3], alpineRules); err == nil {
 		t.Error("normals of another map: want an error")
 	}
 }
@@ -226,23 +228,23 @@ func TestScatterCancelled(t *testing.T) {
 func BenchmarkScatter1025(b *testing.B) {
 	for _, tc := range []struct {
 		name  string
-		scale func(m *Heightmap)
+		scale func(m *terrain.Heightmap)
 	}{
-		{"default", func(m *Heightmap) {}},
-		{"alpine", func(m *Heightmap) { m.CellSize, m.VerticalScale = 20, 2500 }},
+		{"default", func(m *terrain.Heightmap) {}},
+		{"alpine", func(m *terrain.Heightmap) { m.CellSize, m.VerticalScale = 20, 2500 }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			p := DefaultParams()
-			m, err := Generate(context.Background(), p, nil)
+			p := terrain.DefaultParams()
+			m, err := terrain.Generate(context.Background(), p, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
 			tc.scale(m)
-			normals := Normals(m)
-			var s *ScatterSet
+			normals := terrain.Normals(m)
+			var s *Set
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				s, _ = Scatter(context.Background(), m, normals, alpineRules)
+				s, _ = Place(context.Background(), m, normals, alpineRules)
 			}
 			b.ReportMetric(float64(len(s.Plants)), "plants")
 		})
