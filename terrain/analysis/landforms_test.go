@@ -1,4 +1,4 @@
-package erosion
+package analysis
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"cordillera/terrain"
-	"cordillera/terrain/analysis"
+	"cordillera/terrain/erosion"
 )
 
 // incisionP90 is the 90th percentile, over the inner samples, of how far
@@ -19,8 +19,12 @@ func incisionP90(m *terrain.Heightmap) float64 {
 	for y := 1; y < h-1; y++ {
 		for x := 1; x < w-1; x++ {
 			var s float64
-			for _, nb := range neighbours8 {
-				s += float64(m.Samples[(y+nb.dy)*w+x+nb.dx])
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if dx != 0 || dy != 0 {
+						s += float64(m.Samples[(y+dy)*w+x+dx])
+					}
+				}
 			}
 			d = append(d, (s/8-float64(m.Samples[y*w+x]))*m.VerticalScale)
 		}
@@ -45,7 +49,7 @@ func TestErodedAlpsGulliesAreDeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), m, p, Options{}); err != nil {
+	if _, err := erosion.Run(context.Background(), m, p, erosion.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	const want = 8.0
@@ -71,10 +75,10 @@ func TestErodedHillsDrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), m, p, Options{}); err != nil {
+	if _, err := erosion.Run(context.Background(), m, p, erosion.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	g, _, err := analysis.Geomorph(m, 100*m.CellSize*m.CellSize)
+	g, _, err := Geomorph(m, 100*m.CellSize*m.CellSize)
 	if err != nil {
 		t.Fatal(err)
 	}
