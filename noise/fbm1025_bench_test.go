@@ -3,7 +3,6 @@ package noise
 import (
 	"math"
 	"runtime"
-	"syscall"
 	"testing"
 )
 
@@ -12,15 +11,6 @@ import (
 // wall time per map it reports the calling thread's CPU time per
 // sample-octave, which shared machines disturb less; compare the kernels,
 // and against FastNoise2, side by side in one run.
-
-// threadCPU is the calling thread's CPU time in nanoseconds.
-func threadCPU() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(1, &ru) != nil { // RUSAGE_THREAD
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
 
 func benchFBm1025(b *testing.B, basis func(seed int64) Basis) {
 	for _, kernel := range Kernels() {
