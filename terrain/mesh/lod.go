@@ -188,6 +188,19 @@ func NewLOD(m *terrain.Heightmap, chunkCells int) *LOD {
 // ctx.Err() soon after ctx is done, and in the browser it gives the page
 // its frames while it runs (parallel.Rows).
 func NewLODContext(ctx context.Context, m *terrain.Heightmap, chunkCells int) (*LOD, error) {
+	return NewLODProgress(ctx, m, chunkCells, nil)
+}
+
+// lodRowsShare is the share of NewLODProgress's reports given to the
+// chunk rows measured: the corners' heights, measured after them, take
+// the rest, so that 1 comes only once the LOD is whole.
+const lodRowsShare = 0.99
+
+// NewLODProgress is NewLODContext reporting to progress, if set, the
+// fraction of the chunk rows measured (the work is the same for every
+// row), never going back, and 1 once the LOD is whole. Reports come from
+// the workers, one at a time.
+func NewLODProgress(ctx context.Context, m *terrain.Heightmap, chunkCells int, progress terrain.Progress) (*LOD, error) {
 	if chunkCells < 1 {
 		panic(fmt.Sprintf("terrain: LOD chunk size %d cells, must be at least 1", chunkCells))
 	}
@@ -199,6 +212,9 @@ func NewLODContext(ctx context.Context, m *terrain.Heightmap, chunkCells int) (*
 		l.levels++
 	}
 	if m.Width < 2 || m.Height < 2 {
+		if progress != nil {
+			progress(1)
+		}
 		return l, nil
 	}
 	l.cols = (m.Width - 2 + chunkCells) / chunkCells
@@ -206,7 +222,7 @@ func NewLODContext(ctx context.Context, m *terrain.Heightmap, chunkCells int) (*
 	l.chunks = make([]lodChunk, l.cols*l.rows)
 	l.selected = make([]int, len(l.chunks))
 	l.hidden = make([]bool, len(l.chunks))
-	err := parallel.Rows(ctx, l.rows, nil, 0, 0, func(j int) {
+	err := parallel.Rows(ctx, l.rows, progress, 0, lodRowsShare, func(j int) {
 		for i := range l.cols {
 			l.measure(i, j)
 			l.measureParts(&l.chunks[j*l.cols+i])
@@ -223,6 +239,9 @@ func NewLODContext(ctx context.Context, m *terrain.Heightmap, chunkCells int) (*
 	}
 	l.partHidden = make([]bool, n)
 	l.partsHidden = make([]bool, len(l.chunks))
+	if progress != nil {
+		progress(1)
+	}
 	return l, nil
 }
 

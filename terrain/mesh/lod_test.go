@@ -3,12 +3,14 @@ package mesh
 import (
 	"cmp"
 	"context"
+	"cordillera/internal/parallel"
 	"cordillera/terrain"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -764,5 +766,53 @@ func TestNewLODContext(t *testing.T) {
 	cancel()
 	if _, err := NewLODContext(ctx, m, 32); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
+	}
+}
+
+// Building the level of detail, the longest part of writing a decimated
+// mesh, moves a progress bar row by row: the reports never go back, many
+// come before the end, and 1 comes last, once the LOD is whole (its errors
+// those of NewLOD).
+func TestNewLODReportsItsProgress(t *testing.T) {
+	m := hillsMap(513, 385, 3, 40)
+	var mu sync.Mutex
+	var reports []float64
+	l, err := NewLODProgress(context.Background(), m, 32, func(f float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		reports = append(reports, f)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, rows := l.Chunks()
+	if len(reports) < rows/parallel.RowBlock {
+		t.Fatalf("%d reports for %d chunk rows; want one every %d rows", len(reports), rows, parallel.RowBlock)
+	}
+	prev := 0.0
+	for i, f := range reports {
+		if f < prev || f > 1 {
+			t.Errorf("report %d is %v after %v", i, f, prev)
+		}
+		if f == 1 && i != len(reports)-1 {
+			t.Errorf("100 %% at report %d of %d", i+1, len(reports))
+		}
+		prev = f
+	}
+	if last := reports[len(reports)-1]; last != 1 {
+		t.Errorf("the last report is %v, want 1", last)
+	}
+	if between := len(reports) - 1; reports[between/2] <= 0 || reports[between/2] >= 1 {
+		t.Errorf("the middle report is %v; want a fraction strictly between 0 and 1", reports[between/2])
+	}
+	want := NewLOD(m, 32)
+	for j := range rows {
+		for i := range cols {
+			for _, step := range []int{1, 2, 4, 8, 16} {
+				if a, b := l.Error(i, j, step), want.Error(i, j, step); a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+					t.Fatalf("chunk (%d, %d) step %d: error %v, NewLOD's %v", i, j, step, a, b)
+				}
+			}
+		}
 	}
 }

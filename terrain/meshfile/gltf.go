@@ -642,11 +642,14 @@ func newGrid(ctx context.Context, m *terrain.Heightmap, maxError float64, mt *me
 		// their own over the whole map, are not needed.
 		return g, nil
 	}
-	l, err := mesh.NewLODContext(ctx, m, chunkCells)
+	var levels terrain.Progress
+	if g.meter.progress != nil {
+		levels = func(f float64) { g.meter.report("levels", f) }
+	}
+	l, err := mesh.NewLODProgress(ctx, m, chunkCells, levels)
 	if err != nil {
 		return nil, err
 	}
-	g.meter.report("levels", 1)
 	if c, r := l.Chunks(); c != g.cols || r != g.rows {
 		panic(fmt.Sprintf("meshfile: %d×%d chunks, the level of detail has %d×%d", g.cols, g.rows, c, r))
 	}

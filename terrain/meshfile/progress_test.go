@@ -111,3 +111,31 @@ func TestRefineSweepsStayInTheirShare(t *testing.T) {
 		t.Errorf("the next pass starts at %v, want %v", last, hi)
 	}
 }
+
+// A decimated mesh's level of detail, nearly half of its writing's time,
+// moves the bar as its chunk rows are measured instead of in one jump at
+// its end: several reports fall inside its share, none goes back.
+func TestMeshReportsItsLevelsOfDetail(t *testing.T) {
+	m := testMap(700, 500)
+	var log progressLog
+	if err := Encode(&log, m, Options{MaxError: 0.5, Binary: true, Progress: log.report}); err != nil {
+		t.Fatal(err)
+	}
+	levels := meshShares[true][0]
+	if levels.pass != "levels" {
+		t.Fatalf("the first pass of a decimated mesh is %q, want levels", levels.pass)
+	}
+	inside, prev := 0, 0.0
+	for i, f := range log.reports {
+		if f < prev {
+			t.Errorf("report %d is %v after %v", i, f, prev)
+		}
+		prev = f
+		if f > 0 && f < levels.share {
+			inside++
+		}
+	}
+	if rows := (m.Height - 2 + chunkCells) / chunkCells; inside < rows/8 {
+		t.Errorf("%d reports within the level of detail's share (%v) for %d chunk rows; want about one every 8 rows", inside, levels.share, rows)
+	}
+}
