@@ -403,17 +403,20 @@ func (s *mapSaver) saveDerived(m *terrain.Heightmap) error {
 	}
 	derived := []struct {
 		path   string
-		encode func(io.Writer) error
+		encode func(io.Writer, terrain.Progress) error
 	}{
-		{e.normalMap, func(wr io.Writer) error { return heightfile.EncodeNormalMap(wr, m, conv) }},
-		{e.splatMap, func(wr io.Writer) error { return heightfile.EncodeSplatMap(wr, m, materials.DefaultRule) }},
+		{e.normalMap, func(wr io.Writer, p terrain.Progress) error { return heightfile.EncodeNormalMap(wr, m, conv, p) }},
+		{e.splatMap, func(wr io.Writer, p terrain.Progress) error {
+			return heightfile.EncodeSplatMap(wr, m, materials.DefaultRule, p)
+		}},
 	}
 	for _, d := range derived {
 		if d.path == "" {
 			continue
 		}
-		e.bar.Phase("writing " + filepath.Base(d.path))
-		if err := s.g.Add(d.path, d.encode); err != nil {
+		progress := e.bar.Phase("writing " + filepath.Base(d.path))
+		encode := d.encode
+		if err := s.g.Add(d.path, func(wr io.Writer) error { return encode(wr, progress) }); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 		s.wrote = append(s.wrote, d.path)

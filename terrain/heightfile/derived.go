@@ -27,8 +27,9 @@ const (
 // also its tangent-space normal map for a flat plane UV-mapped like the
 // heightmap. The normals are computed a band of rows at a time as the
 // rows are compressed: the whole map's (12 bytes a sample) and an image of
-// it are never held.
-func EncodeNormalMap(w io.Writer, m *terrain.Heightmap, conv NormalConvention) error {
+// it are never held. progress, if set, receives the fraction of the rows
+// written, 1 once the file is whole.
+func EncodeNormalMap(w io.Writer, m *terrain.Heightmap, conv NormalConvention, progress terrain.Progress) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("normal map: %w", err)
 	}
@@ -45,7 +46,7 @@ func EncodeNormalMap(w io.Writer, m *terrain.Heightmap, conv NormalConvention) e
 			dst[3*i], dst[3*i+1], dst[3*i+2] = enc(east), enc(north), enc(up)
 		}
 	}
-	if err := writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 8, colour: 2, bpp: 3, fill: fill}, nil); err != nil {
+	if err := writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 8, colour: 2, bpp: 3, fill: fill, progress: progress}, nil); err != nil {
 		return fmt.Errorf("normal map: %w", err)
 	}
 	return nil
@@ -57,8 +58,9 @@ func EncodeNormalMap(w io.Writer, m *terrain.Heightmap, conv NormalConvention) e
 // that the four add up to 255 (the largest weight absorbs the rounding) — the layer order of a Unity alphamap or an
 // Unreal weight-blended layer set. The weights are computed row by row
 // as the rows are compressed, never held for the whole map (16 bytes a
-// sample).
-func EncodeSplatMap(w io.Writer, m *terrain.Heightmap, rule materials.Rule) error {
+// sample). progress, if set, receives the fraction of the rows written,
+// 1 once the file is whole.
+func EncodeSplatMap(w io.Writer, m *terrain.Heightmap, rule materials.Rule, progress terrain.Progress) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("splat map: %w", err)
 	}
@@ -78,7 +80,7 @@ func EncodeSplatMap(w io.Writer, m *terrain.Heightmap, rule materials.Rule) erro
 			p[top] = uint8(int(p[top]) + 255 - sum) // rounding: the largest weight takes the difference
 		}
 	}
-	if err := writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 8, colour: 6, bpp: 4, fill: fill}, nil); err != nil {
+	if err := writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 8, colour: 6, bpp: 4, fill: fill, progress: progress}, nil); err != nil {
 		return fmt.Errorf("splat map: %w", err)
 	}
 	return nil

@@ -26,7 +26,7 @@ func TestNormalMap(t *testing.T) {
 		{NormalsDirectX, func(g uint8) bool { return g < 128 }}, // green flipped
 	} {
 		var buf bytes.Buffer
-		if err := EncodeNormalMap(&buf, m, tt.conv); err != nil {
+		if err := EncodeNormalMap(&buf, m, tt.conv, nil); err != nil {
 			t.Fatal(err)
 		}
 		img, err := png.Decode(&buf)
@@ -40,7 +40,7 @@ func TestNormalMap(t *testing.T) {
 	}
 	flat := terrain.NewHeightmap(3, 3)
 	var buf bytes.Buffer
-	if err := EncodeNormalMap(&buf, flat, NormalsOpenGL); err != nil {
+	if err := EncodeNormalMap(&buf, flat, NormalsOpenGL, nil); err != nil {
 		t.Fatal(err)
 	}
 	img, _ := png.Decode(&buf)
@@ -55,7 +55,7 @@ func TestSplatMap(t *testing.T) {
 		m.Set(x, 0, float32(x)/100)
 	}
 	var buf bytes.Buffer
-	if err := EncodeSplatMap(&buf, m, materials.DefaultRule); err != nil {
+	if err := EncodeSplatMap(&buf, m, materials.DefaultRule, nil); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&buf)
