@@ -437,6 +437,10 @@ type meshTile struct {
 // addMap adds m to the group g in the format path names: a glTF mesh
 // (shaped by the export options, placed as tile says) or a heightmap file.
 func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.Heightmap, so heightfile.SaveOptions, e exportOptions, tile meshTile) error {
+	tex, err := bakeTexture(ctx, path, m, e)
+	if err != nil {
+		return err
+	}
 	progress := e.bar.Phase("writing " + filepath.Base(path))
 	// An r16, whose size is known before it is written, reports its
 	// bytes; the other writers report their share of the work themselves.
@@ -454,19 +458,27 @@ func addMap(ctx context.Context, g *atomicfile.Group, path string, m *terrain.He
 		return g.Add(path, countBytes(encode, size, progress))
 	}
 	mo := meshfile.Options{MaxError: e.meshError, Binary: strings.EqualFold(filepath.Ext(path), ".glb"),
-		Origin: tile.origin, NormalsFrom: tile.whole, NormalsAt: tile.at, Progress: progress}
-	if e.bakeTexture {
-		var err error
-		if mo.Texture, err = materials.BakeContext(ctx, m, materials.DefaultRule); err != nil {
-			return err
-		}
-	}
-	err := g.Add(path, func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) })
+		Origin: tile.origin, NormalsFrom: tile.whole, NormalsAt: tile.at, Progress: progress, Texture: tex}
+	err = g.Add(path, func(w io.Writer) error { return meshfile.EncodeContext(ctx, w, m, mo) })
 	var large *meshfile.TooLargeError
 	if errors.As(err, &large) {
 		return fmt.Errorf("%w (%s)", err, meshAdvice(large.Width, large.Height, tile.tiles))
 	}
 	return err
+}
+
+// bakeTexture returns the texture of the explorer's materials that the
+// mesh at path embeds with -bake-texture, baked in a phase of its own on
+// the bar; nil when there is none.
+func bakeTexture(ctx context.Context, path string, m *terrain.Heightmap, e exportOptions) (image.Image, error) {
+	if !e.bakeTexture || !isMesh(path) {
+		return nil, nil
+	}
+	tex, err := materials.BakeProgress(ctx, m, materials.DefaultRule, e.bar.Phase("baking "+filepath.Base(path)+"'s texture"))
+	if err != nil {
+		return nil, err
+	}
+	return tex, nil
 }
 
 // meshAdvice says how a mesh too large for one file can be written: as

@@ -199,6 +199,22 @@ func TestProgressPerPhase(t *testing.T) {
 			t.Errorf("no full bar for writing %s in %q", file, stderr+decimated)
 		}
 	}
+
+	// A baked texture is a phase of its own with its bar, and the derived
+	// normal and splat maps count their rows like the heightmaps.
+	_, baked, err := runCLI(t, "-size", "129", "-bake-texture", "-o", filepath.Join(dir, "t.glb"),
+		"-normal-map", filepath.Join(dir, "n.png"), "-splat-map", filepath.Join(dir, "s.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := phasesOf(baked), []string{"generating", "baking t.glb's texture", "writing t.glb", "writing n.png", "writing s.png"}; !slices.Equal(got, want) {
+		t.Errorf("phases %q, want %q", got, want)
+	}
+	for _, phase := range []string{"baking t.glb's texture", "writing t.glb", "writing n.png", "writing s.png"} {
+		if !regexp.MustCompile(regexp.QuoteMeta(phase) + ` +\[=+\] 100% `).MatchString(baked) {
+			t.Errorf("no full bar for %s in %q", phase, baked)
+		}
+	}
 }
 
 // With -tiles each output is cut into its own tiles, each the tile a run

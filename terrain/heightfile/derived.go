@@ -4,6 +4,7 @@ import (
 	"cordillera/terrain"
 	"cordillera/terrain/materials"
 	"fmt"
+	"image"
 	"io"
 	"math"
 )
@@ -82,6 +83,37 @@ func EncodeSplatMap(w io.Writer, m *terrain.Heightmap, rule materials.Rule, prog
 	}
 	if err := writePNG(w, pngRows{width: m.Width, height: m.Height, depth: 8, colour: 6, bpp: 4, fill: fill, progress: progress}, nil); err != nil {
 		return fmt.Errorf("splat map: %w", err)
+	}
+	return nil
+}
+
+// EncodeTexture writes an opaque img as an 8-bit RGB PNG (as image/png
+// writes an opaque image, alpha left out) with writePNG's compression on
+// all cores: Paeth rows at deflate's fastest level, where image/png's
+// default level on one core took longer than the whole mesh a baked
+// texture goes in. progress, if set, receives the fraction of the rows
+// written, 1 once the file is whole. An image with a pixel that is not
+// opaque is refused: its colours would need un-premultiplying.
+func EncodeTexture(w io.Writer, img *image.RGBA, progress terrain.Progress) error {
+	b := img.Rect
+	if b.Dx() <= 0 || b.Dy() <= 0 {
+		return fmt.Errorf("texture: size %d×%d must be positive", b.Dx(), b.Dy())
+	}
+	if !img.Opaque() {
+		return fmt.Errorf("texture: not opaque")
+	}
+	width := b.Dx()
+	fill := func(r0, r1 int, dst []byte) {
+		for r := r0; r < r1; r++ {
+			src := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+r):]
+			row := dst[3*width*(r-r0):]
+			for x := range width {
+				copy(row[3*x:3*x+3], src[4*x:4*x+3])
+			}
+		}
+	}
+	if err := writePNG(w, pngRows{width: width, height: b.Dy(), depth: 8, colour: 2, bpp: 3, fill: fill, progress: progress}, nil); err != nil {
+		return fmt.Errorf("texture: %w", err)
 	}
 	return nil
 }

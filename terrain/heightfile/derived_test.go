@@ -5,7 +5,9 @@ import (
 	"cordillera/terrain"
 	"cordillera/terrain/materials"
 	"image"
+	"image/color"
 	"image/png"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +75,42 @@ func TestSplatMap(t *testing.T) {
 		if got := [4]uint8(n.Pix[4*x : 4*x+4]); got != want {
 			t.Errorf("height %d %%: weights %v, want %v", x, got, want)
 		}
+	}
+}
+
+// A baked texture is written as the RGB PNG image/png writes of an opaque
+// image: the same pixels, from a sub-image too; an image that is not
+// opaque, whose colours would need un-premultiplying, is refused.
+func TestEncodeTexture(t *testing.T) {
+	whole := image.NewRGBA(image.Rect(0, 0, 300, 290))
+	for i := range whole.Pix {
+		whole.Pix[i] = byte(i*i>>5 + i)
+		if i%4 == 3 {
+			whole.Pix[i] = 255
+		}
+	}
+	img := whole.SubImage(image.Rect(7, 3, 290, 285)).(*image.RGBA)
+	var buf bytes.Buffer
+	if err := EncodeTexture(&buf, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ColorModel() != color.RGBAModel || got.Bounds().Size() != img.Bounds().Size() {
+		t.Fatalf("decoded %T of %v, want RGB of %v", got, got.Bounds(), img.Bounds().Size())
+	}
+	b := img.Bounds()
+	for y := range b.Dy() {
+		for x := range b.Dx() {
+			if g, w := color.RGBAModel.Convert(got.At(x, y)), img.At(b.Min.X+x, b.Min.Y+y); g != w {
+				t.Fatalf("pixel (%d, %d) is %v, want %v", x, y, g, w)
+			}
+		}
+	}
+	img.Pix[3] = 128
+	if err := EncodeTexture(&buf, img, nil); err == nil || !strings.Contains(err.Error(), "opaque") {
+		t.Errorf("a translucent texture: error %v, want one saying it is not opaque", err)
 	}
 }

@@ -137,6 +137,12 @@ func Bake(m *terrain.Heightmap, r Rule) (*image.RGBA, error) {
 // BakeContext is Bake that returns ctx.Err() soon after ctx is cancelled
 // (it looks once a row).
 func BakeContext(ctx context.Context, m *terrain.Heightmap, r Rule) (*image.RGBA, error) {
+	return BakeProgress(ctx, m, r, nil)
+}
+
+// BakeProgress is BakeContext reporting to progress, if set, the fraction
+// of the rows baked, 1 with the last.
+func BakeProgress(ctx context.Context, m *terrain.Heightmap, r Rule, progress terrain.Progress) (*image.RGBA, error) {
 	cols, err := MeanColours()
 	if err != nil {
 		return nil, err
@@ -145,6 +151,9 @@ func BakeContext(ctx context.Context, m *terrain.Heightmap, r Rule) (*image.RGBA
 	sp := NewSplatter(m, r)
 	for i, h := range m.Samples {
 		if i%m.Width == 0 {
+			if progress != nil && i > 0 {
+				progress(float64(i/m.Width) / float64(m.Height))
+			}
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -161,6 +170,9 @@ func BakeContext(ctx context.Context, m *terrain.Heightmap, r Rule) (*image.RGBA
 			p[j] = uint8(min(max(math.Round(float64(c[j])), 0), 255))
 		}
 		p[3] = 255
+	}
+	if progress != nil {
+		progress(1)
 	}
 	return img, nil
 }

@@ -1,6 +1,8 @@
 package materials
 
 import (
+	"bytes"
+	"context"
 	"cordillera/terrain"
 	"math"
 	"testing"
@@ -55,5 +57,43 @@ func TestBake(t *testing.T) {
 	}
 	if cols[3].R < cols[1].R || cols[3].B < 200 {
 		t.Errorf("snow %v is not lighter than grass %v", cols[3], cols[1])
+	}
+}
+
+// Baking a texture for a large mesh moves a bar row by row: one report a
+// row, never going back, 1 only with the last row, and the texture the
+// same as Bake's.
+func TestBakeReportsItsRows(t *testing.T) {
+	m := terrain.NewHeightmap(37, 50)
+	for i := range m.Samples {
+		m.Samples[i] = float32(i%41) / 40
+	}
+	var reports []float64
+	img, err := BakeProgress(context.Background(), m, DefaultRule, func(f float64) { reports = append(reports, f) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) != m.Height {
+		t.Fatalf("%d reports for %d rows", len(reports), m.Height)
+	}
+	prev := 0.0
+	for i, f := range reports {
+		if f <= prev && i > 0 || f > 1 {
+			t.Errorf("report %d is %v after %v", i, f, prev)
+		}
+		if f == 1 && i != len(reports)-1 {
+			t.Errorf("100 %% at row %d of %d", i+1, m.Height)
+		}
+		prev = f
+	}
+	if reports[len(reports)-1] != 1 {
+		t.Errorf("the last report is %v, want 1", reports[len(reports)-1])
+	}
+	want, err := Bake(m, DefaultRule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(img.Pix, want.Pix) {
+		t.Error("BakeProgress's texture differs from Bake's")
 	}
 }

@@ -2,6 +2,7 @@ package meshfile
 
 import (
 	"errors"
+	"image"
 	"testing"
 )
 
@@ -92,7 +93,7 @@ func TestMeshReportsItsWork(t *testing.T) {
 // never goes back and never passes the next pass's start.
 func TestRefineSweepsStayInTheirShare(t *testing.T) {
 	var got []float64
-	mt := newMeter(func(f float64) { got = append(got, f) }, true)
+	mt := newMeter(func(f float64) { got = append(got, f) }, true, false)
 	for sweep := range 5 {
 		for j := range 4 {
 			mt.refine(sweep, j, 4)
@@ -137,5 +138,54 @@ func TestMeshReportsItsLevelsOfDetail(t *testing.T) {
 	}
 	if rows := (m.Height - 2 + chunkCells) / chunkCells; inside < rows/8 {
 		t.Errorf("%d reports within the level of detail's share (%v) for %d chunk rows; want about one every 8 rows", inside, levels.share, rows)
+	}
+}
+
+// A baked texture, encoded before the mesh's buffer is written, moves the
+// bar as its rows are compressed instead of holding it still: several
+// reports fall inside its share, the reports never go back, and 100 %
+// comes with the last byte.
+func TestMeshReportsItsTexture(t *testing.T) {
+	m := testMap(300, 1000)
+	tex := image.NewRGBA(image.Rect(0, 0, m.Width, m.Height))
+	for i := range tex.Pix {
+		tex.Pix[i] = byte(i * i >> 7)
+		if i%4 == 3 {
+			tex.Pix[i] = 255
+		}
+	}
+	for _, maxError := range []float64{0, 0.5} {
+		var log progressLog
+		if err := Encode(&log, m, Options{MaxError: maxError, Binary: true, Texture: tex, Progress: log.report}); err != nil {
+			t.Fatal(err)
+		}
+		mt := newMeter(nil, maxError > 0, true)
+		lo, hi := 0.0, 0.0
+		for _, s := range mt.shares {
+			if s.pass == "texture" {
+				hi = lo + s.share
+				break
+			}
+			lo += s.share
+		}
+		if hi == 0 {
+			t.Fatalf("error %v: no texture pass in %v", maxError, mt.shares)
+		}
+		inside, prev := 0, 0.0
+		for i, f := range log.reports {
+			if f < prev {
+				t.Errorf("error %v: report %d is %v after %v", maxError, i, f, prev)
+			}
+			prev = f
+			if f > lo && f < hi {
+				inside++
+			}
+		}
+		if inside < 4 {
+			t.Errorf("error %v: %d reports within the texture's share [%.3f, %.3f]; want one a segment of rows", maxError, inside, lo, hi)
+		}
+		if last := log.reports[len(log.reports)-1]; last != 1 || log.at[len(log.at)-1] != log.written {
+			t.Errorf("error %v: the last report %v at byte %d of %d", maxError, last, log.at[len(log.at)-1], log.written)
+		}
 	}
 }
