@@ -501,6 +501,9 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *scatter.Plant,
 		if mirror {
 			v.ColorA += 32
 		}
+		if pl.Kind == scatter.Rock {
+			v.ColorA += 64 // lit as the ground: no light through it
+		}
 		vs[i] = v
 	}
 	base := uint32(len(s.sprites.vertices))
