@@ -304,13 +304,17 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 				if p.Rank >= k {
 					continue
 				}
-				// With the eye inside a crown it would fill the view: it
-				// fades out as the eye comes within its reach.
-				near := 0.45 * p.Width
-				if d < near {
+				// A billboard near the eye fills the view with a few
+				// texels blown up to slabs, and one whose crown reaches
+				// the eye cuts through the camera: a plant fades out as
+				// the eye comes within eyeClearance+eyeFade of its crown
+				// (the eye's distance from the plant's axis, less the
+				// crown's half-width) and is gone within eyeClearance.
+				gap := eyeGap(eye, p, d)
+				if gap <= eyeClearance {
 					continue
 				}
-				fade *= min((d-near)/4, 1)
+				fade *= smoothstep32(eyeClearance, eyeClearance+eyeFade, gap)
 				r := 0.5 * max(p.Height, p.Width)
 				if sphereOutside(&planes, p.X, p.Y+0.5*p.Height, p.Z, r) {
 					continue
@@ -361,6 +365,33 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 		}
 		s.addSprite(&p, eye, pl, a, cut, 1)
 	}
+}
+
+// The clearance the plants keep from the eye, world units (metres): none
+// is drawn within eyeClearance of the eye, and they fade in over eyeFade
+// beyond it.
+const (
+	eyeClearance = 3
+	eyeFade      = 6
+)
+
+// eyeGap is the distance from eye to plant pl's crown, at horizontal
+// distance d: the eye's distance from the segment of the plant's axis
+// between its foot and its top, less half its width.
+func eyeGap(eye mgl32.Vec3, pl *scatter.Plant, d float32) float32 {
+	dy := float32(0)
+	if eye[1] > pl.Y+pl.Height {
+		dy = eye[1] - pl.Y - pl.Height
+	} else if eye[1] < pl.Y {
+		dy = pl.Y - eye[1]
+	}
+	return float32(math.Hypot(float64(d), float64(dy))) - 0.5*pl.Width
+}
+
+// smoothstep32 is GLSL's smoothstep.
+func smoothstep32(e0, e1, x float32) float32 {
+	t := min(max((x-e0)/(e1-e0), 0), 1)
+	return t * t * (3 - 2*t)
 }
 
 // horizonCut is the world height below which the ground in front hides
@@ -469,6 +500,9 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *scatter.Plant,
 		v.ColorR, v.ColorG, v.ColorB, v.ColorA = tint[0], tint[1], tint[2], 4*lod+a
 		if mirror {
 			v.ColorA += 32
+		}
+		if pl.Kind == scatter.Rock {
+			v.ColorA += 64 // lit as the ground: no light through it
 		}
 		vs[i] = v
 	}

@@ -88,6 +88,12 @@ const (
 	// shader's rock starts at about 35°; TreeSlopeThin below it they thin out.
 	TreeSlopeLimit = 33.0
 	TreeSlopeThin  = 8.0
+	// TreeFaceLimit is the steepest the map's surface under a tree's foot
+	// may be, degrees, where the vertex normals (TreeSlopeLimit) average
+	// it over the cells around: steep enough to leave the roughness of a
+	// map of metre cells under the trees, which stand on the mean slope
+	// of their few metres, but not a cliff either side of a sharp crest.
+	TreeFaceLimit = 45.0
 	// ShoreMargin is how far above the water level the first trees stand.
 	ShoreMargin = 2.0
 	// DefaultTreeSpacing and DefaultRockSpacing are the candidate grids'
@@ -135,6 +141,7 @@ func Place(ctx context.Context, m *terrain.Heightmap, normals []float32, r Rules
 	p.treeLine = TreeLine(r.SnowLine)
 	p.cosLimit = math.Cos(TreeSlopeLimit * math.Pi / 180)
 	p.cosThin = math.Cos((TreeSlopeLimit - TreeSlopeThin) * math.Pi / 180)
+	p.cosFace = math.Cos(TreeFaceLimit * math.Pi / 180)
 	seed := uint64(r.Seed)
 	// Bands of candidate rows on all cores, each keeping its plants in
 	// candidate order; the tiles are then filled band after band, so the
@@ -231,8 +238,9 @@ type placer struct {
 	r        Rules
 	ext      float32
 	treeLine float64
-	// The cosines of TreeSlopeLimit and of TreeSlopeThin less.
-	cosLimit, cosThin float64
+	// The cosines of TreeSlopeLimit and of TreeSlopeThin less, and of
+	// TreeFaceLimit.
+	cosLimit, cosThin, cosFace float64
 }
 
 // ground is the height and normal at world (x, z): bilinear height,
@@ -244,6 +252,29 @@ func (p *placer) ground(x, z float64) (float64, [3]float32) {
 	r := min(max(int(z/m.CellSize+0.5), 0), m.Height-1)
 	k := 3 * (r*m.Width + c)
 	return y, [3]float32{p.normals[k], p.normals[k+1], p.normals[k+2]}
+}
+
+// faceCos is the cosine of the steepest slope of the map's bilinear
+// surface within a tenth of a cell of world (x, z), the slope in metres
+// over metres (the cell size the run, the samples times the vertical scale the rise): over a cell the gradient is
+// steepest at a corner, where it is the two edges' rise over the cell.
+func (p *placer) faceCos(x, z float64) float64 {
+	m := p.m
+	cs := m.CellSize
+	h := func(c, r int) float64 {
+		c, r = min(max(c, 0), m.Width-1), min(max(r, 0), m.Height-1)
+		return float64(m.Samples[r*m.Width+c]) * m.VerticalScale
+	}
+	steepest := 0.0
+	for r := int(math.Floor(z/cs - 0.1)); r <= int(math.Floor(z/cs+0.1)); r++ {
+		for c := int(math.Floor(x/cs - 0.1)); c <= int(math.Floor(x/cs+0.1)); c++ {
+			h00, h10, h01, h11 := h(c, r), h(c+1, r), h(c, r+1), h(c+1, r+1)
+			for _, g := range [4][2]float64{{h10 - h00, h01 - h00}, {h10 - h00, h11 - h10}, {h11 - h01, h01 - h00}, {h11 - h01, h11 - h10}} {
+				steepest = max(steepest, math.Hypot(g[0], g[1])/cs)
+			}
+		}
+	}
+	return 1 / math.Sqrt(1+steepest*steepest)
 }
 
 // concavity is how much lower (world units) the ground at (x, z) lies
@@ -281,6 +312,12 @@ func (p *placer) tree(x, z float64, h uint64) (Plant, bool) {
 	// The cheap factors first: most candidates fail on them.
 	draw := unit(h, 2)
 	if draw >= belt*slope*0.9 {
+		return Plant{}, false
+	}
+	// The faces under the foot too: on a sharp crest the vertex normal,
+	// the mean of the faces either side, points up, and a tree stood on
+	// the crest hung over both cliffs.
+	if p.faceCos(x, z) < p.cosFace {
 		return Plant{}, false
 	}
 	noise := p.landNoise(x, z)
