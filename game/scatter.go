@@ -369,10 +369,12 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 
 // The clearance the plants keep from the eye, world units (metres): none
 // is drawn within eyeClearance of the eye, and they fade in over eyeFade
-// beyond it.
+// beyond it. The fade is short: a tree caught half-faded in a still frame
+// is a pale ghost of a crown across the sky, worse than a tree that
+// appears a step later.
 const (
-	eyeClearance = 3
-	eyeFade      = 6
+	eyeClearance = 6
+	eyeFade      = 1.5
 )
 
 // eyeGap is the distance from eye to plant pl's crown, at horizontal

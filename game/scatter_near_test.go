@@ -19,7 +19,8 @@ func oneTreeSet(m *terrain.Heightmap, pl scatter.Plant) *scatter.Set {
 // texels; beyond eyeClearance+eyeFade a plant is drawn whole; a walker
 // well above a tree still sees it below. Straight ahead of a walker on flat
 // ground, a conifer 8 m wide: its crown 2 m from the eye (6 m from its
-// axis) and its axis 3 m away are left out; 20 m away it is drawn opaque.
+// axis), 5 m away and its axis 3 m away are left out; 6.5 m away it is
+// fading in; 20 m away it is drawn opaque.
 // (Seen failing before the clearance: the old rule dropped a plant only
 // with the eye inside 0.45 of its width, so the crown 2 m off was drawn,
 // filling the frame's top.)
@@ -36,7 +37,8 @@ func TestScatterTreeClearsTheEye(t *testing.T) {
 	}{
 		{"axis 3 m ahead", 3, EyeHeight, false, false},
 		{"crown 2 m ahead", 6, EyeHeight, false, false},
-		{"crown 5 m ahead", 9, EyeHeight, true, false},
+		{"crown 5 m ahead", 9, EyeHeight, false, false},
+		{"crown 6.5 m ahead", 10.5, EyeHeight, true, false},
 		{"20 m ahead", 20, EyeHeight, true, true},
 		{"4 m ahead, the eye 40 m up", 4, 40, true, true},
 	} {
