@@ -196,10 +196,17 @@ func (g *Game) switchLesson(mode int, panels bool) {
 	}
 }
 
-// The lesson's framing: looking down at the map's centre from the south,
-// lessonPitch below the horizon, with every corner of the map's box inside
-// the view's [-lessonMargin, lessonMargin] (its top below the HUD's lines).
+// The lesson's framing: looking down at the map's centre from beyond its
+// last row (yaw lessonYaw, toward row 0), lessonPitch below the horizon,
+// with every corner of the map's box inside the view's [-lessonMargin,
+// lessonMargin] (its top below the HUD's lines). From that side row 0 is
+// the far edge, at the top of the view, and column 0 is at the left: the
+// mesh lies as the step-through diagram, the octave thumbnails and the
+// difference maps draw the map, row 0 at the top as the sources write
+// their height matrices. From the other side the view would be the
+// diagram turned by a half turn.
 const (
+	lessonYaw       = -math.Pi / 2
 	lessonPitch     = 40 * math.Pi / 180
 	lessonMargin    = 0.9
 	lessonMarginTop = 0.8
@@ -233,7 +240,7 @@ func (g *Game) frameLesson() {
 	}
 	centre := mgl32.Vec3{float32(w / 2), float32((lo + hi) / 2), float32(d / 2)}
 	c := g.Camera
-	c.Mode, c.Yaw, c.Pitch = Fly, math.Pi/2, -lessonPitch
+	c.Mode, c.Yaw, c.Pitch = Fly, lessonYaw, -lessonPitch
 	size := math.Max(w, d)
 	for dist := size / 4; dist < 50*size; dist *= 1.03 {
 		c.Pos = centre.Sub(c.Forward().Mul(float32(dist)))
