@@ -111,3 +111,39 @@ func TestLessonViewOrientedAsDiagram(t *testing.T) {
 		}
 	}
 }
+
+// The droplet lesson frames the droplet shown: its path projects across a
+// good part of the view (at the map's framing it was a short stroke of
+// some 50 pixels in 1280, 0.04 of the width), and in the view's middle, clear of the step
+// table on the left and the diagrams on the right.
+func TestDropletLessonFramesThePath(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	g.Layout(ScreenWidth, ScreenHeight)
+	t.Cleanup(func() { onLoop(func() { g.OpenLesson(lesson.State{}, true) }) })
+	for _, link := range []string{"size=257&lesson=erosion&droplet=1", "size=257&lesson=erosion&droplet=40"} {
+		openLink(t, g, link)
+		e := &g.teach.erosion
+		if len(e.drop.Steps) < 10 {
+			t.Fatalf("%s: the droplet has %d steps; the test wants a path", link, len(e.drop.Steps))
+		}
+		vr := g.viewRect(g.ui.w, g.ui.h)
+		vp := viewProjection(g.Camera, vr.Dx(), vr.Dy())
+		cell := e.m.CellSize
+		lox, loy, hix, hiy := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, s := range e.drop.Steps {
+			clip := vp.Mul4x1(mgl32.Vec4{float32(s.X * cell), float32(s.Height + cell), float32(s.Y * cell), 1})
+			x, y := float64(clip[0]/clip[3]), float64(clip[1]/clip[3])
+			if clip[3] <= 0 || math.Abs(x) > dropletFrame.side+1e-3 || y < -1 || y > 1 {
+				t.Errorf("%s: step at (%.1f, %.1f) projects to NDC (%.2f, %.2f), w %.1f: not in the view's middle", link, s.X, s.Y, x, y, clip[3])
+			}
+			lox, loy, hix, hiy = min(lox, x), min(loy, y), max(hix, x), max(hiy, y)
+		}
+		// NDC spans 2 across the view: half of it is the view's share.
+		share := max(hix-lox, (hiy-loy)*float64(vr.Dy())/float64(vr.Dx())) / 2
+		t.Logf("%s: the path spans %.2f of the view's width", link, share)
+		if share < 0.1 {
+			t.Errorf("%s: the droplet's path spans %.2f of the view's width; want it framed (0.1 or more)", link, share)
+		}
+	}
+}
