@@ -347,7 +347,7 @@ func TestXClickLessonDiagramPoint(t *testing.T) {
 			t.Errorf("the explorer shows\n%s\nwithout %q", s.Teach.Point, want)
 		}
 	}
-	if math.Abs(float64(s.Camera.Yaw)-90) > 0.01 {
+	if math.Abs(float64(s.Camera.Yaw)+90) > 0.01 { // the lesson's framing, toward row 0
 		t.Errorf("the click turned the camera to yaw %.1f°", s.Camera.Yaw)
 	}
 }

@@ -58,6 +58,15 @@ type TeachState struct {
 	Added  int    `json:"added"`  // points the current stage added
 	Octave int    `json:"octave"` // octaves shown
 	Batch  int    `json:"batch"`  // erosion lesson: droplet batches run
+	// Droplet is the erosion lesson's droplets run one at a time (0 in
+	// its batch mode), DropletSteps and DropletFate the last one's path
+	// length in steps and how it ended, as its panel gives them.
+	Droplet      int    `json:"droplet"`
+	DropletSteps int    `json:"droplet_steps"`
+	DropletFate  string `json:"droplet_fate,omitempty"`
+	// Step is the thermal lesson's sweeps or the fluvial lesson's time
+	// steps run: a link's step=.
+	Step int `json:"step"`
 	// Picked is the step-through diagram's point clicked, (col, row), and
 	// Point its values as the Teach panel gives them.
 	Picked *[2]int `json:"picked,omitempty"`
@@ -108,6 +117,7 @@ func (g *Game) state(tick int64) State {
 		Teach: TeachState{Mode: teachModes[g.teach.mode], Stage: g.teach.k, Octave: g.teach.octK, Batch: g.teach.erosion.pass},
 		Path:  g.ui.path, Panels: g.ui.unfolded, View: g.View, Redraws: g.scene.view.redraws, Draws: g.scene.view.draws,
 	}
+	g.teachStateOfWear(&s.Teach)
 	if st := g.teach.stepper; st != nil && g.teach.mode == teachSubdivision {
 		s.Teach.Stages = len(st.Steps())
 		s.Teach.Picked, s.Teach.Point = g.teach.picked, g.teach.pointText()
@@ -116,6 +126,25 @@ func (g *Game) state(tick int64) State {
 		}
 	}
 	return s
+}
+
+// teachStateOfWear fills in where the erosion, thermal and fluvial lessons
+// stand: what a link to them would give as droplet= or step=.
+func (g *Game) teachStateOfWear(s *TeachState) {
+	t := &g.teach
+	switch t.mode {
+	case teachErosion:
+		if d := t.erosion.drops; d != nil {
+			s.Droplet = d.Done()
+			if s.Droplet > 0 {
+				s.DropletSteps, s.DropletFate = len(t.erosion.drop.Steps), t.erosion.drop.Fate
+			}
+		}
+	case teachThermal:
+		s.Step = t.thermal.sweep
+	case teachFluvial:
+		s.Step = t.fluvial.step
+	}
 }
 
 // mapSum is the sum of the shown map's heights, a fingerprint the tests

@@ -196,14 +196,28 @@ func (g *Game) switchLesson(mode int, panels bool) {
 	}
 }
 
-// The lesson's framing: looking down at the map's centre from the south,
-// lessonPitch below the horizon, with every corner of the map's box inside
-// the view's [-lessonMargin, lessonMargin] (its top below the HUD's lines).
+// The lesson's framing: looking down at the map's centre from beyond its
+// last row (yaw lessonYaw, toward row 0), lessonPitch below the horizon,
+// with every corner of the map's box inside the view's [-lessonMargin,
+// lessonMargin] (its top below the HUD's lines). From that side row 0 is
+// the far edge, at the top of the view, and column 0 is at the left: the
+// mesh lies as the step-through diagram, the octave thumbnails and the
+// difference maps draw the map, row 0 at the top as the sources write
+// their height matrices. From the other side the view would be the
+// diagram turned by a half turn.
 const (
+	lessonYaw       = -math.Pi / 2
 	lessonPitch     = 40 * math.Pi / 180
 	lessonMargin    = 0.9
 	lessonMarginTop = 0.8
 )
+
+// frameMargins bound where a framed box may project in the view, in
+// normalised device coordinates: |x| <= side, -bottom <= y <= top.
+type frameMargins struct{ side, bottom, top float64 }
+
+// lessonFrame is a lesson map's framing: the whole view but the HUD's lines.
+var lessonFrame = frameMargins{lessonMargin, lessonMargin, lessonMarginTop}
 
 // frameLesson places the camera so that the whole lesson map shows in the
 // 3D view as it is laid out now (beside the panels or not): as near as it
@@ -232,12 +246,19 @@ func (g *Game) frameLesson() {
 		}
 	}
 	centre := mgl32.Vec3{float32(w / 2), float32((lo + hi) / 2), float32(d / 2)}
+	g.frameBox(vr, box, centre, math.Max(w, d), lessonFrame)
+}
+
+// frameBox places the camera at the lesson's yaw and pitch looking at
+// centre, as near as it can be with every point of box inside the margins
+// of the view vr; size is the box's horizontal extent, which sets the
+// search's range and the flying speed.
+func (g *Game) frameBox(vr image.Rectangle, box []mgl32.Vec3, centre mgl32.Vec3, size float64, mg frameMargins) {
 	c := g.Camera
-	c.Mode, c.Yaw, c.Pitch = Fly, math.Pi/2, -lessonPitch
-	size := math.Max(w, d)
+	c.Mode, c.Yaw, c.Pitch = Fly, lessonYaw, -lessonPitch
 	for dist := size / 4; dist < 50*size; dist *= 1.03 {
 		c.Pos = centre.Sub(c.Forward().Mul(float32(dist)))
-		if boxInView(c, vr.Dx(), vr.Dy(), box) {
+		if boxInView(c, vr.Dx(), vr.Dy(), box, mg) {
 			break
 		}
 	}
@@ -245,16 +266,16 @@ func (g *Game) frameLesson() {
 }
 
 // boxInView reports whether every point lies in front of the camera and
-// inside the lesson's margins of a w×h view.
-func boxInView(c *Camera, w, h int, points []mgl32.Vec3) bool {
+// inside the margins mg of a w×h view.
+func boxInView(c *Camera, w, h int, points []mgl32.Vec3, mg frameMargins) bool {
 	vp := viewProjection(c, w, h)
 	for _, p := range points {
 		clip := vp.Mul4x1(p.Vec4(1))
 		if clip[3] <= c.Near {
 			return false
 		}
-		x, y := clip[0]/clip[3], clip[1]/clip[3]
-		if x < -lessonMargin || x > lessonMargin || y < -lessonMargin || y > lessonMarginTop {
+		x, y := float64(clip[0]/clip[3]), float64(clip[1]/clip[3])
+		if math.Abs(x) > mg.side || y < -mg.bottom || y > mg.top {
 			return false
 		}
 	}

@@ -274,6 +274,48 @@ func (g *Game) dropletStep() {
 	e.drops.Store(e.m)
 	e.freeImages()
 	g.showErosionMap()
+	g.frameDroplet()
+}
+
+// dropletFrame is where the droplet's path is framed: the view's middle,
+// between its table on the left and its diagrams and text on the right.
+var dropletFrame = frameMargins{side: 0.3, bottom: 0.7, top: 0.5}
+
+// dropletFrameCells is the least side, in cells, of the square framed
+// around a droplet's path: a short path is shown with the land around it,
+// not magnified into a blur.
+const dropletFrameCells = 24
+
+// frameDroplet frames the droplet shown, its path and brush, in the middle
+// of the view; it leaves the camera where it is when no droplet has a step.
+func (g *Game) frameDroplet() {
+	e := &g.teach.erosion
+	d := e.drop
+	if len(d.Steps) == 0 {
+		return
+	}
+	x0, y0, n := e.dropletBox(max(g.Params.HydraulicRadius, 1))
+	n = max(n, dropletFrameCells)
+	cell := e.m.CellSize
+	cx, cy := float64(x0)+float64(n)/2, float64(y0)+float64(n)/2
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range d.Steps {
+		lo, hi = math.Min(lo, s.Height), math.Max(hi, s.Height)
+	}
+	var box []mgl32.Vec3
+	for _, x := range []float64{cx - float64(n)/2, cx + float64(n)/2} {
+		for _, y := range []float64{cy - float64(n)/2, cy + float64(n)/2} {
+			for _, h := range []float64{lo, hi + cell} { // the track is drawn a cell above the ground
+				box = append(box, mgl32.Vec3{float32(x * cell), float32(h), float32(y * cell)})
+			}
+		}
+	}
+	vr := g.viewRect(g.ui.w, g.ui.h)
+	if vr.Empty() {
+		vr = g.viewRect(ScreenWidth, ScreenHeight)
+	}
+	centre := mgl32.Vec3{float32(cx * cell), float32((lo + hi) / 2), float32(cy * cell)}
+	g.frameBox(vr, box, centre, float64(n)*cell, dropletFrame)
 }
 
 // dropletBack takes the last droplet back, exactly, and shows the one
@@ -296,6 +338,7 @@ func (g *Game) dropletBack() {
 	e.drops.Store(e.m)
 	e.freeImages()
 	g.showErosionMap()
+	g.frameDroplet()
 }
 
 // openDroplet shows the k-th droplet of the stage, after the k−1 before
