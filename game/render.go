@@ -369,8 +369,10 @@ func (r *renderer) shader(v *Viewer, farFromCamera, noRoute, noLight, noMasks, n
 		NoTileBreak: v.ColourScheme || !v.BreakTiling,
 		// With the repeat hidden every projection is biplanar.
 		NoThreePlanes: !v.ColourScheme && v.BreakTiling,
-		// The map's own chunks never reach beyond it.
-		NoOutsideLight: !beyond,
+		// The map's own chunks never reach beyond it, but materials by
+		// rules read their convexity from the land beyond's coarse grid
+		// on the map too.
+		NoOutsideLight: !beyond && (v.ColourScheme || v.Texturing != ByRules),
 	}
 	return r.variant(key)
 }
