@@ -58,8 +58,15 @@ func inside(z *zbuffer.Raster, x, y int) bool {
 	return holes <= 1
 }
 
-// skyPinholes returns the pixels inside the terrain that show the sky.
+// skyPinholes returns the pixels inside the terrain that show the sky: a
+// pixel of the sky's colour (within 2 levels) where the ground around it
+// (the mean of the 8 pixels 3 away) is not. A crack or a pinhole is a
+// pixel or a thin line of them in ground of another colour; where the
+// ground around is itself within 16 levels of the sky behind it (snow in
+// the near-white haze of a view straight down), a pixel of the sky's
+// colour is the ground's own, and a crack there could not be seen.
 func skyPinholes(full, sky *image.RGBA, z *zbuffer.Raster) []image.Point {
+	const reach, tell = 3, 16
 	var holes []image.Point
 	for y := 0; y < z.H; y++ {
 		for x := 0; x < z.W; x++ {
@@ -73,12 +80,44 @@ func skyPinholes(full, sky *image.RGBA, z *zbuffer.Raster) []image.Point {
 					same = false
 				}
 			}
-			if same {
+			if same && groundTellsFromSky(full, sky, x, y, reach, tell) {
 				holes = append(holes, image.Pt(x, y))
 			}
 		}
 	}
 	return holes
+}
+
+// groundTellsFromSky reports whether the mean colour of the pixels reach
+// away from (x, y) (those in the frame) differs from the sky at (x, y) by
+// more than tell levels in some channel.
+func groundTellsFromSky(full, sky *image.RGBA, x, y, reach, tell int) bool {
+	var sum [3]int
+	n := 0
+	b := full.Bounds()
+	for dy := -reach; dy <= reach; dy += reach {
+		for dx := -reach; dx <= reach; dx += reach {
+			p := image.Pt(x+dx, y+dy)
+			if (dx == 0 && dy == 0) || !p.In(b) {
+				continue
+			}
+			j := full.PixOffset(p.X, p.Y)
+			for c := range sum {
+				sum[c] += int(full.Pix[j+c])
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return true
+	}
+	i := sky.PixOffset(x, y)
+	for c := range sum {
+		if d := sum[c]/n - int(sky.Pix[i+c]); d > tell || d < -tell {
+			return true
+		}
+	}
+	return false
 }
 
 // No sky shows through solid terrain: over the 27 cameras of the draw
