@@ -57,6 +57,7 @@ var specLabels = map[string]string{
 	"fluvial-steps":         "Time steps",
 	"fluvial-head":          "River head, cells",
 	"fluvial-wander":        "River wander",
+	"fluvial-deposition":    "River deposit G",
 	// Route
 	"levels":         "Detail levels N",
 	"interpolation":  "Interpolation",

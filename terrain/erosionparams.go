@@ -24,14 +24,15 @@ type ErosionParams struct {
 	ThermalRate       float64 `json:"thermal-rate"`       // share of the excess moved per sweep
 
 	// Fluvial stream-power erosion with uplift (Braun and Willett 2013).
-	FluvialUplift float64 `json:"fluvial-uplift"` // U at the highest point of the input, m/yr
-	FluvialK      float64 `json:"fluvial-k"`      // erodibility K in dh/dt = U − K·A^m·S^n
-	FluvialM      float64 `json:"fluvial-m"`      // drainage-area exponent m
-	FluvialN      float64 `json:"fluvial-n"`      // slope exponent n
-	FluvialDt     float64 `json:"fluvial-dt"`     // time step in years
-	FluvialSteps  int     `json:"fluvial-steps"`  // most time steps; fewer once steady
-	FluvialHead   float64 `json:"fluvial-head"`   // drainage area in cells of a channel head
-	FluvialWander float64 `json:"fluvial-wander"` // random share of the slope in the choice of receiver
+	FluvialUplift     float64 `json:"fluvial-uplift"`     // U at the highest point of the input, m/yr
+	FluvialK          float64 `json:"fluvial-k"`          // erodibility K in dh/dt = U − K·A^m·S^n
+	FluvialM          float64 `json:"fluvial-m"`          // drainage-area exponent m
+	FluvialN          float64 `json:"fluvial-n"`          // slope exponent n
+	FluvialDt         float64 `json:"fluvial-dt"`         // time step in years
+	FluvialSteps      int     `json:"fluvial-steps"`      // most time steps; fewer once steady
+	FluvialHead       float64 `json:"fluvial-head"`       // drainage area in cells of a channel head
+	FluvialWander     float64 `json:"fluvial-wander"`     // random share of the slope in the choice of receiver
+	FluvialDeposition float64 `json:"fluvial-deposition"` // deposition coefficient G (Yuan et al. 2019)
 }
 
 // The erosion stages a -erosion list may name.
@@ -98,4 +99,6 @@ var erosionSpecs = grouped("erosion", []Spec{
 		func(p *Params) *float64 { return &p.FluvialHead }),
 	floatSpec("fluvial-wander", 0.4, 0, 0.9, "random share of each way's slope when water picks the steepest one, so rivers wander off the grid's axes (0 = plain D8)",
 		func(p *Params) *float64 { return &p.FluvialWander }),
+	floatSpec("fluvial-deposition", 0, 0, 1, "deposition coefficient G (dimensionless): the rivers lay down G × their sediment flux ÷ drainage area, so fans build where a channel leaves the mountains (0 = all eroded material leaves the map)",
+		func(p *Params) *float64 { return &p.FluvialDeposition }),
 })

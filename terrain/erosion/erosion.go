@@ -228,13 +228,14 @@ func (g *grid) cellArea() float64 { return g.cell * g.cell }
 // once a stage has recorded into them, and the collector's headroom over
 // what is live. Each stage's own arrays (docs/performance.md):
 const (
-	mapBytes       = 4  // the map's samples
-	maskBytes      = 8  // Eroded and Deposited, float32 each
-	fluvialBytes   = 18 // float64 heights, receivers, drainage areas, marks, the flood's front
-	hydraulicBytes = 8  // float64 heights
-	thermalBytes   = 16 // the stage holds 9 (float64 heights, the rows its blocks keep), but 16 also covers the flow mask, which flowBytes undercounts (docs/performance.md)
-	flowBytes      = 12 // the flow mask's float64 heights and receivers (the marks are dropped before)
-	headroomBytes  = 4  // the collector's, as measured
+	mapBytes        = 4  // the map's samples
+	maskBytes       = 8  // Eroded and Deposited, float32 each
+	fluvialBytes    = 18 // float64 heights, receivers, drainage areas, marks, the flood's front
+	depositionBytes = 16 // with fluvial deposition: the step's starting heights and the sediment fluxes, float64 each
+	hydraulicBytes  = 8  // float64 heights
+	thermalBytes    = 16 // the stage holds 9 (float64 heights, the rows its blocks keep), but 16 also covers the flow mask, which flowBytes undercounts (docs/performance.md)
+	flowBytes       = 12 // the flow mask's float64 heights and receivers (the marks are dropped before)
+	headroomBytes   = 4  // the collector's, as measured
 )
 
 // PeakBytesPerSample estimates the bytes a sample a run of p's stages
@@ -251,6 +252,9 @@ func PeakBytesPerSample(p terrain.Params, masks bool) int {
 		switch stage {
 		case terrain.FluvialErosion:
 			held += fluvialBytes
+			if p.FluvialDeposition > 0 {
+				held += depositionBytes
+			}
 		case terrain.HydraulicErosion:
 			held += hydraulicBytes
 		case terrain.ThermalErosion:

@@ -130,7 +130,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	}
 	sp := newStreamPower(g, net, p, up, base)
 
-	var eroded float64 // metres over one cell
+	var eroded, deposited float64 // metres over one cell
 	steps := p.FluvialSteps
 	for step := 0; step < steps; step++ {
 		pits, err := net.receivers(ctx, z)
@@ -147,16 +147,18 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 				return Budget{}, err
 			}
 		}
-		var change, top, er float64
+		var sum stepSum
 		if reference {
-			change, top, er, err = sp.stepReference(ctx)
+			sum, err = sp.stepReference(ctx)
 		} else {
-			change, top, er, err = sp.step(ctx)
+			sum, err = sp.step(ctx)
 		}
 		if err != nil {
 			return Budget{}, err
 		}
-		eroded += er
+		change, top := sum.change, sum.top
+		eroded += sum.eroded
+		deposited += sum.deposited
 		if opt.Progress != nil {
 			opt.Progress(float64(step+1) / float64(steps))
 		}
@@ -212,7 +214,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	}
 	f := g.cellArea() * scale
 	eroded += dug
-	return Budget{Eroded: eroded * f, CarriedOff: eroded * f}, nil
+	return Budget{Eroded: eroded * f, Deposited: deposited * f, CarriedOff: (eroded - deposited) * f}, nil
 }
 
 // upliftField is Δt·U per sample in metres: U = u × the input's height

@@ -413,10 +413,10 @@ func (s *FluvialStepper) Step() bool {
 		_, _ = net.receivers(ctx, z)
 	}
 	s.before = append(s.before[:0], z...)
-	change, top, er, _ := s.sp.step(ctx)
-	s.eroded += er
+	sum, _ := s.sp.step(ctx)
+	s.eroded += sum.eroded - sum.deposited
 	s.steps++
-	s.steady = change <= steadyFraction*(max(top, s.sp.base)-s.sp.base)*float64(len(z))
+	s.steady = sum.change <= steadyFraction*(max(sum.top, s.sp.base)-s.sp.base)*float64(len(z))
 	s.rec = append(s.rec[:0], net.rec...)
 	s.area = append(s.area[:0], net.area...)
 	return true

@@ -228,6 +228,7 @@ func TestFluvialMatchesReference(t *testing.T) {
 	for _, over := range [][]string{
 		{"fluvial-steps", "12"},
 		{"fluvial-steps", "8", "fluvial-m", "0.4", "fluvial-n", "2", "fluvial-wander", "0"},
+		{"fluvial-steps", "8", "fluvial-deposition", "0.7"},
 	} {
 		m, p := testMap(t, 129, "fluvial", over...)
 		m.Width, m.Height, m.CellSize = 121, 129, 2.5

@@ -47,21 +47,27 @@ type streamPower struct {
 	powTab                []float64 // max(cells, head)^m for small areas
 	invAxial, invDiagonal float64   // 1/d^n to a side and a diagonal neighbour
 	trunkArea             int32
+	deposition            float64   // G of the deposition term; 0 for none
+	z0                    []float64 // with deposition: the heights at the step's start
+	qs                    []float64 // with deposition: the sediment each sample passes on, by the last iteration, metres over a cell
 
 	hanging []int32   // roots of the subtrees hanging off the trunk, in trunk order
 	sums    []stepSum // per hanging subtree
 	trunk   []int32   // accumulate: the trunk by the last step's areas, receivers first
+	solved  []int32   // solveTrunk: the trunk by this step's areas, receivers first
 	roots   []int32   // accumulate: the roots of the subtrees hanging off it
 	tasks   []int     // bounds of the tasks in hanging or roots
 	pool    sync.Pool // *[]int32 depth-first stacks of the tasks
 }
 
-// stepSum is what part of a step moved: Σ|Δh|, the highest new height and
-// Σ(uplifted − new height), in metres.
-type stepSum struct{ change, top, eroded float64 }
+// stepSum is what part of a step moved: Σ|Δh|, the highest new height,
+// Σ(uplifted − new height) where the ground went down and Σ(new −
+// uplifted height) where it went up (with deposition), and, with
+// deposition, Σ|Δh| since the last iteration; in metres.
+type stepSum struct{ change, top, eroded, deposited, moved float64 }
 
 func (a stepSum) add(b stepSum) stepSum {
-	return stepSum{a.change + b.change, max(a.top, b.top), a.eroded + b.eroded}
+	return stepSum{a.change + b.change, max(a.top, b.top), a.eroded + b.eroded, a.deposited + b.deposited, a.moved + b.moved}
 }
 
 // newStreamPower prepares the step's constants for p on g.
@@ -87,12 +93,20 @@ func newStreamPower(g *grid, net *network, p terrain.Params, uplift upliftField,
 	// trunk is a few channels.
 	sp.trunkArea = int32(max(len(g.z)/256, 256))
 	sp.pool.New = func() any { s := make([]int32, 0, 256); return &s }
+	if p.FluvialDeposition > 0 {
+		sp.deposition = p.FluvialDeposition
+		sp.z0, sp.qs = make([]float64, len(g.z)), make([]float64, len(g.z))
+	}
 	return sp
 }
 
 // update solves sample i's new height from its receiver's, which must be
 // solved already, and adds what it moved to s.
 func (sp *streamPower) update(i int, s *stepSum) {
+	if sp.qs != nil {
+		sp.updateDeposit(i, s)
+		return
+	}
 	z, net := sp.g.z, sp.net
 	r := int(net.rec[i])
 	zr, inv := sp.base, sp.invAxial // an edge sample drains off the map, to the base level a cell away
@@ -124,49 +138,206 @@ func (sp *streamPower) update(i int, s *stepSum) {
 	s.eroded += up - next
 }
 
-// stepReference is the step on one goroutine over the whole map's stack.
-func (sp *streamPower) stepReference(ctx context.Context) (change, top, eroded float64, err error) {
+// updateDeposit is update with the sediment deposition term of Yuan et
+// al. (2019):
+//
+//	∂h/∂t = U − K·A^m·S^n + G·Qs/A,   Qs = ∫_A (U − ∂h/∂t) dA,
+//
+// the sediment flux Qs being what the ground upstream of a sample, the
+// sample included, lost over the step (in metres over a cell: A in cells).
+// Qs depends on the new heights upstream, which are solved after the
+// sample's, so a step is iterated as Yuan et al. do: each solve takes the
+// donors' fluxes of the iteration before (In), the sample's own share of
+// Qs implicitly. With a = h⁰ + Δt·U and g = G / A, the update
+//
+//	h − a = g·(In + a − h) − F·(h − h_r)^n
+//
+// is the plain one with a' = a + g·In/(1+g) for a and F/(1+g) for F.
+// Where the slope is steep the erosion term wins; where it drops, at a
+// range's foot, the deposit does, and the floor builds up into fans and
+// aprons until its slope carries the flux on (Yuan et al.'s figs 6 and 9).
+// Below the channel head's area A is the head's, as for the erosion: a
+// hillslope sample keeps no more of what passes than the head would.
+func (sp *streamPower) updateDeposit(i int, s *stepSum) {
+	z, net, qs := sp.g.z, sp.net, sp.qs
+	r := int(net.rec[i])
+	zr, inv := sp.base, sp.invAxial
+	if r != i {
+		zr, inv = z[r], sp.invDiagonal
+		if d := r - i; d == 1 || d == -1 || d == sp.g.w || d == -sp.g.w {
+			inv = sp.invAxial
+		}
+	}
+	a := net.area[i]
+	var am float64
+	if int(a) < len(sp.powTab) {
+		am = sp.powTab[a]
+	} else {
+		am = math.Pow(max(float64(a), sp.head), sp.mExp)
+	}
+	var in float64
+	for m := net.marks[i]; m != 0; m &= m - 1 {
+		in += qs[i+net.offset[bits.TrailingZeros8(m)]]
+	}
+	g := sp.deposition / max(float64(a), sp.head)
+	up := sp.z0[i] + sp.uplift.at(i)
+	upDep := up + float64(g*in)/(1+g)
+	f := float64(float64(sp.c0*am)*inv) / (1 + g)
+	var next float64
+	if sp.nExp == 1 {
+		next = (upDep + float64(f*zr)) / (1 + f)
+	} else {
+		next = zr + newtonDrop(upDep-zr, f, sp.nExp)
+	}
+	s.moved += math.Abs(next - z[i])
+	z[i] = next
+	s.change += math.Abs(next - sp.z0[i])
+	s.top = max(s.top, next)
+	if next < up {
+		s.eroded += up - next
+	} else {
+		s.deposited += next - up
+	}
+}
+
+// passOn sets the sediment sample c passes on, Qs, once c and everything
+// upstream of it are solved: its donors' (summed in their mask's bit
+// order, so that any traversal that does donors first gives the same
+// bits) and what c itself lost.
+func (sp *streamPower) passOn(c int) {
+	net, qs := sp.net, sp.qs
+	var in float64
+	for m := net.marks[c]; m != 0; m &= m - 1 {
+		in += qs[c+net.offset[bits.TrailingZeros8(m)]]
+	}
+	qs[c] = in + (sp.z0[c] + sp.uplift.at(c) - sp.g.z[c])
+}
+
+// Deposition's iterations stop once an iteration moves the heights by
+// less than depositTolerance of what the step moved them, or after
+// maxDepositIterations.
+const (
+	depositTolerance     = 1e-3
+	maxDepositIterations = 30
+)
+
+// stepReference is the step on one goroutine over the whole map's stack:
+// the solve up it, then the deposits (if any) down it.
+func (sp *streamPower) stepReference(ctx context.Context) (stepSum, error) {
 	net := sp.net
 	net.buildStack()
 	net.accumulate()
 	if err := ctx.Err(); err != nil {
-		return 0, 0, 0, err
+		return stepSum{}, err
 	}
-	total := stepSum{top: sp.base}
-	for k, s := range net.stack {
-		if k&0xffff == 0 && ctx.Err() != nil { // a step at 4097² takes long enough to be worth a look
-			return 0, 0, 0, ctx.Err()
+	if sp.qs != nil {
+		copy(sp.z0, sp.g.z)
+		if len(net.marks) != len(net.rec) {
+			net.marks = make([]uint8, len(net.rec))
 		}
-		sp.update(int(s), &total)
+		for i := range net.marks {
+			net.marks[i] = net.donorMask(i)
+		}
 	}
-	return total.change, total.top, total.eroded, nil
+	for it := 0; ; it++ {
+		total := stepSum{top: sp.base}
+		for k, s := range net.stack {
+			if k&0xffff == 0 && ctx.Err() != nil { // a step at 4097² takes long enough to be worth a look
+				return stepSum{}, ctx.Err()
+			}
+			sp.update(int(s), &total)
+		}
+		if sp.qs == nil {
+			return total, nil
+		}
+		for k := len(net.stack) - 1; k >= 0; k-- {
+			sp.passOn(int(net.stack[k]))
+		}
+		if total.moved <= depositTolerance*total.change || it+1 == maxDepositIterations {
+			return total, nil
+		}
+	}
 }
 
-// step is the step on all cores, as described above.
-func (sp *streamPower) step(ctx context.Context) (change, top, eroded float64, err error) {
+// step is the step on all cores, as described above; with deposition,
+// each subtree lays down its sediment from its tips to its root once
+// solved, and the trunk last, from its tips down to the outlets.
+func (sp *streamPower) step(ctx context.Context) (stepSum, error) {
 	if err := sp.accumulate(ctx); err != nil {
-		return 0, 0, 0, err
+		return stepSum{}, err
 	}
+	if sp.qs == nil {
+		return sp.solve(ctx)
+	}
+	copy(sp.z0, sp.g.z)
+	for it := 0; ; it++ {
+		total, err := sp.solve(ctx)
+		if err != nil || total.moved <= depositTolerance*total.change || it+1 == maxDepositIterations {
+			return total, err
+		}
+	}
+}
+
+// solve solves the heights once the areas and donor masks are set: the
+// trunk, then the subtrees on all cores; with deposition, each subtree
+// then passes its sediment on from its tips to its root, and the trunk
+// last, from its tips down to the outlets.
+func (sp *streamPower) solve(ctx context.Context) (stepSum, error) {
 	trunk := sp.solveTrunk()
 	if len(sp.sums) < len(sp.hanging) {
 		sp.sums = make([]stepSum, len(sp.hanging))
 	}
 	tasks := sp.group(sp.hanging, sp.tasks)
 	sp.tasks = tasks
-	err = parallel.Each(ctx, len(tasks)-1, func(t int) {
+	err := parallel.Each(ctx, len(tasks)-1, func(t int) {
 		tp := sp.pool.Get().(*[]int32)
 		for k := tasks[t]; k < tasks[t+1]; k++ {
 			sp.sums[k] = sp.solveSubtree(int(sp.hanging[k]), tp)
+			if sp.qs != nil {
+				sp.passOnSubtree(int(sp.hanging[k]), tp)
+			}
 		}
 		sp.pool.Put(tp)
 	})
 	if err != nil {
-		return 0, 0, 0, err
+		return stepSum{}, err
+	}
+	if sp.qs != nil {
+		for k := len(sp.solved) - 1; k >= 0; k-- {
+			sp.passOn(int(sp.solved[k]))
+		}
 	}
 	for _, s := range sp.sums[:len(sp.hanging)] {
 		trunk = trunk.add(s)
 	}
-	return trunk.change, trunk.top, trunk.eroded, nil
+	return trunk, nil
+}
+
+// passOnSubtree sets the sediment each sample of the subtree draining to
+// root passes on, each once its donors are done (pushed again,
+// complemented, to mark that moment, as accumulateSubtree does); tp is
+// the task's stack. The subtree must be solved and its donor masks set.
+func (sp *streamPower) passOnSubtree(root int, tp *[]int32) {
+	net := sp.net
+	masks := net.marks
+	todo := append((*tp)[:0], int32(root))
+	for len(todo) > 0 {
+		c := int(todo[len(todo)-1])
+		todo = todo[:len(todo)-1]
+		if c < 0 {
+			sp.passOn(^c)
+			continue
+		}
+		if masks[c] == 0 { // no donors: done at once
+			sp.passOn(c)
+			continue
+		}
+		todo = append(todo, int32(^c))
+		for m := masks[c]; m != 0; m &= m - 1 {
+			todo = append(todo, int32(c+net.offset[bits.TrailingZeros8(m)]))
+		}
+	}
+	*tp = todo
 }
 
 // group cuts roots, in their order, into tasks of consecutive roots that
@@ -322,6 +493,7 @@ func (sp *streamPower) solveTrunk() stepSum {
 	net := sp.net
 	area, masks := net.area, net.marks
 	sp.hanging = sp.hanging[:0]
+	solved := sp.solved[:0]
 	sum := stepSum{top: sp.base}
 	todo := net.todo[:0]
 	visit := func(d int) {
@@ -337,12 +509,14 @@ func (sp *streamPower) solveTrunk() stepSum {
 			c := int(todo[len(todo)-1])
 			todo = todo[:len(todo)-1]
 			sp.update(c, &sum)
+			solved = append(solved, int32(c))
 			for m := masks[c]; m != 0; m &= m - 1 {
 				visit(c + net.offset[bits.TrailingZeros8(m)])
 			}
 		}
 	})
 	net.todo = todo
+	sp.solved = solved
 	return sum
 }
 
