@@ -229,6 +229,7 @@ func TestFluvialMatchesReference(t *testing.T) {
 		{"fluvial-steps", "12"},
 		{"fluvial-steps", "8", "fluvial-m", "0.4", "fluvial-n", "2", "fluvial-wander", "0"},
 		{"fluvial-steps", "8", "fluvial-deposition", "0.7"},
+		{"fluvial-steps", "6", "fluvial-n", "2", "fluvial-m", "0.8", "fluvial-deposition", "0.5"},
 	} {
 		m, p := testMap(t, 129, "fluvial", over...)
 		m.Width, m.Height, m.CellSize = 121, 129, 2.5
