@@ -12,7 +12,7 @@
 //	                                       a height profile, the height histogram, or the power spectrum with its slope
 //	cordillera analyze MAP | -preset NAME [-json] [-picture relief.png]
 //	                                       slope, hypsometry, drainage density, concavity, Hack and spectral exponents of a map
-//	cordillera web -o DIR [-serve :8080]   the explorer and its lessons as a web page (builds it with the Go toolchain)
+//	cordillera web [-o DIR] [-serve :8080] the explorer and its lessons as a web page (builds it with the Go toolchain)
 //	cordillera help [COMMAND]              this list, or one command's flags
 package main
 

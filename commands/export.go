@@ -63,8 +63,13 @@ func addExportFlags(fs *flag.FlagSet, e *exportOptions) {
 	fs.StringVar(&e.splatMap, "splat-map", "", "also write the four material weights (R sand, G grass, B rock, A snow; explorer's height texturing) as an RGBA PNG")
 	fs.Float64Var(&e.meshError, "mesh-error", 0, "with -o .glb/.gltf: decimate the mesh so that it strays at most this many metres from the map (0 keeps every sample)")
 	fs.BoolVar(&e.bakeTexture, "bake-texture", false, "with -o .glb/.gltf: embed a colour texture of the explorer's materials")
-	fs.StringVar(&e.target, "target", "", "game engine: unity (size 2^k+1 ≤ 4097, .r16), unreal (505, 1009, 2017, 4033 or 8129; .png/.r16) or godot (Terrain3D; .exr/.r16/.png); prints the import settings")
+	fs.StringVar(&e.target, "target", "", "game engine: unity (size 2^k+1 ≤ 4097; "+targetExtList("unity")+"), unreal (505, 1009, 2017, 4033 or 8129; "+targetExtList("unreal")+") or godot (Terrain3D; "+targetExtList("godot")+"); prints the import settings")
 	fs.IntVar(&e.tiles, "tiles", 0, "write N×N tiles NAME_x{i}_y{j}.EXT sharing their border samples instead of one file")
+}
+
+// targetExtList lists the files an engine imports, for the flag's help.
+func targetExtList(engine string) string {
+	return strings.Join(targetExts[engine], "/")
 }
 
 // isMesh reports whether path names a glTF mesh.

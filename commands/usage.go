@@ -50,7 +50,7 @@ func Commands() []Command {
 		{Name: "analyze", Run: Analyze, Forms: []Form{
 			{"analyze MAP | -preset NAME [-json] [-picture relief.png]", "slope, hypsometry, drainage density, concavity, Hack and spectral exponents of a map"}}},
 		{Name: "web", Run: Web, Forms: []Form{
-			{"web -o DIR [-serve :8080]", "the explorer and its lessons as a web page (builds it with the Go toolchain)"}}},
+			{"web [-o DIR] [-serve :8080]", "the explorer and its lessons as a web page (builds it with the Go toolchain)"}}},
 		{Name: "help", NoFlags: true, Run: help, Forms: []Form{
 			{"help [COMMAND]", "this list, or one command's flags"}}},
 	}

@@ -25,9 +25,13 @@ import (
 // is a few megabytes, so a file much larger than this is not a route.
 const MaxFileSize = 64 << 20
 
+// Names lists the formats Load reads, for messages and flag help, so that
+// no list of them is kept by hand elsewhere.
+const Names = "GPX, TCX, KML, FIT, GeoJSON or CSV"
+
 // ErrUnknownFormat is returned (wrapped) for content none of the parsers
 // recognise.
-var ErrUnknownFormat = errors.New("not a GPX, TCX, KML, FIT, GeoJSON or CSV route")
+var ErrUnknownFormat = errors.New("not a " + Names + " route")
 
 // extensions are the file name suffixes each format goes by.
 var extensions = map[string]track.Format{
