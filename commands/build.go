@@ -29,7 +29,7 @@ func parseBuildFlags(args []string, stderr io.Writer) (buildOptions, error) {
 	fs.StringVar(&opt.dir, "o", "", "folder to build the world into (made if missing; a folder of the same world is resumed)")
 	fs.IntVar(&opt.desc.Params.Size, "world", 4097, fmt.Sprintf("samples per side of the world: n·(tile−1)+1, up to %d", terrain.MaxWorldSize))
 	fs.IntVar(&opt.desc.Tile, "tile", 1025, "samples per side of a tile; neighbouring tiles share their border samples")
-	fs.IntVar(&opt.desc.Halo, "halo", 0, "samples a tile is made with beyond its edges, for stages that look at neighbours (none yet: 0)")
+	fs.IntVar(&opt.desc.Halo, "halo", 0, "samples a tile is made with beyond its edges: -erosion thermal needs at least its sweeps (-thermal-iterations); 0 without erosion")
 	fs.StringVar(&formats, "format", "tif", "tile files, a comma-separated list of tif (16-bit GeoTIFF, always), exr (32-bit float metres), r16")
 	fs.StringVar(&only, "only", "", "build only these tiles, a comma-separated list of names such as x0_y0,x3_y1")
 	fs.StringVar(&shard, "shard", "", "build only shard K/N of the tiles (every N-th from the K-th): N machines running 1/N … N/N build every tile once")
@@ -92,6 +92,9 @@ func Build(args []string, stdout, stderr io.Writer) error {
 	d := opt.desc
 	n := d.TilesPerSide()
 	fmt.Fprintf(stdout, "%s\n", d.Params.Describe())
+	if d.Params.Erosion != "none" {
+		fmt.Fprintf(stdout, "erosion %s, %d sweeps, tiles made with a halo of %d\n", d.Params.Erosion, d.Params.ThermalIterations, d.Halo)
+	}
 	fmt.Fprintf(stdout, "world %d² in %d×%d tiles of %d² (%s) into %s\n", d.Params.Size, n, n, d.Tile, strings.Join(d.Formats, ", "), opt.dir)
 	r, err := world.Build(ctx, opt.dir, d, opt.sel, stderr)
 	if err != nil {

@@ -78,6 +78,8 @@ func TestBuildFlagErrors(t *testing.T) {
 		{[]string{"-o", dir, "-world", "65", "-tile", "17", "-only", "x0_y9"}, `tile "x0_y9" is not in the world`},
 		{[]string{"-o", dir, "-world", "65", "-tile", "17", "-algorithm", "diamond-square"}, "subdivision"},
 		{[]string{"-o", dir, "-world", "65", "-tile", "17", "-erosion", "hydraulic"}, "erosion hydraulic cannot be built by tiles"},
+		{[]string{"-o", dir, "-world", "65", "-tile", "17", "-erosion", "thermal", "-thermal-iterations", "9", "-halo", "8"}, "a halo of at least 9"},
+		{[]string{"-o", dir, "-world", "65", "-tile", "17", "-thermal-iterations", "9"}, "-thermal-iterations is not used"},
 		{[]string{"-o", dir, "-world", "65", "-tile", "17", "-format", "tif,png"}, `format "png"`},
 		{[]string{"-o", dir, "-world", "65", "-tile", "17", "-octaves", "99"}, "octaves"},
 	}

@@ -60,7 +60,7 @@ func Build(ctx context.Context, dir string, d Description, sel Selection, log io
 	if _, err := writeManifest(ctx, dir, d); err != nil { // pins the folder to d before any tile
 		return r, err
 	}
-	rng, pass, err := rawRange(ctx, dir, d, log)
+	rng, pass, err := worldRange(ctx, dir, d, log)
 	if err != nil {
 		return r, err
 	}
@@ -79,7 +79,7 @@ func Build(ctx context.Context, dir string, d Description, sel Selection, log io
 			fmt.Fprintf(log, "%s: built in %v\n", t.Name(), time.Since(start).Round(time.Millisecond))
 		}
 	}
-	if err := atomicfile.WriteContext(ctx, filepath.Join(dir, VRTName), func(w io.Writer) error { return writeVRT(w, d) }); err != nil {
+	if err := atomicfile.WriteContext(ctx, filepath.Join(dir, VRTName), func(w io.Writer) error { return writeVRT(w, d, rng.verticalScale(d)) }); err != nil {
 		return r, err
 	}
 	r.Total = len(d.Tiles())
@@ -87,15 +87,16 @@ func Build(ctx context.Context, dir string, d Description, sel Selection, log io
 	return r, err
 }
 
-// MakeTile returns tile t of the world d, normalised by the world's raw
-// height range rng: bit for bit the whole map's samples there.
+// MakeTile returns tile t of the world d, finished with the world's
+// ranges rng (Build finds them): bit for bit the whole map's samples
+// there, eroded and normalised again where d erodes.
 func MakeTile(ctx context.Context, d Description, t Tile, rng Range) (*terrain.Heightmap, error) {
-	m, err := terrain.FractalRegionRaw(ctx, d.Params, t.Col, t.Row, d.Tile, d.Tile)
+	m, err := erodedTile(ctx, d, t, rng)
 	if err != nil {
 		return nil, err
 	}
-	if err := terrain.FinishRegion(ctx, m, d.Params, rng.Lo(), rng.Hi()); err != nil {
-		return nil, err
+	if rng.Eroded != nil {
+		renormalise(m, rng.Eroded.Lo(), rng.Eroded.Hi())
 	}
 	return m, nil
 }
@@ -145,25 +146,46 @@ func (c *counter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// rawRange returns the world's raw height range: from the folder where an
-// earlier build of d found it, or by a pass over every tile, which it then
-// keeps there. pass reports whether this call made the pass.
-func rawRange(ctx context.Context, dir string, d Description, log io.Writer) (rng Range, pass bool, err error) {
+// worldRange returns the world's ranges: from the folder where an earlier
+// build of d found them, or by passes over every tile, which it then
+// keeps there: the raw range, and with erosion the eroded map's range.
+// pass reports whether this call made the passes.
+func worldRange(ctx context.Context, dir string, d Description, log io.Writer) (rng Range, pass bool, err error) {
 	path := filepath.Join(dir, rangeName)
 	var kept rangeFile
 	if readJSON(path, &kept) == nil && kept.Key == d.Key() {
 		return kept.Range, false, nil
 	}
 	start := time.Now()
+	rng, err = tilesRange(ctx, d, func(t Tile) (*terrain.Heightmap, error) {
+		return terrain.FractalRegionRaw(ctx, d.Params, t.Col, t.Row, d.Tile, d.Tile)
+	})
+	if err == nil && d.eroding() {
+		var eroded Range
+		eroded, err = tilesRange(ctx, d, func(t Tile) (*terrain.Heightmap, error) { return erodedTile(ctx, d, t, rng) })
+		rng.Eroded = &eroded
+	}
+	if err != nil {
+		return rng, true, err
+	}
+	if log != nil {
+		fmt.Fprintf(log, "height range of %d tiles found in %v\n", len(d.Tiles()), time.Since(start).Round(time.Millisecond))
+	}
+	return rng, true, writeJSON(ctx, path, rangeFile{Key: d.Key(), Range: rng})
+}
+
+// tilesRange returns the lowest and highest height of the tiles tile
+// makes, over every tile of d.
+func tilesRange(ctx context.Context, d Description, tile func(Tile) (*terrain.Heightmap, error)) (Range, error) {
 	var lo, hi float32
 	for k, t := range d.Tiles() {
-		m, err := terrain.FractalRegionRaw(ctx, d.Params, t.Col, t.Row, d.Tile, d.Tile)
+		m, err := tile(t)
 		if err != nil {
-			return rng, false, err
+			return Range{}, err
 		}
 		a, b := m.Range()
 		if a-a != 0 || b-b != 0 { // NaN or ±Inf: FinishRegion names the parameters to change
-			return rng, true, terrain.FinishRegion(ctx, m, d.Params, a, b)
+			return Range{}, terrain.FinishRegion(ctx, m, d.Params, a, b)
 		}
 		if k == 0 {
 			lo, hi = a, b
@@ -172,11 +194,7 @@ func rawRange(ctx context.Context, dir string, d Description, log io.Writer) (rn
 		// them: they order −0 below +0 and propagate NaN.
 		lo, hi = min(lo, a), max(hi, b)
 	}
-	rng = Range{float64(lo), float64(hi)}
-	if log != nil {
-		fmt.Fprintf(log, "raw height range of %d tiles found in %v\n", len(d.Tiles()), time.Since(start).Round(time.Millisecond))
-	}
-	return rng, true, writeJSON(ctx, path, rangeFile{Key: d.Key(), Range: rng})
+	return Range{Low: float64(lo), High: float64(hi)}, nil
 }
 
 // finished reports whether tile t of d is in the folder whole: its record

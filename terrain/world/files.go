@@ -21,6 +21,9 @@ import (
 type Range struct {
 	Low  float64 `json:"lo"`
 	High float64 `json:"hi"`
+	// Eroded is the eroded world's range, before it is normalised again;
+	// nil without erosion.
+	Eroded *Range `json:"eroded,omitempty"`
 }
 
 // Lo and Hi are the bounds as the normalisation takes them.
@@ -64,7 +67,7 @@ type Manifest struct {
 	Description Description `json:"description"`
 	Size        int         `json:"size"`           // the world's side in samples
 	CellSize    float64     `json:"cell-size"`      // metres between samples
-	Amplitude   float64     `json:"amplitude"`      // metres from height 0 to 1
+	Amplitude   float64     `json:"amplitude"`      // metres from height 0 to 1 (after erosion's renormalisation, once its range is found)
 	RawRange    *Range      `json:"raw-range"`      // nil until found
 	Mosaic      string      `json:"mosaic"`         // the VRT, under the folder
 	State       string      `json:"state"`          // "complete" once every tile is finished, else "partial"
@@ -119,6 +122,7 @@ func writeManifest(ctx context.Context, dir string, d Description) (int, error) 
 	var kept rangeFile
 	if readJSON(filepath.Join(dir, rangeName), &kept) == nil && kept.Key == m.Key {
 		m.RawRange = &kept.Range
+		m.Amplitude = kept.Range.verticalScale(d)
 	}
 	for _, t := range d.Tiles() {
 		e := TileEntry{Name: t.Name(), Col: t.Col, Row: t.Row}
@@ -136,9 +140,9 @@ func writeManifest(ctx context.Context, dir string, d Description) (int, error) 
 }
 
 // writeVRT writes the GDAL VRT that mosaics the world's GeoTIFF tiles:
-// 16-bit samples with the tiles' scale to metres, each tile placed at its
+// 16-bit samples with the tiles' scale to metres (verticalScale/65535), each tile placed at its
 // top-left sample (shared borders overlap with equal values).
-func writeVRT(w io.Writer, d Description) error {
+func writeVRT(w io.Writer, d Description, verticalScale float64) error {
 	var b bytes.Buffer
 	s, c := d.Params.Size, strconv.FormatFloat(d.Params.CellSize, 'g', -1, 64)
 	fmt.Fprintf(&b, "<VRTDataset rasterXSize=\"%d\" rasterYSize=\"%d\">\n", s, s)
@@ -146,7 +150,7 @@ func writeVRT(w io.Writer, d Description) error {
 	b.WriteString("  <VRTRasterBand dataType=\"UInt16\" band=\"1\">\n")
 	b.WriteString("    <Offset>0</Offset>\n")
 	// The tiles' own scale (heightfile's TIFF): metres per 16-bit step.
-	fmt.Fprintf(&b, "    <Scale>%s</Scale>\n", strconv.FormatFloat(d.Params.Amplitude/65535, 'g', -1, 64))
+	fmt.Fprintf(&b, "    <Scale>%s</Scale>\n", strconv.FormatFloat(verticalScale/65535, 'g', -1, 64))
 	for _, t := range d.Tiles() {
 		n := d.Tile
 		b.WriteString("    <SimpleSource>\n")

@@ -9,8 +9,10 @@
 // range exactly (the lowest and highest of the tiles' own), kept in the
 // folder so that it is found once. Tiles can then be made in any order,
 // any subset at a time and on any number of machines, and the same
-// description always gives the same bytes. Subdivision generators and
-// erosion are refused: their samples depend on the whole map.
+// description always gives the same bytes. Thermal erosion is local, so
+// a tile made with a halo as wide as its sweeps is eroded exactly as the
+// whole map is (erode.go). Subdivision generators, droplets and rivers are
+// refused: their samples depend on the whole map.
 package world
 
 import (
@@ -34,8 +36,8 @@ type Description struct {
 	// world's side is n·(Tile−1)+1 for n tiles per side.
 	Tile int `json:"tile"`
 	// Halo is the margin, in samples, a tile is made with beyond its
-	// edges for stages that look at neighbours; no stage built by tiles
-	// does yet, so it must be 0.
+	// edges for stages that look at neighbours: thermal erosion needs one
+	// of at least its sweeps; without erosion it must be 0.
 	Halo int `json:"halo"`
 	// Formats are the files of each tile: "tif" (16-bit GeoTIFF, always,
 	// the VRT's source), "exr" (32-bit float metres), "r16".
@@ -112,9 +114,6 @@ func (d Description) Validate() error {
 	if !terrain.CanGenerateRegions(p) {
 		return fmt.Errorf("algorithm %s cannot be built by tiles: a subdivision map's every sample depends on the coarser levels of the whole map; use a fractal algorithm (fbm, hetero, hybrid, quilez, ridged, billow, swiss) or generate it whole", p.Algorithm)
 	}
-	if p.Erosion != "" && p.Erosion != "none" {
-		return fmt.Errorf("erosion %s cannot be built by tiles yet: droplets and rivers carry material across the whole map, so a tile made alone differs from the whole map's; build the world without erosion, or erode a map of up to %d² with generate", p.Erosion, terrain.MaxSize)
-	}
 	if d.Tile < 2 || d.Tile > terrain.MaxSize {
 		return fmt.Errorf("tile %d: a tile has 2 to %d samples per side", d.Tile, terrain.MaxSize)
 	}
@@ -123,10 +122,31 @@ func (d Description) Validate() error {
 		return fmt.Errorf("world %d, tile %d: tiles of %d samples share their borders, so the world's side must be n·%d+1 (such as %d or %d)",
 			p.Size, d.Tile, d.Tile, d.Tile-1, n*(d.Tile-1)+1, (n+1)*(d.Tile-1)+1)
 	}
-	if d.Halo != 0 {
-		return fmt.Errorf("halo %d: no stage built by tiles looks beyond a tile's edge, so the halo must be 0", d.Halo)
+	if err := d.checkErosion(); err != nil {
+		return err
 	}
 	return checkFormats(d.Formats)
+}
+
+// checkErosion accepts the erosion a tile with its halo makes exactly as
+// the whole map does: none (and no halo), or thermal erosion alone with a
+// halo of at least its sweeps (erode.go).
+func (d Description) checkErosion() error {
+	p := d.Params
+	switch {
+	case p.Erosion == "" || p.Erosion == "none":
+		if d.Halo != 0 {
+			return fmt.Errorf("halo %d: without erosion no stage looks beyond a tile's edge, so the halo must be 0", d.Halo)
+		}
+		return nil
+	case p.Erosion != terrain.ThermalErosion:
+		return fmt.Errorf("erosion %s cannot be built by tiles: droplets run far and are seeded over the whole map, and rivers drain the whole map, so a tile made alone differs from the whole map's; only thermal erosion alone is tiled exactly, or erode a map of up to %d² with generate", p.Erosion, terrain.MaxSize)
+	case d.Halo < p.ThermalIterations:
+		return fmt.Errorf("halo %d: thermal erosion's %d sweeps reach %d samples, so a tile equals the whole map only with a halo of at least %d", d.Halo, p.ThermalIterations, p.ThermalIterations, p.ThermalIterations)
+	case d.Tile+2*d.Halo > terrain.MaxSize:
+		return fmt.Errorf("tile %d with halo %d: a tile and its halo must fit in %d samples per side", d.Tile, d.Halo, terrain.MaxSize)
+	}
+	return nil
 }
 
 // checkFormats accepts a list of Formats, each once, with tif among them.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"cordillera/pipeline"
 	"cordillera/terrain"
 	"cordillera/terrain/heightfile"
 )
@@ -72,15 +73,22 @@ func TestTilesAreTheWholeMap(t *testing.T) {
 		func(p *terrain.Params) {
 			p.Algorithm, p.Basis, p.Amplitude, p.CellSize = terrain.Ridged, "simplex", 1500, 30
 		},
+		func(p *terrain.Params) {
+			p.Erosion, p.ThermalIterations, p.ThermalTalus, p.Amplitude = "thermal", 7, 20, 60
+		},
 	} {
 		d := smallWorld(edit)
-		if edit != nil { // 2×2 tiles and one format are enough for the variants
+		if edit != nil { // 2×2 tiles and two formats are enough for the variants
 			d.Tile, d.Formats = 33, []string{"tif", "exr"}
 		}
-		whole, err := terrain.Generate(ctx, d.Params, nil)
+		if d.eroding() {
+			d.Tile, d.Halo = 17, d.Params.ThermalIterations
+		}
+		w, err := pipeline.Generate(ctx, d.Params, pipeline.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		whole := w.Map
 		dir := t.TempDir()
 		r := build(t, dir, d, Selection{})
 		if n := len(d.Tiles()); len(r.Built) != n || r.Done != n || r.Total != n || !r.RangePass {
@@ -102,7 +110,7 @@ func TestTilesAreTheWholeMap(t *testing.T) {
 				t.Fatal(err)
 			}
 			for k, v := range src.Map.Samples { // float metres, decoded: the whole map's samples
-				if got, w := float32(src.Base+float64(v)*src.Map.VerticalScale), float32(float64(want.Samples[k])*d.Params.Amplitude); got != w && abs32(got-w) > 1e-4*w {
+				if got, w := float32(src.Base+float64(v)*src.Map.VerticalScale), float32(float64(want.Samples[k])*whole.VerticalScale); got != w && abs32(got-w) > 1e-4*w {
 					t.Fatalf("tile %s sample %d: %v m, whole map %v m", tile.Name(), k, got, w)
 				}
 			}
@@ -121,7 +129,7 @@ func TestMakeTileIsBitForBit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng, _, err := rawRange(ctx, t.TempDir(), d, nil)
+	rng, _, err := worldRange(ctx, t.TempDir(), d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,11 +360,17 @@ func TestBadDescriptions(t *testing.T) {
 	}{
 		{"midpoint", func(d *Description) { d.Params.Algorithm = terrain.Midpoint }, Selection{}, "coarser levels of the whole map"},
 		{"diamond-square", func(d *Description) { d.Params.Algorithm = terrain.DiamondSquareAlg }, Selection{}, "cannot be built by tiles"},
-		{"erosion", func(d *Description) { d.Params.Erosion = "thermal" }, Selection{}, "erosion thermal cannot be built by tiles"},
+		{"droplets", func(d *Description) { d.Params.Erosion = "hydraulic" }, Selection{}, "erosion hydraulic cannot be built by tiles: droplets run far"},
+		{"thermal and rivers", func(d *Description) { d.Params.Erosion, d.Halo = "thermal,fluvial", 50 }, Selection{}, "only thermal erosion alone"},
+		{"thermal without halo", func(d *Description) { d.Params.Erosion = "thermal" }, Selection{}, "halo 0: thermal erosion's 50 sweeps reach 50 samples"},
+		{"thermal halo short", func(d *Description) { d.Params.Erosion, d.Params.ThermalIterations, d.Halo = "thermal", 8, 7 }, Selection{}, "a halo of at least 8"},
+		{"halo past a map", func(d *Description) {
+			d.Params.Size, d.Tile, d.Params.Erosion, d.Params.ThermalIterations, d.Halo = 8*8000+1, 8001, "thermal", 200, 200
+		}, Selection{}, "tile 8001 with halo 200"},
 		{"tile not dividing", func(d *Description) { d.Tile = 20 }, Selection{}, "n·19+1 (such as 58 or 77)"},
 		{"tile too small", func(d *Description) { d.Tile = 1 }, Selection{}, "tile 1: a tile has 2 to"},
 		{"tile past the world", func(d *Description) { d.Tile = 129 }, Selection{}, "world 65, tile 129"},
-		{"halo", func(d *Description) { d.Halo = 4 }, Selection{}, "halo 4"},
+		{"halo", func(d *Description) { d.Halo = 4 }, Selection{}, "halo 4: without erosion"},
 		{"format", func(d *Description) { d.Formats = []string{"tif", "png"} }, Selection{}, `format "png"`},
 		{"format twice", func(d *Description) { d.Formats = []string{"tif", "exr", "exr"} }, Selection{}, "exr is listed twice"},
 		{"no tif", func(d *Description) { d.Formats = []string{"exr"} }, Selection{}, "tif is needed"},
@@ -392,4 +406,56 @@ func TestBadDescriptions(t *testing.T) {
 		t.Fatalf("another world's folder: err %v", err)
 	}
 	compareSnapshots(t, "refused", snapshot(t, dir), before)
+}
+
+// Thermal erosion with a halo as wide as its sweeps gives every tile the
+// whole map's eroded heights bit for bit (tiles at the world's edge, with
+// no halo there, and inner ones alike); one sample less of halo does not,
+// so the halo is no wider than it must be. The erosion moves material:
+// the eroded tiles are not the uneroded ones.
+func TestThermalHalo(t *testing.T) {
+	ctx := context.Background()
+	d := smallWorld(func(p *terrain.Params) {
+		p.Erosion, p.ThermalIterations, p.ThermalTalus, p.Amplitude = "thermal", 6, 20, 60
+	})
+	d.Halo = 6
+	w, err := pipeline.Generate(ctx, d.Params, pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng, _, err := worldRange(ctx, t.TempDir(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := d
+	plain.Params.Erosion, plain.Halo = "none", 0
+	short := d
+	short.Halo = d.Params.ThermalIterations - 1
+	var shortDiffers int
+	for _, tile := range d.Tiles() {
+		want := window(w.Map, tile.Col, tile.Row, d.Tile)
+		m, err := MakeTile(ctx, d, tile, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(m.Samples, want.Samples) || m.VerticalScale != w.Map.VerticalScale {
+			t.Fatalf("tile %s with halo %d is not the whole map's eroded window", tile.Name(), d.Halo)
+		}
+		uneroded, err := MakeTile(ctx, plain, tile, Range{Low: rng.Low, High: rng.High})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Equal(uneroded.Samples, m.Samples) {
+			t.Errorf("tile %s: erosion changed nothing", tile.Name())
+		}
+		if s, err := MakeTile(ctx, short, tile, rng); err != nil {
+			t.Fatal(err)
+		} else if !slices.Equal(s.Samples, want.Samples) {
+			shortDiffers++
+		}
+	}
+	if shortDiffers == 0 {
+		t.Errorf("with a halo of %d for %d sweeps every tile still equals the whole map", short.Halo, d.Params.ThermalIterations)
+	}
+	t.Logf("halo %d: %d of 16 tiles differ from the whole map", short.Halo, shortDiffers)
 }
