@@ -24,7 +24,9 @@ func TestVRTIsTheWholeMapInGDAL(t *testing.T) {
 	info := testenv.NeedTool(t, "gdalinfo", "gdal-bin")
 	for _, edit := range []func(p *terrain.Params){
 		func(p *terrain.Params) { p.Algorithm, p.CellSize, p.Amplitude = terrain.Hetero, 10, 1200 },
-		func(p *terrain.Params) { p.CellSize, p.Erosion, p.ThermalIterations, p.Amplitude = 10, "thermal", 5, 400 },
+		func(p *terrain.Params) {
+			p.CellSize, p.Erosion, p.ThermalIterations, p.Amplitude = 10, "thermal", 5, 400
+		},
 	} {
 		d := smallWorld(edit)
 		d.Formats = []string{"tif"}
