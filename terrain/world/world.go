@@ -88,6 +88,11 @@ func (d *Description) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MaxTilesPerSide bounds the grid of tiles: 1024² tiles are a million
+// records and a manifest of some hundred megabytes, the most a folder
+// and one JSON file should hold.
+const MaxTilesPerSide = 1024
+
 // Formats lists the tile formats, in the order a tile's files are written.
 var Formats = []string{"tif", "exr", "r16"}
 
@@ -121,6 +126,10 @@ func (d Description) Validate() error {
 		n := max(1, (p.Size-1)/(d.Tile-1))
 		return fmt.Errorf("world %d, tile %d: tiles of %d samples share their borders, so the world's side must be n·%d+1 (such as %d or %d)",
 			p.Size, d.Tile, d.Tile, d.Tile-1, n*(d.Tile-1)+1, (n+1)*(d.Tile-1)+1)
+	}
+	if n := d.TilesPerSide(); n > MaxTilesPerSide {
+		return fmt.Errorf("world %d in tiles of %d is %d tiles per side, more than %d: use larger tiles, such as %d",
+			p.Size, d.Tile, n, MaxTilesPerSide, (p.Size-1)/MaxTilesPerSide+1)
 	}
 	if err := d.checkErosion(); err != nil {
 		return err

@@ -374,6 +374,7 @@ func TestBadDescriptions(t *testing.T) {
 		{"format", func(d *Description) { d.Formats = []string{"tif", "png"} }, Selection{}, `format "png"`},
 		{"format twice", func(d *Description) { d.Formats = []string{"tif", "exr", "exr"} }, Selection{}, "exr is listed twice"},
 		{"no tif", func(d *Description) { d.Formats = []string{"exr"} }, Selection{}, "tif is needed"},
+		{"too many tiles", func(d *Description) { d.Params.Size, d.Tile = 2048*16+1, 17 }, Selection{}, "2048 tiles per side, more than 1024: use larger tiles, such as 33"},
 		{"world too wide", func(d *Description) { d.Params.Size = terrain.MaxWorldSize + 16 }, Selection{}, "at most"},
 		{"bad parameter", func(d *Description) { d.Params.Octaves = 0 }, Selection{}, "octaves"},
 		{"shard 0", nil, Selection{K: 0, N: 2}, "shard 0/2"},
@@ -458,4 +459,32 @@ func TestThermalHalo(t *testing.T) {
 		t.Errorf("with a halo of %d for %d sweeps every tile still equals the whole map", short.Halo, d.Params.ThermalIterations)
 	}
 	t.Logf("halo %d: %d of 16 tiles differ from the whole map", short.Halo, shortDiffers)
+}
+
+// Reading a description (a manifest's) never panics; what it accepts and
+// validates writes back to the same description.
+func FuzzDescriptionJSON(f *testing.F) {
+	b, _ := json.Marshal(smallWorld(nil))
+	f.Add(b)
+	f.Add([]byte(`{"world":16385,"tile":1025,"halo":0,"formats":["tif"],"params":{"seed":4}}`))
+	f.Add([]byte(`{"world":65,"tile":17,"halo":50,"formats":["tif","exr"],"params":{"erosion":"thermal"}}`))
+	f.Add([]byte(`{"world":1048577,"tile":2,"params":{}}`))
+	f.Add([]byte(`{"params":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d Description
+		if err := json.Unmarshal(data, &d); err != nil {
+			return
+		}
+		if d.Validate() != nil {
+			return
+		}
+		again, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Description
+		if err := json.Unmarshal(again, &back); err != nil || back.Key() != d.Key() || back.Params != d.Params {
+			t.Fatalf("%q read back from %q as %+v: %v", again, data, back, err)
+		}
+	})
 }
