@@ -61,6 +61,48 @@ func TestBuildCommand(t *testing.T) {
 	}
 }
 
+// -from builds the world a manifest describes, shard by shard on other
+// machines, without its flags: the same tiles, byte for byte; flags that
+// would change the description are refused beside it.
+func TestBuildFrom(t *testing.T) {
+	first := filepath.Join(t.TempDir(), "first")
+	runBuild(t, "-o", first, "-world", "65", "-tile", "17", "-format", "tif,exr", "-algorithm", "swiss", "-seed", "9", "-only", "x1_y2")
+	manifest := filepath.Join(t.TempDir(), "copy.json")
+	b, err := os.ReadFile(filepath.Join(first, world.ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manifest, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "other")
+	out := runBuild(t, "-o", other, "-from", manifest, "-shard", "2/2")
+	if !strings.Contains(out, "swiss/perlin 65² seed 9") || !strings.Contains(out, "built 8 tiles") {
+		t.Errorf("build -from printed %q", out)
+	}
+	runBuild(t, "-o", first, "-from", first) // the folder itself: the rest of its tiles
+	for _, name := range []string{"tiles/x1_y2.tif", "tiles/x1_y2.exr", "tiles/x3_y3.tif", "tiles/x1_y0.exr"} {
+		a, errA := os.ReadFile(filepath.Join(first, name))
+		b, errB := os.ReadFile(filepath.Join(other, name))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the first machine and -from's (%v, %v)", name, errA, errB)
+		}
+	}
+	for _, args := range [][]string{
+		{"-o", other, "-from", manifest, "-seed", "10"},
+		{"-o", other, "-from", manifest, "-tile", "33"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := Build(args, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "would change it") {
+			t.Errorf("build %v: err %v", args, err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if err := Build([]string{"-o", other, "-from", filepath.Join(t.TempDir(), "none.json")}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "none.json") {
+		t.Errorf("a missing manifest: err %v", err)
+	}
+}
+
 // Bad command lines are refused with a message naming the flag and what
 // to change, and write nothing.
 func TestBuildFlagErrors(t *testing.T) {

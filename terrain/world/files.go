@@ -86,8 +86,13 @@ type TileEntry struct {
 
 // ReadManifest reads the manifest of the world in dir.
 func ReadManifest(dir string) (Manifest, error) {
+	return ReadManifestFile(filepath.Join(dir, ManifestName))
+}
+
+// ReadManifestFile reads a world manifest from path, wherever it lies (a
+// copy handed to another machine, say).
+func ReadManifestFile(path string) (Manifest, error) {
 	var m Manifest
-	path := filepath.Join(dir, ManifestName)
 	if err := readJSON(path, &m); err != nil {
 		return m, err
 	}
