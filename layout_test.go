@@ -26,7 +26,7 @@ var layers = [][]string{
 	{"route/trackfile"},       // the route file parsers, into a track.Track
 	{"route"},                 // the terrain through a track (the paper's lattice solve, the follow step, the road)
 	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
-	{"plot", "terrain/meshfile", "web"},
+	{"plot", "terrain/meshfile", "web", "terrain/world"},
 	{"game"},
 	{"commands", "e2e", "web/explorer"},
 	{"."},

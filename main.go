@@ -3,6 +3,8 @@
 //	cordillera [explore] [flags]           open the 3D explorer on the default world (or -preset, -heightmap)
 //	cordillera render -o shot.png [flags]  render one frame of the explorer to a PNG (needs a display)
 //	cordillera generate -o OUT [flags]     generate a heightmap (.png, .r16/.raw, .exr, .tif, .obj, .glb/.gltf)
+//	cordillera build -o DIR -world N -tile N [flags]
+//	                                       a world larger than one map as tiles, a GDAL VRT and a manifest; resumable, -shard K/N splits it
 //	cordillera presets                     list the built-in presets
 //	cordillera sweep -param NAME -values V1,V2,... -o sheet.png [flags]
 //	                                       one parameter at several values, as a contact sheet of shaded reliefs

@@ -1,4 +1,4 @@
-// Package commands holds Cordillera's subcommands — generate, presets,
+// Package commands holds Cordillera's subcommands — generate, build, presets,
 // explore, render, sweep, plot, analyze and web — each a function of its
 // arguments and output streams, so the tests run them in-process. main.go only
 // dispatches to them, through Commands. The commands make worlds through
@@ -40,6 +40,8 @@ func Commands() []Command {
 			{"render -o shot.png [flags]", "render one frame of the explorer to a PNG (needs a display)"}}},
 		{Name: "generate", Run: Generate, Forms: []Form{
 			{"generate -o OUT [flags]", "generate a heightmap (.png, .r16/.raw, .exr, .tif, .obj, .glb/.gltf)"}}},
+		{Name: "build", Run: Build, Forms: []Form{
+			{"build -o DIR -world N -tile N [flags]", "a world larger than one map as tiles, a GDAL VRT and a manifest; resumable, -shard K/N splits it"}}},
 		{Name: "presets", NoFlags: true, Run: func(_ []string, stdout, _ io.Writer) error { return Presets(stdout) }, Forms: []Form{
 			{"presets", "list the built-in presets"}}},
 		{Name: "sweep", Run: Sweep, Forms: []Form{

@@ -18,11 +18,30 @@ import (
 // the fractal generators can, the subdivision generators cannot.
 func CanGenerateRegions(p Params) bool { return !p.Algorithm.IsSubdivision() }
 
+// MaxWorldSize caps the side of a map made region by region. MaxSize
+// bounds a map held whole in memory; here only a region is held, so the
+// side is bounded by what stays exact instead: sample indices times the
+// frequency are exact float64 products far beyond it, and the tiles of a
+// world this wide number in the thousands, not millions.
+const MaxWorldSize = 1<<20 + 1
+
+// ValidateRegions checks p as Validate does, but for a map made region by
+// region: its side may exceed MaxSize, up to MaxWorldSize.
+func ValidateRegions(p Params) error {
+	if p.Size > MaxWorldSize {
+		return fmt.Errorf("size %d: a map made region by region has at most %d samples per side", p.Size, MaxWorldSize)
+	}
+	q := p
+	q.Size = min(q.Size, MaxSize) // the one range that bounds memory, which regions do not hold
+	return q.Validate()
+}
+
 // FractalRegionRaw returns the raw heights, before normalisation, of the
 // w×h samples whose top-left sample is (col0, row0) on the p.Size² map of a
-// fractal generator: bit for bit the whole map's raw heights there.
+// fractal generator: bit for bit the whole map's raw heights there. The
+// map may be wider than MaxSize (ValidateRegions): only the region is made.
 func FractalRegionRaw(ctx context.Context, p Params, col0, row0, w, h int) (*Heightmap, error) {
-	if err := p.Validate(); err != nil {
+	if err := ValidateRegions(p); err != nil {
 		return nil, err
 	}
 	if !CanGenerateRegions(p) {

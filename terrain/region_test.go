@@ -2,6 +2,7 @@ package terrain
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +63,32 @@ func TestRegionsMatchWholeMap(t *testing.T) {
 	p.Size = 33
 	if _, err := FractalRegionRaw(ctx, p, 30, 0, 4, 4); err == nil {
 		t.Error("a region outside the map was accepted")
+	}
+}
+
+// A region of a map wider than MaxSize is made (only the region is held)
+// and holds the point-evaluated reference's raw heights there; a side past
+// MaxWorldSize is refused by name.
+func TestRegionsOfAWorldWiderThanMaxSize(t *testing.T) {
+	ctx := context.Background()
+	p := DefaultParams()
+	p.Size, p.Distortion = 3*MaxSize, 20
+	col0, row0 := 2*MaxSize+5, 3*MaxSize-40
+	m, err := FractalRegionRaw(ctx, p, col0, row0, 40, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSynthesis(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]int{{0, 0}, {39, 0}, {17, 23}, {39, 39}} {
+		if got, want := m.At(c[0], c[1]), float32(s.sampleReference(col0+c[0], row0+c[1])); got != want {
+			t.Errorf("sample (%d,%d) = %v, reference %v", c[0], c[1], got, want)
+		}
+	}
+	p.Size = MaxWorldSize + 1
+	if _, err := FractalRegionRaw(ctx, p, 0, 0, 4, 4); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("a side past MaxWorldSize: err %v", err)
 	}
 }
