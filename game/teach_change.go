@@ -5,8 +5,11 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
+	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 )
 
@@ -62,4 +65,21 @@ func ringSample(screen *ebiten.Image, r image.Rectangle, x, y, n int) {
 	scale := float32(diagramSide) / float32(n)
 	px, py := float32(r.Min.X)+(float32(x)+0.5)*scale, float32(r.Min.Y)+(float32(y)+0.5)*scale
 	vector.StrokeCircle(screen, px, py, 6, 2, pickColour, true)
+}
+
+// drawPanelTextScaled draws text as drawPanelText does, scale times as
+// large (the panels' scale), its lines scale·debugLineH apart.
+func drawPanelTextScaled(dst *ebiten.Image, s string, x, y int, c color.Color, scale float64) {
+	if scale == 1 {
+		drawPanelText(dst, s, x, y, c)
+		return
+	}
+	for i, l := range strings.Split(s, "\n") {
+		op := &text.DrawOptions{}
+		op.GeoM.Scale(scale, scale)
+		op.GeoM.Translate(float64(x), float64(y)+float64(i)*debugLineH*scale)
+		op.ColorScale.ScaleWithColor(c)
+		op.Filter = ebiten.FilterNearest
+		debugui.DrawText(dst, l, op)
+	}
 }

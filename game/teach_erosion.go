@@ -620,32 +620,37 @@ func (g *Game) dropletUnits() string {
 }
 
 // drawDropletTable writes the droplet's state at each step at the left of
-// the view, each row in its step's colour.
+// the view, each row in its step's colour, at the panels' scale: a
+// projector's 1.5× or 2× makes the table as legible as the panels.
 func (g *Game) drawDropletTable(screen *ebiten.Image) {
 	d := g.teach.erosion.drop
+	sc := g.ui.uiScale()
+	line := int(math.Round(debugLineH * sc))
 	vr := g.viewRect(screen.Bounds().Dx(), screen.Bounds().Dy())
 	x, y := vr.Min.X+10, teachTop
-	rows := min(len(d.Steps), (vr.Max.Y-captionStripH-y)/debugLineH-5)
 	header := []string{
 		fmt.Sprintf("Droplet %d at each step's start: orange erodes, cyan deposits", g.teach.erosion.drops.Done()),
 		"  k       x       y   speed  water  sediment  capacity      Δh",
 		"        cells   cells                 m         m        m",
 	}
-	width := max(panelTextWidth(header[0]), panelTextWidth(header[1])) + 12
-	height := (len(header)+rows+3)*debugLineH + 8
+	// The header, the rows, the end row and the two lines of units.
+	rows := max(min(len(d.Steps), (vr.Max.Y-captionStripH-y-8)/line-len(header)-3), 0)
+	width := int(math.Round(float64(max(panelTextWidth(header[0]), panelTextWidth(header[1]))+12) * sc))
+	height := (len(header)+rows+3)*line + 8
 	vector.FillRect(screen, float32(x), float32(y), float32(width), float32(height), captionBack, false)
+	text := func(s string, y int, c color.Color) { drawPanelTextScaled(screen, s, x+6, y, c, sc) }
 	for i, l := range header {
-		drawPanelText(screen, l, x+6, y+4+i*debugLineH, captionText)
+		text(l, y+4+i*line, captionText)
 	}
-	y += 4 + len(header)*debugLineH
+	y += 4 + len(header)*line
 	for k, row := range g.dropletRows()[:rows] {
-		drawPanelText(screen, row, x+6, y+k*debugLineH, stepColour(d.Steps[k]))
+		text(row, y+k*line, stepColour(d.Steps[k]))
 	}
-	y += rows * debugLineH
+	y += rows * line
 	last := fmt.Sprintf("end %7.2f %7.2f %7.3f %6.3f %9.4f", d.End.X, d.End.Y, d.End.Speed, d.End.Water, d.End.Sediment)
 	if rows < len(d.Steps) {
 		last = fmt.Sprintf("… %d more steps", len(d.Steps)-rows)
 	}
-	drawPanelText(screen, last, x+6, y, captionText)
-	drawPanelText(screen, g.dropletUnits(), x+6, y+debugLineH, captionText)
+	text(last, y, captionText)
+	text(g.dropletUnits(), y+line, captionText)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"slices"
 	"strings"
@@ -401,5 +402,58 @@ func TestWearLessonClickSample(t *testing.T) {
 	onLoop(func() { click(cr.Min.X+diagramSide/6, cr.Min.Y+diagramSide/6) })
 	if th := &g.teach.thermal; th.x != 39 || th.y != 20 {
 		t.Errorf("the top left neighbour of (40, 21) clicked: sample (%d, %d) shown", th.x, th.y)
+	}
+}
+
+// The droplet table follows the panels' scale: at 2× its rows are twice
+// as wide and twice as far apart as at 1×, for a lecture hall.
+func TestDropletTableFollowsUIScale(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 65))
+	g.Layout(ScreenWidth, ScreenHeight)
+	t.Cleanup(func() {
+		onLoop(func() { g.OpenLesson(lesson.State{}, true) })
+		g.ui.scale = 0
+	})
+	openLink(t, g, "size=65&lesson=erosion&droplet=7")
+	// The box around the table's coloured rows (the steps that eroded or
+	// deposited) in the left half of a 1280×720 frame.
+	near := func(a, b color.RGBA) bool {
+		d := func(x, y uint8) bool { return x-y < 24 || y-x < 24 }
+		return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+	}
+	box := func() image.Rectangle {
+		var img *image.RGBA
+		onLoop(func() {
+			screen := ebiten.NewImage(1280, 720)
+			defer screen.Deallocate()
+			g.drawDropletTable(screen)
+			img = ScreenPixels(screen)
+		})
+		var r image.Rectangle
+		for y := range 720 {
+			for x := range 1280 {
+				if c := img.RGBAAt(x, y); near(c, erodeColour) || near(c, depositColour) {
+					r = r.Union(image.Rect(x, y, x+1, y+1))
+				}
+			}
+		}
+		return r
+	}
+	show := g.ShowUI
+	g.ShowUI = false // the view the whole frame wide, as render draws it
+	defer func() { g.ShowUI = show }()
+	one := box()
+	g.ui.scale = 2
+	two := box()
+	if one.Empty() || two.Empty() {
+		t.Fatalf("no table rows drawn: %v at 1×, %v at 2×", one, two)
+	}
+	if w1, w2 := one.Dx(), two.Dx(); w2 < 2*w1-6 || w2 > 2*w1+6 {
+		t.Errorf("the rows are %d px wide at 1× and %d at 2×; want twice", w1, w2)
+	}
+	// Under a header twice as tall.
+	if h1, h2 := one.Min.Y-teachTop, two.Min.Y-teachTop; h2 < 2*h1-6 || h2 > 2*h1+6 {
+		t.Errorf("the first row starts %d px under the table's top at 1× and %d at 2×; want twice", h1, h2)
 	}
 }
