@@ -48,6 +48,10 @@ func drawChangeMap(screen, img *ebiten.Image, r image.Rectangle, label string, t
 	h := 2*debugLineH + colourBarH + 10
 	vector.FillRect(screen, float32(r.Min.X), float32(y), float32(r.Dx()), float32(h), captionBack, false)
 	drawPanelText(screen, label, r.Min.X+4, y+2, captionText)
+	if top <= 0 { // a scale of ±0 m would read as a fault
+		drawPanelText(screen, "no change yet", r.Min.X+4, y+debugLineH+4, captionText)
+		return
+	}
 	bx, by, bw := r.Min.X+4, y+debugLineH+4, r.Dx()-8
 	for i := range bw {
 		v := (2*(float64(i)+0.5)/float64(bw) - 1) * top

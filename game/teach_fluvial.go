@@ -237,7 +237,7 @@ func (g *Game) fluvialText() string {
 	if f.step > 0 {
 		text += fmt.Sprintf("  = %.3f m; incision h_i(t) + Δt·U_i − h_i(t+Δt)\n  = %.3f m\n", v.After, v.Before+v.Uplift-v.After)
 	}
-	text += "Heights: the model's, before the stage rescales\nthe map onto the input's range."
+	text += "Heights: the model's, before the stage rescales\nthe map onto the input's range.\nClick a map for another sample."
 	return text
 }
 

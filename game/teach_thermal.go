@@ -165,7 +165,8 @@ func (g *Game) thermalText() string {
 		"Drop Δh = h_i − h_j (all heights of the sweep's\nstart); where Δh > T: flux = k·(Δh − T).\n" +
 		fmt.Sprintf("k = rate/16 = %g/16 = %.5f: rate is the share\nof the excess moved a sweep; /16 as a sample\ntrades with 8 neighbours and k <= 1/16 keeps the\nsweep from overshooting (rate 1: fastest).\n", p.ThermalRate, k) +
 		fmt.Sprintf("It sends %.4f m to %d neighbours,\nreceives %.4f m: h %.3f → %.3f m.\n", sent, to, got, h, h+change) +
-		fmt.Sprintf("Moved so far: %s in %d sweeps", volume(t.st.Moved()), t.sweep)
+		fmt.Sprintf("Moved so far: %s in %d sweeps.\n", volume(t.st.Moved()), t.sweep) +
+		"Click a map, or a neighbour, for another sample."
 	return text
 }
 

@@ -256,9 +256,16 @@ func TestWearLessonChangeSinceStart(t *testing.T) {
 	g.Layout(ScreenWidth, ScreenHeight)
 	t.Cleanup(func() { onLoop(func() { g.OpenLesson(lesson.State{}, true) }) })
 
+	// Before the first sweep: no scale of ±0 m, no bar.
+	openLink(t, g, "size=65&lesson=thermal")
+	img := drawTeachOnly(g, 1280, 720)
+	r := thirdDiagramRect(1280)
+	if c := img.RGBAAt(r.Min.X+r.Dx()/2+20, r.Max.Y+debugLineH+4+colourBarH/2); c == diverging(0, 0) {
+		t.Errorf("before any sweep the colour bar is drawn (%v)", c)
+	}
 	openLink(t, g, "size=65&lesson=thermal&step=4")
 	th := &g.teach.thermal
-	img := drawTeachOnly(g, 1280, 720)
+	img = drawTeachOnly(g, 1280, 720)
 	d := th.sinceStart()
 	for i, v := range d {
 		if want := (float64(th.m.Samples[i]) - float64(th.start.Samples[i])) * th.m.VerticalScale; v != want {
