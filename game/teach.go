@@ -559,7 +559,9 @@ func (g *Game) octaveText() string {
 	}[p.BasisTransform]; tin != "" {
 		b.WriteString("\nwith N replaced by T_in(N) = " + tin + "\n(thesis eq. 3.4, fig. 3.3)")
 	}
-	fmt.Fprintf(&b, "\nbands = %d of %d, λ = %g, H = %g", t.octK, len(t.partials), p.Lacunarity, p.Hurst)
+	// The listing's bands is the octave count of the whole sum; the
+	// lesson sums the first k of them.
+	fmt.Fprintf(&b, "\nsummed: the first k = %d of bands = %d octaves\n(i = 0 … k−1), λ = %g, H = %g", t.octK, len(t.partials), p.Lacunarity, p.Hurst)
 	if p.Algorithm == terrain.Hetero || p.Algorithm == terrain.Hybrid {
 		fmt.Fprintf(&b, ", offset = %g", p.Offset)
 	}
@@ -570,7 +572,7 @@ func (g *Game) octaveText() string {
 	}
 	i := t.octK - 1
 	o := g.octaveInfo(i)
-	fmt.Fprintf(&b, "\noctave %d (i = %d): frequency λ^i = %.4g,\nwavelength %.3g samples", t.octK, i, math.Pow(p.Lacunarity, float64(i)), o.wavelength)
+	fmt.Fprintf(&b, "\noctave %d (i = %d): frequency λ^i = %.4g,\nwavelength %s = %.3g samples", t.octK, i, math.Pow(p.Lacunarity, float64(i)), o.formula, o.wavelength)
 	if o.aliased {
 		b.WriteString(": below 2 samples: aliased")
 	}
@@ -586,6 +588,7 @@ func (g *Game) octaveText() string {
 type octave struct {
 	amp        float64 // λ^(−iH), the octave's scale factor in the listings
 	wavelength float64 // in samples of the lesson's map
+	formula    string  // how the wavelength comes about, with the lesson's numbers
 	aliased    bool    // under 2 samples: past the Nyquist limit
 }
 
@@ -599,6 +602,12 @@ func (g *Game) octaveInfo(i int) octave {
 	}
 	o := octave{amp: math.Pow(p.Lacunarity, -float64(i)*p.Hurst)}
 	o.wavelength, _ = terrain.OctaveWavelength(p, i) // p made the lesson: it is valid
+	// The first octave's period is size^(fs/100) samples, so the same
+	// feature size gives different wavelengths at different sizes.
+	o.formula = fmt.Sprintf("%d^(%g/100)/λ^%d", p.Size, p.FeatureSize, i)
+	if p.Tileable == "true" {
+		o.formula = fmt.Sprintf("(side/cells)/λ^%d", i) // whole lattice cells across the map
+	}
 	o.aliased = o.wavelength < 2
 	return o
 }
@@ -607,7 +616,7 @@ func (g *Game) octaveInfo(i int) octave {
 // scale factor, and a warning where the map's samples cannot hold it.
 func (g *Game) octaveLabel(i int) string {
 	o := g.octaveInfo(i)
-	s := fmt.Sprintf("%d x%.2g", i+1, o.amp)
+	s := fmt.Sprintf("%d x%.3g", i+1, o.amp) // 0.125 in full, not 0.12
 	if o.aliased {
 		s += "\naliased"
 	}
@@ -748,6 +757,9 @@ func diagramPoint(size, x, y int) (cx, cy, step float64) {
 // click.
 func (g *Game) pickDiagramPoint(x, y int) bool {
 	t := &g.teach
+	if g.pickWearSample(x, y) {
+		return true
+	}
 	r := diagramRect(g.ui.w)
 	if t.mode != teachSubdivision || t.stepper == nil || !image.Pt(x, y).In(r) {
 		return false
@@ -761,6 +773,39 @@ func (g *Game) pickDiagramPoint(x, y int) bool {
 	}
 	g.pickPoint(i, j)
 	return true
+}
+
+// pickWearSample shows the thermal or fluvial lesson's numbers for the
+// sample under the screen position (x, y), if one of the lesson's maps is
+// there (or, in the thermal lesson, the neighbour clicked in the 3×3
+// diagram); it reports whether a diagram took the click.
+func (g *Game) pickWearSample(x, y int) bool {
+	t := &g.teach
+	var m *terrain.Heightmap
+	var pick func(x, y int)
+	maps := []image.Rectangle{thirdDiagramRect(g.ui.w), secondDiagramRect(g.ui.w)}
+	switch {
+	case t.mode == teachThermal && t.thermal.st != nil:
+		th := &t.thermal
+		m, pick = th.m, th.pick
+		if c := diagramRect(g.ui.w); image.Pt(x, y).In(c) { // a neighbour in the 3×3 cells
+			pick(th.x+(x-c.Min.X)*3/diagramSide-1, th.y+(y-c.Min.Y)*3/diagramSide-1)
+			return true
+		}
+	case t.mode == teachFluvial && t.fluvial.st != nil:
+		m, pick = t.fluvial.m, t.fluvial.pick
+		maps = append(maps, diagramRect(g.ui.w))
+	default:
+		return false
+	}
+	for _, r := range maps {
+		if image.Pt(x, y).In(r) {
+			// fieldImage's nearest cell for the pixel clicked.
+			pick((x-r.Min.X)*m.Width/diagramSide, (y-r.Min.Y)*m.Width/diagramSide)
+			return true
+		}
+	}
+	return false
 }
 
 // pickPoint shows how lattice point (i, j) was computed, as a click on it

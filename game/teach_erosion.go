@@ -28,7 +28,7 @@ import (
 // so far, with a back step that undoes it exactly.
 
 const (
-	erosionLessonSide   = 257                   // the lesson's map side: a batch takes milliseconds
+	erosionLessonSide   = lesson.WearSide       // the lesson's largest map side
 	erosionLessonPasses = lesson.ErosionBatches // batches that make up one droplet per cell at the default density
 	erosionPathsShown   = 24                    // droplet paths drawn per batch
 )
@@ -52,7 +52,7 @@ type erosionLesson struct {
 }
 
 // buildErosionLesson makes the lesson's map from the Generator's parameters
-// without their erosion, at most erosionLessonSide samples per side.
+// without their erosion, at most lesson.WearSide samples per side.
 func (g *Game) buildErosionLesson() {
 	t := &g.teach
 	m, err := g.wearLessonMap()
@@ -70,14 +70,12 @@ func (g *Game) buildErosionLesson() {
 
 // wearLessonMap makes the map the erosion, thermal and fluvial lessons
 // wear: the Generator's parameters without their erosion, at most
-// erosionLessonSide samples per side.
+// lesson.WearSide samples per side.
 func (g *Game) wearLessonMap() (*terrain.Heightmap, error) {
 	p := g.Params
 	p.Erosion = "none"
-	p.Size = min(p.Size, erosionLessonSide)
-	if p.Algorithm.IsSubdivision() {
-		p.Size = erosionLessonSide
-	}
+	p.Size = lesson.WearSize(p) // as a link's point= is checked against
+
 	w, err := pipeline.Generate(context.Background(), p, pipeline.Options{})
 	if err != nil {
 		return nil, err
@@ -614,33 +612,45 @@ func (g *Game) dropletRows() []string {
 	return rows
 }
 
+// dropletUnits is the table's last line: the cell the x, y and the
+// volumes are in, so that a reader can turn them into metres.
+func (g *Game) dropletUnits() string {
+	c := g.teach.erosion.m.CellSize
+	return fmt.Sprintf("cell = %g m; sediment, capacity: m of height over\none %g m × %g m cell (×%g m² = m³)", c, c, c, c*c)
+}
+
 // drawDropletTable writes the droplet's state at each step at the left of
-// the view, each row in its step's colour.
+// the view, each row in its step's colour, at the panels' scale: a
+// projector's 1.5× or 2× makes the table as legible as the panels.
 func (g *Game) drawDropletTable(screen *ebiten.Image) {
 	d := g.teach.erosion.drop
+	sc := g.ui.uiScale()
+	line := int(math.Round(debugLineH * sc))
 	vr := g.viewRect(screen.Bounds().Dx(), screen.Bounds().Dy())
 	x, y := vr.Min.X+10, teachTop
-	rows := min(len(d.Steps), (vr.Max.Y-captionStripH-y)/debugLineH-5)
 	header := []string{
 		fmt.Sprintf("Droplet %d at each step's start: orange erodes, cyan deposits", g.teach.erosion.drops.Done()),
 		"  k       x       y   speed  water  sediment  capacity      Δh",
 		"        cells   cells                 m         m        m",
 	}
-	width := max(panelTextWidth(header[0]), panelTextWidth(header[1])) + 12
-	height := (len(header)+rows+2)*debugLineH + 8
+	// The header, the rows, the end row and the two lines of units.
+	rows := max(min(len(d.Steps), (vr.Max.Y-captionStripH-y-8)/line-len(header)-3), 0)
+	width := int(math.Round(float64(max(panelTextWidth(header[0]), panelTextWidth(header[1]))+12) * sc))
+	height := (len(header)+rows+3)*line + 8
 	vector.FillRect(screen, float32(x), float32(y), float32(width), float32(height), captionBack, false)
+	text := func(s string, y int, c color.Color) { drawPanelTextScaled(screen, s, x+6, y, c, sc) }
 	for i, l := range header {
-		drawPanelText(screen, l, x+6, y+4+i*debugLineH, captionText)
+		text(l, y+4+i*line, captionText)
 	}
-	y += 4 + len(header)*debugLineH
+	y += 4 + len(header)*line
 	for k, row := range g.dropletRows()[:rows] {
-		drawPanelText(screen, row, x+6, y+k*debugLineH, stepColour(d.Steps[k]))
+		text(row, y+k*line, stepColour(d.Steps[k]))
 	}
-	y += rows * debugLineH
+	y += rows * line
 	last := fmt.Sprintf("end %7.2f %7.2f %7.3f %6.3f %9.4f", d.End.X, d.End.Y, d.End.Speed, d.End.Water, d.End.Sediment)
 	if rows < len(d.Steps) {
 		last = fmt.Sprintf("… %d more steps", len(d.Steps)-rows)
 	}
-	drawPanelText(screen, last, x+6, y, captionText)
-	drawPanelText(screen, "sediment and capacity: m of height over one cell", x+6, y+debugLineH, captionText)
+	text(last, y, captionText)
+	text(g.dropletUnits(), y+line, captionText)
 }

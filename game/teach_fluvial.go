@@ -26,10 +26,16 @@ type fluvialLesson struct {
 	m     *terrain.Heightmap
 	st    *erosion.FluvialStepper
 	step  int
-	x, y  int // the sample shown: the largest drainage area a quarter of the map from its edges
+	dt    float64 // the lesson's time step, years (terrain.FluvialTeachingDt)
+	// The sample shown: the largest drainage area a quarter of the map
+	// from its edges, until one is clicked or a link names one.
+	x, y   int
+	picked bool
 	// The diagrams, drawn anew when nil.
-	treeImg, cutImg *ebiten.Image
-	top             float64 // the largest |h − h0| of the step, metres
+	treeImg, cutImg, changeImg *ebiten.Image
+	top                        float64   // the largest |h − h0| of the step, metres
+	sinceTop                   float64   // the largest |h − h(0)| since the start, metres
+	h0                         []float64 // the model's heights before step 1 (the pits breached), metres
 }
 
 // fluvialChannel is the drainage area, in cells, from which the tree
@@ -45,12 +51,16 @@ func (g *Game) buildFluvialLesson() {
 	}
 	f := &g.teach.fluvial
 	f.freeImages()
-	*f = fluvialLesson{start: m, m: &terrain.Heightmap{}}
+	*f = fluvialLesson{start: m, m: &terrain.Heightmap{}, dt: teachingDt(m, g.Params)}
 	*f.m = *m
 	f.m.Samples = slices.Clone(m.Samples)
 	if err := f.restart(g.Params); err != nil {
 		g.ui.fail(err)
 		return
+	}
+	f.h0 = make([]float64, len(m.Samples))
+	for i := range f.h0 {
+		f.h0[i] = f.st.Sample(i).Before
 	}
 	w, h := m.Width, m.Height
 	area := f.st.Areas()
@@ -65,9 +75,44 @@ func (g *Game) buildFluvialLesson() {
 	g.fluvialTo(0)
 }
 
-// restart makes a new stepper from the start with p's constants.
+// teachingMeanShare is the most the fluvial lesson's first step may change
+// the map, on average over its samples, as a share of its relief.
+const teachingMeanShare = 0.01
+
+// teachingDt is the fluvial lesson's time step for m: terrain.
+// FluvialTeachingDt, lowered along 1, 2, 5 while the first step changes
+// the map by more than teachingMeanShare of its relief on average. The
+// first steps cut the most, as the input's rivers are not graded: their
+// drops to their receivers are cut by F/(1 + F) a step, and F grows with
+// Δt. The steps are milliseconds on the lesson's map.
+func teachingDt(m *terrain.Heightmap, p terrain.Params) float64 {
+	dt := terrain.FluvialTeachingDt(m, p)
+	lo, hi := m.Range()
+	relief := float64(hi-lo) * m.VerticalScale
+	for range 12 {
+		p.FluvialDt = dt
+		st, err := erosion.NewFluvialStepper(m, p)
+		if err != nil || !st.Step() {
+			return dt // the lesson reports the error when it makes its own
+		}
+		var sum float64
+		for i := range m.Samples {
+			v := st.Sample(i)
+			sum += math.Abs(v.After - v.Before)
+		}
+		if sum/float64(len(m.Samples)) <= teachingMeanShare*relief {
+			break
+		}
+		dt = terrain.LowerTeachingDt(dt)
+	}
+	return dt
+}
+
+// restart makes a new stepper from the start with p's constants and the
+// lesson's time step.
 func (f *fluvialLesson) restart(p terrain.Params) error {
 	f.step = 0
+	p.FluvialDt = f.dt
 	st, err := erosion.NewFluvialStepper(f.start, p)
 	f.st = st
 	return err
@@ -99,14 +144,23 @@ func (g *Game) fluvialTo(k int) bool {
 	return f.step != from
 }
 
+// pick shows sample (x, y)'s step, as a click on it does.
+func (f *fluvialLesson) pick(x, y int) {
+	if f.m == nil || x < 0 || y < 0 || x >= f.m.Width || y >= f.m.Height {
+		return
+	}
+	f.x, f.y, f.picked = x, y, true
+	f.freeImages() // the tree diagram draws the sample's way to the edge
+}
+
 // freeImages lets the diagrams go.
 func (f *fluvialLesson) freeImages() {
-	for _, im := range []*ebiten.Image{f.treeImg, f.cutImg} {
+	for _, im := range []*ebiten.Image{f.treeImg, f.cutImg, f.changeImg} {
 		if im != nil {
 			im.Deallocate()
 		}
 	}
-	f.treeImg, f.cutImg = nil, nil
+	f.treeImg, f.cutImg, f.changeImg = nil, nil, nil
 }
 
 // fluvialPanel is the Teach panel's part for the fluvial lesson.
@@ -125,7 +179,9 @@ func (g *Game) fluvialPanel(ctx *debugui.Context) {
 	ctx.Text(g.fluvialText())
 }
 
-// fluvialText is the stream-power law with the shown sample's numbers.
+// fluvialText is the stream-power law, its implicit step in the notation
+// of Braun & Willett (2013) with every symbol named, and the shown
+// sample's numbers. Lines of at most 50 characters: the panel's width.
 func (g *Game) fluvialText() string {
 	f := &g.teach.fluvial
 	p := g.Params
@@ -134,17 +190,30 @@ func (g *Game) fluvialText() string {
 	v := f.st.Sample(i)
 	cellArea := f.m.CellSize * f.m.CellSize
 	a := math.Max(float64(v.Area), p.FluvialHead)
-	F := p.FluvialK * p.FluvialDt * math.Pow(a*cellArea, p.FluvialM) / math.Pow(v.Distance, p.FluvialN)
+	F := p.FluvialK * f.dt * math.Pow(a*cellArea, p.FluvialM) / math.Pow(v.Distance, p.FluvialN)
 	rx, ry := v.Receiver%w, v.Receiver/w
 	way := "a side"
 	if v.Distance > f.m.CellSize*1.01 {
-		way = "a diagonal, √2·cell"
+		way = "a diagonal"
+	}
+	if v.Receiver == i {
+		way = "the edge: the base level"
 	}
 	head := ""
 	if float64(v.Area) < p.FluvialHead {
-		head = fmt.Sprintf(" (below the head's %g: counts as %g)", p.FluvialHead, p.FluvialHead)
+		head = fmt.Sprintf(" (under the head's %g:\ncounts as %g)", p.FluvialHead, p.FluvialHead)
 	}
-	text := fmt.Sprintf("dh/dt = U − K·A^m·S^n: K %g, m %g, n %g,\nΔt %g yr, Δt·U up to %g m a step.\n", p.FluvialK, p.FluvialM, p.FluvialN, p.FluvialDt, p.FluvialDt*p.FluvialUplift)
+	text := "dh/dt = U − K·A^m·S^n, one implicit step:\n" +
+		"h_i(t+Δt) = [h_i(t) + Δt·U_i + F·h_r(t+Δt)]/(1 + F)\n" +
+		"F = K·Δt·A_i^m/L^n\n" +
+		"h_i: the sample's height; h_r: its receiver's\n" +
+		"  (steepest way down), solved first;\n" +
+		"U_i: rock uplift at the sample, U times its\n" +
+		"  input height's share of the input's relief;\n" +
+		"A_i: drainage area; L: distance to h_r;\n" +
+		"S = (h_i − h_r)/L, taken at t+Δt.\n" +
+		fmt.Sprintf("K %g, m %g, n %g, U %g m/yr,\n", p.FluvialK, p.FluvialM, p.FluvialN, p.FluvialUplift) +
+		fmt.Sprintf("Δt %g yr: the lesson's, Δt·U = %.3g m a step\n  (the stage's fluvial-dt is %g yr).\n", f.dt, f.dt*p.FluvialUplift, p.FluvialDt)
 	if f.step == 0 {
 		text += "Before step 1: the receivers and areas it uses.\n"
 	} else {
@@ -154,20 +223,21 @@ func (g *Game) fluvialText() string {
 		}
 		text += ".\n"
 	}
-	text += fmt.Sprintf("Sample (%d, %d): A = %d cells%s\n= %.4g m²; receiver (%d, %d), %s,\nd = %.3g m.\n",
-		f.x, f.y, v.Area, head, a*cellArea, rx, ry, way, v.Distance)
-	text += fmt.Sprintf("F = K·Δt·A^m/d^n = %.4g\n", F)
-	if p.FluvialN == 1 {
-		text += fmt.Sprintf("h = (h0 + Δt·U + F·h_r)/(1 + F)\n  = (%.3f + %.3f + F·%.3f)/(1 + F)\n", v.Before, v.Uplift, v.Receiver0)
-	} else {
-		text += fmt.Sprintf("h − h_r = δ solves δ − δ0 + F·δ^n = 0\n  with δ0 = %.3f + %.3f − %.3f (Newton)\n", v.Before, v.Uplift, v.Receiver0)
+	text += fmt.Sprintf("Sample (%d, %d): A_i = %d cells%s\n= %.4g m²; receiver (%d, %d), %s,\nL = %.3g m; U_i = %.3g m/yr, Δt·U_i = %.3f m\n",
+		f.x, f.y, v.Area, head, a*cellArea, rx, ry, way, v.Distance, v.Uplift/f.dt, v.Uplift)
+	text += fmt.Sprintf("F = %.4g\n", F)
+	switch {
+	case f.step == 0:
+		text += fmt.Sprintf("h_i(t) = %.3f m, h_r(t) = %.3f m\n  (press > for the step)\n", v.Before, v.Receiver0)
+	case p.FluvialN == 1:
+		text += fmt.Sprintf("h_i(t+Δt) = (%.3f + %.3f + F·%.3f)/(1 + F)\n", v.Before, v.Uplift, v.Receiver0)
+	default:
+		text += fmt.Sprintf("δ = h_i(t+Δt) − h_r(t+Δt) solves\nδ − δ0 + F·δ^n = 0 (Newton), δ0 = h_i(t) + Δt·U_i\n− h_r(t+Δt) = %.3f + %.3f − %.3f\n", v.Before, v.Uplift, v.Receiver0)
 	}
 	if f.step > 0 {
-		text += fmt.Sprintf("  = %.3f m; incision Δt·U + h0 − h = %.3f m\n", v.After, v.Before+v.Uplift-v.After)
-	} else {
-		text += "  (press > for the step)\n"
+		text += fmt.Sprintf("  = %.3f m; incision h_i(t) + Δt·U_i − h_i(t+Δt)\n  = %.3f m\n", v.After, v.Before+v.Uplift-v.After)
 	}
-	text += "Heights: the model's, before the stage rescales\nthe map onto the input's range."
+	text += "Heights: the model's, before the stage rescales\nthe map onto the input's range.\nClick a map for another sample."
 	return text
 }
 
@@ -178,8 +248,8 @@ func (g *Game) fluvialCaption() string {
 	if f.st == nil {
 		return ""
 	}
-	return fmt.Sprintf("Fluvial erosion, step %d (Braun & Willett 2013, the fluvial stage's own step): U %g m/yr, K %g, m %g, n %g, %s %d x %d, seed %d",
-		f.step, p.FluvialUplift, p.FluvialK, p.FluvialM, p.FluvialN, p.Algorithm, f.m.Width, f.m.Height, p.Seed)
+	return fmt.Sprintf("Fluvial erosion, step %d (Braun & Willett 2013, the fluvial stage's own step): U %g m/yr, K %g, m %g, n %g, lesson Δt %g yr, %s %d x %d, seed %d",
+		f.step, p.FluvialUplift, p.FluvialK, p.FluvialM, p.FluvialN, f.dt, p.Algorithm, f.m.Width, f.m.Height, p.Seed)
 }
 
 // drawFluvial draws the lesson's diagrams: the receiver tree over the
@@ -191,7 +261,10 @@ func (g *Game) drawFluvial(screen *ebiten.Image) {
 	n := f.m.Width
 	if f.treeImg == nil {
 		f.treeImg, f.cutImg = f.diagrams()
+		f.changeImg, f.sinceTop = changeImage(n, f.m.Height, f.sinceStart())
 	}
+	drawChangeMap(screen, f.changeImg, thirdDiagramRect(w), fmt.Sprintf("since start: h − h(0), %d steps", f.step), f.sinceTop)
+	ringSample(screen, thirdDiagramRect(w), f.x, f.y, n)
 	label := func(r interface{ Dx() int }, x, y int, s string) {
 		vector.FillRect(screen, float32(x), float32(y), float32(r.Dx()), debugLineH+4, captionBack, false)
 		drawPanelText(screen, s, x+4, y+2, captionText)
@@ -211,11 +284,23 @@ func (g *Game) drawFluvial(screen *ebiten.Image) {
 		vector.StrokeCircle(screen, px, py, 6, 2, pickColour, true)
 	}
 	label(tr, tr.Min.X, tr.Max.Y, "receivers and drainage area")
-	cut := fmt.Sprintf("step: h − h0, ±%.3g m", f.top)
+	cut := fmt.Sprintf("step: h(t+Δt) − h(t), ±%.3g m", f.top)
 	if f.step == 0 {
 		cut = "no step yet"
 	}
 	label(cr, cr.Min.X, cr.Max.Y, cut)
+}
+
+// sinceStart is each sample's change since step 0, metres: the model's
+// heights, as the text gives them, from the map step 1 starts from (the
+// pits breached, which the stage does before its first step), so that
+// the map shows uplift less incision.
+func (f *fluvialLesson) sinceStart() []float64 {
+	d := make([]float64, len(f.h0))
+	for i, h := range f.h0 {
+		d[i] = f.st.Sample(i).After - h
+	}
+	return d
 }
 
 // diagrams draws the receiver tree over the drainage areas (log scale,

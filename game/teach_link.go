@@ -73,8 +73,14 @@ func (g *Game) OpenLesson(s lesson.State, panels bool) {
 		}
 	case teachThermal:
 		g.thermalTo(s.Step)
+		if s.Point != nil {
+			t.thermal.pick(s.Point[0], s.Point[1])
+		}
 	case teachFluvial:
 		g.fluvialTo(s.Step)
+		if s.Point != nil {
+			t.fluvial.pick(s.Point[0], s.Point[1])
+		}
 	}
 	g.plots.setPlot(max(slices.Index(plotKinds, s.Plot), 0))
 	if s.Camera != nil {
@@ -130,8 +136,14 @@ func (g *Game) LessonState() (terrain.Params, lesson.State) {
 		}
 	case teachThermal:
 		s.Step = t.thermal.sweep
+		if t.thermal.picked {
+			s.Point = &[2]int{t.thermal.x, t.thermal.y}
+		}
 	case teachFluvial:
 		s.Step = t.fluvial.step
+		if t.fluvial.picked {
+			s.Point = &[2]int{t.fluvial.x, t.fluvial.y}
+		}
 	}
 	round := func(v float32) float32 { return float32(math.Round(float64(v)*10) / 10) }
 	c := g.Camera

@@ -91,7 +91,7 @@ func (g *Game) profileText() string {
 	s := fmt.Sprintf("1-D midpoint displacement (notes eq. 1-2):\nh(x) = (h(x-d_n) + h(x+d_n))/2 + z\nz = A·R·2^(-nH), R in [-1, 1]\nn = %d of N = %d: d_n = 2^(N-n) = %d\n|z| <= %.4g m (A = %g m, H = %g)",
 		pl.n, pl.pr.N, d, pl.pr.Amplitude[pl.n], p.Amplitude, p.Hurst)
 	i := pl.octK - 1
-	s += fmt.Sprintf("\n\n1-D fBm (thesis listing 6.1, eq. 6.1):\nH(x) = sum over i < k of N(λ^i x)·λ^(-iH)\nk = %d of %d, λ = %g, H = %g\noctave i = %d: λ^i = %.4g, λ^(-iH) = %.4g",
+	s += fmt.Sprintf("\n\n1-D fBm (thesis listing 6.1, eq. 6.1):\nf(x) = sum over i < k of N(λ^i x)·λ^(-iH)\nk = %d of %d, λ = %g, H = %g\noctave i = %d: λ^i = %.4g, λ^(-iH) = %.4g",
 		pl.octK, len(pl.parts), p.Lacunarity, p.Hurst, i, math.Pow(p.Lacunarity, float64(i)), terrain.ProfileAmplitude(p, i))
 	return s
 }
@@ -187,7 +187,7 @@ func (g *Game) drawProfile(screen *ebiten.Image) {
 	} else {
 		what = "octave i = 0 alone, x1"
 	}
-	label = fmt.Sprintf("1-D fBm, k = %d of %d octaves (white; %s)\nH(x) = sum over i < k of N(λ^i x)·λ^(-iH)", k, len(pl.parts), what)
+	label = fmt.Sprintf("1-D fBm, k = %d of %d octaves (white; %s)\nf(x) = sum over i < k of N(λ^i x)·λ^(-iH)", k, len(pl.parts), what)
 	drawPanelText(screen, label, int(x0)+6, int(y1+ph)-2, profileNow)
 }
 

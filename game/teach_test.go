@@ -238,7 +238,7 @@ func TestTeachOctaveAliasFlag(t *testing.T) {
 		t.Errorf("octave 7's label %q flags it, at 2.3 samples", l)
 	}
 	text := g.octaveText()
-	for _, want := range []string{"octave 8 (i = 7): frequency λ^i = 128", "wavelength 1.15 samples: below 2 samples: aliased", "the map made at 257², not the world's 1025²"} {
+	for _, want := range []string{"octave 8 (i = 7): frequency λ^i = 128", "wavelength 257^(90/100)/λ^7 = 1.15 samples: below 2 samples: aliased", "the map made at 257², not the world's 1025²"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the panel says\n%s\nwithout %q", text, want)
 		}
@@ -246,6 +246,43 @@ func TestTeachOctaveAliasFlag(t *testing.T) {
 	onLoop(func() { g.teach.octK = 7; g.showOctaves() })
 	if text := g.octaveText(); strings.Contains(text, "aliased") {
 		t.Errorf("octave 7 is flagged aliased:\n%s", text)
+	}
+}
+
+// The octave lesson's labels as a lecturer reads them off a slide: the
+// listing's bands is the whole sum's octave count and k the octaves
+// summed, each under its own name; a factor of 0.125 is not shown as
+// 0.12; the first octave's wavelength is size^(fs/100), given with its
+// numbers, so that 148 samples at 257² and 79 at 129² both read as what
+// they are (docs/teaching.md gives both).
+func TestTeachOctaveLabelsRead(t *testing.T) {
+	needLoop(t)
+	g := newTestGame(t, testWorld(t, 257))
+	g.Params = terrain.DefaultParams() // fBm, 8 octaves, H 1, λ 2, feature size 90
+	g.Params.Size = 129
+	onLoop(func() { g.setTeachMode(teachOctaves) })
+	t.Cleanup(func() { onLoop(func() { g.setTeachMode(teachOff) }) })
+	if l := g.octaveLabel(3); !strings.Contains(l, "x0.125") {
+		t.Errorf("octave 4's label %q; want its factor λ^(-3H) = 0.125 in full", l)
+	}
+	onLoop(func() { g.teach.octK = 3; g.showOctaves() })
+	text := g.octaveText()
+	if strings.Contains(text, "bands = 3") {
+		t.Errorf("the panel names the octaves summed bands:\n%s", text)
+	}
+	for _, want := range []string{"summed: the first k = 3 of bands = 8 octaves", "octave 3 (i = 2)", "wavelength 129^(90/100)/λ^2 = 19.8 samples"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the panel says\n%s\nwithout %q", text, want)
+		}
+	}
+	// The 1-D fBm's sum is not named H(x) beside H, the Hurst exponent.
+	onLoop(func() { g.setTeachMode(teachProfile) })
+	if text := g.profileText(); strings.Contains(text, "H(x)") || !strings.Contains(text, "f(x) = sum over i < k of N(λ^i x)·λ^(-iH)") {
+		t.Errorf("the profile's fBm reads:\n%s", text)
+	}
+	onLoop(func() { g.setTeachMode(teachOctaves) })
+	if w := g.octaveInfo(0).wavelength; math.Abs(w-79.3) > 0.05 {
+		t.Errorf("octave 1 at 129²: wavelength %.3g samples; want 129^0.9 = 79.3", w)
 	}
 }
 

@@ -17,8 +17,8 @@ import (
 // The thermal lesson: the thermal stage's sweeps one at a time
 // (erosion.ThermalStepper, the stage's own sweep) on the erosion lesson's
 // map, with one sample's exchanges with its 8 neighbours in the next sweep
-// (the drop to each, the talus drop tan θ·d with d √2 times longer on a
-// diagonal, and the flux to each neighbour below the talus slope), and a
+// (the drop Δh to each, the talus drop T = tan θ·L with the distance L √2
+// times longer on a diagonal, and the flux to each neighbour below the talus slope), and a
 // map of what every sample sends.
 
 // thermalLesson is the state of the thermal lesson.
@@ -27,9 +27,13 @@ type thermalLesson struct {
 	m     *terrain.Heightmap
 	st    *erosion.ThermalStepper
 	sweep int
-	x, y  int // the sample shown: the one that sends most in the first sweep
-	// The diagrams, drawn anew when nil.
-	cellsImg, mapImg *ebiten.Image
+	// The sample shown: the one that sends most in the first sweep,
+	// until one is clicked or a link names one.
+	x, y   int
+	picked bool
+	// The diagrams, drawn anew when nil; top is the largest |h − h(0)|.
+	cellsImg, mapImg, changeImg *ebiten.Image
+	top                         float64
 }
 
 // buildThermalLesson makes the lesson's map and its stepper.
@@ -79,14 +83,22 @@ func (g *Game) thermalTo(k int) bool {
 	return true
 }
 
+// pick shows sample (x, y)'s exchanges, as a click on it does.
+func (t *thermalLesson) pick(x, y int) {
+	if t.m == nil || x < 0 || y < 0 || x >= t.m.Width || y >= t.m.Height {
+		return
+	}
+	t.x, t.y, t.picked = x, y, true
+}
+
 // freeImages lets the diagrams go.
 func (t *thermalLesson) freeImages() {
-	for _, im := range []*ebiten.Image{t.cellsImg, t.mapImg} {
+	for _, im := range []*ebiten.Image{t.cellsImg, t.mapImg, t.changeImg} {
 		if im != nil {
 			im.Deallocate()
 		}
 	}
-	t.cellsImg, t.mapImg = nil, nil
+	t.cellsImg, t.mapImg, t.changeImg = nil, nil, nil
 }
 
 // thermalPanel is the Teach panel's part for the thermal lesson.
@@ -145,12 +157,16 @@ func (g *Game) thermalText() string {
 		}
 	}
 	h := t.st.Height(t.x, t.y)
+	// Distance L and drop Δh have letters of their own: the source's d
+	// names both in places.
 	text := fmt.Sprintf("Next sweep (%d of %d), at sample (%d, %d):\n", t.sweep+1, p.ThermalIterations, t.x, t.y) +
 		fmt.Sprintf("angle of repose θ = %g°, tan θ = %.4f;\n", p.ThermalTalus, math.Tan(p.ThermalTalus*math.Pi/180)) +
-		fmt.Sprintf("talus drop T = tan θ·d: %.3f m to a side\n(d = %g m), %.3f m to a diagonal (d = √2·%g m).\n", ax, t.m.CellSize, dg, t.m.CellSize) +
-		fmt.Sprintf("Where d = h_i − h_j > T: flux = k·(d − T),\nk = rate/16 = %g/16 = %.5f (all heights of\nthe sweep's start).\n", p.ThermalRate, k) +
+		fmt.Sprintf("talus drop T = tan θ·L, L the distance:\n%.3f m to a side (L = %g m),\n%.3f m to a diagonal (L = √2·%g m).\n", ax, t.m.CellSize, dg, t.m.CellSize) +
+		"Drop Δh = h_i − h_j (all heights of the sweep's\nstart); where Δh > T: flux = k·(Δh − T).\n" +
+		fmt.Sprintf("k = rate/16 = %g/16 = %.5f: rate is the share\nof the excess moved a sweep; /16 as a sample\ntrades with 8 neighbours and k <= 1/16 keeps the\nsweep from overshooting (rate 1: fastest).\n", p.ThermalRate, k) +
 		fmt.Sprintf("It sends %.4f m to %d neighbours,\nreceives %.4f m: h %.3f → %.3f m.\n", sent, to, got, h, h+change) +
-		fmt.Sprintf("Moved so far: %s in %d sweeps", volume(t.st.Moved()), t.sweep)
+		fmt.Sprintf("Moved so far: %s in %d sweeps.\n", volume(t.st.Moved()), t.sweep) +
+		"Click a map, or a neighbour, for another sample."
 	return text
 }
 
@@ -182,7 +198,10 @@ func (g *Game) drawThermal(screen *ebiten.Image) {
 	w := screen.Bounds().Dx()
 	if t.mapImg == nil {
 		t.mapImg = t.sendMap()
+		t.changeImg, t.top = changeImage(t.m.Width, t.m.Height, t.sinceStart())
 	}
+	drawChangeMap(screen, t.changeImg, thirdDiagramRect(w), fmt.Sprintf("since start: h − h(0), %d sweeps", t.sweep), t.top)
+	ringSample(screen, thirdDiagramRect(w), t.x, t.y, t.m.Width)
 	r := secondDiagramRect(w)
 	op := &ebiten.DrawImageOptions{}
 	op.GeoM.Translate(float64(r.Min.X), float64(r.Min.Y))
@@ -224,7 +243,7 @@ func (g *Game) drawThermal(screen *ebiten.Image) {
 			vector.StrokeLine(screen, ax, ay, tx, ty, 3, sendColour, true)
 			vector.FillCircle(screen, tx, ty, 4, sendColour, true)
 		}
-		lines := []string{fmt.Sprintf("d %.2f", e.Drop), fmt.Sprintf("T %.2f", e.Talus)}
+		lines := []string{fmt.Sprintf("Δh %.2f", e.Drop), fmt.Sprintf("T %.2f", e.Talus)}
 		switch {
 		case e.Flux > 0:
 			lines = append(lines, fmt.Sprintf("→ %.3g", e.Flux))
@@ -238,7 +257,16 @@ func (g *Game) drawThermal(screen *ebiten.Image) {
 		}
 	}
 	vector.FillRect(screen, float32(c.Min.X), float32(c.Max.Y), float32(c.Dx()), debugLineH+4, captionBack, false)
-	drawPanelText(screen, "→ sends to, ← receives from (m)", c.Min.X+4, c.Max.Y+2, captionText)
+	drawPanelText(screen, "Δh, T; → sends, ← gets (m)", c.Min.X+4, c.Max.Y+2, captionText)
+}
+
+// sinceStart is each sample's change since the lesson's start, metres.
+func (t *thermalLesson) sinceStart() []float64 {
+	d := make([]float64, len(t.m.Samples))
+	for i, v := range t.m.Samples {
+		d[i] = (float64(v) - float64(t.start.Samples[i])) * t.m.VerticalScale
+	}
+	return d
 }
 
 // sendMap draws what each sample sends in the next sweep, black to

@@ -421,3 +421,32 @@ func TestFBmContributionsShrinkByGain(t *testing.T) {
 		}
 	}
 }
+
+// The fluvial lesson's largest time step lifts the top by a fiftieth of
+// the relief, rounded down to 1, 2 or 5 times a power of ten, never above
+// the stage's; the steps below it follow the same series.
+func TestFluvialTeachingDt(t *testing.T) {
+	m := NewHeightmap(3, 3)
+	m.Samples[4] = 1
+	p := DefaultParams()
+	for _, c := range []struct{ relief, want float64 }{
+		{150, 2000}, // 3 m a step at U 0.001: 3000 yr, down to 2000
+		{50, 1000},  // exactly 1000
+		{400, 5000}, // 8000 → 5000
+		{1e6, p.FluvialDt},
+	} {
+		m.VerticalScale = c.relief
+		if got := FluvialTeachingDt(m, p); got != c.want {
+			t.Errorf("relief %g m: Δt %g yr; want %g", c.relief, got, c.want)
+		}
+	}
+	for _, c := range [][2]float64{{2000, 1000}, {1000, 500}, {5000, 2000}, {500, 200}} {
+		if got := LowerTeachingDt(c[0]); got != c[1] {
+			t.Errorf("below %g: %g; want %g", c[0], got, c[1])
+		}
+	}
+	flat := NewHeightmap(3, 3)
+	if got := FluvialTeachingDt(flat, p); got != p.FluvialDt {
+		t.Errorf("a flat map: Δt %g; want the stage's %g", got, p.FluvialDt)
+	}
+}

@@ -77,8 +77,9 @@ type State struct {
 	Step    int
 	Plot    string // "", or one of Plots
 	Camera  *Pose  // nil: the lesson's own framing (or the overview)
-	// Point is the subdivision diagram's point clicked, (col, row); nil
-	// for none.
+	// Point is the subdivision diagram's point clicked, or the thermal
+	// or fluvial lesson's sample shown, (col, row); nil for none (the
+	// wear lessons then pick a sample of their own).
 	Point *[2]int
 }
 
@@ -110,7 +111,7 @@ func (s *State) Set(key, value string) error {
 	case "point":
 		var x, y int
 		if n, err := fmt.Sscanf(value, "%d,%d", &x, &y); n != 2 || err != nil || x < 0 || y < 0 || fmt.Sprintf("%d,%d", x, y) != value {
-			return fmt.Errorf("point %q: want the diagram point clicked as col,row, two whole numbers from 0", value)
+			return fmt.Errorf("point %q: want the diagram point or sample clicked as col,row, two whole numbers from 0", value)
 		}
 		s.Point = &[2]int{x, y}
 	case "camera":
@@ -182,10 +183,16 @@ func (s State) Check(p terrain.Params) error {
 		}
 	}
 	if s.Point != nil {
-		if s.Lesson != "subdivision" {
-			return fmt.Errorf("point %d,%d: needs lesson subdivision", s.Point[0], s.Point[1])
+		var n int
+		switch s.Lesson {
+		case "subdivision":
+			n = SubdivisionSize(p)
+		case "thermal", "fluvial":
+			n = WearSize(p)
+		default:
+			return fmt.Errorf("point %d,%d: needs lesson subdivision, thermal or fluvial", s.Point[0], s.Point[1])
 		}
-		if n := SubdivisionSize(p); s.Point[0] >= n || s.Point[1] >= n {
+		if s.Point[0] >= n || s.Point[1] >= n {
 			return fmt.Errorf("point %d,%d: outside the %d² map (0 to %d)", s.Point[0], s.Point[1], n, n-1)
 		}
 	}
@@ -327,6 +334,20 @@ func SubdivisionSize(p terrain.Params) int {
 	return Sizes[0]
 }
 
+// WearSide is the largest map side of the erosion, thermal and fluvial
+// lessons: a batch of droplets or a sweep takes milliseconds.
+const WearSide = 257
+
+// WearSize is the map side of the erosion, thermal and fluvial lessons
+// for p: p's own up to WearSide; WearSide for a subdivision generator,
+// whose small lesson sizes are for stepping through, not for wearing.
+func WearSize(p terrain.Params) int {
+	if p.Algorithm.IsSubdivision() {
+		return WearSide
+	}
+	return min(p.Size, WearSide)
+}
+
 // Stages is the number of the subdivision lesson's last stage for p: two
 // per iteration, 2N for a (2^N+1)² map.
 func Stages(p terrain.Params) int {
@@ -352,7 +373,7 @@ func AddFlags(fs *flag.FlagSet, s *State, camera bool) {
 		"camera":  "camera as x,y,z,yaw,pitch (world units, degrees); default: the lesson's framing",
 		"stage":   "with -lesson subdivision or compare: the stage shown, 0, 1a, 1b, 2a, … (or its number 0, 1, 2, …); with -lesson profile: the iteration n, 0 to N",
 		"octave":  "with -lesson octaves or profile: the octaves summed, 1 to -octaves (default all)",
-		"point":   "with -lesson subdivision: the diagram's point clicked, col,row (its parents, mean, R and z shown)",
+		"point":   "with -lesson subdivision: the diagram's point clicked, col,row (its parents, mean, R and z shown); with -lesson thermal or fluvial: the sample whose numbers are shown",
 	}
 	for _, key := range Keys {
 		if key == "camera" && !camera {

@@ -171,12 +171,15 @@ func FuzzSet(f *testing.F) {
 func TestNewLessonStatesRoundTrip(t *testing.T) {
 	p := terrain.DefaultParams()
 	p.Size = 17
+	p.Algorithm = terrain.DiamondSquareAlg // the wear lessons wear a 257² map of it
 	for _, link := range [][][2]string{
 		{{"lesson", "compare"}, {"stage", "2b"}},
 		{{"lesson", "compare"}, {"stage", "8"}},
 		{{"lesson", "profile"}, {"stage", "3"}, {"octave", "4"}},
 		{{"lesson", "subdivision"}, {"stage", "3a"}, {"point", "4,12"}},
 		{{"lesson", "subdivision"}, {"point", "0,16"}},
+		{{"lesson", "thermal"}, {"step", "3"}, {"point", "16,160"}},
+		{{"lesson", "fluvial"}, {"point", "256,0"}},
 	} {
 		var s State
 		for _, kv := range link {
@@ -208,7 +211,9 @@ func TestNewLessonStatesRoundTrip(t *testing.T) {
 	}{
 		{[][2]string{{"lesson", "profile"}, {"stage", "5"}}, "stage 5: the 17-point profile has iterations 0 to 4"},
 		{[][2]string{{"lesson", "compare"}, {"stage", "5a"}}, "stage 5a: the 17² map has stages 0 to 4b"},
-		{[][2]string{{"lesson", "octaves"}, {"point", "1,1"}}, "point 1,1: needs lesson subdivision"},
+		{[][2]string{{"lesson", "octaves"}, {"point", "1,1"}}, "point 1,1: needs lesson subdivision, thermal or fluvial"},
+		{[][2]string{{"lesson", "erosion"}, {"point", "1,1"}}, "point 1,1: needs lesson subdivision, thermal or fluvial"},
+		{[][2]string{{"lesson", "thermal"}, {"point", "257,3"}}, "point 257,3: outside the 257² map (0 to 256)"},
 		{[][2]string{{"lesson", "subdivision"}, {"point", "17,0"}}, "point 17,0: outside the 17² map (0 to 16)"},
 		{[][2]string{{"lesson", "erosion"}, {"stage", "1"}}, "stage 1a: needs lesson subdivision, compare, profile"},
 	} {
@@ -224,7 +229,7 @@ func TestNewLessonStatesRoundTrip(t *testing.T) {
 	}
 	for _, bad := range []string{"1", "1,2,3", "-1,2", "a,b", "1, 2", "01,2"} {
 		var s State
-		if err := s.Set("point", bad); err == nil || !strings.Contains(err.Error(), "want the diagram point clicked as col,row") {
+		if err := s.Set("point", bad); err == nil || !strings.Contains(err.Error(), "want the diagram point or sample clicked as col,row") {
 			t.Errorf("point=%s: %v", bad, err)
 		}
 	}
