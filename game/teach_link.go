@@ -43,6 +43,18 @@ func (g *Game) OpenLesson(s lesson.State, panels bool) {
 		g.buildLesson()
 		g.frameLesson()
 	}
+	g.moveLessonTo(mode, s)
+	g.plots.setPlot(max(slices.Index(plotKinds, s.Plot), 0))
+	if s.Camera != nil {
+		c := s.Camera
+		g.SetPose(CameraPose{X: c.X, Y: c.Y, Z: c.Z, Yaw: c.Yaw, Pitch: c.Pitch})
+	}
+}
+
+// moveLessonTo brings the lesson just opened to s's place in it: the
+// stage, octave, batch, droplet or step, and the picked point.
+func (g *Game) moveLessonTo(mode int, s lesson.State) {
+	t := &g.teach
 	switch mode {
 	case teachSubdivision, teachCompare:
 		if t.stepper != nil {
@@ -81,11 +93,6 @@ func (g *Game) OpenLesson(s lesson.State, panels bool) {
 		if s.Point != nil {
 			t.fluvial.pick(s.Point[0], s.Point[1])
 		}
-	}
-	g.plots.setPlot(max(slices.Index(plotKinds, s.Plot), 0))
-	if s.Camera != nil {
-		c := s.Camera
-		g.SetPose(CameraPose{X: c.X, Y: c.Y, Z: c.Z, Yaw: c.Yaw, Pitch: c.Pitch})
 	}
 }
 
