@@ -21,10 +21,12 @@ var layers = [][]string{
 	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec", "terrain/beyond"},
 	{"terrain", "assets", "noise/internal/fn2bench"},
 	{"terrain/erosion", "terrain/scatter", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
-	{"route/track"},           // a GPS track and its preparation for the map: knows no file format or lattice
-	{"route/track/tracktest"}, // the tracks the route packages' tests and examples run on
-	{"route/trackfile"},       // the route file parsers, into a track.Track
-	{"route"},                 // the terrain through a track (the paper's lattice solve, the follow step, the road)
+	{"route/track"},             // a GPS track and its preparation for the map: knows no file format or lattice
+	{"route/track/tracktest"},   // the tracks the route packages' tests and examples run on
+	{"route/trackfile"},         // the route file parsers, into a track.Track
+	{"route/internal/corridor"}, // the ground along a track: its edges, creases, smoothing kernel
+	{"route/road"},              // a level road along a track and its least-curvature shoulder
+	{"route"},                   // the terrain through a track (the paper's lattice solve, the follow step), the road levelled by route/road
 	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
 	{"plot", "terrain/meshfile", "web"},
 	{"game"},

@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"cordillera/route/internal/corridor"
 	"cordillera/route/track"
 	"cordillera/route/track/tracktest"
 	"cordillera/terrain"
@@ -342,7 +343,7 @@ func TestFollowCloserLeavesTheBumps(t *testing.T) {
 			}
 			along = append(along, math.Abs(float64(m.At(c-1, 128)+m.At(c+1, 128)-2*m.At(c, 128))))
 		}
-		return percentile(along, creasePercentile), trackError(m, track, fit)
+		return corridor.Percentile(along, corridor.CreasePercentile), trackError(m, track, fit)
 	}
 	bumps, missBumps := run(0)
 	misses, missMisses := run(followCloseSlack)
@@ -438,7 +439,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := pointFit.cons[0]
-	if e := math.Abs(bilinear(pinned, c.X, c.Y) - c.T); e > 1e-5 {
+	if e := math.Abs(corridor.Bilinear(pinned, c.X, c.Y) - c.T); e > 1e-5 {
 		t.Errorf("the solved point is missed by %.3g", e)
 	}
 }
