@@ -188,7 +188,8 @@ const minimapSize = 192
 // Close stops background work.
 func (g *Game) Close() { g.gen.regen.Close(); g.render.lighter.Close() }
 
-// errQuit ends the game loop without an error.
+// errQuit ends the game loop without an error (an OnFrame that has what
+// it came for returns it).
 var errQuit = errors.New("quit")
 
 // Update handles the UI, input and background results, and moves the
@@ -599,9 +600,6 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 	g.ui.w, g.ui.h = outsideWidth, outsideHeight
 	return outsideWidth, outsideHeight
 }
-
-// Quit ends the game loop after the current frame.
-func (g *Game) Quit() { g.err = errQuit }
 
 // saveScreenshot writes the 3D view, vr on the screen, at its full size
 // with the lesson's overlays (shotImage) to a new numbered PNG.
