@@ -20,7 +20,7 @@ var layers = [][]string{
 	{"internal/inputfile"},
 	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec", "terrain/beyond"},
 	{"terrain", "assets", "noise/internal/fn2bench"},
-	{"terrain/erosion", "terrain/scatter", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
+	{"terrain/erosion", "terrain/scatter", "terrain/inpaint", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
 	{"route/track"},             // a GPS track and its preparation for the map: knows no file format or lattice
 	{"route/track/tracktest"},   // the tracks the route packages' tests and examples run on
 	{"route/trackfile"},         // the route file parsers, into a track.Track
