@@ -29,6 +29,7 @@ var layers = [][]string{
 	{"route"},                   // the terrain through a track (the paper's lattice solve, the follow step), the road levelled by route/road
 	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
 	{"plot", "terrain/meshfile", "web"},
+	{"game/fileopen"}, // the explorer's rooms, each with a small API of its own
 	{"game"},
 	{"commands", "e2e", "web/explorer"},
 	{"."},

@@ -29,6 +29,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"cordillera/game/fileopen"
 	"cordillera/internal/atomicfile"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
@@ -109,8 +110,9 @@ type Game struct {
 	undo   undoHistory  // undo.go
 	teach  teachState   // teach.go: the Teach panel's lesson
 	plots  plotState    // plots.go: the Teach panel's plots
-	files  fileLoader   // files.go: files read and parsed off the UI goroutine
 	err    error        // what ends the game loop (errQuit: the user quit)
+
+	files fileopen.Loader // files.go: files read and parsed off the UI goroutine
 }
 
 // sceneState is the 3D view as drawn: the frame projected, the resolution
