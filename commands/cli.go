@@ -166,7 +166,7 @@ func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error
 		return nil
 	})
 	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
-	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: GPX, TCX, GeoJSON or CSV (paper 002)")
+	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: "+trackfile.FormatNames(", ", " or ")+" (paper 002)")
 	fs.StringVar(&opt.routeReport, "route-report", "", "with -route, also write a JSON report of every route point's target and height")
 	fs.IntVar(&opt.routePart, "route-part", 0, "with -route, map recording N (from 1) of a file holding several far apart (default: the longest)")
 	fs.BoolVar(&opt.routeWarn, "route-warn", false, "with -route, write the map with a warning when it misses the track by more than the tolerance (5 % of the track's elevation range or 5 m) instead of failing")

@@ -31,6 +31,7 @@ import (
 
 	"cordillera/game/fileopen"
 	"cordillera/internal/atomicfile"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 	"cordillera/terrain/mesh"
@@ -297,7 +298,7 @@ const (
 // setFollow starts or stops following the route from where it was.
 func (g *Game) setFollow(on bool) {
 	if on && g.World.Route == nil {
-		g.ui.fail(errors.New("no route: load a GPX, TCX, GeoJSON or CSV track first"))
+		g.ui.fail(errors.New("no route: load a " + trackfile.FormatNames(", ", " or ") + " track first"))
 		return
 	}
 	g.Follow = on

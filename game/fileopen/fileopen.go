@@ -29,7 +29,7 @@ const (
 	HeightmapPNG
 	HeightmapR16
 	Params
-	Route         // GPX, TCX, KML, FIT, GeoJSON or CSV track
+	Route         // a track in any of trackfile's formats
 	HeightmapEXR  // OpenEXR float heights in metres
 	HeightmapTIFF // TIFF or GeoTIFF DEM
 )
@@ -117,7 +117,7 @@ func Read(name string, r io.Reader, size int64) (Kind, []byte, error) {
 	}
 	kind := detect(head, max(size, int64(len(head))))
 	if kind == Unknown {
-		return kind, nil, fmt.Errorf("%s: not a heightmap (PNG, .r16, EXR, TIFF), a parameter file (.json) or a route (GPX, TCX, KML, FIT, GeoJSON, CSV)", name)
+		return kind, nil, fmt.Errorf("%s: not a heightmap (PNG, .r16, EXR, TIFF), a parameter file (.json) or a route (%s)", name, trackfile.FormatNames(", ", ", "))
 	}
 	limit := MaxBytes(kind)
 	if size > limit {
