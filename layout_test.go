@@ -100,10 +100,14 @@ func TestRootHoldsOnlyMain(t *testing.T) {
 // holds rooms that want packages of their own.
 const maxPackageLines = 4000
 
-// tooLarge are the packages still past maxPackageLines, left to split.
-// Remove one once it is split.
-var tooLarge = map[string]bool{
-	"game": true,
+// tooLarge are the packages still past maxPackageLines, left to split,
+// each with the most lines it may hold meanwhile: it may shrink, never
+// grow. Lower a cap as rooms move out; remove the entry once the package
+// is under maxPackageLines. game's rooms still inside are tied to files
+// that name its unexported types (the minimap's withBeyond, the frame the
+// renderer draws, the World the regenerator builds).
+var tooLarge = map[string]int{
+	"game": 12100,
 }
 
 // generated is the line Go's convention puts in a generated file.
@@ -125,7 +129,9 @@ func TestPackagesAreNotTooLarge(t *testing.T) {
 		}
 	}
 	for dir, n := range lines {
-		if n > maxPackageLines && !tooLarge[dir] {
+		if most, listed := tooLarge[dir]; listed && n > most {
+			t.Errorf("package %s has %d lines, more than the %d it may hold until it is split: move a room of it into a package of its own", dir, n, most)
+		} else if !listed && n > maxPackageLines {
 			t.Errorf("package %s has %d lines, more than %d: move a room of it into a package of its own", dir, n, maxPackageLines)
 		}
 	}
