@@ -51,7 +51,7 @@ func addParamFlags(fs *flag.FlagSet) *paramFlags {
 	for _, s := range terrain.Specs {
 		s := s
 		define := fs.Func
-		if s.Kind == terrain.ChoiceParam && slices.Equal(s.Choices, []string{"false", "true"}) {
+		if s.Kind == terrain.BoolParam {
 			define = fs.BoolFunc // -route-keep-all alone means true
 		}
 		define(s.Name, specUsage(s), func(v string) error {

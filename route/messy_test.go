@@ -53,7 +53,7 @@ func TestStaleFixDropped(t *testing.T) {
 		t.Errorf("dropped %+v, %.2f m per cell; want the 2 stale points ~60 km away dropped and a map of the walk", res.Path.Dropped, res.Map.CellSize)
 	}
 	p := terrain.DefaultParams()
-	p.Size, p.RouteKeepAll = 513, "true"
+	p.Size, p.RouteKeepAll = 513, true
 	all, err := Generate(context.Background(), p, tr, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -156,7 +156,7 @@ func Generate(ctx context.Context, p terrain.Params, t *track.Track, progress te
 // prepareOptions are the options Prepare fits a track into a map of p with.
 func prepareOptions(p terrain.Params) track.Options {
 	return track.Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
-		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll == "true"}
+		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll}
 }
 
 // Stage is work done on the route terrain between the solve and the road:
