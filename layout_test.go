@@ -20,13 +20,16 @@ var layers = [][]string{
 	{"internal/inputfile"},
 	{"noise", "noise/internal/asmgen", "internal/parallel", "internal/atomicfile", "internal/zbuffer", "internal/debugui", "terrain/heightfile/internal/exrcodec", "terrain/beyond"},
 	{"terrain", "assets", "noise/internal/fn2bench"},
-	{"terrain/erosion", "terrain/scatter", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
-	{"route/track"},           // a GPS track and its preparation for the map: knows no file format or lattice
-	{"route/track/tracktest"}, // the tracks the route packages' tests and examples run on
-	{"route/trackfile"},       // the route file parsers, into a track.Track
-	{"route"},                 // the terrain through a track (the paper's lattice solve, the follow step, the road)
+	{"terrain/erosion", "terrain/scatter", "terrain/inpaint", "shaders", "assets/gen", "terrain/materials", "internal/lesson"},
+	{"route/track"},             // a GPS track and its preparation for the map: knows no file format or lattice
+	{"route/track/tracktest"},   // the tracks the route packages' tests and examples run on
+	{"route/trackfile"},         // the route file parsers, into a track.Track
+	{"route/internal/corridor"}, // the ground along a track: its edges, creases, smoothing kernel
+	{"route/road"},              // a level road along a track and its least-curvature shoulder
+	{"route"},                   // the terrain through a track (the paper's lattice solve, the follow step), the road levelled by route/road
 	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
 	{"plot", "terrain/meshfile", "web", "terrain/world"},
+	{"game/fileopen"}, // the explorer's rooms, each with a small API of its own
 	{"game"},
 	{"commands", "e2e", "web/explorer"},
 	{"."},
@@ -97,10 +100,14 @@ func TestRootHoldsOnlyMain(t *testing.T) {
 // holds rooms that want packages of their own.
 const maxPackageLines = 4000
 
-// tooLarge are the packages still past maxPackageLines, left to split.
-// Remove one once it is split.
-var tooLarge = map[string]bool{
-	"game": true,
+// tooLarge are the packages still past maxPackageLines, left to split,
+// each with the most lines it may hold meanwhile: it may shrink, never
+// grow. Lower a cap as rooms move out; remove the entry once the package
+// is under maxPackageLines. game's rooms still inside are tied to files
+// that name its unexported types (the minimap's withBeyond, the frame the
+// renderer draws, the World the regenerator builds).
+var tooLarge = map[string]int{
+	"game": 12100,
 }
 
 // generated is the line Go's convention puts in a generated file.
@@ -122,7 +129,9 @@ func TestPackagesAreNotTooLarge(t *testing.T) {
 		}
 	}
 	for dir, n := range lines {
-		if n > maxPackageLines && !tooLarge[dir] {
+		if most, listed := tooLarge[dir]; listed && n > most {
+			t.Errorf("package %s has %d lines, more than the %d it may hold until it is split: move a room of it into a package of its own", dir, n, most)
+		} else if !listed && n > maxPackageLines {
 			t.Errorf("package %s has %d lines, more than %d: move a room of it into a package of its own", dir, n, maxPackageLines)
 		}
 	}

@@ -51,7 +51,7 @@ func addParamFlags(fs *flag.FlagSet) *paramFlags {
 	for _, s := range terrain.Specs {
 		s := s
 		define := fs.Func
-		if s.Kind == terrain.ChoiceParam && slices.Equal(s.Choices, []string{"false", "true"}) {
+		if s.Kind == terrain.BoolParam {
 			define = fs.BoolFunc // -route-keep-all alone means true
 		}
 		define(s.Name, specUsage(s), func(v string) error {
@@ -161,12 +161,12 @@ var (
 func parseGenerateFlags(args []string, stderr io.Writer) (generateOptions, error) {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	var opt generateOptions
-	fs.Func("o", "output file: .png (16-bit grayscale), .r16 or .raw (raw little-endian 16-bit), .exr (32-bit float metres), .tif (16-bit GeoTIFF), .obj or .glb/.gltf (mesh); repeat -o to write several formats from one build", func(v string) error {
+	fs.Func("o", "output file: .png (16-bit grayscale), .r16 (raw little-endian 16-bit), .exr (32-bit float metres), .tif (16-bit GeoTIFF), .obj or .glb/.gltf (mesh); repeat -o to write several formats from one build", func(v string) error {
 		opt.outs = append(opt.outs, v)
 		return nil
 	})
 	fs.StringVar(&opt.paramsOut, "params-out", "", "also save the parameters as JSON to this file")
-	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: "+trackfile.Names+" (paper 002)")
+	fs.StringVar(&opt.route, "route", "", "build the terrain through this GPS track: "+trackfile.FormatNames(", ", " or ")+" (paper 002)")
 	fs.StringVar(&opt.routeReport, "route-report", "", "with -route, also write a JSON report of every route point's target and height")
 	fs.IntVar(&opt.routePart, "route-part", 0, "with -route, map recording N (from 1) of a file holding several far apart (default: the longest)")
 	fs.BoolVar(&opt.routeWarn, "route-warn", false, "with -route, write the map with a warning when it misses the track by more than the tolerance (5 % of the track's elevation range or 5 m) instead of failing")

@@ -49,7 +49,7 @@ func (wf *worldFlags) newWorld(m *terrain.Heightmap) *game.World {
 func addWorldFlags(fs *flag.FlagSet) *worldFlags {
 	wf := &worldFlags{params: addParamFlags(fs)}
 	fs.StringVar(&wf.heightmap, "heightmap", "", "open this heightmap (.png 8/16-bit gray, .r16, .exr, .tif GeoTIFF DEM) instead of generating one")
-	fs.StringVar(&wf.route, "route", "", "make the terrain through this GPS track ("+trackfile.Names+") and draw it")
+	fs.StringVar(&wf.route, "route", "", "make the terrain through this GPS track ("+trackfile.FormatNames(", ", ", ")+") and draw it")
 	fs.IntVar(&wf.routePart, "route-part", 0, "with -route, map recording N (from 1) of a file holding several far apart (default: the longest)")
 	fs.Float64Var(&wf.height, "map-height", 0, "with -heightmap: world height of white in world units, over the file's own (default: the file's, or a fifth of the map's width)")
 	return wf

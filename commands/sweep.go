@@ -194,7 +194,7 @@ func (opt *sweepOptions) resolveBase(pf *paramFlags, given map[string]bool) erro
 // splitValues splits -values at commas; "all" is every choice of a
 // choice parameter.
 func splitValues(values string, spec terrain.Spec) []string {
-	if values == "all" && spec.Kind == terrain.ChoiceParam {
+	if values == "all" && (spec.Kind == terrain.ChoiceParam || spec.Kind == terrain.BoolParam) {
 		return slices.Clone(spec.Choices)
 	}
 	parts := strings.Split(values, ",")
@@ -209,7 +209,7 @@ func splitValues(values string, spec terrain.Spec) []string {
 func sweepParams(base terrain.Params, spec terrain.Spec, value string) (terrain.Params, error) {
 	p := base
 	if err := spec.Set(&p, value); err != nil {
-		if spec.Kind != terrain.ChoiceParam && !strings.Contains(err.Error(), spec.RangeText()) {
+		if spec.Kind != terrain.ChoiceParam && spec.Kind != terrain.BoolParam && !strings.Contains(err.Error(), spec.RangeText()) {
 			err = fmt.Errorf("%w; %s accepts %s", err, spec.Name, spec.RangeText())
 		}
 		return p, err

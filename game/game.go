@@ -29,7 +29,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"cordillera/game/fileopen"
 	"cordillera/internal/atomicfile"
+	"cordillera/route/trackfile"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 	"cordillera/terrain/mesh"
@@ -109,8 +111,9 @@ type Game struct {
 	undo   undoHistory  // undo.go
 	teach  teachState   // teach.go: the Teach panel's lesson
 	plots  plotState    // plots.go: the Teach panel's plots
-	files  fileLoader   // files.go: files read and parsed off the UI goroutine
 	err    error        // what ends the game loop (errQuit: the user quit)
+
+	files fileopen.Loader // files.go: files read and parsed off the UI goroutine
 }
 
 // sceneState is the 3D view as drawn: the frame projected, the resolution
@@ -188,7 +191,8 @@ const minimapSize = 192
 // Close stops background work.
 func (g *Game) Close() { g.gen.regen.Close(); g.render.lighter.Close() }
 
-// errQuit ends the game loop without an error.
+// errQuit ends the game loop without an error (an OnFrame that has what
+// it came for returns it).
 var errQuit = errors.New("quit")
 
 // Update handles the UI, input and background results, and moves the
@@ -294,7 +298,7 @@ const (
 // setFollow starts or stops following the route from where it was.
 func (g *Game) setFollow(on bool) {
 	if on && g.World.Route == nil {
-		g.ui.fail(errors.New("no route: load a GPX, TCX, GeoJSON or CSV track first"))
+		g.ui.fail(errors.New("no route: load a " + trackfile.FormatNames(", ", " or ") + " track first"))
 		return
 	}
 	g.Follow = on
@@ -599,9 +603,6 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 	g.ui.w, g.ui.h = outsideWidth, outsideHeight
 	return outsideWidth, outsideHeight
 }
-
-// Quit ends the game loop after the current frame.
-func (g *Game) Quit() { g.err = errQuit }
 
 // saveScreenshot writes the 3D view, vr on the screen, at its full size
 // with the lesson's overlays (shotImage) to a new numbered PNG.

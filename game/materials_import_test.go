@@ -39,10 +39,10 @@ func TestImportMaterialsLeavesTheUIGoroutine(t *testing.T) {
 		<-returned
 		t.Fatal("importMaterials blocked the UI goroutine on a FIFO named sand.png")
 	}
-	if g.files.pending != 1 {
-		t.Errorf("%d imports in the background; want the folder read there, not on the UI goroutine", g.files.pending)
+	if g.files.Pending() != 1 {
+		t.Errorf("%d imports in the background; want the folder read there, not on the UI goroutine", g.files.Pending())
 	}
-	for deadline := time.Now().Add(time.Minute); g.files.pending > 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); g.files.Pending() > 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		g.pollFiles()
 	}
 	if !g.ui.isError || !strings.Contains(g.ui.message, fifo) || !strings.Contains(g.ui.message, "named pipe") {

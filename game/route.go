@@ -149,7 +149,7 @@ func NewRouteView(res *route.Result) *RouteView {
 	for _, seg := range res.Path.Segments {
 		rv.drawn = append(rv.drawn, smoothLine(seg, sigma))
 	}
-	// A road is levelled along each pass (route.applyRoad): drawn where
+	// A road is levelled along each pass (route/road): drawn where
 	// the ground was made for it, not merged.
 	if m.CellSize > 0 && !rv.Road {
 		rv.drawn = mergePasses(rv.drawn, mergeMetres/m.CellSize, sigma)

@@ -3,13 +3,10 @@ package game
 import (
 	"image"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"cordillera/internal/testenv"
 	"cordillera/route"
 	"cordillera/route/track"
 	"cordillera/terrain"
@@ -156,41 +153,6 @@ func TestRouteAtAndFollow(t *testing.T) {
 	}
 	if math.Abs(g.FollowAt-10) > 1e-9 || math.Abs(float64(g.Camera.Pos[0])-50) > 0.5 || g.Camera.Pos[1] != EyeHeight {
 		t.Errorf("after 1 s at 10/s: at %v, camera %v; want 10 along, x≈50, eye height %v", g.FollowAt, g.Camera.Pos, EyeHeight)
-	}
-}
-
-func TestDetectRouteFiles(t *testing.T) {
-	gpx := []byte(`<?xml version="1.0"?><gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="2"><ele>3</ele></trkpt></trkseg></trk></gpx>`)
-	geo := []byte(`{"type": "LineString", "coordinates": [[2, 1, 3], [2.1, 1.1, 4]]}`)
-	csv := []byte("latitude,longitude,elevation\n1,2,3\n1.1,2.1,4\n")
-	params := []byte(`{"algorithm": "hybrid", "hurst": 0.25}`)
-	for name, c := range map[string]struct {
-		data []byte
-		want FileKind
-	}{"gpx": {gpx, RouteFile}, "geojson": {geo, RouteFile}, "csv": {csv, RouteFile}, "params": {params, ParamsJSON}} {
-		if got := DetectFile(c.data); got != c.want {
-			t.Errorf("%s: kind %v, want %v", name, got, c.want)
-		}
-	}
-	// The real tracks beside the repository, when they are there.
-	for _, sub := range []string{"gpx", "routes"} {
-		dir := testenv.SharedData(t, sub) // skips, having checked the samples, when absent
-		files, err := filepath.Glob(filepath.Join(dir, "*"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(files) == 0 {
-			t.Fatalf("%s holds no tracks", dir)
-		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if DetectFile(data) != RouteFile {
-				t.Errorf("%s: not recognised as a route", f)
-			}
-		}
 	}
 }
 

@@ -605,7 +605,7 @@ func (g *Game) octaveInfo(i int) octave {
 	// The first octave's period is size^(fs/100) samples, so the same
 	// feature size gives different wavelengths at different sizes.
 	o.formula = fmt.Sprintf("%d^(%g/100)/λ^%d", p.Size, p.FeatureSize, i)
-	if p.Tileable == "true" {
+	if p.Tileable {
 		o.formula = fmt.Sprintf("(side/cells)/λ^%d", i) // whole lattice cells across the map
 	}
 	o.aliased = o.wavelength < 2

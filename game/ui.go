@@ -308,7 +308,7 @@ func (g *Game) specWidget(ctx *debugui.Context, s terrain.Spec, p *terrain.Param
 	// The tooltip gives the flag's name and range: what the command
 	// line and the parameter files call it.
 	tip := "-" + s.Name + " " + s.RangeText() + ": " + s.Usage
-	if s.Kind == terrain.ChoiceParam { // the dropdown lists the choices
+	if s.Kind == terrain.ChoiceParam || s.Kind == terrain.BoolParam { // the dropdown or checkbox says the choices
 		tip = "-" + s.Name + ": " + s.Usage
 	}
 	if s.Name == "seed" {
@@ -430,7 +430,7 @@ func decimals(v float64, most int) int {
 
 // isBool reports whether a parameter is a yes-or-no choice: a checkbox.
 func isBool(s terrain.Spec) bool {
-	return s.Kind == terrain.ChoiceParam && slices.Equal(s.Choices, []string{"false", "true"})
+	return s.Kind == terrain.BoolParam
 }
 
 func mustFloat(s string) float64 {

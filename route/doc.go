@@ -6,9 +6,9 @@
 // terrain passes through the track's points exactly (minimum-norm
 // constrained turbulence), brings the map onto the track between those
 // points (the follow step), keeps the relief around it plausible (the
-// relief rule) and, optionally, levels a road along it. Precheck refuses a
-// track the map cannot follow before any terrain is built; Result and
-// Report say how well the map meets the track.
+// relief rule) and, optionally, levels a road along it (package road).
+// Precheck refuses a track the map cannot follow before any terrain is
+// built; Result and Report say how well the map meets the track.
 //
 // route builds on terrain's Heightmap and parameter table and on package
 // track; it knows nothing of erosion, file formats (package trackfile

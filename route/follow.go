@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"cordillera/route/internal/corridor"
 	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
@@ -13,7 +14,7 @@ import (
 // strays from the track between the points by a few metres. The residual
 // along the track (every half sample) is spread over the ground around it
 // as a smooth field: residual and track length are splatted onto the map
-// and both smoothed with the same cubic B-spline kernel (splineKernel)
+// and both smoothed with the same cubic B-spline kernel (corridor.Kernel)
 // reach samples in radius; the correction is
 //
 //	c = 2·B_r / (B_1 + B_ref)
@@ -39,25 +40,25 @@ func followTrack(ctx context.Context, m *terrain.Heightmap, path *track.Path, fi
 	if n := path.Points(); n > 0 {
 		ds = max(path.Length/path.CellSize/float64(n), 1e-3)
 	}
-	k := newSplineKernel(reach)
+	k := corridor.NewKernel(reach)
 	// The track's smoothed length does not change between passes.
 	b1 := make([]float64, len(m.Samples))
 	for _, q := range pts {
-		splat(b1, m.Width, m.Height, q.X, q.Y, ds)
+		corridor.Splat(b1, m.Width, m.Height, q.X, q.Y, ds)
 	}
-	if err := k.smooth(ctx, b1, m.Width, m.Height); err != nil {
+	if err := k.Smooth(ctx, b1, m.Width, m.Height); err != nil {
 		return err
 	}
-	ref := k.lineDensity()
+	ref := k.LineDensity()
 	bR := make([]float64, len(m.Samples))
 	for range followPasses {
 		clear(bR)
 		for _, q := range pts {
-			r := (q.Ele-fit.z0)/fit.amp - bilinear(m, q.X, q.Y)
+			r := (q.Ele-fit.z0)/fit.amp - corridor.Bilinear(m, q.X, q.Y)
 			r = math.Copysign(max(math.Abs(r)-slack/fit.amp, 0), r)
-			splat(bR, m.Width, m.Height, q.X, q.Y, r*ds)
+			corridor.Splat(bR, m.Width, m.Height, q.X, q.Y, r*ds)
 		}
-		if err := k.smooth(ctx, bR, m.Width, m.Height); err != nil {
+		if err := k.Smooth(ctx, bR, m.Width, m.Height); err != nil {
 			return err
 		}
 		for i, v := range bR {
@@ -103,7 +104,7 @@ func follow(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit rou
 	// them again, and so must the map follow starts from, which it may
 	// keep.
 	for _, c := range fit.cons {
-		if math.Abs(c.T-bilinear(m, c.X, c.Y))*fit.amp > 1e-4 {
+		if math.Abs(c.T-corridor.Bilinear(m, c.X, c.Y))*fit.amp > 1e-4 {
 			if err := reconstrain(ctx, m, fit); err != nil {
 				return err
 			}
@@ -224,7 +225,7 @@ func trackError(m *terrain.Heightmap, path *track.Path, fit routeFit) float64 {
 	e := 0.0
 	for _, seg := range path.Segments {
 		for _, q := range seg {
-			e = max(e, math.Abs((q.Ele-fit.z0)/fit.amp-bilinear(m, q.X, q.Y)))
+			e = max(e, math.Abs((q.Ele-fit.z0)/fit.amp-corridor.Bilinear(m, q.X, q.Y)))
 		}
 	}
 	return e * fit.amp

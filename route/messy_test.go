@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"cordillera/route/internal/corridor"
 	"cordillera/route/track"
 	"cordillera/route/track/tracktest"
 	"cordillera/terrain"
@@ -52,7 +53,7 @@ func TestStaleFixDropped(t *testing.T) {
 		t.Errorf("dropped %+v, %.2f m per cell; want the 2 stale points ~60 km away dropped and a map of the walk", res.Path.Dropped, res.Map.CellSize)
 	}
 	p := terrain.DefaultParams()
-	p.Size, p.RouteKeepAll = 513, "true"
+	p.Size, p.RouteKeepAll = 513, true
 	all, err := Generate(context.Background(), p, tr, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -342,7 +343,7 @@ func TestFollowCloserLeavesTheBumps(t *testing.T) {
 			}
 			along = append(along, math.Abs(float64(m.At(c-1, 128)+m.At(c+1, 128)-2*m.At(c, 128))))
 		}
-		return percentile(along, creasePercentile), trackError(m, track, fit)
+		return corridor.Percentile(along, corridor.CreasePercentile), trackError(m, track, fit)
 	}
 	bumps, missBumps := run(0)
 	misses, missMisses := run(followCloseSlack)
@@ -438,7 +439,7 @@ func TestFollowKeepsTheRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := pointFit.cons[0]
-	if e := math.Abs(bilinear(pinned, c.X, c.Y) - c.T); e > 1e-5 {
+	if e := math.Abs(corridor.Bilinear(pinned, c.X, c.Y) - c.T); e > 1e-5 {
 		t.Errorf("the solved point is missed by %.3g", e)
 	}
 }

@@ -113,7 +113,7 @@ func (b *reliefBounds) weights(s *spectrum, z0, fitted float64) (a, beta float64
 	// the range the slopes of the fine ones had cost. Weighing the middle
 	// part instead kept 3× the relief on sf-strava-run.gpx (β 0.7) but
 	// smoothed the ground around the route, raising the crease ratio
-	// (creaseRatio) of a gentle lapped track from 2.3 to 3.0.
+	// (corridor.CreaseRatio) of a gentle lapped track from 2.3 to 3.0.
 	best, bestA, bestScore := 1.0, 0.0, -1.0
 	if fitted <= minRelief || keeps(fitted, 1) {
 		return fitted, 1

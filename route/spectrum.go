@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"cordillera/internal/parallel"
+	"cordillera/route/internal/corridor"
 	"math"
 )
 
@@ -123,5 +124,5 @@ func (s *spectrum) rangeAndSlope(h, scratch []float64, b *reliefBounds, z0 float
 	if len(scratch) == 0 {
 		return hi - lo, 0
 	}
-	return hi - lo, percentile(scratch, reliefSlopeQuant)
+	return hi - lo, corridor.Percentile(scratch, reliefSlopeQuant)
 }

@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"cordillera/route/internal/corridor"
 	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
@@ -111,7 +112,7 @@ func TestMountainTrackKeepsRelief(t *testing.T) {
 		t.Errorf("interpolant's slope p99 %.3f within the track's %.3f: the test no longer reaches the case it is for", slopeI, bounds.MaxSlope)
 	}
 	for _, c := range fit.cons {
-		if e := math.Abs(bilinear(m, c.X, c.Y) - c.T); e > 1e-3*float64(hi-lo) {
+		if e := math.Abs(corridor.Bilinear(m, c.X, c.Y) - c.T); e > 1e-3*float64(hi-lo) {
 			t.Fatalf("point (%.1f, %.1f) missed by %.2g of the range", c.X, c.Y, e/float64(hi-lo))
 		}
 	}

@@ -3,6 +3,8 @@ package route
 import (
 	"context"
 	"cordillera/internal/parallel"
+	"cordillera/route/internal/corridor"
+	"cordillera/route/road"
 	"cordillera/route/track"
 	"cordillera/terrain"
 	"fmt"
@@ -78,14 +80,14 @@ type Result struct {
 }
 
 // CreaseRatio is the 99th-percentile curvature within the route's
-// corridor over that of the ground outside it (creaseRatio). It is
+// corridor over that of the ground outside it (corridor.CreaseRatio). It is
 // measured on the first call, on all cores, and kept; a call whose ctx is
 // done returns ctx.Err() and leaves the measurement to the next.
 func (r *Result) CreaseRatio(ctx context.Context) (float64, error) {
 	r.creaseMu.Lock()
 	defer r.creaseMu.Unlock()
 	if !r.creaseDone {
-		ratio, err := creaseRatio(ctx, r.Map, r.Path, r.creaseReach)
+		ratio, err := corridor.CreaseRatio(ctx, r.Map, r.Path, r.creaseReach)
 		if err != nil {
 			return 0, err
 		}
@@ -154,7 +156,7 @@ func Generate(ctx context.Context, p terrain.Params, t *track.Track, progress te
 // prepareOptions are the options Prepare fits a track into a map of p with.
 func prepareOptions(p terrain.Params) track.Options {
 	return track.Options{Size: p.Size, Margin: p.RouteMargin / 100, MinCellSize: p.CellSize,
-		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll == "true"}
+		MedianWindow: p.RouteMedian, KeepAll: p.RouteKeepAll}
 }
 
 // Stage is work done on the route terrain between the solve and the road:
@@ -255,12 +257,17 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *track.Track, stage S
 	// The crease ratio looks at all the ground the follow step or the
 	// road changed: the follow kernel's reach, or the road's and its
 	// shoulder's.
-	creaseReach := float64(newSplineKernel(max(spacing/2, minFollowReach)).radius())
+	creaseReach := float64(corridor.NewKernel(max(spacing/2, minFollowReach)).Radius())
 	if p.RoadWidth > 0 {
 		hw := p.RoadWidth / path.CellSize / 2
 		span := spanMetres(m, fit)
-		reach, err := applyRoad(ctx, m, track, fit, hw, creaseReach)
+		reach, err := road.Road{HalfWidth: hw, Away: creaseReach, RawCentreline: rawRoadCentreline}.Apply(ctx, m, track)
 		if err != nil {
+			return nil, err
+		}
+		// The road moved the ground at the route's points too: the
+		// lattice correction meets them again, smooth as the turbulence.
+		if err := reconstrain(ctx, m, fit); err != nil {
 			return nil, err
 		}
 		creaseReach = max(creaseReach, reach)
@@ -305,7 +312,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *track.Track, stage S
 		Ridge: fit.sys.Ridge, LapShift: lapShift, Bounds: *bounds, Amplitude: fit.amp, FittedAmplitude: fit.fitted, Falloff: fit.beta, creaseReach: creaseReach, RoadWidth: p.RoadWidth,
 		prepared: prepared, track: t, params: p}
 	for _, c := range fit.cons {
-		rp := SolvedPoint{X: c.X, Y: c.Y, Target: (c.T - tLo) / span, Height: bilinear(m, c.X, c.Y)}
+		rp := SolvedPoint{X: c.X, Y: c.Y, Target: (c.T - tLo) / span, Height: corridor.Bilinear(m, c.X, c.Y)}
 		res.Points = append(res.Points, rp)
 		e := math.Abs(rp.Height - rp.Target)
 		res.MaxError = max(res.MaxError, e)
@@ -314,7 +321,7 @@ func GenerateWith(ctx context.Context, p terrain.Params, t *track.Track, stage S
 	n := track.Points()
 	for _, seg := range track.Segments {
 		for _, q := range seg {
-			e := math.Abs(bilinear(m, q.X, q.Y) - (q.Ele-res.Base)/m.VerticalScale)
+			e := math.Abs(corridor.Bilinear(m, q.X, q.Y) - (q.Ele-res.Base)/m.VerticalScale)
 			res.TrackMaxError = max(res.TrackMaxError, e)
 			res.TrackMeanError += e / float64(n)
 		}
@@ -561,6 +568,11 @@ func referenceSpacing(size int, spacing float64) float64 {
 	return max(spacing, float64(size-1)/float64(cells(referenceLevels-1)))
 }
 
+// rawRoadCentreline levels a road across its nearest point on the raw
+// track rather than the smoothed one (road.Road's RawCentreline): tests
+// compare the two.
+var rawRoadCentreline = false
+
 // reconstrain brings the map back onto the route's points after a stage
 // moved it: the residuals at the points are met by the minimum-norm
 // correction of the lattice values (the same solve as the route's own, so
@@ -575,7 +587,7 @@ func reconstrain(ctx context.Context, m *terrain.Heightmap, fit routeFit) error 
 	}
 	residual := make([]float64, len(fit.cons))
 	for i, c := range fit.cons {
-		residual[i] = c.T - bilinear(m, c.X, c.Y)
+		residual[i] = c.T - corridor.Bilinear(m, c.X, c.Y)
 	}
 	delta := fit.turb.zeroed()
 	delta.constrain(fit.sys, residual)
@@ -588,6 +600,34 @@ func reconstrain(ctx context.Context, m *terrain.Heightmap, fit routeFit) error 
 	}
 	fixConstraints(m, fit.cons)
 	return nil
+}
+
+// fixConstraints moves the samples around each constraint point by the
+// least that makes the map's bilinear height there equal the target: for
+// one point the minimum-norm change of its four samples is the residual
+// times each sample's bilinear weight over the sum of the squared weights.
+// Points that share samples are swept in turn (Gauss–Seidel on the
+// normal equations) until the largest residual is at float32 rounding.
+func fixConstraints(m *terrain.Heightmap, cons []Constraint) {
+	for sweep := 0; sweep < 100; sweep++ {
+		worst := 0.0
+		for _, c := range cons {
+			e := c.T - corridor.Bilinear(m, c.X, c.Y)
+			worst = max(worst, math.Abs(e))
+			c0 := min(max(int(math.Floor(c.X)), 0), m.Width-2)
+			r0 := min(max(int(math.Floor(c.Y)), 0), m.Height-2)
+			fx := min(max(c.X-float64(c0), 0), 1)
+			fy := min(max(c.Y-float64(r0), 0), 1)
+			b := [4]float64{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}
+			norm := b[0]*b[0] + b[1]*b[1] + b[2]*b[2] + b[3]*b[3]
+			for k, idx := range [4]int{r0*m.Width + c0, r0*m.Width + c0 + 1, (r0+1)*m.Width + c0, (r0+1)*m.Width + c0 + 1} {
+				m.Samples[idx] = float32(float64(m.Samples[idx]) + e*b[k]/norm)
+			}
+		}
+		if worst < 1e-6 {
+			return
+		}
+	}
 }
 
 // fitAmplitude returns the amplitude A, in metres, of e = z0 + A·T(P)
@@ -663,17 +703,6 @@ const maxVariogramPoints = 1 << 14
 // minPairs is the fewest pairs of points a lag of variogramAmplitudes
 // needs for its estimate to mean something.
 const minPairs = 16
-
-// bilinear interpolates the map at a fractional sample position (clamped
-// to the map).
-func bilinear(m *terrain.Heightmap, x, y float64) float64 {
-	c0 := min(max(int(math.Floor(x)), 0), m.Width-2)
-	r0 := min(max(int(math.Floor(y)), 0), m.Height-2)
-	fx := min(max(x-float64(c0), 0), 1)
-	fy := min(max(y-float64(r0), 0), 1)
-	at := func(c, r int) float64 { return float64(m.Samples[r*m.Width+c]) }
-	return (1-fy)*((1-fx)*at(c0, r0)+fx*at(c0+1, r0)) + fy*((1-fx)*at(c0, r0+1)+fx*at(c0+1, r0+1))
-}
 
 // mergePasses flattens a path's segments into one list of points and
 // merges every point that comes within radius of a point of another pass

@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"cordillera/internal/testenv"
+	"cordillera/route/internal/corridor"
 	"cordillera/route/track"
 	"cordillera/route/trackfile"
 	"cordillera/terrain"
@@ -41,7 +42,7 @@ func TestRowsMeasureTheMap(t *testing.T) {
 				for e, idx := range r.idx {
 					v += r.coef[e] * *turb.value(idx)
 				}
-				if got := bilinear(m, x, y); math.Abs(got-v) > 1e-6 {
+				if got := corridor.Bilinear(m, x, y); math.Abs(got-v) > 1e-6 {
 					t.Fatalf("%s %d: row gives %v at (%.2f, %.2f), map %v", interp, size, v, x, y, got)
 				}
 				if k%10 == 0 { // and at samples the map is T itself
@@ -97,7 +98,7 @@ func routeMap(t testing.TB, p *track.Path, spacing float64, levels int, interp t
 	lo, hi := m.Range()
 	worst := 0.0
 	for _, c := range fit.cons {
-		worst = max(worst, math.Abs(bilinear(m, c.X, c.Y)-c.T)/float64(hi-lo))
+		worst = max(worst, math.Abs(corridor.Bilinear(m, c.X, c.Y)-c.T)/float64(hi-lo))
 	}
 	return m, fit, worst
 }
@@ -156,7 +157,7 @@ func checkRouteResult(t *testing.T, name string, res *Result) {
 	}
 	worst := 0.0
 	for _, p := range res.Points {
-		worst = max(worst, math.Abs(bilinear(m, p.X, p.Y)-p.Target))
+		worst = max(worst, math.Abs(corridor.Bilinear(m, p.X, p.Y)-p.Target))
 	}
 	if worst > accuracy || res.MaxError != worst || res.Ridge != 0 {
 		t.Errorf("%s: max error %.2g (reported %.2g, ridge %g), want ≤ %g", name, worst, res.MaxError, res.Ridge, accuracy)
@@ -165,7 +166,7 @@ func checkRouteResult(t *testing.T, name string, res *Result) {
 	// keep the mean of theirs, so compare against the track only where
 	// the track is close to them: the first point).
 	first := res.Path.Segments[0][0]
-	got := res.Base + bilinear(m, first.X, first.Y)*m.VerticalScale
+	got := res.Base + corridor.Bilinear(m, first.X, first.Y)*m.VerticalScale
 	if d := math.Abs(got - first.Ele); d > accuracy*m.VerticalScale+res.TrackMaxError*m.VerticalScale {
 		t.Errorf("%s: the track starts at %.2f m, the map has %.2f m there", name, first.Ele, got)
 	}
@@ -372,7 +373,7 @@ func TestRoadIsLevelAcross(t *testing.T) {
 				l := math.Hypot(b.X-a.X, b.Y-a.Y)
 				nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
 				q := seg[i]
-				sum += math.Abs(bilinear(res.Map, q.X+2*nx, q.Y+2*ny) - bilinear(res.Map, q.X-2*nx, q.Y-2*ny))
+				sum += math.Abs(corridor.Bilinear(res.Map, q.X+2*nx, q.Y+2*ny) - corridor.Bilinear(res.Map, q.X-2*nx, q.Y-2*ny))
 				n++
 			}
 		}

@@ -126,7 +126,7 @@ const maxTilePeriod = 1 << 40
 // and each further octave multiplies the count by λ, which must therefore
 // be an integer.
 func tileableLattice(p Params) (cells, lambda int, err error) {
-	if p.Tileable != "true" {
+	if !p.Tileable {
 		return 0, 0, nil
 	}
 	switch {

@@ -31,12 +31,12 @@ func TestFusedRowsMatchReference(t *testing.T) {
 							for _, c := range []struct {
 								offset, feature float64
 								octaves         int
-								tile            string
-							}{{0.7, 90, 10, "false"}, {0, 0, 7, "false"}, {1.6, 60, 1, "false"}, {0.3, 100, 8, "true"}} {
+								tile            bool
+							}{{0.7, 90, 10, false}, {0, 0, 7, false}, {1.6, 60, 1, false}, {0.3, 100, 8, true}} {
 								p := DefaultParams()
 								p.Algorithm, p.Basis, p.Size, p.Seed = alg, basis, size, seed
 								p.Offset, p.FeatureSize, p.Octaves, p.Tileable = c.offset, c.feature, c.octaves, c.tile
-								name := fmt.Sprintf("%s/%s size %d seed %d offset %v feature %v octaves %d tile %s",
+								name := fmt.Sprintf("%s/%s size %d seed %d offset %v feature %v octaves %d tile %v",
 									alg, basis, size, seed, c.offset, c.feature, c.octaves, c.tile)
 								assertMatchesReference(t, p, name)
 							}

@@ -27,22 +27,22 @@ func TestSwissRowsMatchReference(t *testing.T) {
 						for _, c := range []struct {
 							distortion, feature, lacunarity float64
 							octaves                         int
-							tile                            string
+							tile                            bool
 							tin                             BasisTransform
 						}{
-							{0, 90, 2, 8, "false", PlainBasis},
-							{40, 60, 1.9871, 7, "false", PlainBasis},
-							{0, 0, 2, 6, "false", BasisTransforms[len(BasisTransforms)-1]},
-							{25, 100, 2, 5, "true", PlainBasis},
+							{0, 90, 2, 8, false, PlainBasis},
+							{40, 60, 1.9871, 7, false, PlainBasis},
+							{0, 0, 2, 6, false, BasisTransforms[len(BasisTransforms)-1]},
+							{25, 100, 2, 5, true, PlainBasis},
 						} {
-							if c.tile == "true" && (basis == noise.Simplex || basis == noise.Worley || basis == noise.WorleyEdge) {
+							if c.tile && (basis == noise.Simplex || basis == noise.Worley || basis == noise.WorleyEdge) {
 								continue
 							}
 							p := DefaultParams()
 							p.Algorithm, p.Basis, p.Size, p.Seed = Swiss, basis, size, seed
 							p.Distortion, p.FeatureSize, p.Lacunarity = c.distortion, c.feature, c.lacunarity
 							p.Octaves, p.Tileable, p.BasisTransform = c.octaves, c.tile, c.tin
-							name := fmt.Sprintf("%s size %d seed %d distortion %v feature %v λ %v octaves %d tile %s %s",
+							name := fmt.Sprintf("%s size %d seed %d distortion %v feature %v λ %v octaves %d tile %v %s",
 								basis, size, seed, c.distortion, c.feature, c.lacunarity, c.octaves, c.tile, c.tin)
 							assertMatchesReference(t, p, name)
 						}

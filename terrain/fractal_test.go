@@ -56,8 +56,8 @@ func TestFastPathMatchesReferenceAcrossSeeds(t *testing.T) {
 		for _, basis := range []noise.Kind{noise.Value, noise.Perlin, noise.Simplex} {
 			for _, seed := range []int64{-7, 0, 1<<40 + 3} {
 				for _, fs := range []float64{0, 50, 100} {
-					for _, tile := range []string{"false", "true"} {
-						if tile == "true" && basis == noise.Simplex {
+					for _, tile := range []bool{false, true} {
+						if tile && basis == noise.Simplex {
 							continue
 						}
 						p := DefaultParams()
@@ -73,7 +73,7 @@ func TestFastPathMatchesReferenceAcrossSeeds(t *testing.T) {
 						}
 						for i := range fast.Samples {
 							if math.Float32bits(fast.Samples[i]) != math.Float32bits(ref.Samples[i]) {
-								t.Fatalf("%s/%s seed %d feature %v%% tileable %s: sample %d fast %v != reference %v",
+								t.Fatalf("%s/%s seed %d feature %v%% tileable %v: sample %d fast %v != reference %v",
 									alg, basis, seed, fs, tile, i, fast.Samples[i], ref.Samples[i])
 							}
 						}

@@ -40,7 +40,7 @@ with a message naming the parameter.
 		{"erosion", "Erosion", "The erosion stages, run after the generator or on a loaded map ([erosion.md](erosion.md))."},
 		{"route", "Route", "Terrain through a GPS track, used only with `-route` ([routes.md](routes.md))."},
 	}
-	kinds := map[SpecKind]string{IntParam: "integer", FloatParam: "number", ChoiceParam: "choice", ListParam: "list"}
+	kinds := map[SpecKind]string{IntParam: "integer", FloatParam: "number", ChoiceParam: "choice", ListParam: "list", BoolParam: "boolean"}
 	for _, g := range groups {
 		fmt.Fprintf(&b, "## %s\n\n%s\n\n", g.title, g.intro)
 		b.WriteString("| name | kind | default | range | meaning |\n| --- | --- | --- | --- | --- |\n")
@@ -49,7 +49,7 @@ with a message naming the parameter.
 				continue
 			}
 			rng := s.RangeText()
-			if s.Kind == ChoiceParam {
+			if s.Kind == ChoiceParam || s.Kind == BoolParam {
 				rng = strings.Join(s.Choices, ", ")
 			}
 			meaning := s.Usage

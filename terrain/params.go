@@ -125,7 +125,7 @@ type Params struct {
 	Effect      Effect     `json:"effect"`
 	Intensity   float64    `json:"intensity"`
 	CellSize    float64    `json:"cell-size"`
-	Tileable    string     `json:"tileable"` // "true": periodic noise, the map wraps (fractal generators)
+	Tileable    bool       `json:"tileable"` // periodic noise, the map wraps (fractal generators)
 
 	// BasisTransform is T_in, applied to the basis before any fractal algorithm.
 	BasisTransform BasisTransform `json:"basis-transform"`
@@ -140,7 +140,7 @@ type Params struct {
 	RouteMargin   float64       `json:"route-margin"`
 	RouteMedian   int           `json:"route-median"`
 	RouteRelief   float64       `json:"route-relief"`
-	RouteKeepAll  string        `json:"route-keep-all"` // "true": keep far fragments and elevation outliers
+	RouteKeepAll  bool          `json:"route-keep-all"` // keep far fragments and elevation outliers
 	RoadWidth     float64       `json:"road-width"`
 }
 
@@ -153,6 +153,7 @@ const (
 	FloatParam
 	ChoiceParam
 	ListParam // a comma-separated list of Choices, in order, or "none"
+	BoolParam // yes or no: "false" or "true" as text (its Choices), a boolean in JSON; off by default
 )
 
 // Spec describes one parameter: its name (the CLI flag and the JSON key),
@@ -214,8 +215,8 @@ var generatorSpecs = []Spec{
 		func(p *Params) *float64 { return &p.Intensity }),
 	floatSpec("cell-size", 1, 1e-3, 1e4, "horizontal distance between samples in world units",
 		func(p *Params) *float64 { return &p.CellSize }),
-	choiceSpec("tileable", "false", []string{"false", "true"}, "true: periodic noise, so the map wraps: its left column equals its right, its top row its bottom, slopes continuous (fractal generators, value or Perlin basis, integer λ)",
-		func(p *Params) *string { return &p.Tileable }),
+	boolSpec("tileable", "true: periodic noise, so the map wraps: its left column equals its right, its top row its bottom, slopes continuous (fractal generators, value or Perlin basis, integer λ)",
+		func(p *Params) *bool { return &p.Tileable }),
 }
 
 // routeSpecs are the parameters of route-constrained generation (paper 002).
@@ -230,8 +231,8 @@ var routeSpecs = grouped("route", []Spec{
 		func(p *Params) *int { return &p.RouteMedian }),
 	floatSpec("route-relief", 1, 0.1, 10, "relief of the terrain around the route, relative to the route's own: 1 = as rough as the route",
 		func(p *Params) *float64 { return &p.RouteRelief }),
-	choiceSpec("route-keep-all", "false", []string{"false", "true"}, "true: keep every fragment of the track and every elevation as recorded; false: drop far fragments and repair elevation outliers",
-		func(p *Params) *string { return &p.RouteKeepAll }),
+	boolSpec("route-keep-all", "true: keep every fragment of the track and every elevation as recorded; false: drop far fragments and repair elevation outliers",
+		func(p *Params) *bool { return &p.RouteKeepAll }),
 	floatSpec("road-width", 0, 0, 1000, "width in metres of a level road along the route; 0 = none",
 		func(p *Params) *float64 { return &p.RoadWidth }),
 })
@@ -268,7 +269,7 @@ func SpecByName(name string) (Spec, bool) {
 // RangeText describes the accepted values: "[lo, hi]" or "a|b|c".
 func (s Spec) RangeText() string {
 	switch s.Kind {
-	case ChoiceParam:
+	case ChoiceParam, BoolParam:
 		return strings.Join(s.Choices, "|")
 	case ListParam:
 		return "none or a list of " + strings.Join(s.Choices, ",")
@@ -398,15 +399,20 @@ func jsonKind(tok json.Token) string {
 }
 
 // setFromJSON sets the parameter key from its JSON value: a string for
-// choices and lists, a number (not a quoted one) for the others.
+// choices and lists, a boolean for yes-or-no parameters (or the strings
+// "true" and "false", as files written before they were booleans have
+// them), a number (not a quoted one) for the others.
 func setFromJSON(p *Params, key string, val json.RawMessage) error {
 	s, ok := SpecByName(key)
 	if !ok {
 		return fmt.Errorf("unknown parameter %q", key)
 	}
 	want := "a number"
-	if s.Kind == ChoiceParam || s.Kind == ListParam {
+	switch s.Kind {
+	case ChoiceParam, ListParam:
 		want = "a string"
+	case BoolParam:
+		want = "a boolean"
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(val))
@@ -417,10 +423,15 @@ func setFromJSON(p *Params, key string, val json.RawMessage) error {
 	var text string
 	switch v := v.(type) {
 	case string:
-		if want != "a string" {
+		if want != "a string" && want != "a boolean" {
 			return fmt.Errorf("%s: want %s, got the string %s", key, want, val)
 		}
 		text = v
+	case bool:
+		if want != "a boolean" {
+			return fmt.Errorf("%s: want %s, got %s", key, want, val)
+		}
+		text = strconv.FormatBool(v)
 	case json.Number:
 		if want != "a number" {
 			return fmt.Errorf("%s: want %s, got the number %s", key, want, val)
@@ -508,6 +519,24 @@ func choiceSpec(name, def string, choices []string, usage string, field func(*Pa
 				return fmt.Errorf("%s: %q is not one of %s", name, s, strings.Join(choices, ", "))
 			}
 			*field(p) = s
+			return nil
+		}}
+}
+
+// boolSpec is a yes-or-no parameter, off by default.
+func boolSpec(name, usage string, field func(*Params) *bool) Spec {
+	choices := []string{"false", "true"}
+	return Spec{Name: name, Kind: BoolParam, Default: "false", Choices: choices, Usage: usage,
+		get: func(p *Params) string { return strconv.FormatBool(*field(p)) },
+		set: func(p *Params, s string) error {
+			switch s {
+			case "true":
+				*field(p) = true
+			case "false":
+				*field(p) = false
+			default:
+				return fmt.Errorf("%s: %q is not one of %s", name, s, strings.Join(choices, ", "))
+			}
 			return nil
 		}}
 }

@@ -13,8 +13,8 @@ func TestDefaultsAreThesisSection73(t *testing.T) {
 	p := DefaultParams()
 	want := Params{Algorithm: FBm, Basis: "perlin", Size: 1025, Seed: 17, FeatureSize: 90, Octaves: 8,
 		Lacunarity: 2, Hurst: 1, Offset: 0.5, Amplitude: 200, Corners: CornersRandom, CornerValue: 0,
-		Distortion: 0, Effect: NoEffect, Intensity: 50, CellSize: 1, Tileable: "false", BasisTransform: PlainBasis,
-		Levels: 0, Interpolation: Quintic, RouteMargin: 10, RouteMedian: 5, RouteRelief: 1, RouteKeepAll: "false", RoadWidth: 0}
+		Distortion: 0, Effect: NoEffect, Intensity: 50, CellSize: 1, Tileable: false, BasisTransform: PlainBasis,
+		Levels: 0, Interpolation: Quintic, RouteMargin: 10, RouteMedian: 5, RouteRelief: 1, RouteKeepAll: false, RoadWidth: 0}
 	want.ErosionParams = p.ErosionParams // erosion defaults are tested in erosionparams_test.go
 	if p != want {
 		t.Fatalf("defaults\n got %+v\nwant %+v", p, want)
@@ -50,7 +50,7 @@ func TestSpecsCoverEveryField(t *testing.T) {
 		p := DefaultParams()
 		var alt string
 		switch s.Kind {
-		case ChoiceParam, ListParam:
+		case ChoiceParam, ListParam, BoolParam:
 			alt = s.Choices[len(s.Choices)-1]
 			if alt == s.Default {
 				alt = s.Choices[0]

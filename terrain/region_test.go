@@ -14,7 +14,7 @@ func TestRegionsMatchWholeMap(t *testing.T) {
 		func(p *Params) {},
 		func(p *Params) { p.Distortion = 30 },
 		func(p *Params) { p.Algorithm, p.Effect = Swiss, "canyon" },
-		func(p *Params) { p.Algorithm, p.Tileable = Quilez, "true" },
+		func(p *Params) { p.Algorithm, p.Tileable = Quilez, true },
 	} {
 		p := DefaultParams()
 		p.Size = 97

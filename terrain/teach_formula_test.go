@@ -259,7 +259,7 @@ func TestOctaveFormulasAgreeWithGenerator(t *testing.T) {
 func TestOctaveWavelength(t *testing.T) {
 	p := DefaultParams()
 	p.Size, p.Algorithm = 257, FBm
-	for _, tileable := range []string{"false", "true"} {
+	for _, tileable := range []bool{false, true} {
 		p.Tileable = tileable
 		s, err := newSynthesis(p)
 		if err != nil {
@@ -271,11 +271,11 @@ func TestOctaveWavelength(t *testing.T) {
 				t.Fatal(err)
 			}
 			if want := 1 / (s.freq * math.Pow(p.Lacunarity, float64(i))); math.Abs(got-want) > 1e-9*want {
-				t.Errorf("tileable %s, octave i = %d: wavelength %g samples, the generator's lattice gives %g", tileable, i, got, want)
+				t.Errorf("tileable %v, octave i = %d: wavelength %g samples, the generator's lattice gives %g", tileable, i, got, want)
 			}
 		}
 	}
-	p.Tileable = "false"
+	p.Tileable = false
 	w6, _ := OctaveWavelength(p, 6)
 	w7, _ := OctaveWavelength(p, 7)
 	if w6 < 2 || w7 >= 2 {

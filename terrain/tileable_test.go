@@ -23,7 +23,7 @@ func TestTileableWraps(t *testing.T) {
 	} {
 		p := DefaultParams()
 		p.Algorithm, p.Basis, p.Lacunarity, p.Distortion = tt.alg, noise.Kind(tt.basis), tt.lacunarity, tt.distortion
-		p.Size, p.FeatureSize, p.Tileable = 129, 80, "true"
+		p.Size, p.FeatureSize, p.Tileable = 129, 80, true
 		m, err := Generate(context.Background(), p, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func TestTileableRefusals(t *testing.T) {
 		{func(p *Params) { p.Lacunarity, p.Octaves = 16, 24 }, "fewer octaves"},
 	} {
 		p := DefaultParams()
-		p.Size, p.Tileable = 65, "true"
+		p.Size, p.Tileable = 65, true
 		tt.edit(&p)
 		if _, err := Generate(context.Background(), p, nil); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v; want %q", err, tt.want)
@@ -110,7 +110,7 @@ func TestTileableRefusals(t *testing.T) {
 func TestTileableFastMatchesReference(t *testing.T) {
 	for _, alg := range []Algorithm{FBm, Quilez, Hybrid} {
 		p := DefaultParams()
-		p.Algorithm, p.Size, p.Tileable, p.Basis = alg, 65, "true", "value"
+		p.Algorithm, p.Size, p.Tileable, p.Basis = alg, 65, true, "value"
 		if alg == FBm {
 			p.Basis, p.Distortion = "perlin", 20
 		}

@@ -285,12 +285,3 @@ func (p *Path) repairRun(seg []Sample, cum []float64, i, j int, along float64) {
 	}
 	p.Repairs = append(p.Repairs, r)
 }
-
-// RepairedPoints returns the number of elevations repairElevations replaced.
-func (p *Path) RepairedPoints() int {
-	n := 0
-	for _, r := range p.Repairs {
-		n += r.Points
-	}
-	return n
-}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -25,13 +26,46 @@ import (
 // is a few megabytes, so a file much larger than this is not a route.
 const MaxFileSize = 64 << 20
 
-// Names lists the formats Load reads, for messages and flag help, so that
-// no list of them is kept by hand elsewhere.
-const Names = "GPX, TCX, KML, FIT, GeoJSON or CSV"
+// parser is a format Parse reads.
+type parser struct {
+	format track.Format
+	name   string
+	parse  func([]byte) (*track.Track, error)
+}
+
+// parsers are the formats Parse reads, each with its name in messages
+// and help and its parser: the one list every format list is made from
+// (FormatNames).
+var parsers = []parser{
+	{track.GPX, "GPX", ParseGPX},
+	{track.TCX, "TCX", ParseTCX},
+	{track.KML, "KML", ParseKML},
+	{track.FIT, "FIT", ParseFIT},
+	{track.GeoJSON, "GeoJSON", ParseGeoJSON},
+	{track.CSV, "CSV", ParseCSV},
+}
+
+// FormatNames lists the formats Parse reads, as text joined by sep and,
+// before the last, last: FormatNames(", ", " or ") is "GPX, TCX, KML,
+// FIT, GeoJSON or CSV".
+func FormatNames(sep, last string) string {
+	s := ""
+	for i, p := range parsers {
+		switch {
+		case i == 0:
+		case i == len(parsers)-1:
+			s += last
+		default:
+			s += sep
+		}
+		s += p.name
+	}
+	return s
+}
 
 // ErrUnknownFormat is returned (wrapped) for content none of the parsers
 // recognise.
-var ErrUnknownFormat = errors.New("not a " + Names + " route")
+var ErrUnknownFormat = errors.New("not a " + FormatNames(", ", " or ") + " route")
 
 // extensions are the file name suffixes each format goes by.
 var extensions = map[string]track.Format{
@@ -74,23 +108,12 @@ func Parse(data []byte) (*track.Track, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
 	var t *track.Track
 	var err error
-	switch f := Detect(data); f {
-	case track.GPX:
-		t, err = ParseGPX(data)
-	case track.TCX:
-		t, err = ParseTCX(data)
-	case track.KML:
-		t, err = ParseKML(data)
-	case track.FIT:
-		t, err = ParseFIT(data)
-	case track.GeoJSON:
-		t, err = ParseGeoJSON(data)
-	case track.CSV:
-		t, err = ParseCSV(data)
-	default:
+	f := Detect(data)
+	i := slices.IndexFunc(parsers, func(p parser) bool { return p.format == f })
+	if f == "" || i < 0 {
 		return nil, describeUnknown(data)
 	}
-	if err != nil {
+	if t, err = parsers[i].parse(data); err != nil {
 		return nil, err
 	}
 	for s, seg := range t.Segments {

@@ -274,12 +274,3 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// Every format Load reads by its extension is named in Names, which the
-// flag help and the unknown-format error print.
-func TestNamesListEveryFormat(t *testing.T) {
-	for ext, f := range extensions {
-		if !strings.Contains(strings.ToLower(Names), string(f)) {
-			t.Errorf("Names = %q leaves out %s (read from %s files)", Names, f, ext)
-		}
-	}
-}

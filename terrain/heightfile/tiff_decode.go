@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/zlib"
 	"cordillera/terrain"
+	"cordillera/terrain/inpaint"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -515,7 +516,7 @@ func (d *tiffDecoder) source(img []float64) (*Source, error) {
 		return nil, err
 	}
 	if filled < len(img) {
-		fillNoData(m, valid)
+		inpaint.FillNoData(m, valid)
 		notes = append(notes, fmt.Sprintf("filled %d nodata samples (%.2g %%) from their neighbours", len(img)-filled, 100*float64(len(img)-filled)/float64(len(img))))
 	}
 	var src *Source

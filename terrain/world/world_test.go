@@ -69,7 +69,7 @@ func TestTilesAreTheWholeMap(t *testing.T) {
 		nil,
 		func(p *terrain.Params) { p.Distortion = 30 },
 		func(p *terrain.Params) { p.Algorithm, p.Effect = terrain.Swiss, "canyon" },
-		func(p *terrain.Params) { p.Algorithm, p.Tileable = terrain.Quilez, "true" },
+		func(p *terrain.Params) { p.Algorithm, p.Tileable = terrain.Quilez, true },
 		func(p *terrain.Params) {
 			p.Algorithm, p.Basis, p.Amplitude, p.CellSize = terrain.Ridged, "simplex", 1500, 30
 		},

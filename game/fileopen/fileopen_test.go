@@ -1,4 +1,4 @@
-package game
+package fileopen
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func TestExplorerOpensEXRAndTIFF(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name string
-		kind FileKind
+		kind Kind
 	}{{"map.exr", HeightmapEXR}, {"map.tif", HeightmapTIFF}, {"map.png", HeightmapPNG}} {
 		path := filepath.Join(dir, c.name)
 		if err := heightfile.SaveHeightmap(path, m); err != nil {
@@ -39,10 +39,10 @@ func TestExplorerOpensEXRAndTIFF(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := DetectFile(data); got != c.kind {
+		if got := Detect(data); got != c.kind {
 			t.Fatalf("%s: detected as %v, want %v", c.name, got, c.kind)
 		}
-		src, err := decodeHeightmap(c.kind, data)
+		src, err := DecodeHeightmap(c.kind, data)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -106,7 +106,7 @@ func TestReadFileCapsPerKind(t *testing.T) {
 		{"endless.gpx", `<?xml version="1.0"?><gpx version="1.1">`, 100, trackfile.MaxFileSize, "more than 64 MB is too large for a route"},
 	} {
 		r := &countingReader{r: &endless{prefix: []byte(c.prefix), b: ' '}}
-		_, _, err := readFile(c.name, r, c.claim)
+		_, _, err := Read(c.name, r, c.claim)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.name) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
@@ -115,7 +115,7 @@ func TestReadFileCapsPerKind(t *testing.T) {
 		}
 	}
 	// A 2×2 r16 map is told by its length and read whole.
-	kind, data, err := readFile("tiny.r16", bytes.NewReader(make([]byte, 8)), 8)
+	kind, data, err := Read("tiny.r16", bytes.NewReader(make([]byte, 8)), 8)
 	if err != nil || kind != HeightmapR16 || len(data) != 8 {
 		t.Errorf("2×2 r16: kind %v, %d bytes, error %v", kind, len(data), err)
 	}
@@ -129,28 +129,28 @@ func TestOpenFileParsesOffTheUIGoroutine(t *testing.T) {
 	if err := os.WriteFile(params, []byte("\ufeff{\"size\": 129, \"hurst\": 0.5}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := openFile(params, openPath(params))
-	if o.err != nil || o.kind != ParamsJSON || o.params.Size != 129 || o.params.Hurst != 0.5 {
-		t.Errorf("parameter file: kind %v, size %d, hurst %v, error %v", o.kind, o.params.Size, o.params.Hurst, o.err)
+	o := Open(params, Path(params))
+	if o.Err != nil || o.Kind != Params || o.Params.Size != 129 || o.Params.Hurst != 0.5 {
+		t.Errorf("parameter file: kind %v, size %d, hurst %v, error %v", o.Kind, o.Params.Size, o.Params.Hurst, o.Err)
 	}
 	dup := filepath.Join(dir, "dup.json")
 	if err := os.WriteFile(dup, []byte(`{"size": 99999999, "size": 65}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if o := openFile(dup, openPath(dup)); o.err == nil || !strings.Contains(o.err.Error(), "size: the key appears more than once") {
-		t.Errorf("duplicate key: error %v", o.err)
+	if o := Open(dup, Path(dup)); o.Err == nil || !strings.Contains(o.Err.Error(), "size: the key appears more than once") {
+		t.Errorf("duplicate key: error %v", o.Err)
 	}
-	if o := openFile(dir, openPath(dir)); o.err == nil || !strings.Contains(o.err.Error(), "a directory, not a regular file") {
-		t.Errorf("a folder: error %v", o.err)
+	if o := Open(dir, Path(dir)); o.Err == nil || !strings.Contains(o.Err.Error(), "a directory, not a regular file") {
+		t.Errorf("a folder: error %v", o.Err)
 	}
 	if fifo := filepath.Join(dir, "f.json"); testenv.Mkfifo(fifo) == nil {
-		if o := openFile(fifo, openPath(fifo)); o.err == nil || !strings.Contains(o.err.Error(), "named pipe") {
-			t.Errorf("FIFO: error %v", o.err)
+		if o := Open(fifo, Path(fifo)); o.Err == nil || !strings.Contains(o.Err.Error(), "named pipe") {
+			t.Errorf("FIFO: error %v", o.Err)
 		}
 	}
 }
 
-// A drop opens the files at its top, at most maxDropFiles, and never walks
+// A drop opens the files at its top, at most MaxDrop, and never walks
 // into a folder: a dropped home folder used to be read whole.
 func TestDropEntriesDoesNotWalkFolders(t *testing.T) {
 	drop := fstest.MapFS{
@@ -159,16 +159,53 @@ func TestDropEntriesDoesNotWalkFolders(t *testing.T) {
 		"home/deep/a.png":      {Data: []byte("x")},
 		"home/deep/b/c/d.json": {Data: []byte("{}")},
 	}
-	files, skipped, err := dropEntries(drop)
+	files, skipped, err := DropEntries(drop)
 	if err != nil || !slices.Equal(files, []string{"map.png", "p.json"}) || !slices.Equal(skipped, []string{"home"}) {
 		t.Errorf("files %q, skipped %q, error %v; want map.png and p.json, home skipped", files, skipped, err)
 	}
 	many := fstest.MapFS{}
-	for i := range maxDropFiles + 3 {
+	for i := range MaxDrop + 3 {
 		many[fmt.Sprintf("m%02d.png", i)] = &fstest.MapFile{Data: []byte("x")}
 	}
-	files, skipped, _ = dropEntries(many)
-	if len(files) != maxDropFiles || len(skipped) != 3 {
-		t.Errorf("%d files dropped: %d opened, %d skipped; want %d and 3", len(many), len(files), len(skipped), maxDropFiles)
+	files, skipped, _ = DropEntries(many)
+	if len(files) != MaxDrop || len(skipped) != 3 {
+		t.Errorf("%d files dropped: %d opened, %d skipped; want %d and 3", len(many), len(files), len(skipped), MaxDrop)
+	}
+}
+
+// Routes are told from parameter files by content: GeoJSON names its
+// type; GPX, CSV and the real tracks by trackfile.Detect.
+func TestDetectRouteFiles(t *testing.T) {
+	gpx := []byte(`<?xml version="1.0"?><gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="2"><ele>3</ele></trkpt></trkseg></trk></gpx>`)
+	geo := []byte(`{"type": "LineString", "coordinates": [[2, 1, 3], [2.1, 1.1, 4]]}`)
+	csv := []byte("latitude,longitude,elevation\n1,2,3\n1.1,2.1,4\n")
+	params := []byte(`{"algorithm": "hybrid", "hurst": 0.25}`)
+	for name, c := range map[string]struct {
+		data []byte
+		want Kind
+	}{"gpx": {gpx, Route}, "geojson": {geo, Route}, "csv": {csv, Route}, "params": {params, Params}} {
+		if got := Detect(c.data); got != c.want {
+			t.Errorf("%s: kind %v, want %v", name, got, c.want)
+		}
+	}
+	// The real tracks beside the repository, when they are there.
+	for _, sub := range []string{"gpx", "routes"} {
+		dir := testenv.SharedData(t, sub) // skips, having checked the samples, when absent
+		files, err := filepath.Glob(filepath.Join(dir, "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 {
+			t.Fatalf("%s holds no tracks", dir)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if Detect(data) != Route {
+				t.Errorf("%s: not recognised as a route", f)
+			}
+		}
 	}
 }

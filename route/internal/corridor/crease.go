@@ -1,4 +1,4 @@
-package route
+package corridor
 
 import (
 	"context"
@@ -8,11 +8,11 @@ import (
 	"math"
 )
 
-// curvature is the larger magnitude of the second differences of m at
+// Curvature is the larger magnitude of the second differences of m at
 // (col, row) along the row and along the column: the discrete second
 // derivative a crease shows as, in map units per sample². Border samples
 // have none and return 0.
-func curvature(m *terrain.Heightmap, col, row int) float64 {
+func Curvature(m *terrain.Heightmap, col, row int) float64 {
 	if col < 1 || row < 1 || col >= m.Width-1 || row >= m.Height-1 {
 		return 0
 	}
@@ -23,30 +23,30 @@ func curvature(m *terrain.Heightmap, col, row int) float64 {
 	return max(math.Abs(cx), math.Abs(cy))
 }
 
-// creasePercentile is the percentile of the curvature creaseRatio
+// CreasePercentile is the percentile of the curvature CreaseRatio
 // compares: the sharpest 1 % of the ground, a ridge or a valley floor, is
 // what a crease along the route must not exceed.
-const creasePercentile = 0.99
+const CreasePercentile = 0.99
 
-// creaseRatio measures how well the map near the track blends into the
+// CreaseRatio measures how well the map near the track blends into the
 // rest: the 99th percentile of the curvature within reach samples of the
 // track (the corridor), over the 99th percentile of the curvature of the
 // map's interior outside it. A ratio near 1 means the ground along the
 // route bends no more sharply than the steeper ground elsewhere; a crease
 // (a road cut into a slope, a correction that stops short) shows as a
 // ratio of 10 or more. The reference leaves the corridor out: a corridor
-// covers 1–8 % of a 1025² map on the real tracks in ../shared/data, more
+// covers 1–8 % of a 1025² map on real tracks, more
 // than the 1 % a 99th percentile looks at, so a creased corridor would
 // otherwise set its own reference (sf-strava-run.gpx with a 10 m road:
 // 3.0 against the whole map, 26 against the ground outside). A corridor
 // covering the whole map is compared with itself. It returns 0 for a map
-// without curvature. The percentiles are found by selection (percentile),
+// without curvature. The percentiles are found by selection (Percentile),
 // not by sorting a million samples.
-func creaseRatio(ctx context.Context, m *terrain.Heightmap, path *track.Path, reach float64) (float64, error) {
+func CreaseRatio(ctx context.Context, m *terrain.Heightmap, path *track.Path, reach float64) (float64, error) {
 	if m.Width < 3 || m.Height < 3 {
 		return 0, nil
 	}
-	corridor, out, err := curvatureSplit(ctx, m, bandEdges(path, reach), reach)
+	corridor, out, err := CurvatureSplit(ctx, m, BandEdges(path, reach), reach)
 	if err != nil {
 		return 0, err
 	}
@@ -56,21 +56,21 @@ func creaseRatio(ctx context.Context, m *terrain.Heightmap, path *track.Path, re
 	if len(out) == 0 {
 		out = corridor
 	}
-	ref := percentile(out, creasePercentile)
+	ref := Percentile(out, CreasePercentile)
 	if !(ref > 0) {
 		return 0, nil
 	}
-	return percentile(corridor, creasePercentile) / ref, nil
+	return Percentile(corridor, CreasePercentile) / ref, nil
 }
 
-// curvatureSplit returns the curvature of m's interior samples, split
+// CurvatureSplit returns the curvature of m's interior samples, split
 // into those within reach of edges (the corridor) and the rest.
-func curvatureSplit(ctx context.Context, m *terrain.Heightmap, edges [][2]track.Sample, reach float64) (corridor, out []float64, err error) {
+func CurvatureSplit(ctx context.Context, m *terrain.Heightmap, edges [][2]track.Sample, reach float64) (corridor, out []float64, err error) {
 	if m.Width < 3 || m.Height < 3 {
 		return nil, nil, nil
 	}
 	near := make([]bool, len(m.Samples))
-	err = nearestEdges(ctx, m, edges, reach, func(row, col, _ int, _, _ float64) {
+	err = NearestEdges(ctx, m, edges, reach, func(row, col, _ int, _, _ float64) {
 		near[row*m.Width+col] = true
 	})
 	if err != nil {
@@ -81,7 +81,7 @@ func curvatureSplit(ctx context.Context, m *terrain.Heightmap, edges [][2]track.
 	err = parallel.Rows(ctx, m.Height-2, nil, 0, 0, func(r int) {
 		line := all[r*iw : (r+1)*iw]
 		for c := range line {
-			line[c] = curvature(m, c+1, r+1)
+			line[c] = Curvature(m, c+1, r+1)
 		}
 	})
 	if err != nil {
@@ -98,11 +98,11 @@ func curvatureSplit(ctx context.Context, m *terrain.Heightmap, edges [][2]track.
 	return corridor, out, nil
 }
 
-// percentile returns the element of rank ⌊q·(n−1)⌋ of v in increasing
+// Percentile returns the element of rank ⌊q·(n−1)⌋ of v in increasing
 // order, the value sorting v would put there (percentileSorted, the
 // oracle), found by quickselect with a median-of-three pivot in O(n)
 // expected time. It reorders v.
-func percentile(v []float64, q float64) float64 {
+func Percentile(v []float64, q float64) float64 {
 	k := int(q * float64(len(v)-1))
 	lo, hi := 0, len(v)-1
 	for hi > lo {

@@ -1,6 +1,6 @@
 //go:build !js
 
-package game
+package fileopen
 
 import (
 	"io"
@@ -9,10 +9,10 @@ import (
 	"cordillera/terrain/heightfile"
 )
 
-// openPath opens a file by its path, refusing what is not a regular file
+// Path opens a file by its path, refusing what is not a regular file
 // (a FIFO would block) or larger than any kind's cap. The browser's is in
-// files_js.go.
-func openPath(path string) func() (io.ReadCloser, int64, error) {
+// path_js.go.
+func Path(path string) Opener {
 	return func() (io.ReadCloser, int64, error) {
 		return inputfile.Open(path, heightfile.MaxFileBytes, "a heightmap, parameter or route file")
 	}

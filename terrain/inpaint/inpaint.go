@@ -1,4 +1,6 @@
-package heightfile
+// Package inpaint fills the holes of a heightmap (a DEM's no-data
+// samples) with the smoothest surface that meets their edges.
+package inpaint
 
 import (
 	"math"
@@ -6,7 +8,7 @@ import (
 	"cordillera/terrain"
 )
 
-// fillNoData replaces the samples where valid is false with the membrane
+// FillNoData replaces the samples where valid is false with the membrane
 // surface through the valid ones: the solution of Laplace's equation
 // Δu = 0 inside every hole, u equal to the valid samples around it and no
 // slope across the map's edge (Neumann). It is the smoothest surface
@@ -27,7 +29,7 @@ import (
 // map's heights: a 1024² hole costs a few dozen passes over its samples
 // where plain relaxation would need about a million. At least one sample
 // is valid.
-func fillNoData(m *terrain.Heightmap, valid []bool) {
+func FillNoData(m *terrain.Heightmap, valid []bool) {
 	ringFill(m, valid) // a start close to the answer: fewer cycles
 	fine := newMembrane(m.Width, m.Height, valid, m.Samples)
 	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
@@ -342,7 +344,7 @@ func (l *membrane) vcycle() {
 
 // ringFill gives every invalid sample the mean of its valid or already
 // filled 4-neighbours, ring by ring outwards from the valid samples: a
-// quick first guess for fillNoData. At least one sample is valid.
+// quick first guess for FillNoData. At least one sample is valid.
 func ringFill(m *terrain.Heightmap, valid []bool) {
 	w, h := m.Width, m.Height
 	done := append([]bool(nil), valid...)

@@ -1,97 +1,21 @@
-package route
+package road
 
 import (
-	"cmp"
 	"context"
-	"cordillera/internal/parallel"
+	"cordillera/route/internal/corridor"
 	"cordillera/route/track"
 	"cordillera/terrain"
 	"math"
 	"slices"
 )
 
-// trackEdges returns the straight pieces of line's segments, ends in
-// samples (a lone point is a piece of length 0).
-func trackEdges(line *track.Path) [][2]track.Sample {
-	var edges [][2]track.Sample
-	for _, seg := range line.Segments {
-		for i := range seg {
-			a, b := seg[i], seg[i]
-			if i+1 < len(seg) {
-				b = seg[i+1]
-			} else if len(seg) > 1 {
-				continue
-			}
-			edges = append(edges, [2]track.Sample{a, b})
-		}
-	}
-	return edges
-}
-
-// nearestEdges calls apply for every map sample within reach of the
-// edges, with the index of the nearest edge, the position t ∈ [0, 1] of
-// the nearest point along it and the distance d to it (samples). Rows run
-// in parallel; apply may write only its own row. The edges are sorted by
-// their top row once, so each row looks only at the edges that can reach
-// it: the work follows the edges near each row, not all of them.
-func nearestEdges(ctx context.Context, m *terrain.Heightmap, edges [][2]track.Sample, reach float64, apply func(row, col, edge int, t, d float64)) error {
-	type ranked struct {
-		top float64 // the edge's top row
-		k   int32
-	}
-	order := make([]ranked, len(edges))
-	tall := 0.0 // the most rows one edge spans
-	for k, e := range edges {
-		order[k] = ranked{min(e[0].Y, e[1].Y), int32(k)}
-		tall = max(tall, math.Abs(e[1].Y-e[0].Y))
-	}
-	slices.SortFunc(order, func(a, b ranked) int { return cmp.Or(cmp.Compare(a.top, b.top), cmp.Compare(a.k, b.k)) })
-	return parallel.Rows(ctx, m.Height, nil, 0, 0, func(row int) {
-		y := float64(row)
-		dist := make([]float64, m.Width) // squared
-		near := make([]int, m.Width)
-		along := make([]float64, m.Width)
-		for i := range dist {
-			dist[i] = math.Inf(1)
-		}
-		first, _ := slices.BinarySearchFunc(order, y-reach-tall, func(r ranked, v float64) int { return cmp.Compare(r.top, v) })
-		for _, r := range order[first:] {
-			if r.top > y+reach {
-				break
-			}
-			k := int(r.k)
-			a, b := edges[k][0], edges[k][1]
-			if y < min(a.Y, b.Y)-reach || y > max(a.Y, b.Y)+reach {
-				continue
-			}
-			dx, dy := b.X-a.X, b.Y-a.Y
-			l2 := dx*dx + dy*dy
-			c0 := max(int(math.Ceil(min(a.X, b.X)-reach)), 0)
-			c1 := min(int(math.Floor(max(a.X, b.X)+reach)), m.Width-1)
-			for c := c0; c <= c1; c++ {
-				x := float64(c)
-				t := 0.0
-				if l2 > 0 {
-					t = min(max(((x-a.X)*dx+(y-a.Y)*dy)/l2, 0), 1)
-				}
-				ex, ey := x-(a.X+t*dx), y-(a.Y+t*dy)
-				if d2 := ex*ex + ey*ey; d2 < dist[c] || (d2 == dist[c] && k < near[c]) {
-					dist[c], near[c], along[c] = d2, k, t
-				}
-			}
-		}
-		for c, d2 := range dist {
-			if d := math.Sqrt(d2); d < reach {
-				apply(row, c, near[c], along[c], d)
-			}
-		}
-	})
-}
-
 // smootherstep is Perlin's 6s⁵ − 15s⁴ + 10s³ on s clamped to [0, 1]: its
 // slope and curvature vanish at both ends, so a blend with it leaves no
 // crease where it starts or stops.
-func smootherstep(s float64) float64 { return fade(min(max(s, 0), 1)) }
+func smootherstep(s float64) float64 {
+	s = min(max(s, 0), 1)
+	return s * s * s * (s*(s*6-15) + 10)
+}
 
 // Road shoulders: the least a shoulder is, roadShoulder times the road's
 // half-width and roadMinShoulder samples, and the most the track's cross
@@ -108,29 +32,38 @@ const (
 // over the samples either side of its centreline.
 const roadMinHalf = 0.75
 
-// roadPasses is how many times applyRoad corrects the centreline heights
+// roadPasses is how many times Apply corrects the centreline heights
 // it smooths, so that the smoothed road keeps the terrain's height on
 // the track.
 const roadPasses = 4
 
 // roadLevelReach is how far the kernel that smooths the road's level
-// reaches, in road half-widths (at least 4 samples, splineKernel).
+// reaches, in road half-widths (at least 4 samples, corridor.Kernel).
 const roadLevelReach = 2.0
-
-// smoothCentreline is whether a road at least 2 samples wide is level
-// across its nearest point on the smoothed track (smoothLine); tests
-// compare with the raw track.
-var smoothCentreline = true
 
 // roadFillTolerance is how far the least-curvature fill's residual falls
 // (leastCurvature): further changes the crease ratio on the real tracks
 // in the fourth digit.
 const roadFillTolerance = 1e-4
 
-// applyRoad levels a road along the track, halfWidth samples either side
-// of it (at least roadMinHalf), and bends the ground back to the terrain
-// over a shoulder of least curvature. It returns how far from the track
-// the ground changed.
+// Road is a level road along a track.
+type Road struct {
+	// HalfWidth is how far the road reaches either side of the track, in
+	// samples; at least roadMinHalf is levelled.
+	HalfWidth float64
+	// Away is how far from the track, in samples, the ground was already
+	// changed (the route's follow step): the map's own curvature, which
+	// the shoulder's width answers to, is measured beyond it.
+	Away float64
+	// RawCentreline levels a road at least 2 samples wide across its
+	// nearest point on the track as given rather than on the smoothed
+	// track (smoothLine): tests compare the two.
+	RawCentreline bool
+}
+
+// Apply levels the road along the track path on m and bends the ground
+// back to the terrain over a shoulder of least curvature. It returns how
+// far from the track the ground changed.
 //
 // Across the middle half of the road the height is the terrain's at the
 // nearest point of the centreline (read by Catmull–Rom, so that it bends
@@ -162,20 +95,18 @@ const roadFillTolerance = 1e-4
 // road is left to the fill, except its centreline, which keeps the
 // ground the follow step left there (it meets both legs as well as one
 // surface can) and turns back into the level road by a smootherstep of
-// the distance to the seam beyond the road's width. The route's points are
-// then met again by the smooth lattice correction (reconstrain), not by
-// moving four samples per point. away is how far from the track the
-// ground was already changed (the follow step's reach): the map's own
-// curvature is measured beyond it.
-func applyRoad(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit routeFit, halfWidth, away float64) (reach float64, err error) {
-	road := max(halfWidth, roadMinHalf)
-	line := path.Resample(path.LineSpacing(max(0.5, halfWidth/4)))
-	if road >= 2 && smoothCentreline {
+// the distance to the seam beyond the road's width. The caller then
+// meets the route's points again by its own smooth correction, rather
+// than the road moving four samples per point.
+func (r Road) Apply(ctx context.Context, m *terrain.Heightmap, path *track.Path) (reach float64, err error) {
+	road, away := max(r.HalfWidth, roadMinHalf), r.Away
+	line := path.Resample(path.LineSpacing(max(0.5, r.HalfWidth/4)))
+	if road >= 2 && !r.RawCentreline {
 		line = smoothLine(line, road/2)
 	}
-	// The shoulder, found along a coarser line (bandEdges), as wide at
+	// The shoulder, found along a coarser line (corridor.BandEdges), as wide at
 	// each edge as the cross slopes there need.
-	band := bandEdges(line, road+roadMaxShoulder)
+	band := corridor.BandEdges(line, road+roadMaxShoulder)
 	shoulders, err := roadShoulders(ctx, m, band, road, away)
 	if err != nil {
 		return 0, err
@@ -206,10 +137,10 @@ func applyRoad(ctx context.Context, m *terrain.Heightmap, path *track.Path, fit 
 			}
 		}
 	}
-	return outer + 1, reconstrain(ctx, m, fit)
+	return outer + 1, nil
 }
 
-// roadFill is the grid applyRoad's least-curvature fill runs on: the w×h
+// roadFill is the grid Apply's least-curvature fill runs on: the w×h
 // map padded by pad samples on every side (pw×ph), with each sample's
 // class (fillHeld, fillFree or fillZero), the change delta to the
 // terrain, where along the track its nearest point lies and its
@@ -252,7 +183,7 @@ func (f *roadFill) inside(row, col int) (int, bool) {
 // line, giving way towards the road's edges to the road's level smoothed
 // along the track (roadLevel).
 func (f *roadFill) holdRoad(ctx context.Context, m *terrain.Heightmap, line *track.Path, road float64) error {
-	edges := trackEdges(line)
+	edges := corridor.TrackEdges(line)
 	// Where along the track each edge starts; segments lie far apart.
 	arc := make([]float64, len(edges))
 	pos := 0.0
@@ -270,14 +201,14 @@ func (f *roadFill) holdRoad(ctx context.Context, m *terrain.Heightmap, line *tra
 	ds := max(line.Length/line.CellSize/float64(max(len(pts), 1)), 1e-3)
 	want := make([]float64, len(pts))
 	for i, q := range pts {
-		want[i] = bilinear(m, q.X, q.Y)
+		want[i] = corridor.Bilinear(m, q.X, q.Y)
 	}
-	level, err := roadLevel(ctx, newSplineKernel(roadLevelReach*road), pts, want, ds, f.w, f.h)
+	level, err := roadLevel(ctx, corridor.NewKernel(roadLevelReach*road), pts, want, ds, f.w, f.h)
 	if err != nil {
 		return err
 	}
 	grid := &terrain.Heightmap{Width: f.pw, Height: f.ph}
-	return nearestEdges(ctx, grid, f.shift(edges), road, func(row, col, k int, t, d float64) {
+	return corridor.NearestEdges(ctx, grid, f.shift(edges), road, func(row, col, k int, t, d float64) {
 		j, ok := f.inside(row, col)
 		if !ok {
 			return
@@ -300,7 +231,7 @@ func (f *roadFill) holdRoad(ctx context.Context, m *terrain.Heightmap, line *tra
 // map's edge).
 func (f *roadFill) guessShoulder(ctx context.Context, m *terrain.Heightmap, band [][2]track.Sample, shoulders []float64, road, outer float64) error {
 	grid := &terrain.Heightmap{Width: f.pw, Height: f.ph}
-	return nearestEdges(ctx, grid, f.shift(band), outer, func(row, col, k int, t, d float64) {
+	return corridor.NearestEdges(ctx, grid, f.shift(band), outer, func(row, col, k int, t, d float64) {
 		i := row*f.pw + col
 		shoulder := shoulders[k]
 		if f.class[i] == fillHeld || d > road+shoulder {
@@ -309,7 +240,7 @@ func (f *roadFill) guessShoulder(ctx context.Context, m *terrain.Heightmap, band
 		f.class[i] = fillFree
 		if j, ok := f.inside(row, col); ok {
 			a, b := band[k][0], band[k][1]
-			e := bilinear(m, a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) - float64(m.Samples[j])
+			e := corridor.Bilinear(m, a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) - float64(m.Samples[j])
 			f.delta[i] = e * road / max(d, road) * (1 - smootherstep((d-road)/shoulder))
 		}
 	})
@@ -356,22 +287,13 @@ func (f *roadFill) freeSeams(ctx context.Context, road float64) error {
 	return nil
 }
 
-// bandEdges returns the edges of line resampled as coarsely as a band
-// reach samples wide around it allows: one point per reach/16 samples
-// (at least half a sample), which moves the band's edge by a small part of
-// a sample on bends wider than the band. nearestEdges' work grows with
-// the edges times the reach squared.
-func bandEdges(line *track.Path, reach float64) [][2]track.Sample {
-	return trackEdges(line.Resample(line.LineSpacing(max(0.5, reach/16))))
-}
-
 // roadShoulders returns the shoulder's width, in samples, at each of
 // edges for a road of half-width road on m: at least roadShoulder times
 // the half-width and roadMinShoulder samples, and wide enough, up to
 // roadMaxShoulder, that a straight road's least-curvature shoulder on the
 // cross slope there bends the ground no more sharply than the 99th
 // percentile of the map's own curvature beyond away samples from the
-// track (the ground creaseRatio compares with). The cross slope is the
+// track (the ground corridor.CreaseRatio compares with). The cross slope is the
 // steepest mean slope from the centreline out to a quarter, a half and
 // all of the least shoulder, either side: the ground the shoulder meets,
 // which on a track cut into a hillside is steeper than at the track. The
@@ -383,14 +305,14 @@ func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]track.S
 	for k := range widths {
 		widths[k] = floor
 	}
-	_, curv, err := curvatureSplit(ctx, m, edges, away)
+	_, curv, err := corridor.CurvatureSplit(ctx, m, edges, away)
 	if err != nil {
 		return nil, err
 	}
 	if len(curv) == 0 {
 		return widths, nil
 	}
-	kappa := percentile(curv, creasePercentile)
+	kappa := corridor.Percentile(curv, corridor.CreasePercentile)
 	if !(kappa > 0) {
 		return widths, nil
 	}
@@ -403,12 +325,12 @@ func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]track.S
 		}
 		x, y := (a.X+b.X)/2, (a.Y+b.Y)/2
 		nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
-		h0 := bilinear(m, x, y)
+		h0 := corridor.Bilinear(m, x, y)
 		s := 0.0
 		for _, f := range [3]float64{0.25, 0.5, 1} {
 			o := road + f*floor
 			for _, side := range [2]float64{-1, 1} {
-				s = max(s, math.Abs(bilinear(m, x+side*o*nx, y+side*o*ny)-h0)/o)
+				s = max(s, math.Abs(corridor.Bilinear(m, x+side*o*nx, y+side*o*ny)-h0)/o)
 			}
 		}
 		// A straight road's least-curvature shoulder of width W, from a
@@ -443,12 +365,12 @@ func roadShoulders(ctx context.Context, m *terrain.Heightmap, edges [][2]track.S
 // the centreline points pts (ds samples apart), zero beyond k's reach.
 // The heights convolved are corrected roadPasses times so that the
 // road's height on the centreline is want.
-func roadLevel(ctx context.Context, k splineKernel, pts []track.Sample, want []float64, ds float64, w, h int) ([]float64, error) {
+func roadLevel(ctx context.Context, k corridor.Kernel, pts []track.Sample, want []float64, ds float64, w, h int) ([]float64, error) {
 	density := make([]float64, w*h)
 	for _, q := range pts {
-		splat(density, w, h, q.X, q.Y, ds)
+		corridor.Splat(density, w, h, q.X, q.Y, ds)
 	}
-	if err := k.smooth(ctx, density, w, h); err != nil {
+	if err := k.Smooth(ctx, density, w, h); err != nil {
 		return nil, err
 	}
 	heights := slices.Clone(want)
@@ -456,9 +378,9 @@ func roadLevel(ctx context.Context, k splineKernel, pts []track.Sample, want []f
 	for pass := 0; ; pass++ {
 		clear(level)
 		for i, q := range pts {
-			splat(level, w, h, q.X, q.Y, heights[i]*ds)
+			corridor.Splat(level, w, h, q.X, q.Y, heights[i]*ds)
 		}
-		if err := k.smooth(ctx, level, w, h); err != nil {
+		if err := k.Smooth(ctx, level, w, h); err != nil {
 			return nil, err
 		}
 		for i, d := range density {
@@ -483,34 +405,6 @@ func bilinearField(f []float64, w, h int, x, y float64) float64 {
 	fy := min(max(y-float64(r0), 0), 1)
 	i := r0*w + c0
 	return (1-fy)*((1-fx)*f[i]+fx*f[i+1]) + fy*((1-fx)*f[i+w]+fx*f[i+w+1])
-}
-
-// fixConstraints moves the samples around each constraint point by the
-// least that makes the map's bilinear height there equal the target: for
-// one point the minimum-norm change of its four samples is the residual
-// times each sample's bilinear weight over the sum of the squared weights.
-// Points that share samples are swept in turn (Gauss–Seidel on the
-// normal equations) until the largest residual is at float32 rounding.
-func fixConstraints(m *terrain.Heightmap, cons []Constraint) {
-	for sweep := 0; sweep < 100; sweep++ {
-		worst := 0.0
-		for _, c := range cons {
-			e := c.T - bilinear(m, c.X, c.Y)
-			worst = max(worst, math.Abs(e))
-			c0 := min(max(int(math.Floor(c.X)), 0), m.Width-2)
-			r0 := min(max(int(math.Floor(c.Y)), 0), m.Height-2)
-			fx := min(max(c.X-float64(c0), 0), 1)
-			fy := min(max(c.Y-float64(r0), 0), 1)
-			b := [4]float64{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}
-			norm := b[0]*b[0] + b[1]*b[1] + b[2]*b[2] + b[3]*b[3]
-			for k, idx := range [4]int{r0*m.Width + c0, r0*m.Width + c0 + 1, (r0+1)*m.Width + c0, (r0+1)*m.Width + c0 + 1} {
-				m.Samples[idx] = float32(float64(m.Samples[idx]) + e*b[k]/norm)
-			}
-		}
-		if worst < 1e-6 {
-			return
-		}
-	}
 }
 
 // catmullRom is m at (x, y) by Catmull–Rom cubic convolution over the

@@ -1,4 +1,4 @@
-package route
+package corridor
 
 import (
 	"context"
@@ -7,25 +7,25 @@ import (
 	"sync"
 )
 
-// splineKernel is a cubic B-spline smoothing kernel made of four box
+// Kernel is a cubic B-spline smoothing kernel made of four box
 // filters of width w (odd, in samples): the four-fold convolution of a
 // box is the cubic B-spline, C² with compact support 4(w−1)+1 samples
 // wide, and each box costs a running sum, whatever its width.
-type splineKernel struct{ half int } // w = 2·half + 1
+type Kernel struct{ half int } // w = 2·half + 1
 
-// newSplineKernel returns the kernel whose support reaches radius samples
+// NewKernel returns the kernel whose support reaches radius samples
 // from its centre.
-func newSplineKernel(radius float64) splineKernel {
-	return splineKernel{half: max(int(math.Ceil(radius/4)), 1)}
+func NewKernel(radius float64) Kernel {
+	return Kernel{half: max(int(math.Ceil(radius/4)), 1)}
 }
 
-// radius is the kernel's reach: samples further than this from a
+// Radius is the kernel's reach: samples further than this from a
 // splatted point get nothing from it.
-func (k splineKernel) radius() int { return 4 * k.half }
+func (k Kernel) Radius() int { return 4 * k.half }
 
-// weights returns the 1-D kernel, 2·radius+1 values summing to 1: four
-// boxes convolved directly (the oracle for smooth).
-func (k splineKernel) weights() []float64 {
+// Weights returns the 1-D kernel, 2·radius+1 values summing to 1: four
+// boxes convolved directly (the oracle for Smooth).
+func (k Kernel) Weights() []float64 {
 	w := 2*k.half + 1
 	out := []float64{1}
 	for range 4 {
@@ -40,17 +40,17 @@ func (k splineKernel) weights() []float64 {
 	return out
 }
 
-// lineDensity is what smooth makes, on the line itself, of a straight
+// LineDensity is what Smooth makes, on the line itself, of a straight
 // line splatted with its length (one unit per sample of length): the
 // kernel's centre weight across the line.
-func (k splineKernel) lineDensity() float64 { return k.weights()[k.radius()] }
+func (k Kernel) LineDensity() float64 { return k.Weights()[k.Radius()] }
 
-// smooth convolves the w×h field f with the kernel along rows, then
+// Smooth convolves the w×h field f with the kernel along rows, then
 // along columns, in place, as zero beyond the border. Lines that are zero
 // throughout are skipped.
-func (k splineKernel) smooth(ctx context.Context, f []float64, w, h int) error {
+func (k Kernel) Smooth(ctx context.Context, f []float64, w, h int) error {
 	err := parallel.Rows(ctx, h, nil, 0, 0, func(row int) {
-		sc := scratch(2 * (w + 2*k.radius()))
+		sc := scratch(2 * (w + 2*k.Radius()))
 		k.smoothLine(f[row*w:(row+1)*w], sc)
 		smoothScratch.Put(sc)
 	})
@@ -73,8 +73,8 @@ const smoothStrip = 64
 // w×h field f, as smoothLine does along a row: the strip is copied, row
 // by row, into a buffer padded with radius zero rows above and below,
 // smoothed there with one running sum per column, and copied back.
-func (k splineKernel) smoothColumns(f []float64, w, h, c0, c1 int) {
-	n, r, hw := c1-c0, k.radius(), k.half
+func (k Kernel) smoothColumns(f []float64, w, h, c0, c1 int) {
+	n, r, hw := c1-c0, k.Radius(), k.half
 	zero := true
 	for row := 0; row < h && zero; row++ {
 		for _, v := range f[row*w+c0 : row*w+c1] {
@@ -147,7 +147,7 @@ func scratch(need int) *[]float64 {
 // twice len(line) + 2·radius: the line is smoothed as if padded with
 // radius zeros either side, so what one box spreads past an end comes
 // back in the next, as in the direct convolution.
-func (k splineKernel) smoothLine(line []float64, sc *[]float64) {
+func (k Kernel) smoothLine(line []float64, sc *[]float64) {
 	zero := true
 	for _, v := range line {
 		if v != 0 {
@@ -158,7 +158,7 @@ func (k splineKernel) smoothLine(line []float64, sc *[]float64) {
 	if zero {
 		return
 	}
-	r, hw := k.radius(), k.half
+	r, hw := k.Radius(), k.half
 	n := len(line) + 2*r
 	ext, box := (*sc)[:n], (*sc)[n:2*n]
 	clear(ext)
@@ -184,9 +184,9 @@ func (k splineKernel) smoothLine(line []float64, sc *[]float64) {
 	copy(line, ext[r:])
 }
 
-// splat adds v to the w×h field f at the fractional sample (x, y),
+// Splat adds v to the w×h field f at the fractional sample (x, y),
 // shared among its four samples by their bilinear weights.
-func splat(f []float64, w, h int, x, y, v float64) {
+func Splat(f []float64, w, h int, x, y, v float64) {
 	c0 := min(max(int(math.Floor(x)), 0), w-2)
 	r0 := min(max(int(math.Floor(y)), 0), h-2)
 	fx := min(max(x-float64(c0), 0), 1)
