@@ -15,6 +15,11 @@ import (
 // 320×240 image with uniforms uni (no air unless uni sets it), the way
 // scatterView.draw paints the plants: its billboards and meshes only.
 func renderOnePlant(t *testing.T, pl scatter.Plant, cam *Camera, uni map[string]any) *image.RGBA {
+	return renderOnePlantAt(t, pl, cam, uni, 320, 240)
+}
+
+// renderOnePlantAt is renderOnePlant onto a w×h image.
+func renderOnePlantAt(t *testing.T, pl scatter.Plant, cam *Camera, uni map[string]any, w, h int) *image.RGBA {
 	t.Helper()
 	m := terrain.NewHeightmap(65, 65)
 	m.CellSize = 4
@@ -26,7 +31,7 @@ func renderOnePlant(t *testing.T, pl scatter.Plant, cam *Camera, uni map[string]
 	}
 	sv.set = oneTreeSet(m, pl)
 	sun := uni["SunDir"].([]float32)
-	sv.build(cam, 320, 240, m, [3]float32{sun[0], sun[1], sun[2]})
+	sv.build(cam, w, h, m, [3]float32{sun[0], sun[1], sun[2]})
 	u := map[string]any{"CameraPos": cam.Pos[:], "Gamma": float32(2.2), "FogHeight": float32(100),
 		"SkyTint": []float32{1, 1, 1}, "AirSun": []float32{0, 0, 0}, "AirSky": []float32{0, 0, 0}, "BetaR": []float32{0, 0, 0}}
 	for k, v := range uni {
@@ -34,7 +39,7 @@ func renderOnePlant(t *testing.T, pl scatter.Plant, cam *Camera, uni map[string]
 	}
 	var px *image.RGBA
 	onLoop(func() {
-		img := ebiten.NewImage(320, 240)
+		img := ebiten.NewImage(w, h)
 		defer img.Deallocate()
 		op := &ebiten.DrawTrianglesShaderOptions{Uniforms: u}
 		op.Images[0], op.Images[1] = sv.albedo, sv.normal
