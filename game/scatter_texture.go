@@ -321,10 +321,18 @@ func (d *drawing) broadleaf(seed uint64, style int) {
 		t := (float64(i)+0.5)/float64(limbs)*2 - 1
 		ang := t*1.2 + 0.25*(hashUnit(seed, 50, i)-0.5)
 		dx, dy := math.Sin(ang), -math.Cos(ang)
-		// To about four fifths of the way to the outline in that direction.
-		reach := 0.8 * lobe(math.Atan2(dy*ry, dx*rx)) / math.Hypot(dx/rx, (dy*(1+0.3*t*t))/ry)
 		sy := forkY - 0.15*ry*hashUnit(seed, 51, i)
-		x1, y1 := cx+dx*reach, sy+dy*reach*(1+0.3*t*t)
+		// To about four fifths of the way to the outline in that direction.
+		reach := 0.0
+		for {
+			u, v := dx*(reach+2)/rx, (sy+dy*(reach+2)-cy)/ry
+			if math.Hypot(u, v) > lobe(math.Atan2(v, u)) {
+				break
+			}
+			reach += 2
+		}
+		reach *= 0.8
+		x1, y1 := cx+dx*reach, sy+dy*reach
 		lw := trunkW * (0.55 + 0.15*hashUnit(seed, 52, i))
 		bs = append(bs, branch{cx, sy, x1, y1, lw, lw * 0.35})
 		for j := range 2 + int(2*hashUnit(seed, 53, i)) {
@@ -336,7 +344,13 @@ func (d *drawing) broadleaf(seed uint64, style int) {
 			}
 			ba := ang + side*(0.5+0.4*hashUnit(seed, 55, i*8+j))
 			bl := reach * (0.3 + 0.25*hashUnit(seed, 56, i*8+j))
-			bs = append(bs, branch{bx, by, bx + math.Sin(ba)*bl, by - math.Cos(ba)*bl, lw * 0.45, lw * 0.15})
+			ex, ey := bx+math.Sin(ba)*bl, by-math.Cos(ba)*bl
+			// A twig out of the leaves would be a line in the sky.
+			u, v := (ex-cx)/rx, (ey-cy)/ry
+			if l := math.Hypot(u, v) / (0.9 * lobe(math.Atan2(v, u))); l > 1 {
+				ex, ey = cx+(ex-cx)/l, cy+(ey-cy)/l
+			}
+			bs = append(bs, branch{bx, by, ex, ey, lw * 0.45, lw * 0.15})
 		}
 	}
 	for _, b := range bs {
@@ -366,7 +380,7 @@ func (d *drawing) broadleaf(seed uint64, style int) {
 	for i := range n {
 		k++
 		a := 2 * math.Pi * hashUnit(seed, 64, i)
-		s := 0.35 + 0.65*math.Sqrt(hashUnit(seed, 65, i))
+		s := math.Sqrt(hashUnit(seed, 65, i)) // even over the crown's area
 		l := lobe(a)
 		add(cx+math.Cos(a)*s*rx*l*0.85, cy+math.Sin(a)*s*ry*l*0.85, k)
 	}
