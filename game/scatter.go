@@ -336,6 +336,23 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 		s.items = s.items[:scatterMaxSprites]
 	}
 	slices.SortFunc(s.items, func(a, b scatterItem) int { return cmpf(b.dist, a.dist) })
+	// Over the rocks' budget, the farthest rocks are left out.
+	rocks := 0
+	for _, it := range s.items {
+		if it.p.Kind == scatter.Rock {
+			rocks++
+		}
+	}
+	if rocks > scatterMaxRocks {
+		drop := rocks - scatterMaxRocks
+		s.items = slices.DeleteFunc(s.items, func(it scatterItem) bool {
+			if drop > 0 && it.p.Kind == scatter.Rock {
+				drop--
+				return true
+			}
+			return false
+		})
+	}
 	p := newProjector(vp, w, h, cam.Near)
 	p.curveAround(eye)
 	sunXZ := mgl32.Vec2{sun[0], sun[2]}

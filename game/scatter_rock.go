@@ -31,6 +31,15 @@ const (
 	rockNearDistance = 60
 )
 
+// rockMaxTriangles is the most triangles a rock of each level of detail
+// draws from any side (TestScatterRockTriangles), and scatterMaxRocks the
+// rocks a frame draws at most, the farthest left out first: at most
+// 600 × 48 = 28 800 triangles of rock, and far fewer in a view, where
+// most rocks lie beyond rockNearDistance.
+var rockMaxTriangles = [2]int{48, 16}
+
+const scatterMaxRocks = 600
+
 // rockAlbedo is terrain.kage's grey rock (albedo 4), linear.
 var rockAlbedo = [3]float32{0.165, 0.155, 0.138}
 
@@ -41,11 +50,11 @@ type rockShape struct {
 	faces [][3]uint16
 }
 
-// rockMeshes is the shapes: [0] near (5 rings of 9), [1] far (2 of 5).
+// rockMeshes is the shapes: [0] near (4 rings of 8), [1] far (2 of 5).
 var rockMeshes = sync.OnceValue(func() (s *[2][rockShapes]rockShape) {
 	s = new([2][rockShapes]rockShape)
 	for k := range rockShapes {
-		s[0][k] = makeRockShape(uint64(1000+k), 5, 9)
+		s[0][k] = makeRockShape(uint64(1000+k), 4, 8)
 		s[1][k] = makeRockShape(uint64(1000+k), 2, 5)
 	}
 	return s

@@ -198,3 +198,43 @@ func TestScatterRockUnlitFromBehind(t *testing.T) {
 		t.Errorf("the rock's foot %.4f against its middle %.4f; want it darker (under 0.8)", low, mid)
 	}
 }
+
+// A rock's mesh stays within its triangle budget from any side: at most
+// rockMaxTriangles[lod] triangles drawn, over every shape, 16 directions
+// around it and three heights of the eye, on flat and on sloping ground.
+func TestScatterRockTriangles(t *testing.T) {
+	for _, slope := range []float32{0, 0.7} {
+		m := terrain.NewHeightmap(65, 65)
+		m.CellSize = 4
+		for r := range 65 {
+			for c := range 65 {
+				m.Samples[r*65+c] = slope * float32(c) * 4
+			}
+		}
+		m.VerticalScale = 1
+		for lod, d := range []float32{20, 200} {
+			most := 0
+			for v := range uint8(rockShapes) {
+				for k := range 16 {
+					for _, up := range []float32{1, 10, 60} {
+						a := 2 * math.Pi * float64(k) / 16
+						pl := scatter.Plant{X: 128, Z: 128, Height: 2, Width: 3, Kind: scatter.Rock, Variant: v, Hash: uint32(k) * 0x9e3779b9}
+						pl.Y = float32(m.GroundHeight(128, 128))
+						cam := NewCamera()
+						cam.Pos = mgl32.Vec3{128 - d*float32(math.Cos(a)), pl.Y + up, 128 - d*float32(math.Sin(a))}
+						cam.Yaw = float32(a)
+						cam.Pitch = -float32(math.Atan2(float64(up), float64(d)))
+						s := &scatterView{}
+						p := newProjector(viewProjection(cam, 640, 480), 640, 480, cam.Near)
+						s.addRock(&p, m, cam.Pos, &pl, d, -math.MaxFloat32, 1)
+						most = max(most, s.triangles())
+					}
+				}
+			}
+			t.Logf("slope %.1f, lod %d: at most %d triangles", slope, lod, most)
+			if most == 0 || most > rockMaxTriangles[lod] {
+				t.Errorf("slope %.1f, lod %d: a rock drew up to %d triangles; want 1–%d", slope, lod, most, rockMaxTriangles[lod])
+			}
+		}
+	}
+}
