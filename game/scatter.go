@@ -38,7 +38,7 @@ import (
 const (
 	scatterMaxSprites = 4000 // billboards a frame: 2 triangles each
 	scatterMaxShadows = 1200 // shadows a frame: 2·shadowGrid² triangles each
-	treeFullDistance  = 200
+	treeFullDistance  = 350
 	treeFarDistance   = 2500
 	rockFullDistance  = 100
 	rockFarDistance   = 600
