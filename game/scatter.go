@@ -15,8 +15,9 @@ import (
 )
 
 // The scatter: trees and rocks where the land cover puts them
-// (terrain.Scatter), drawn as billboards lit like the ground, with a soft
-// shadow under each tree. They give the hills a scale.
+// (terrain.Scatter): trees as billboards and rocks as low-poly meshes
+// (scatter_rock.go), lit like the ground, with a soft shadow under each
+// tree. They give the hills a scale.
 //
 // Ebiten has no depth buffer, so they are painted after the terrain,
 // farthest first. The ground in front of a plant hides its lower part:
@@ -31,12 +32,12 @@ import (
 // Rank lies below the share. A plant fades in and out while the share
 // passes through the fadeShare above its rank instead of popping, and
 // all fade out towards the kind's farthest distance. No frame draws more than
-// scatterMaxSprites billboards and scatterMaxShadows shadows: beyond that
-// the shares shrink together.
+// scatterMaxSprites plants (of them scatterMaxRocks rocks) and
+// scatterMaxShadows shadows: beyond that the shares shrink together.
 
 // The budgets and distances, world units (metres).
 const (
-	scatterMaxSprites = 4000 // billboards a frame: 2 triangles each
+	scatterMaxSprites = 4000 // plants a frame: a tree's billboard is 2 triangles
 	scatterMaxShadows = 1200 // shadows a frame: 2·shadowGrid² triangles each
 	treeFullDistance  = 350
 	treeFarDistance   = 2500
