@@ -15,8 +15,9 @@ import (
 )
 
 // The scatter: trees and rocks where the land cover puts them
-// (terrain.Scatter), drawn as billboards lit like the ground, with a soft
-// shadow under each tree. They give the hills a scale.
+// (terrain.Scatter): trees as billboards and rocks as low-poly meshes
+// (scatter_rock.go), lit like the ground, with a soft shadow under each
+// tree. They give the hills a scale.
 //
 // Ebiten has no depth buffer, so they are painted after the terrain,
 // farthest first. The ground in front of a plant hides its lower part:
@@ -31,14 +32,14 @@ import (
 // Rank lies below the share. A plant fades in and out while the share
 // passes through the fadeShare above its rank instead of popping, and
 // all fade out towards the kind's farthest distance. No frame draws more than
-// scatterMaxSprites billboards and scatterMaxShadows shadows: beyond that
-// the shares shrink together.
+// scatterMaxSprites plants (of them scatterMaxRocks rocks) and
+// scatterMaxShadows shadows: beyond that the shares shrink together.
 
 // The budgets and distances, world units (metres).
 const (
-	scatterMaxSprites = 4000 // billboards a frame: 2 triangles each
+	scatterMaxSprites = 4000 // plants a frame: a tree's billboard is 2 triangles
 	scatterMaxShadows = 1200 // shadows a frame: 2·shadowGrid² triangles each
-	treeFullDistance  = 200
+	treeFullDistance  = 350
 	treeFarDistance   = 2500
 	rockFullDistance  = 100
 	rockFarDistance   = 600
@@ -74,13 +75,15 @@ type scatterView struct {
 	results chan scatterPlaced
 
 	// The frame's geometry, kept while its inputs stay the same.
-	built    scatterFrameKey
-	valid    bool
-	items    []scatterItem
-	sprites  geometry
-	shadows  geometry
-	uniforms map[string]any
-	opts     ebiten.DrawTrianglesShaderOptions
+	built   scatterFrameKey
+	valid   bool
+	items   []scatterItem
+	sprites geometry
+	shadows geometry
+	// rockFaces is addRock's scratch: one rock's faces in paint order.
+	rockFaces []rockFace
+	uniforms  map[string]any
+	opts      ebiten.DrawTrianglesShaderOptions
 
 	onlyTrees bool // leave the rocks out (the tests count tree pixels)
 }
@@ -310,11 +313,14 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 				// the eye comes within eyeClearance+eyeFade of its crown
 				// (the eye's distance from the plant's axis, less the
 				// crown's half-width) and is gone within eyeClearance.
-				gap := eyeGap(eye, p, d)
-				if gap <= eyeClearance {
-					continue
+				// A rock is a mesh: near, it is drawn whole down to the
+				// near plane.
+				if gap := eyeGap(eye, p, d); p.Kind != scatter.Rock {
+					if gap <= eyeClearance {
+						continue
+					}
+					fade *= smoothstep32(eyeClearance, eyeClearance+eyeFade, gap)
 				}
-				fade *= smoothstep32(eyeClearance, eyeClearance+eyeFade, gap)
 				r := 0.5 * max(p.Height, p.Width)
 				if sphereOutside(&planes, p.X, p.Y+0.5*p.Height, p.Z, r) {
 					continue
@@ -331,6 +337,23 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 		s.items = s.items[:scatterMaxSprites]
 	}
 	slices.SortFunc(s.items, func(a, b scatterItem) int { return cmpf(b.dist, a.dist) })
+	// Over the rocks' budget, the farthest rocks are left out.
+	rocks := 0
+	for _, it := range s.items {
+		if it.p.Kind == scatter.Rock {
+			rocks++
+		}
+	}
+	if rocks > scatterMaxRocks {
+		drop := rocks - scatterMaxRocks
+		s.items = slices.DeleteFunc(s.items, func(it scatterItem) bool {
+			if drop > 0 && it.p.Kind == scatter.Rock {
+				drop--
+				return true
+			}
+			return false
+		})
+	}
 	p := newProjector(vp, w, h, cam.Near)
 	p.curveAround(eye)
 	sunXZ := mgl32.Vec2{sun[0], sun[2]}
@@ -360,7 +383,7 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 		if pl.Kind == scatter.Rock {
 			// A rock, a few pixels wide out there, fades by sinking into
 			// the ground: a stone seen through would read as a ghost.
-			s.addSprite(&p, eye, pl, 1, cut, a)
+			s.addRock(&p, m, eye, pl, it.dist, cut, a)
 			continue
 		}
 		s.addSprite(&p, eye, pl, a, cut, 1)
@@ -420,7 +443,7 @@ func horizonCut(m *terrain.Heightmap, eye mgl32.Vec3, pl *scatter.Plant, d float
 	return float32(ey + best*float64(d))
 }
 
-// addSprite adds plant pl's billboard, seen from eye with opacity a, cut
+// addSprite adds tree pl's billboard, seen from eye with opacity a, cut
 // off below world height cut, its height times rise.
 func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *scatter.Plant, a, cut, rise float32) {
 	f := mgl32.Vec3{eye[0] - pl.X, 0, eye[2] - pl.Z}
@@ -435,12 +458,8 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *scatter.Plant,
 	look := float32(math.Atan2(float64(eye[1]-mid), float64(mgl32.Vec2{eye[0] - pl.X, eye[2] - pl.Z}.Len())))
 	lean := min(max(0.5*look, 0), 0.6)
 	up := mgl32.Vec3{0, 1, 0}.Mul(float32(math.Cos(float64(lean)))).Add(f.Mul(float32(math.Sin(float64(lean)))))
-	// Trunks and rocks stand a little into the ground.
+	// Trunks stand a little into the ground.
 	sink := 0.03 * pl.Height
-	if pl.Kind == scatter.Rock {
-		// A stone lies bedded in the soil, a quarter of it under.
-		sink = 0.25 * pl.Height
-	}
 	height := pl.Height*rise + sink
 	foot := mgl32.Vec3{pl.X, pl.Y - sink, pl.Z}
 	s0 := float32(0)
@@ -451,13 +470,8 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *scatter.Plant,
 		}
 	}
 	cell := int(pl.Variant) % drawings
-	switch pl.Kind {
-	case scatter.Conifer:
-		cell += conifers
-	case scatter.Broadleaf:
+	if pl.Kind == scatter.Broadleaf {
 		cell += broadleafs
-	default:
-		cell += rocks
 	}
 	o := scatterCellOrigin(cell)
 	// The quad is the drawing's trapezoid (drawing.top): narrower at the
@@ -502,9 +516,6 @@ func (s *scatterView) addSprite(p *projector, eye mgl32.Vec3, pl *scatter.Plant,
 		v.ColorR, v.ColorG, v.ColorB, v.ColorA = tint[0], tint[1], tint[2], 4*lod+a
 		if mirror {
 			v.ColorA += 32
-		}
-		if pl.Kind == scatter.Rock {
-			v.ColorA += 64 // lit as the ground: no light through it
 		}
 		vs[i] = v
 	}
@@ -594,9 +605,11 @@ func (p *projector) billboardVertex(v mgl32.Vec3) (ebiten.Vertex, bool) {
 }
 
 // mipLevel is the drawings' mip level for texels a pixel across and
-// down: the nearest to the larger.
+// down: the finer of the two levels around the larger, so that a tree
+// is drawn from at least a texel a pixel (the nearest level blurred a
+// near tree up to one and a half times).
 func mipLevel(across, down float64) float32 {
-	l := math.Round(math.Log2(max(across, down, 1)))
+	l := math.Floor(math.Log2(max(across, down, 1)) + 0.1)
 	return float32(min(l, scatterLevels-1))
 }
 

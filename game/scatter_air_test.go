@@ -88,12 +88,12 @@ func TestScatterHazeMatchesTerrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A texel inside the first rock's drawing at mip level 1, all its
+	// A texel inside the first conifer's drawing at mip level 1, all its
 	// neighbours wholly covering.
 	a, _, _ := scatterAtlas()
-	o := scatterCellOrigin(rocks)
+	o := scatterCellOrigin(conifers)
 	sx, sy := -1, -1
-	for y := scatterCellH - 40; y > scatterCellH/2 && sx < 0; y -= 2 {
+	for y := scatterCellH * 3 / 4; y > scatterCellH/4 && sx < 0; y -= 2 {
 		x := scatterCellW / 2
 		full := true
 		for dy := -4; dy <= 4; dy++ {
@@ -108,7 +108,7 @@ func TestScatterHazeMatchesTerrain(t *testing.T) {
 		}
 	}
 	if sx < 0 {
-		t.Fatal("no wholly covered texel in the rock's drawing")
+		t.Fatal("no wholly covered texel in the conifer's drawing")
 	}
 	eye := [3]float64{0, 30, 0}
 	for _, c := range cases {

@@ -323,7 +323,7 @@ func TestScatterDefaultWorldHasTrees(t *testing.T) {
 func TestScatterCrownsSolid(t *testing.T) {
 	albedo, _, tops := scatterAtlas()
 	const w, h = scatterCellW, scatterCellH
-	for k := conifers; k < rocks; k++ {
+	for k := conifers; k < blobCell; k++ {
 		o := scatterCellOrigin(k)
 		cover := func(x, y int) float64 {
 			if x < 0 || y < 0 || x >= w || y >= h {

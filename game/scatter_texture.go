@@ -1,34 +1,38 @@
 package game
 
 import (
+	"cmp"
 	"image"
 	"image/color"
 	"math"
+	"slices"
 )
 
 // The scatter's drawings, made at startup: eight conifers (spruce, fir,
 // pine, larch), eight broadleaf trees (beech, oak, birch, a young bushy
-// tree), eight rocks and the soft shadow under a tree, each in a cell of
+// tree) and the soft shadow under a tree, each in a cell of
 // the atlas with its mip levels beside it. Two images share the layout:
 // the colour (display-referred, premultiplied by coverage) and the
 // normal in the billboard's frame with the share of sky each point sees
 // (shaders/scatter.kage).
 //
 // A tree is drawn the way a landscape painter blocks one in: a conifer as
-// a narrow cone of drooping tiers, ragged at the edges, lit like a cone
-// (its sides turn away from the eye); a broadleaf tree as a crown of
-// overlapping rounded clumps on a short trunk, each clump lit like a
-// ball, so that the sun picks out their tops. Gaps inside a crown see
-// less of the sky and are darker.
+// a narrow cone of drooping tiers, each in the shade of the one above,
+// ragged at the edges, lit like a cone (its sides turn away from the
+// eye); a broadleaf tree as a trunk forking into limbs and branches with
+// clusters of leaves on their outer parts, each cluster lit like a ball
+// so that the sun picks out their tops, and sky between them. Rocks are
+// meshes (scatter_rock.go). The cells are large (256 × 512) so that a
+// tree 10 m away is drawn from level 0 at about one texel a pixel.
 
 // The atlas's layout, as shaders/scatter.kage's cellW, cellH, blockW and
 // maxLevel: a drawing is scatterCellW × scatterCellH texels, its mip
 // levels stacked to its right in a block scatterBlockW wide.
 const (
-	scatterCellW    = 128
-	scatterCellH    = 256
-	scatterBlockW   = 192
-	scatterLevels   = 8 // level 7 is 1 × 2
+	scatterCellW    = 256
+	scatterCellH    = 512
+	scatterBlockW   = 384
+	scatterLevels   = 9 // level 8 is 1 × 2
 	scatterAtlasCol = 4
 )
 
@@ -37,8 +41,7 @@ const (
 	drawings   = 8 // of each kind
 	conifers   = 0
 	broadleafs = conifers + drawings
-	rocks      = broadleafs + drawings
-	blobCell   = rocks + drawings
+	blobCell   = broadleafs + drawings
 )
 
 // scatterCellOrigin is cell k's top-left texel.
@@ -57,10 +60,8 @@ func scatterAtlas() (albedo, normal *image.RGBA, tops []float32) {
 		switch {
 		case k < broadleafs:
 			d.conifer(uint64(k), (k-conifers)%4)
-		case k < rocks:
-			d.broadleaf(uint64(k), (k-broadleafs)%4)
 		case k < blobCell:
-			d.rock(uint64(k))
+			d.broadleaf(uint64(k), (k-broadleafs)%4)
 		default:
 			d.blob()
 		}
@@ -161,12 +162,12 @@ func (d *drawing) conifer(seed uint64, style int) {
 	half := fw * (0.40 + 0.08*hashUnit(seed, 2, 0))
 	crownTop := top
 	tiers := 9 + int(5*hashUnit(seed, 3, 0))
-	droop, power := 0.28, 0.95
+	droop, power := 0.45, 0.95
 	green := [3]float64{0.030 + 0.010*hashUnit(seed, 4, 0), 0.052 + 0.014*hashUnit(seed, 5, 0), 0.030 + 0.008*hashUnit(seed, 6, 0)}
 	switch style {
 	case fir:
 		half *= 0.72
-		droop, power = 0.12, 0.7
+		droop, power = 0.25, 0.7
 		tiers += 4
 		green = [3]float64{green[0] * 0.85, green[1] * 0.95, green[2] * 1.15}
 	case pine:
@@ -177,7 +178,7 @@ func (d *drawing) conifer(seed uint64, style int) {
 		green = [3]float64{green[0] * 1.15, green[1] * 1.05, green[2] * 0.8}
 	case larch:
 		half *= 0.78
-		droop, power = 0.35, 1.0
+		droop, power = 0.45, 1.0
 		green = [3]float64{green[0] * 1.5, green[1] * 1.4, green[2] * 0.9}
 	}
 	bark := [3]float64{0.07, 0.052, 0.036}
@@ -244,9 +245,12 @@ func (d *drawing) conifer(seed uint64, style int) {
 			n := [3]float64{nx * 0.9, 0.45 + 0.35*(1-frac), math.Sqrt(max(1-nx*nx, 0.05))}
 			n[0] += 0.5 * (scatterNoise(seed+13, fx/3, fy/3) - 0.5)
 			n[1] += 0.6 * (clump - 0.5)
-			// Inside the crown, under each tier and low down, less sky.
-			sky := (0.45 + 0.55*min(r, 1)) * (0.6 + 0.4*(1-frac)) * (1 - 0.45*v*v)
-			shade := 0.75 + 0.5*clump
+			// Each tier reads as a layer: a dark band in the shade of the
+			// tier above it, its branches lit below that.
+			band := 0.4 + 0.6*smoothstep01(frac/0.3)
+			// Inside the crown and low down, less sky.
+			sky := (0.45 + 0.55*min(r, 1)) * band * (1 - 0.45*v*v)
+			shade := (0.75 + 0.5*clump) * (0.6 + 0.4*band)
 			c := [3]float64{green[0] * shade, green[1] * shade, green[2] * shade}
 			d.put(x, y, c, a, n, sky)
 		}
@@ -261,209 +265,196 @@ const (
 	bushy        // a young tree: a crown from near the ground
 )
 
-// broadleaf draws a broadleaf tree of the given style: a trunk and a
-// crown of many overlapping clumps over a solid core (the crown's shaded
-// inside), lobed rather than a ball on a stick.
+// branch is a limb of a drawn tree: a tapered segment.
+type branch struct{ x0, y0, x1, y1, w0, w1 float64 }
+
+// broadleaf draws a broadleaf tree of the given style as a painter would
+// at 5–50 m: a trunk that forks into limbs and those into branches, and
+// the foliage in clusters of leaves at the branches' outer parts, each
+// cluster lit like a ball and broken into leaves at its edge, with sky
+// between the clusters where the limbs show: not one ball of cotton.
 func (d *drawing) broadleaf(seed uint64, style int) {
 	const w, h = scatterCellW, scatterCellH
 	fw, fh := float64(w), float64(h)
 	green := [3]float64{0.048 + 0.014*hashUnit(seed, 4, 0), 0.080 + 0.018*hashUnit(seed, 5, 0), 0.028 + 0.01*hashUnit(seed, 6, 0)}
 	bark := [3]float64{0.065, 0.055, 0.045}
-	cx := fw/2 + fw*0.06*(hashUnit(seed, 7, 0)-0.5)
-	// The crown from its top (near the cell's top) down to its lowest
-	// branches: most of the tree's height, so that little trunk shows.
+	cx := fw/2 + fw*0.05*(hashUnit(seed, 7, 0)-0.5)
 	crownTop := fh * (0.01 + 0.02*hashUnit(seed, 1, 0))
-	crownLow := fh * (0.76 + 0.06*hashUnit(seed, 9, 0))
+	crownLow := fh * (0.70 + 0.06*hashUnit(seed, 9, 0))
 	rx := fw * (0.44 + 0.04*hashUnit(seed, 8, 0))
-	lobes, clumpR := 42, 0.10
+	limbs, clusterR, fill := 5, 0.075, 1.0
 	switch style {
 	case oak:
-		crownLow = fh * (0.70 + 0.06*hashUnit(seed, 9, 0))
+		crownLow = fh * (0.66 + 0.06*hashUnit(seed, 9, 0))
 		rx = fw * 0.48
-		lobes, clumpR = 30, 0.13
+		limbs, clusterR = 6, 0.085
 		green = [3]float64{green[0] * 0.9, green[1] * 0.9, green[2] * 0.9}
 	case birch:
-		rx = fw * (0.27 + 0.04*hashUnit(seed, 8, 0))
-		crownLow = fh * 0.80
-		lobes, clumpR = 50, 0.07
+		rx = fw * (0.28 + 0.04*hashUnit(seed, 8, 0))
+		crownLow = fh * 0.78
+		limbs, clusterR, fill = 4, 0.06, 0.85
 		green = [3]float64{green[0] * 1.35, green[1] * 1.25, green[2] * 0.9}
 		bark = [3]float64{0.45, 0.43, 0.40}
 	case bushy:
-		crownTop = fh * 0.12
-		crownLow = fh * 0.93
+		crownTop = fh * 0.10
+		crownLow = fh * 0.90
 		rx = fw * 0.47
-		lobes, clumpR = 46, 0.11
+		limbs, clusterR, fill = 6, 0.08, 1.15
 	}
 	cy := (crownTop + crownLow) / 2
 	ry := (crownLow - crownTop) / 2
-	// The trunk, up into the crown.
-	for y := int(cy); y < h; y++ {
-		fy := float64(y) + 0.5
-		tw := 0.032 * fw * (1 + 0.8*fy/fh)
-		for x := 0; x < w; x++ {
-			u := (float64(x) + 0.5 - fw/2) / tw
-			if math.Abs(u) < 1 {
-				c := bark
-				if style == birch && scatterNoise(seed+3, float64(x)/6, fy/1.5) < 0.3 {
-					c = [3]float64{0.05, 0.045, 0.04} // the dark bands of a birch
-				}
-				d.put(x, y, c, 1, [3]float64{u, 0, math.Sqrt(1 - u*u)}, 0.4)
-			}
-		}
-	}
-	// The crown's outline: an ellipse whose radius wanders with the
-	// angle (big lobes), flattened below like a real crown's underside.
+	// The crown's outline wanders with the angle: a few big lobes.
 	lobe := func(ang float64) float64 {
-		return 0.82 + 0.3*scatterNoise(seed+41, ang*1.6+20, 0.5)
+		return 0.85 + 0.25*scatterNoise(seed+41, ang*1.6+20, 0.5)
 	}
-	// The core: the crown's inside, in its own shade, solid.
-	for y := int(crownTop); y <= int(crownLow)+1; y++ {
-		for x := 0; x < w; x++ {
-			u, v := (float64(x)+0.5-cx)/rx, (float64(y)+0.5-cy)/ry
-			r := math.Hypot(u, v) / (0.76 * lobe(math.Atan2(v, u)))
-			if r < 1 {
-				c := [3]float64{green[0] * 0.55, green[1] * 0.55, green[2] * 0.55}
-				d.put(x, y, c, min(1, (1-r)/0.1), [3]float64{u, -v, 0.6}, 0.2+0.2*(1-max(v, 0)))
+	// The skeleton: the trunk up to the fork low in the crown, limbs
+	// fanning out and up from it towards the outline, each with two or
+	// three branches off its outer half.
+	forkY := cy + 0.55*ry
+	trunkW := 0.030 * fw
+	if style == bushy {
+		forkY = crownLow - 0.05*fh
+	}
+	bs := []branch{{cx, fh, cx, forkY, trunkW * 1.25, trunkW}}
+	for i := range limbs {
+		// From −70° to +70° off the vertical, jittered.
+		t := (float64(i)+0.5)/float64(limbs)*2 - 1
+		ang := t*1.2 + 0.25*(hashUnit(seed, 50, i)-0.5)
+		dx, dy := math.Sin(ang), -math.Cos(ang)
+		sy := forkY - 0.15*ry*hashUnit(seed, 51, i)
+		// To about four fifths of the way to the outline in that direction.
+		reach := 0.0
+		for {
+			u, v := dx*(reach+2)/rx, (sy+dy*(reach+2)-cy)/ry
+			if math.Hypot(u, v) > lobe(math.Atan2(v, u)) {
+				break
 			}
+			reach += 2
+		}
+		reach *= 0.8
+		x1, y1 := cx+dx*reach, sy+dy*reach
+		lw := trunkW * (0.55 + 0.15*hashUnit(seed, 52, i))
+		bs = append(bs, branch{cx, sy, x1, y1, lw, lw * 0.35})
+		for j := range 2 + int(2*hashUnit(seed, 53, i)) {
+			f := 0.45 + 0.4*hashUnit(seed, 54, i*8+j)
+			bx, by := cx+(x1-cx)*f, sy+(y1-sy)*f
+			side := 1.0
+			if j%2 == 1 {
+				side = -1
+			}
+			ba := ang + side*(0.5+0.4*hashUnit(seed, 55, i*8+j))
+			bl := reach * (0.3 + 0.25*hashUnit(seed, 56, i*8+j))
+			ex, ey := bx+math.Sin(ba)*bl, by-math.Cos(ba)*bl
+			// A twig out of the leaves would be a line in the sky.
+			u, v := (ex-cx)/rx, (ey-cy)/ry
+			if l := math.Hypot(u, v) / (0.9 * lobe(math.Atan2(v, u))); l > 1 {
+				ex, ey = cx+(ex-cx)/l, cy+(ey-cy)/l
+			}
+			bs = append(bs, branch{bx, by, ex, ey, lw * 0.45, lw * 0.15})
 		}
 	}
-	// Clumps: balls inside the lobed outline, drawn from the back to the
-	// front.
-	type ball struct{ x, y, z, r float64 }
-	var balls []ball
-	n := lobes + int(12*hashUnit(seed, 2, 0))
+	for _, b := range bs {
+		d.limb(b, bark, seed, style == birch)
+	}
+	// The clusters: along each branch's outer part and at its tip, and
+	// more filling the crown's outline; those deep in the crown (its back)
+	// first, so the outer ones overlap them.
+	type cluster struct{ x, y, z, r float64 }
+	var cs []cluster
+	add := func(x, y float64, k int) {
+		r := fw * clusterR * (0.75 + 0.5*hashUnit(seed, 60, k))
+		u, v := (x-cx)/rx, (y-cy)/ry
+		if l := math.Hypot(u, v) / lobe(math.Atan2(v, u)); l > 1 {
+			x, y = cx+(x-cx)/l, cy+(y-cy)/l // inside the outline
+		}
+		cs = append(cs, cluster{x, y, hashUnit(seed, 61, k), r})
+	}
+	k := 0
+	for _, b := range bs[1:] {
+		for f := 0.5; f <= 1.01; f += 0.25 {
+			k++
+			add(b.x0+(b.x1-b.x0)*f+fw*0.04*(hashUnit(seed, 62, k)-0.5), b.y0+(b.y1-b.y0)*f+fw*0.04*(hashUnit(seed, 63, k)-0.5), k)
+		}
+	}
+	n := int(fill * 50)
 	for i := range n {
-		a := 2 * math.Pi * hashUnit(seed, 20, i)
-		s := math.Sqrt(hashUnit(seed, 21, i))
-		r := fw * (clumpR + 0.06*hashUnit(seed, 22, i))
+		k++
+		a := 2 * math.Pi * hashUnit(seed, 64, i)
+		s := math.Sqrt(hashUnit(seed, 65, i)) // even over the crown's area
 		l := lobe(a)
-		bx := cx + math.Cos(a)*s*(rx*l-r*0.8)
-		by := cy + math.Sin(a)*s*(ry*l-r*0.8)
-		// Clumps on the crown's rim stand in front less often.
-		z := hashUnit(seed, 23, i) * (1 - 0.5*s)
-		balls = append(balls, ball{bx, by, z, r})
+		add(cx+math.Cos(a)*s*rx*l*0.85, cy+math.Sin(a)*s*ry*l*0.85, k)
 	}
-	for i := 1; i < len(balls); i++ {
-		for j := i; j > 0 && balls[j].z < balls[j-1].z; j-- {
-			balls[j], balls[j-1] = balls[j-1], balls[j]
-		}
-	}
-	for bi, b := range balls {
-		for y := int(b.y - b.r - 2); y <= int(b.y+b.r+2); y++ {
-			for x := int(b.x - b.r - 2); x <= int(b.x+b.r+2); x++ {
-				fx, fy := float64(x)+0.5-b.x, float64(y)+0.5-b.y
-				// A leafy edge: the radius wanders.
-				ang := math.Atan2(fy, fx)
-				rr := b.r * (0.85 + 0.25*scatterNoise(seed+uint64(bi)*977, ang*2.5+10, 0.5))
-				dist := math.Hypot(fx, fy) / rr
-				if dist >= 1.08 {
+	slices.SortFunc(cs, func(a, b cluster) int { return cmp.Compare(a.z, b.z) })
+	for ci, c := range cs {
+		// A cluster low in the crown or deep in it is in the crown's shade.
+		depth := 0.55 + 0.45*c.z
+		for y := int(c.y - c.r - 2); y <= int(c.y+c.r+2); y++ {
+			for x := int(c.x - c.r - 2); x <= int(c.x+c.r+2); x++ {
+				fx, fy := float64(x)+0.5-c.x, float64(y)+0.5-c.y
+				dist := math.Hypot(fx, fy) / c.r
+				if dist >= 1.15 {
 					continue
 				}
-				a := min(1, (1.08-dist)/0.1)
-				leaf := scatterNoise(seed+31, float64(x)/1.7, float64(y)/1.7)
-				// Gaps between leaves only on the crown's rim.
-				rim := math.Hypot((float64(x)-cx)/rx, (float64(y)-cy)/ry)
-				if leaf < 0.3 && dist > 0.6 && rim > 0.92 {
-					a *= leaf / 0.3
+				// Leaves: fine noise, a few texels a leaf; towards the
+				// cluster's edge fewer of them stay, so the edge is
+				// leaves against the sky, not a round line.
+				leaf := scatterNoise(seed+31+uint64(ci%3), float64(x)/2.3, float64(y)/2.3)
+				need := 0.12 + 0.75*smoothstep01((dist-0.45)/0.7)
+				if leaf < need {
+					continue
 				}
+				a := min(1, (leaf-need)/0.05)
 				dd := min(dist, 1)
 				nz := math.Sqrt(1 - dd*dd)
-				// A ball's normal, tilted out from the crown's centre.
-				nrm := [3]float64{fx/rr + 0.6*(b.x-cx)/rx, -fy/rr*0.9 - 0.5*(b.y-cy)/ry, nz + 0.2}
-				nrm[0] += 0.6 * (leaf - 0.5)
-				nrm[1] += 0.6 * (scatterNoise(seed+37, float64(x)/2.2, float64(y)/2.2) - 0.5)
-				// Clumps deep in the crown (behind, low) see less sky.
-				sky := (0.5 + 0.5*b.z) * (0.7 + 0.3*(1-dd)) * (1 - 0.3*max(fy/rr, 0)) * (1 - 0.45*max((b.y-cy)/ry, 0))
-				shade := 0.8 + 0.4*leaf
-				c := [3]float64{green[0] * shade, green[1] * shade, green[2] * shade}
-				d.put(x, y, c, a, nrm, sky)
+				nrm := [3]float64{fx/c.r + 0.6*(c.x-cx)/rx, -fy/c.r*0.9 - 0.5*(c.y-cy)/ry, nz + 0.2}
+				nrm[0] += 0.8 * (leaf - 0.5)
+				nrm[1] += 0.8 * (scatterNoise(seed+37, float64(x)/2.1, float64(y)/2.1) - 0.5)
+				sky := depth * (0.7 + 0.3*(1-dd)) * (1 - 0.35*max(fy/c.r, 0)) * (1 - 0.45*max((c.y-cy)/ry, 0))
+				shade := (0.7 + 0.6*leaf) * (0.75 + 0.25*depth)
+				col := [3]float64{green[0] * shade, green[1] * shade, green[2] * shade}
+				d.put(x, y, col, a, nrm, sky)
 			}
 		}
 	}
 }
 
-// rock draws a boulder: an angular outline (straight edges between a few
-// corners, as broken rock has), flat below, its face split into facets
-// that each catch the light their own way, with cracks between them.
-func (d *drawing) rock(seed uint64) {
+// limb draws branch b in bark colour c, rounded across (its normal turns
+// with the distance from its axis); a birch's bark has dark bands.
+func (d *drawing) limb(b branch, c [3]float64, seed uint64, birch bool) {
 	const w, h = scatterCellW, scatterCellH
-	fw, fh := float64(w), float64(h)
-	grey := 0.15 + 0.08*hashUnit(seed, 1, 0)
-	// Some rocks are low slabs, some taller blocks.
-	tall := 1.1 + 0.8*hashUnit(seed, 3, 0)
-	warm := 0.96 + 0.08*hashUnit(seed, 2, 0)
-	// The outline: corners over the upper half, their radii random.
-	const corners = 9
-	var rad [corners + 1]float64
-	for i := range rad {
-		rad[i] = 0.62 + 0.38*hashUnit(seed, 30, i)
+	lx, ly := b.x1-b.x0, b.y1-b.y0
+	l2 := lx*lx + ly*ly
+	if l2 < 1e-9 {
+		return
 	}
-	rad[0], rad[corners] = 0.9+0.1*hashUnit(seed, 31, 0), 0.9+0.1*hashUnit(seed, 31, 1)
-	outline := func(ang float64) float64 { // ang 0 … π, right to left
-		t := ang / math.Pi * corners
-		i := min(int(t), corners-1)
-		f := t - float64(i)
-		// Straight edges between corners: the radius along a chord.
-		a0, a1 := float64(i)*math.Pi/corners, float64(i+1)*math.Pi/corners
-		x0, y0 := rad[i]*math.Cos(a0), rad[i]*math.Sin(a0)
-		x1, y1 := rad[i+1]*math.Cos(a1), rad[i+1]*math.Sin(a1)
-		x, y := x0+(x1-x0)*f, y0+(y1-y0)*f
-		return math.Hypot(x, y)
-	}
-	// Facets: seed points over the face, each with its own tilt.
-	type facet struct{ x, y, nx, ny, nz, shade float64 }
-	var fs []facet
-	for i := range 9 {
-		fx := 2*hashUnit(seed, 10, i) - 1
-		fy := hashUnit(seed, 11, i)
-		nx := fx*0.8 + 0.7*(hashUnit(seed, 12, i)-0.5)
-		ny := 0.2 + fy*0.9 + 0.5*(hashUnit(seed, 13, i)-0.5)
-		fs = append(fs, facet{fx, fy, nx, ny, 0.8, 0.85 + 0.3*hashUnit(seed, 14, i)})
-	}
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			u := (float64(x) + 0.5 - fw/2) / (fw / 2) // −1 … 1
-			v := (float64(y) + 0.5) / fh              // 0 top … 1 bottom
-			// 0 at the bottom; the cell is twice as tall as wide, the
-			// quad about 0.7 times, so this keeps the outline's shape.
-			yy := (1 - v) * tall
-			r := math.Hypot(u, yy)
-			edge := outline(math.Atan2(yy, u))
-			if r >= edge || v > 0.99 {
+	ww := max(b.w0, b.w1)
+	for y := int(min(b.y0, b.y1) - ww - 1); y <= int(max(b.y0, b.y1)+ww+1); y++ {
+		for x := int(min(b.x0, b.x1) - ww - 1); x <= int(max(b.x0, b.x1)+ww+1); x++ {
+			if x < 0 || y < 0 || x >= w || y >= h {
 				continue
 			}
-			a := min(1, (edge-r)/0.03)
-			// The nearest facet and the distance to the next: cracks.
-			d1, d2, bi := math.Inf(1), math.Inf(1), 0
-			for i, f := range fs {
-				dd := math.Hypot(u-f.x, yy-f.y*edge)
-				if dd < d1 {
-					d1, d2, bi = dd, d1, i
-				} else if dd < d2 {
-					d2 = dd
-				}
+			px, py := float64(x)+0.5-b.x0, float64(y)+0.5-b.y0
+			t := min(max((px*lx+py*ly)/l2, 0), 1)
+			ex, ey := px-t*lx, py-t*ly
+			hw := b.w0 + (b.w1-b.w0)*t
+			// The signed distance across the axis, in half-widths.
+			u := (ex*ly - ey*lx) / math.Sqrt(l2) / max(hw, 0.5)
+			if math.Abs(u) >= 1 || math.Hypot(ex, ey) > hw+0.5 {
+				continue
 			}
-			f := fs[bi]
-			// Towards the outline the face turns away.
-			out := r / edge
-			n := [3]float64{f.nx + 0.8*u*out*out, f.ny + 0.6*yy*out*out, f.nz * (1 - 0.6*out*out)}
-			grain := scatterNoise(seed+5, float64(x)/2.5, float64(y)/2.5)
-			lichen := scatterNoise(seed+7, float64(x)/5, float64(y)/5)
-			g := grey * f.shade * (0.85 + 0.3*grain)
-			c := [3]float64{g * warm, g, g / warm}
-			if lichen > 0.74 && yy > 0.3 {
-				c = [3]float64{c[0] * 1.3, c[1] * 1.25, c[2] * 0.8}
+			col := c
+			if birch && scatterNoise(seed+3, float64(x)/6, float64(y)/1.5) < 0.3 {
+				col = [3]float64{0.05, 0.045, 0.04} // the dark bands of a birch
 			}
-			if d2-d1 < 0.025 { // a crack between facets
-				c = [3]float64{c[0] * 0.55, c[1] * 0.55, c[2] * 0.55}
-			}
-			// The foot, in the soil, is darker and sees less sky.
-			foot := min(yy/0.12, 1)
-			c = [3]float64{c[0] * (0.6 + 0.4*foot), c[1] * (0.6 + 0.4*foot), c[2] * (0.6 + 0.4*foot)}
-			sky := 0.5 + 0.5*min(yy/edge, 1)
-			d.put(x, y, c, a, n, sky)
+			a := min(1, (1-math.Abs(u))*max(hw, 0.5))
+			d.put(x, y, col, a, [3]float64{u, 0.1, math.Sqrt(1 - u*u)}, 0.35)
 		}
 	}
+}
+
+func smoothstep01(t float64) float64 {
+	t = min(max(t, 0), 1)
+	return t * t * (3 - 2*t)
 }
 
 // blob draws the soft shadow under a tree: dark in the middle, fading
