@@ -218,9 +218,23 @@ func (r ref) finish(col rgbf, seen mgl32.Vec3) rgbf {
 	ms := r.multipleScattering(t)
 	for i := range col {
 		col[i] = col[i]*tr[i] + in[i]*ms
+	}
+	col = shoulder(col)
+	for i := range col {
 		col[i] = 255 * math.Pow(math.Min(math.Max(col[i], 0), 1), 1/r.gamma)
 	}
 	return col
+}
+
+// shoulder is the shaders' highlight roll-off: above a linear 0.7 the
+// brightest channel rolls off towards 1, the others scaled with it.
+func shoulder(c rgbf) rgbf {
+	const k = 0.7
+	m := max(c[0], c[1], c[2])
+	if m <= k {
+		return c
+	}
+	return c.scale((k + (1-k)*(1-math.Exp(-(m-k)/(1-k)))) / m)
 }
 
 // shaded is the lit colour (linear) of materials mixed by weights w in
