@@ -218,9 +218,23 @@ func (r ref) finish(col rgbf, seen mgl32.Vec3) rgbf {
 	ms := r.multipleScattering(t)
 	for i := range col {
 		col[i] = col[i]*tr[i] + in[i]*ms
+	}
+	col = shoulder(col)
+	for i := range col {
 		col[i] = 255 * math.Pow(math.Min(math.Max(col[i], 0), 1), 1/r.gamma)
 	}
 	return col
+}
+
+// shoulder is the shaders' highlight roll-off: above a linear 0.7 the
+// brightest channel rolls off towards 1, the others scaled with it.
+func shoulder(c rgbf) rgbf {
+	const k = 0.7
+	m := max(c[0], c[1], c[2])
+	if m <= k {
+		return c
+	}
+	return c.scale((k + (1-k)*(1-math.Exp(-(m-k)/(1-k)))) / m)
 }
 
 // shaded is the lit colour (linear) of materials mixed by weights w in
@@ -415,12 +429,15 @@ func (r ref) ruleWeights(p, n mgl32.Vec3, height float64) ([4]float64, [4]rgbf, 
 	snowLine := float64(r.v.SnowLine)
 	above, score := ruleScore(ny, 0, height, snowLine, metre, noise)
 	rock := smoothstep64(0.19, 0.31, score)
-	scree := smoothstep64(0.10, 0.19, score) * (1 - rock) * (0.35 + 0.45*above)
+	// Scree lies only at the foot of rock, in hollows (convexity below
+	// about −0.035): none on the reference's plane, convexity 0.
+	scree := smoothstep64(0.10, 0.19, score) * (1 - rock) * (0.35 + 0.45*above) * (1 - smoothstep64(-0.08, -0.035, 0))
 	s := mgl32.Vec2{r.sun[0] + 1e-6, r.sun[2]}.Normalize()
 	away := -float64(s.Dot(mgl32.Vec2{n[0], n[2]}))
 	sm := math.Min(metre, 1.0/3000) // terrain.kage's snowRelief
-	line := snowLine - 150*sm*away*(1-ny)*2 + 200*sm*(noise-0.5)
-	snow := smoothstep64(line-100*sm, line+200*sm, height)
+	n3 := valueNoise(qx*60+3.7, qy*60+3.7, &sure)
+	line := snowLine - 250*sm*away*math.Min(4*(1-ny), 1) + 250*sm*(noise-0.5) + 150*sm*(n3-0.5)
+	snow := smoothstep64(line-250*sm, line+250*sm, height)
 	cosHi := math.Cos(float64(r.v.SnowSlope-8) * math.Pi / 180)
 	cosLo := math.Cos(float64(r.v.SnowSlope) * math.Pi / 180)
 	snow *= smoothstep64(cosLo, cosHi, ny)

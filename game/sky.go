@@ -109,7 +109,12 @@ func lightOf(v *Viewer) skyLight {
 		rel := sunT[c] / high[c]
 		sl.sun[c] = v.SunColor[c] * rel
 		sl.disc[c] = rel
-		sl.zenith[c] = v.SkyColor[c] * (1 - 0.6*t)
+		// The sky's light dims far less than the sun's as the sun sinks
+		// (at 5° the clear sky still gives the ground about a third of
+		// its noon irradiance while the direct beam on the level falls
+		// to a few per cent), and the eye adapts to it: the side of a hill away
+		// from a low sun is shaded, not black.
+		sl.zenith[c] = v.SkyColor[c] * (1 - duskSkyDim*t)
 		sl.airSun[c] = airSunGain * sunT[c]
 		// The sky's light on the air: the horizon's colour, dimming as
 		// the sun sinks and the sky darkens.
@@ -118,6 +123,10 @@ func lightOf(v *Viewer) skyLight {
 	}
 	return sl
 }
+
+// duskSkyDim is how much of the sky's light on the ground is gone with
+// the sun at the horizon.
+const duskSkyDim = 0.25
 
 // The brightness of the air's light: the sun's scattered once and the
 // sky's scattered again, relative to the ground's light (a white level
