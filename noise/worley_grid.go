@@ -25,7 +25,7 @@ type worleyGrid struct {
 	nc int       // prepared columns: every sample's cell ± 2
 	c  []int32   // per sample: its cell's prepared column
 	u  []float64 // per sample: its offset in the cell
-	// gx2 holds per sample the squared gaps cellGap(oi, u)² to the
+	// gx2 holds per sample the squared gaps gap(oi, u)² to the
 	// columns oi = −2, −1, 1, 2 away, which bound the ring's distances.
 	gx2 [][4]float64
 	// With a vector kernel, the whole blocks of laneWidth samples from the
@@ -77,7 +77,7 @@ func newWorleyGrid(n worleyNoise, xs []float64) *worleyGrid {
 		cells[k], g.u[k] = i, u
 		lo, hi = min(lo, i), max(hi, i)
 		for s, oi := range [4]int{-2, -1, 1, 2} {
-			gx := cellGap(oi, u)
+			gx := n.gap(oi, u)
 			g.gx2[k][s] = float64(gx * gx)
 		}
 	}
@@ -145,7 +145,7 @@ func (r *worleyRows) lattice(j int) (rows [5][]vec2, offs [5]int64) {
 		if !r.have[s] || r.held[s] != j+oj {
 			key := rowKey(g.n.key, j+oj)
 			for c := range f {
-				f[c] = featurePoint(key, g.i0+c)
+				f[c] = g.n.featurePoint(key, g.i0+c)
 			}
 			r.held[s], r.have[s] = j+oj, true
 		}
@@ -156,7 +156,7 @@ func (r *worleyRows) lattice(j int) (rows [5][]vec2, offs [5]int64) {
 
 // worleyRowTerms is what a row shares: its lattice rows' feature points
 // (and their byte offsets in feat, for the kernels) and the squared gaps
-// cellGap(oj, v)² of the rows oj = −2 … 2 away.
+// gap(oj, v)² of the rows oj = −2 … 2 away.
 type worleyRowTerms struct {
 	rows [5][]vec2
 	offs [5]int64
@@ -169,7 +169,7 @@ func (r *worleyRows) terms(y float64) worleyRowTerms {
 	t := worleyRowTerms{v: v}
 	t.rows, t.offs = r.lattice(j)
 	for oj := -2; oj <= 2; oj++ {
-		gy := cellGap(oj, v)
+		gy := r.g.n.gap(oj, v)
 		t.gy2[oj+2] = float64(gy * gy)
 	}
 	return t

@@ -1,0 +1,217 @@
+package noise
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// worleyJitters are the bounded jitters the tests try: the regular lattice
+// (every point at its cell's centre), values on both sides of the bounds
+// below which F2 − F1 (about 0.3) and F1 (about 0.65) need no ring cell,
+// FastNoise2's default (its points within 0.437 of the centre), and full.
+var worleyJitters = []float64{0, 0.2, 0.3, 0.5, 0.65, 0.7, 0.874, 0.99, 1}
+
+// bruteWorley is the reference for a Worley basis of any jitter: the
+// cellular search without pruning, over the 7×7 cells around the sample
+// (far more than any point can need), the inner 3×3 first and then the
+// rest in row order, each offset by the point form's expression. The
+// pruned searches skip only cells that could not change what they
+// return, so they must give its values and gradients bit for bit.
+func bruteWorley(n worleyNoise, x, y float64) (v, dx, dy float64) {
+	i, u := floorFrac(x)
+	j, w := floorFrac(y)
+	near := worleyNearest{d1: math.Inf(1), d2: math.Inf(1)}
+	for pass := range 2 {
+		for oj := -3; oj <= 3; oj++ {
+			r := rowKey(n.key, j+oj)
+			for oi := -3; oi <= 3; oi++ {
+				inner := oi >= -1 && oi <= 1 && oj >= -1 && oj <= 1
+				if inner != (pass == 0) {
+					continue
+				}
+				f := n.featurePoint(r, i+oi)
+				o := vec2{float64(oi) + f.x - u, float64(oj) + f.y - w}
+				near.add(o, float64(o.x*o.x)+float64(o.y*o.y))
+			}
+		}
+	}
+	return n.distanceEval(near)
+}
+
+// TestWorleyJitterOneIsToday checks that jitter 1 is NewWorley, and that
+// NewWorley's feature points are still the hash's raw jitter (today's maps,
+// bit for bit), by the brute-force search over those raw points.
+func TestWorleyJitterOneIsToday(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 1))
+	for _, mode := range []WorleyMode{F1, F2MinusF1} {
+		b, err := NewWorleyJitter(5, mode, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b != NewWorley(5, mode) {
+			t.Fatalf("mode %d: NewWorleyJitter(…, 1) = %+v, want NewWorley's %+v", mode, b, NewWorley(5, mode))
+		}
+		n := b.(worleyNoise)
+		for range 20000 {
+			x, y := 200*r.Float64()-100, 200*r.Float64()-100
+			i, u := floorFrac(x)
+			j, v := floorFrac(y)
+			var d []float64
+			for oj := -3; oj <= 3; oj++ {
+				for oi := -3; oi <= 3; oi++ {
+					h := hashCell(rowKey(n.key, j+oj), i+oi)
+					fx, fy := float64(float64(h>>32)*0x1p-32), float64(float64(uint32(h))*0x1p-32)
+					ox, oy := float64(oi)+fx-u, float64(oj)+fy-v
+					d = append(d, float64(ox*ox)+float64(oy*oy))
+				}
+			}
+			d1, d2 := smallestTwo(d)
+			want := n.distanceValue(worleyNearest{d1: d1, d2: d2})
+			if got := n.Value(x, y); !same(got, want) {
+				t.Fatalf("mode %d at (%v, %v): Value = %v, raw-jitter reference %v", mode, x, y, got, want)
+			}
+		}
+	}
+}
+
+func smallestTwo(d []float64) (d1, d2 float64) {
+	d1, d2 = math.Inf(1), math.Inf(1)
+	for _, e := range d {
+		d1, d2 = min(d1, e), min(d2, max(d1, e))
+	}
+	return d1, d2
+}
+
+// TestWorleyJitterBounds checks that every feature point of a bounded
+// jitter lies in its band [lo, hi], which the pruning gaps are built from,
+// that the band is the centred square of side J, and that jitter 0 puts
+// every point at its cell's centre.
+func TestWorleyJitterBounds(t *testing.T) {
+	for _, jitter := range worleyJitters {
+		b, err := NewWorleyJitter(3, F1, jitter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := b.(worleyNoise)
+		if math.Abs(n.lo-(0.5-jitter/2)) > 1e-15 || math.Abs(n.hi-(0.5+jitter/2)) > 1e-15 {
+			t.Fatalf("jitter %v: band [%v, %v], want [%v, %v]", jitter, n.lo, n.hi, 0.5-jitter/2, 0.5+jitter/2)
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for j := -50; j < 50; j++ {
+			r := rowKey(n.key, j)
+			for i := -50; i < 50; i++ {
+				f := n.featurePoint(r, i)
+				for _, c := range []float64{f.x, f.y} {
+					if !(c >= n.lo && c <= n.hi && c < 1) {
+						t.Fatalf("jitter %v: cell (%d, %d)'s point %v outside [%v, %v]", jitter, i, j, f, n.lo, n.hi)
+					}
+					lo, hi = min(lo, c), max(hi, c)
+				}
+			}
+		}
+		if jitter == 0 && (lo != 0.5 || hi != 0.5) {
+			t.Fatalf("jitter 0: points span [%v, %v], want all at 0.5", lo, hi)
+		}
+		if jitter > 0 && (lo > n.lo+0.01*jitter || hi < n.hi-0.01*jitter) {
+			t.Fatalf("jitter %v: 10⁴ points span only [%v, %v] of [%v, %v]", jitter, lo, hi, n.lo, n.hi)
+		}
+	}
+	for _, bad := range []float64{-0.01, 1.01, math.NaN(), math.Inf(1)} {
+		if _, err := NewWorleyJitter(1, F1, bad); err == nil {
+			t.Errorf("NewWorleyJitter accepted jitter %v", bad)
+		}
+	}
+}
+
+// TestWorleyJitterPointsMatchBrute checks the point forms of every bounded
+// jitter against the unpruned search, bit for bit, at random points and
+// near lattice corners and cell centres, where the ring's cells and ties
+// matter most.
+func TestWorleyJitterPointsMatchBrute(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 3))
+	for _, jitter := range worleyJitters {
+		for _, mode := range []WorleyMode{F1, F2MinusF1} {
+			b, err := NewWorleyJitter(11, mode, jitter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := b.(worleyNoise)
+			for k := range 20000 {
+				x, y := 400*r.Float64()-200, 400*r.Float64()-200
+				switch k % 4 {
+				case 1: // near a lattice corner
+					x, y = math.Round(x)+0.01*r.Float64()-0.005, math.Round(y)+0.01*r.Float64()-0.005
+				case 2: // on a lattice line or at a centre
+					x, y = math.Floor(x), math.Floor(y)+0.5
+				}
+				checkWorleyBrute(t, fmt.Sprintf("jitter %v mode %d point", jitter, mode), n, x, y, n.Value(x, y))
+				v, dx, dy := n.Eval(x, y)
+				wv, wx, wy := bruteWorley(n, x, y)
+				if !same(v, wv) || !same(dx, wx) || !same(dy, wy) {
+					t.Fatalf("jitter %v mode %d: Eval(%v, %v) = (%v, %v, %v), brute force (%v, %v, %v)", jitter, mode, x, y, v, dx, dy, wv, wx, wy)
+				}
+			}
+		}
+	}
+}
+
+func checkWorleyBrute(t *testing.T, name string, n worleyNoise, x, y, got float64) {
+	t.Helper()
+	if want, _, _ := bruteWorley(n, x, y); !same(got, want) {
+		t.Fatalf("%s: Value(%v, %v) = %v, brute force %v", name, x, y, got, want)
+	}
+}
+
+// TestWorleyJitterGridKernels checks Grids of every bounded jitter, with
+// every kernel this machine runs forced in turn, against the unpruned
+// search bit for bit: Value rows (the vector kernels, with the jitter's
+// gaps) and Eval rows, over the row widths and sample spacings of
+// TestCellularGridPaths.
+func TestWorleyJitterGridKernels(t *testing.T) {
+	widths := []int{7, 9, 100, 257}
+	perCells := []float64{0.45, 1, 3.7, 8}
+	ys := []float64{0.3, 0.5, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125}
+	for _, kernel := range Kernels() {
+		t.Run(string(kernel), func(t *testing.T) {
+			useKernel(t, kernel)
+			for _, jitter := range worleyJitters {
+				for _, mode := range []WorleyMode{F1, F2MinusF1} {
+					b, err := NewWorleyJitter(-7, mode, jitter)
+					if err != nil {
+						t.Fatal(err)
+					}
+					n := b.(worleyNoise)
+					for _, w := range widths {
+						for _, pc := range perCells {
+							xs := make([]float64, w)
+							for k := range xs {
+								xs[k] = -5.31 + float64(k)/pc
+							}
+							name := fmt.Sprintf("kernel %s jitter %v mode %d width %d at %g per cell", kernel, jitter, mode, w, pc)
+							checkCellularKernel(t, name, b, xs, kernel)
+							g := NewGrid(b, xs)
+							values, evals := g.Rows(), g.Rows()
+							v := make([]float64, w)
+							ev, dx, dy := make([]float64, w), make([]float64, w), make([]float64, w)
+							for _, y := range ys {
+								values.Value(y, v)
+								evals.Eval(y, ev, dx, dy)
+								for k, x := range xs {
+									wv, wx, wy := bruteWorley(n, x, y)
+									if !same(v[k], wv) {
+										t.Fatalf("%s: Grid Value at (%v, %v) = %v, brute force %v", name, x, y, v[k], wv)
+									}
+									if !same(ev[k], wv) || !same(dx[k], wx) || !same(dy[k], wy) {
+										t.Fatalf("%s: Grid Eval at (%v, %v) = (%v, %v, %v), brute force (%v, %v, %v)", name, x, y, ev[k], dx[k], dy[k], wv, wx, wy)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
