@@ -215,3 +215,83 @@ func TestWorleyJitterGridKernels(t *testing.T) {
 		})
 	}
 }
+
+// TestWorleyJitterFeaturePoints checks each bounded feature point against
+// its formula, 0.5 + J·(h − 0.5) per axis from the cell's raw hash jitter h.
+func TestWorleyJitterFeaturePoints(t *testing.T) {
+	for _, jitter := range worleyJitters {
+		b, _ := NewWorleyJitter(21, F2MinusF1, jitter)
+		n := b.(worleyNoise)
+		for j := -20; j < 20; j++ {
+			r := rowKey(n.key, j)
+			for i := -20; i < 20; i++ {
+				h := hashJitter(r, i)
+				want := vec2{0.5 + jitter*(h.x-0.5), 0.5 + jitter*(h.y-0.5)}
+				if f := n.featurePoint(r, i); f != want {
+					t.Fatalf("jitter %v cell (%d, %d): point %v, want %v", jitter, i, j, f, want)
+				}
+			}
+		}
+	}
+}
+
+// TestWorleyJitterGaps checks the gaps the ring search prunes by: never
+// more than the offset to any point the cell can hold (else a needed cell
+// would be skipped), and no less than the offset to a point on the band's
+// near edge (else cells would be searched that cannot matter); and that a
+// Grid's tables hold their squares.
+func TestWorleyJitterGaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 4))
+	for _, jitter := range worleyJitters {
+		b, _ := NewWorleyJitter(2, F1, jitter)
+		n := b.(worleyNoise)
+		edgeHi := n.hi
+		if jitter == 1 {
+			edgeHi = 1 - 0x1p-32 // the largest raw jitter
+		}
+		for k := range 5000 {
+			u := r.Float64()
+			switch k {
+			case 0:
+				u = 0
+			case 1:
+				u = 1 - 0x1p-53
+			}
+			for _, o := range []int{-2, -1, 1, 2} {
+				g := n.gap(o, u)
+				for _, f := range []float64{n.lo, edgeHi, n.lo + (edgeHi-n.lo)*r.Float64()} {
+					if off := math.Abs(float64(o) + f - u); g > off {
+						t.Fatalf("jitter %v: gap(%d, %v) = %v beyond the offset %v to a point at %v", jitter, o, u, g, off, f)
+					}
+				}
+				edge := n.lo
+				if o < 0 {
+					edge = n.hi
+				}
+				if off := math.Abs(float64(o) + edge - u); g < off {
+					t.Fatalf("jitter %v: gap(%d, %v) = %v short of the offset %v to the band's edge %v", jitter, o, u, g, off, edge)
+				}
+			}
+		}
+		xs := []float64{-3.2, -0.7, 0, 0.01, 0.5, 0.99, 1, 7.25}
+		g := newWorleyGrid(n, xs)
+		rows := g.rows()
+		for k, x := range xs {
+			_, u := floorFrac(x)
+			for s, o := range [4]int{-2, -1, 1, 2} {
+				if want := n.gap(o, u); g.gx2[k][s] != want*want {
+					t.Fatalf("jitter %v: gx2 of x = %v to column %d is %v, want %v", jitter, x, o, g.gx2[k][s], want*want)
+				}
+			}
+		}
+		for _, y := range []float64{-1.5, 0.25, 3.999} {
+			terms := rows.terms(y)
+			_, v := floorFrac(y)
+			for oj := -2; oj <= 2; oj++ {
+				if want := n.gap(oj, v); terms.gy2[oj+2] != want*want {
+					t.Fatalf("jitter %v: gy2 of y = %v to row %d is %v, want %v", jitter, y, oj, terms.gy2[oj+2], want*want)
+				}
+			}
+		}
+	}
+}
