@@ -86,6 +86,28 @@ func (n worleyNoise) featurePoint(row uint64, i int) vec2 {
 	return vec2{0.5 + float64(n.jitter*(f.x-0.5)), 0.5 + float64(n.jitter*(f.y-0.5))}
 }
 
+// innerOnly says whether the inner 3×3 cells always hold the feature
+// points a sample's value needs, so that the ring need not be searched.
+// With jitter J every point lies within h = (1+J)/2 of each of its cell's
+// sides, and a ring cell's points at least 1 + (1−J)/2 = (3−J)/2 from the
+// sample along one axis. F1 ≤ the own cell's point's distance ≤ √2·h,
+// below (3−J)/2 for J < 0.657. F2 ≤ the farther of the own cell's point and
+// that of the edge neighbour on the sample's nearer side, at most
+// √((1+J/2)² + h²) away, below (3−J)/2 for J < 0.32. The limits used, 0.6
+// and 0.3, leave a margin of 0.07 in distance, far beyond rounding.
+func (n worleyNoise) innerOnly() bool {
+	if n.mode == F1 {
+		return n.jitter <= worleyInnerF1
+	}
+	return n.jitter <= worleyInnerF2F1
+}
+
+// The largest jitters that need no ring search (innerOnly).
+const (
+	worleyInnerF1   = 0.6
+	worleyInnerF2F1 = 0.3
+)
+
 // hashJitter is the uniform jitter in [0, 1)² of lattice cell (i, j), given
 // j's row key: the hash's high and low 32 bits.
 func hashJitter(row uint64, i int) vec2 {

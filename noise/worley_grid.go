@@ -28,6 +28,9 @@ type worleyGrid struct {
 	// gx2 holds per sample the squared gaps gap(oi, u)² to the
 	// columns oi = −2, −1, 1, 2 away, which bound the ring's distances.
 	gx2 [][4]float64
+	// inner is whether the inner 3×3 cells suffice (worleyNoise.innerOnly),
+	// so the value rows search no ring cell.
+	inner bool
 	// With a vector kernel, the whole blocks of laneWidth samples from the
 	// first are its; the Go loop does the rest.
 	kernel Kernel
@@ -90,6 +93,7 @@ func newWorleyGrid(n worleyNoise, xs []float64) *worleyGrid {
 		g.c[k] = int32(i - g.i0)
 	}
 	g.kernel = currentKernel()
+	g.inner = n.innerOnly()
 	if g.kernel != KernelGo {
 		g.blocks = make([]worleyBlock, len(xs)/laneWidth)
 		for b := range g.blocks {
@@ -240,6 +244,9 @@ func (r *worleyRows) distances(t *worleyRowTerms, k int) (d1, d2 float64) {
 			d1, d2 = min(d1, d), min(d2, max(d1, d))
 		}
 	}
+	if g.inner {
+		return d1, d2
+	}
 	gx2 := &g.gx2[k]
 	f1 := g.n.mode == F1
 	for oj := -2; oj <= 2; oj++ {
@@ -277,7 +284,7 @@ func (r *worleyRows) value(y float64, v []float64) {
 	t := r.terms(y)
 	n := r.g.n
 	v = v[:len(r.g.c)]
-	done := worleyLanes(r.g.kernel, n.mode, r.g.blocks, v, r.feat, &t)
+	done := worleyLanes(r.g.kernel, n.mode, r.g.inner, r.g.blocks, v, r.feat, &t)
 	for k := done; k < len(v); k++ {
 		d1, d2 := r.distances(&t, k)
 		v[k] = n.distanceValue(worleyNearest{d1: d1, d2: d2})

@@ -295,3 +295,45 @@ func TestWorleyJitterGaps(t *testing.T) {
 		}
 	}
 }
+
+// TestWorleyInnerBound checks the jitters up to which the inner 3×3 cells
+// suffice (innerOnly) against the brute-force search, at random points
+// and, most, near cell corners, where a ring cell comes closest; and, so
+// that the check can fail, that full jitter does need the ring at some of
+// the same points (jitters just above the limits need it only in
+// configurations too rare for random points to find). The Grids' kernels without the ring are
+// checked against the brute force in TestWorleyJitterGridKernels.
+func TestWorleyInnerBound(t *testing.T) {
+	for _, c := range []struct {
+		mode          WorleyMode
+		limit, beyond float64
+	}{{F1, worleyInnerF1, 1}, {F2MinusF1, worleyInnerF2F1, 1}} {
+		for _, jitter := range []float64{c.limit, c.beyond} {
+			b, _ := NewWorleyJitter(13, c.mode, jitter)
+			n := b.(worleyNoise)
+			if n.innerOnly() != (jitter == c.limit) {
+				t.Fatalf("mode %d jitter %v: innerOnly %v", c.mode, jitter, n.innerOnly())
+			}
+			r := rand.New(rand.NewPCG(39, 5))
+			wrong := 0
+			for k := range 200000 {
+				x, y := 400*r.Float64()-200, 400*r.Float64()-200
+				if k%4 != 0 {
+					x, y = math.Round(x)+0.02*r.Float64()-0.01, math.Round(y)+0.02*r.Float64()-0.01
+				}
+				want := bruteDistances(n, x, y)
+				got := nearest3x3(n, x, y)
+				if got[0] != want[0] || c.mode == F2MinusF1 && got[1] != want[1] {
+					if jitter == c.limit {
+						t.Fatalf("mode %d jitter %v at (%v, %v): 3×3 gives %v, brute force %v", c.mode, jitter, x, y, got, want[:2])
+					}
+					wrong++
+				}
+			}
+			if jitter != c.limit && wrong == 0 {
+				t.Errorf("mode %d jitter %v: the 3×3 cells sufficed at every point tried", c.mode, jitter)
+			}
+			t.Logf("mode %d jitter %v: %d points needed the ring", c.mode, jitter, wrong)
+		}
+	}
+}

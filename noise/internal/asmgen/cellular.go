@@ -53,8 +53,10 @@ func cellularRows() {
 		DATA(8*k, U64(k+1))
 	}
 	for _, s := range []cellISA{cell512{}, cell2{}} {
-		worleyRow(s, false)
-		worleyRow(s, true)
+		for _, ring := range []bool{true, false} {
+			worleyRow(s, false, ring)
+			worleyRow(s, true, ring)
+		}
 	}
 }
 
@@ -126,17 +128,26 @@ func (cell2) anyLess(a, b Register, skip string) {
 	JZ(LabelRef(skip))
 }
 
-// worleyRow writes N of every block's samples to out.
-func worleyRow(s cellISA, edge bool) {
+// worleyRow writes N of every block's samples to out. Without the ring it
+// searches the inner 3×3 cells only, for feature points whose jitter is
+// bounded so that no ring cell can hold one of the nearest (worleyInner).
+func worleyRow(s cellISA, edge, ring bool) {
 	mode := "F1"
 	if edge {
 		mode = "F2F1"
 	}
-	name := "worley" + mode + "Row" + s.name()
+	inner := ""
+	if !ring {
+		inner = "Inner"
+	}
+	name := "worley" + mode + "Row" + inner + s.name()
 	TEXT(name, NOSPLIT, "func(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v, scale float64, n int)")
 	Doc(name+" writes Worley "+mode+" noise N at the 8 samples of each of the n blocks to out,",
 		"from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the",
 		"row's offset v and squared gaps gy2 to them (see worleyRows.distances).")
+	if !ring {
+		Doc("It searches the inner 3×3 cells only, for jitters that need no more.")
+	}
 	out, blk := Load(Param("out"), GP64()), Load(Param("blocks"), GP64())
 	feat, offs := Load(Param("feat"), GP64()), Load(Param("rowOff"), GP64())
 	gy2 := Load(Param("gy2"), GP64())
@@ -194,7 +205,7 @@ func worleyRow(s cellISA, edge bool) {
 		cell := func(oi, oj int) {
 			cellAt(oi, oj, s.gather(rows[oj+2], c2, zero, 16*oi), s.gather(rows[oj+2], c2, zero, 16*oi+8))
 		}
-		ring := fmt.Sprintf("%sRing%d", name, h)
+		ringLabel := fmt.Sprintf("%sRing%d", name, h)
 		if s.permutes() {
 			// A block whose inner cells lie within 8 columns from its base
 			// (worleyBlock.base ≥ 0, a byte offset) picks their feature
@@ -225,7 +236,7 @@ func worleyRow(s cellISA, edge bool) {
 					cellAt(oi, oj, ox, oy)
 				}
 			}
-			JMP(LabelRef(ring))
+			JMP(LabelRef(ringLabel))
 			Label(gather)
 		}
 		for oj := -1; oj <= 1; oj++ {
@@ -233,12 +244,12 @@ func worleyRow(s cellISA, edge bool) {
 				cell(oi, oj)
 			}
 		}
-		Label(ring)
+		Label(ringLabel)
 		bound := d2
 		if !edge {
 			bound = d1
 		}
-		for oj := -2; oj <= 2; oj++ {
+		for oj := -2; oj <= 2 && ring; oj++ {
 			for oi := -2; oi <= 2; oi++ {
 				if oi > -2 && oi < 2 && oj > -2 && oj < 2 {
 					continue // inner 3×3, done
