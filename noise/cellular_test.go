@@ -22,7 +22,7 @@ func cellularBases(seed int64) []Basis {
 func TestCellularGridPaths(t *testing.T) {
 	widths := []int{1, 7, 8, 9, 31, 100, 257, 1025}
 	perCells := []float64{0.45, 1, 3.7, 8, 64}
-	ys := []float64{0.3, 0.9, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125}
+	ys := []float64{0.3, 0.9, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125, 0.97, -0.2}
 	for _, kernel := range Kernels() {
 		t.Run(string(kernel), func(t *testing.T) {
 			useKernel(t, kernel)

@@ -68,3 +68,11 @@ func BenchmarkFBmWorleyJitter1025(b *testing.B) {
 func BenchmarkFBmWorleyEdgeJitter1025(b *testing.B) {
 	benchFBm1025(b, func(seed int64) Basis { n, _ := NewWorleyJitter(seed, F2MinusF1, fn2Jitter); return n })
 }
+
+// The Worley bases at the largest jitters whose search needs no ring cell.
+func BenchmarkFBmWorleyInner1025(b *testing.B) {
+	benchFBm1025(b, func(seed int64) Basis { n, _ := NewWorleyJitter(seed, F1, worleyInnerF1); return n })
+}
+func BenchmarkFBmWorleyEdgeInner1025(b *testing.B) {
+	benchFBm1025(b, func(seed int64) Basis { n, _ := NewWorleyJitter(seed, F2MinusF1, worleyInnerF2F1); return n })
+}

@@ -172,7 +172,9 @@ func checkWorleyBrute(t *testing.T, name string, n worleyNoise, x, y, got float6
 func TestWorleyJitterGridKernels(t *testing.T) {
 	widths := []int{7, 9, 100, 257}
 	perCells := []float64{0.45, 1, 3.7, 8}
-	ys := []float64{0.3, 0.5, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125}
+	// Offsets in the cell from 0 to near 1, so that each of the 3×3 cells
+	// is the nearest somewhere, even where the jitter is small.
+	ys := []float64{0.3, 0.5, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125, 0.97, -0.2, 5.75, 2.875}
 	for _, kernel := range Kernels() {
 		t.Run(string(kernel), func(t *testing.T) {
 			useKernel(t, kernel)
