@@ -6799,6 +6799,418 @@ worleyF1RowAVX2Block:
 	VMOVUPD      64(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowAVX2GatherSame0
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R10)(DX*1), Y2
+	VBROADCASTSD -8(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R10)(DX*1), Y2
+	VBROADCASTSD 8(R10)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R10)(DX*1), Y2
+	VBROADCASTSD 24(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R11)(DX*1), Y2
+	VBROADCASTSD -8(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R11)(DX*1), Y2
+	VBROADCASTSD 8(R11)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R11)(DX*1), Y2
+	VBROADCASTSD 24(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_0
+	VBROADCASTSD -32(R8)(DX*1), Y2
+	VBROADCASTSD -24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       192(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_1_0
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_1_0:
+	VBROADCASTSD (SI), Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_2_0
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_2_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       256(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_3_0
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_3_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_0
+	VBROADCASTSD 32(R8)(DX*1), Y2
+	VBROADCASTSD 40(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_0:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_1
+	VBROADCASTSD -32(R9)(DX*1), Y2
+	VBROADCASTSD -24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_1:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_1
+	VBROADCASTSD 32(R9)(DX*1), Y2
+	VBROADCASTSD 40(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_1:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_2
+	VBROADCASTSD -32(R10)(DX*1), Y2
+	VBROADCASTSD -24(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_2:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_2
+	VBROADCASTSD 32(R10)(DX*1), Y2
+	VBROADCASTSD 40(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_2:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_3
+	VBROADCASTSD -32(R11)(DX*1), Y2
+	VBROADCASTSD -24(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_3:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_3
+	VBROADCASTSD 32(R11)(DX*1), Y2
+	VBROADCASTSD 40(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_3:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_4
+	VBROADCASTSD -32(BX)(DX*1), Y2
+	VBROADCASTSD -24(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       192(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_1_4
+	VBROADCASTSD -16(BX)(DX*1), Y2
+	VBROADCASTSD -8(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_1_4:
+	VBROADCASTSD 32(SI), Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_2_4
+	VBROADCASTSD (BX)(DX*1), Y2
+	VBROADCASTSD 8(BX)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_2_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       256(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_3_4
+	VBROADCASTSD 16(BX)(DX*1), Y2
+	VBROADCASTSD 24(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_3_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_4
+	VBROADCASTSD 32(BX)(DX*1), Y2
+	VBROADCASTSD 40(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_4:
+	JMP worleyF1RowAVX2Finish0
+
+worleyF1RowAVX2GatherSame0:
 	VPCMPEQQ     Y4, Y4, Y4
 	VXORPD       Y5, Y5, Y5
 	VGATHERQPD   Y4, -16(R9)(Y2*8), Y5
@@ -7305,6 +7717,7 @@ worleyF1RowAVX2Skip0_3_4:
 	VMINPD       Y5, Y3, Y3
 
 worleyF1RowAVX2Skip0_4_4:
+worleyF1RowAVX2Finish0:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -7316,6 +7729,418 @@ worleyF1RowAVX2Skip0_4_4:
 	VMOVUPD      96(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowAVX2GatherSame1
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R10)(DX*1), Y2
+	VBROADCASTSD -8(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R10)(DX*1), Y2
+	VBROADCASTSD 8(R10)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R10)(DX*1), Y2
+	VBROADCASTSD 24(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R11)(DX*1), Y2
+	VBROADCASTSD -8(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R11)(DX*1), Y2
+	VBROADCASTSD 8(R11)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R11)(DX*1), Y2
+	VBROADCASTSD 24(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_0
+	VBROADCASTSD -32(R8)(DX*1), Y2
+	VBROADCASTSD -24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       224(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_1_0
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_1_0:
+	VBROADCASTSD (SI), Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_2_0
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_2_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       288(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_3_0
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_3_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_0
+	VBROADCASTSD 32(R8)(DX*1), Y2
+	VBROADCASTSD 40(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_0:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_1
+	VBROADCASTSD -32(R9)(DX*1), Y2
+	VBROADCASTSD -24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_1:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_1
+	VBROADCASTSD 32(R9)(DX*1), Y2
+	VBROADCASTSD 40(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_1:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_2
+	VBROADCASTSD -32(R10)(DX*1), Y2
+	VBROADCASTSD -24(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_2:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_2
+	VBROADCASTSD 32(R10)(DX*1), Y2
+	VBROADCASTSD 40(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_2:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_3
+	VBROADCASTSD -32(R11)(DX*1), Y2
+	VBROADCASTSD -24(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_3:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_3
+	VBROADCASTSD 32(R11)(DX*1), Y2
+	VBROADCASTSD 40(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_3:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_4
+	VBROADCASTSD -32(BX)(DX*1), Y2
+	VBROADCASTSD -24(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       224(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_1_4
+	VBROADCASTSD -16(BX)(DX*1), Y2
+	VBROADCASTSD -8(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_1_4:
+	VBROADCASTSD 32(SI), Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_2_4
+	VBROADCASTSD (BX)(DX*1), Y2
+	VBROADCASTSD 8(BX)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_2_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       288(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_3_4
+	VBROADCASTSD 16(BX)(DX*1), Y2
+	VBROADCASTSD 24(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_3_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_4
+	VBROADCASTSD 32(BX)(DX*1), Y2
+	VBROADCASTSD 40(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_4:
+	JMP worleyF1RowAVX2Finish1
+
+worleyF1RowAVX2GatherSame1:
 	VPCMPEQQ     Y4, Y4, Y4
 	VXORPD       Y5, Y5, Y5
 	VGATHERQPD   Y4, -16(R9)(Y2*8), Y5
@@ -7822,6 +8647,7 @@ worleyF1RowAVX2Skip1_3_4:
 	VMINPD       Y5, Y3, Y3
 
 worleyF1RowAVX2Skip1_4_4:
+worleyF1RowAVX2Finish1:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -7868,6 +8694,468 @@ worleyF2F1RowAVX2Block:
 	VMOVUPD      64(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowAVX2GatherSame0
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R10)(DX*1), Y2
+	VBROADCASTSD -8(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R10)(DX*1), Y2
+	VBROADCASTSD 8(R10)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R10)(DX*1), Y2
+	VBROADCASTSD 24(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R11)(DX*1), Y2
+	VBROADCASTSD -8(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R11)(DX*1), Y2
+	VBROADCASTSD 8(R11)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R11)(DX*1), Y2
+	VBROADCASTSD 24(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_0
+	VBROADCASTSD -32(R8)(DX*1), Y2
+	VBROADCASTSD -24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       192(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_1_0
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_1_0:
+	VBROADCASTSD (SI), Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_2_0
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_2_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       256(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_3_0
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_3_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_0
+	VBROADCASTSD 32(R8)(DX*1), Y2
+	VBROADCASTSD 40(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_0:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_1
+	VBROADCASTSD -32(R9)(DX*1), Y2
+	VBROADCASTSD -24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_1:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_1
+	VBROADCASTSD 32(R9)(DX*1), Y2
+	VBROADCASTSD 40(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_1:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_2
+	VBROADCASTSD -32(R10)(DX*1), Y2
+	VBROADCASTSD -24(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_2:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_2
+	VBROADCASTSD 32(R10)(DX*1), Y2
+	VBROADCASTSD 40(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_2:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_3
+	VBROADCASTSD -32(R11)(DX*1), Y2
+	VBROADCASTSD -24(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_3:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_3
+	VBROADCASTSD 32(R11)(DX*1), Y2
+	VBROADCASTSD 40(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_3:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_4
+	VBROADCASTSD -32(BX)(DX*1), Y2
+	VBROADCASTSD -24(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       192(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_1_4
+	VBROADCASTSD -16(BX)(DX*1), Y2
+	VBROADCASTSD -8(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_1_4:
+	VBROADCASTSD 32(SI), Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_2_4
+	VBROADCASTSD (BX)(DX*1), Y2
+	VBROADCASTSD 8(BX)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_2_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       256(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_3_4
+	VBROADCASTSD 16(BX)(DX*1), Y2
+	VBROADCASTSD 24(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_3_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_4
+	VBROADCASTSD 32(BX)(DX*1), Y2
+	VBROADCASTSD 40(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_4:
+	JMP worleyF2F1RowAVX2Finish0
+
+worleyF2F1RowAVX2GatherSame0:
 	VPCMPEQQ     Y5, Y5, Y5
 	VXORPD       Y6, Y6, Y6
 	VGATHERQPD   Y5, -16(R9)(Y2*8), Y6
@@ -8424,6 +9712,7 @@ worleyF2F1RowAVX2Skip0_3_4:
 	VMINPD       Y6, Y3, Y3
 
 worleyF2F1RowAVX2Skip0_4_4:
+worleyF2F1RowAVX2Finish0:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -8437,6 +9726,468 @@ worleyF2F1RowAVX2Skip0_4_4:
 	VMOVUPD      96(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowAVX2GatherSame1
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R10)(DX*1), Y2
+	VBROADCASTSD -8(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R10)(DX*1), Y2
+	VBROADCASTSD 8(R10)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R10)(DX*1), Y2
+	VBROADCASTSD 24(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R11)(DX*1), Y2
+	VBROADCASTSD -8(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R11)(DX*1), Y2
+	VBROADCASTSD 8(R11)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R11)(DX*1), Y2
+	VBROADCASTSD 24(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_0
+	VBROADCASTSD -32(R8)(DX*1), Y2
+	VBROADCASTSD -24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       224(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_1_0
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_1_0:
+	VBROADCASTSD (SI), Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_2_0
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_2_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       288(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_3_0
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_3_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_0
+	VBROADCASTSD 32(R8)(DX*1), Y2
+	VBROADCASTSD 40(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_0:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_1
+	VBROADCASTSD -32(R9)(DX*1), Y2
+	VBROADCASTSD -24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_1:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_1
+	VBROADCASTSD 32(R9)(DX*1), Y2
+	VBROADCASTSD 40(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_1:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_2
+	VBROADCASTSD -32(R10)(DX*1), Y2
+	VBROADCASTSD -24(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_2:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_2
+	VBROADCASTSD 32(R10)(DX*1), Y2
+	VBROADCASTSD 40(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_2:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_3
+	VBROADCASTSD -32(R11)(DX*1), Y2
+	VBROADCASTSD -24(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_3:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_3
+	VBROADCASTSD 32(R11)(DX*1), Y2
+	VBROADCASTSD 40(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_3:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_4
+	VBROADCASTSD -32(BX)(DX*1), Y2
+	VBROADCASTSD -24(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       224(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_1_4
+	VBROADCASTSD -16(BX)(DX*1), Y2
+	VBROADCASTSD -8(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_1_4:
+	VBROADCASTSD 32(SI), Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_2_4
+	VBROADCASTSD (BX)(DX*1), Y2
+	VBROADCASTSD 8(BX)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_2_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       288(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_3_4
+	VBROADCASTSD 16(BX)(DX*1), Y2
+	VBROADCASTSD 24(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_3_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_4
+	VBROADCASTSD 32(BX)(DX*1), Y2
+	VBROADCASTSD 40(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_4:
+	JMP worleyF2F1RowAVX2Finish1
+
+worleyF2F1RowAVX2GatherSame1:
 	VPCMPEQQ     Y5, Y5, Y5
 	VXORPD       Y6, Y6, Y6
 	VGATHERQPD   Y5, -16(R9)(Y2*8), Y6
@@ -8993,6 +10744,7 @@ worleyF2F1RowAVX2Skip1_3_4:
 	VMINPD       Y6, Y3, Y3
 
 worleyF2F1RowAVX2Skip1_4_4:
+worleyF2F1RowAVX2Finish1:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -9041,6 +10793,108 @@ worleyF1RowInnerAVX2Block:
 	VMOVUPD      64(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowInnerAVX2GatherSame0
+	VBROADCASTSD -16(DI)(DX*1), Y2
+	VBROADCASTSD -8(DI)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (DI)(DX*1), Y2
+	VBROADCASTSD 8(DI)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(DI)(DX*1), Y2
+	VBROADCASTSD 24(DI)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	JMP          worleyF1RowInnerAVX2Finish0
+
+worleyF1RowInnerAVX2GatherSame0:
 	VPCMPEQQ     Y4, Y4, Y4
 	VXORPD       Y5, Y5, Y5
 	VGATHERQPD   Y4, -16(DI)(Y2*8), Y5
@@ -9173,6 +11027,8 @@ worleyF1RowInnerAVX2Block:
 	VMULPD       Y6, Y6, Y6
 	VADDPD       Y6, Y5, Y5
 	VMINPD       Y5, Y3, Y3
+
+worleyF1RowInnerAVX2Finish0:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -9184,6 +11040,108 @@ worleyF1RowInnerAVX2Block:
 	VMOVUPD      96(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowInnerAVX2GatherSame1
+	VBROADCASTSD -16(DI)(DX*1), Y2
+	VBROADCASTSD -8(DI)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (DI)(DX*1), Y2
+	VBROADCASTSD 8(DI)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(DI)(DX*1), Y2
+	VBROADCASTSD 24(DI)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	JMP          worleyF1RowInnerAVX2Finish1
+
+worleyF1RowInnerAVX2GatherSame1:
 	VPCMPEQQ     Y4, Y4, Y4
 	VXORPD       Y5, Y5, Y5
 	VGATHERQPD   Y4, -16(DI)(Y2*8), Y5
@@ -9316,6 +11274,8 @@ worleyF1RowInnerAVX2Block:
 	VMULPD       Y6, Y6, Y6
 	VADDPD       Y6, Y5, Y5
 	VMINPD       Y5, Y3, Y3
+
+worleyF1RowInnerAVX2Finish1:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -9362,6 +11322,126 @@ worleyF2F1RowInnerAVX2Block:
 	VMOVUPD      64(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowInnerAVX2GatherSame0
+	VBROADCASTSD -16(DI)(DX*1), Y2
+	VBROADCASTSD -8(DI)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (DI)(DX*1), Y2
+	VBROADCASTSD 8(DI)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(DI)(DX*1), Y2
+	VBROADCASTSD 24(DI)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	JMP          worleyF2F1RowInnerAVX2Finish0
+
+worleyF2F1RowInnerAVX2GatherSame0:
 	VPCMPEQQ     Y5, Y5, Y5
 	VXORPD       Y6, Y6, Y6
 	VGATHERQPD   Y5, -16(DI)(Y2*8), Y6
@@ -9512,6 +11592,8 @@ worleyF2F1RowInnerAVX2Block:
 	VMAXPD       Y6, Y3, Y1
 	VMINPD       Y1, Y4, Y4
 	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowInnerAVX2Finish0:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -9525,6 +11607,126 @@ worleyF2F1RowInnerAVX2Block:
 	VMOVUPD      96(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowInnerAVX2GatherSame1
+	VBROADCASTSD -16(DI)(DX*1), Y2
+	VBROADCASTSD -8(DI)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (DI)(DX*1), Y2
+	VBROADCASTSD 8(DI)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(DI)(DX*1), Y2
+	VBROADCASTSD 24(DI)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	JMP          worleyF2F1RowInnerAVX2Finish1
+
+worleyF2F1RowInnerAVX2GatherSame1:
 	VPCMPEQQ     Y5, Y5, Y5
 	VXORPD       Y6, Y6, Y6
 	VGATHERQPD   Y5, -16(DI)(Y2*8), Y6
@@ -9675,6 +11877,8 @@ worleyF2F1RowInnerAVX2Block:
 	VMAXPD       Y6, Y3, Y1
 	VMINPD       Y1, Y4, Y4
 	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowInnerAVX2Finish1:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2

@@ -48,13 +48,19 @@ type worleyGrid struct {
 // the first of those columns' byte offset in a row (−1: gather instead),
 // and idx per sample twice its cell's column − 1 relative to base, the
 // permute index of the x of the column left of its cell.
+//
+// The AVX2 kernel reads each cell's feature point once for all lanes, by
+// broadcast, in a block whose samples all lie in one cell, as they do in
+// the coarser octaves: same is that column's byte offset in a row (−1:
+// gather instead).
 type worleyBlock struct {
 	u    [laneWidth]float64
 	c2   [laneWidth]int64
 	gx2  [4][laneWidth]float64
 	idx  [laneWidth]int64
 	base int64
-	_    [laneWidth - 1]int64 // to 512 bytes
+	same int64
+	_    [laneWidth - 2]int64 // to 512 bytes
 }
 
 // worleyPickSpan is how many prepared columns a block's permutes reach:
@@ -107,6 +113,10 @@ func newWorleyGrid(n worleyNoise, xs []float64) *worleyGrid {
 			}
 			blk.base = -1
 			lo, hi := slices.Min(blk.c2[:])/2, slices.Max(blk.c2[:])/2
+			blk.same = -1
+			if lo == hi {
+				blk.same = lo * int64(unsafe.Sizeof(vec2{}))
+			}
 			if first := lo - 1; hi+1-first < worleyPickSpan {
 				blk.base = first * int64(unsafe.Sizeof(vec2{}))
 				for l, c2 := range blk.c2 {

@@ -171,7 +171,7 @@ func checkWorleyBrute(t *testing.T, name string, n worleyNoise, x, y, got float6
 // TestCellularGridPaths.
 func TestWorleyJitterGridKernels(t *testing.T) {
 	widths := []int{7, 9, 100, 257}
-	perCells := []float64{0.45, 1, 3.7, 8}
+	perCells := []float64{0.45, 1, 3.7, 8, 64}
 	// Offsets in the cell from 0 to near 1, so that each of the 3×3 cells
 	// is the nearest somewhere, even where the jitter is small.
 	ys := []float64{0.3, 0.5, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125, 0.97, -0.2, 5.75, 2.875}
@@ -336,6 +336,141 @@ func TestWorleyInnerBound(t *testing.T) {
 				t.Errorf("mode %d jitter %v: the 3×3 cells sufficed at every point tried", c.mode, jitter)
 			}
 			t.Logf("mode %d jitter %v: %d points needed the ring", c.mode, jitter, wrong)
+		}
+	}
+}
+
+// TestWorleyGridRingCells checks Grid rows against the brute-force search
+// where the ring cells matter most: rows just above and below lattice rows
+// and samples packed 64 to a cell (so that whole blocks share a cell, as in
+// the coarse octaves), over 40 lattice rows and 64 columns, with every
+// kernel forced, at full and at FastNoise2's jitter; and that at full
+// jitter some of those samples did need a ring cell.
+func TestWorleyGridRingCells(t *testing.T) {
+	if testing.Short() {
+		t.Skip("brute force over 10⁶ samples")
+	}
+	xs := make([]float64, 64*64)
+	for k := range xs {
+		xs[k] = -31 + float64(k)/64
+	}
+	var ys []float64
+	for j := -20; j < 20; j++ {
+		for _, v := range []float64{0, 0.001, 0.02, 0.98, 0.999} {
+			ys = append(ys, float64(j)+v)
+		}
+	}
+	for _, jitter := range []float64{1, fn2Jitter} {
+		for _, mode := range []WorleyMode{F1, F2MinusF1} {
+			b, _ := NewWorleyJitter(29, mode, jitter)
+			n := b.(worleyNoise)
+			want := make([][]float64, len(ys))
+			ring := 0
+			for r, y := range ys {
+				want[r] = make([]float64, len(xs))
+				for k, x := range xs {
+					want[r][k], _, _ = bruteWorley(n, x, y)
+					d := nearest3x3(n, x, y)
+					if got := n.distanceValue(worleyNearest{d1: d[0] * d[0], d2: d[1] * d[1]}); got != want[r][k] {
+						ring++
+					}
+				}
+			}
+			if jitter == 1 && ring < 10 {
+				t.Fatalf("jitter %v mode %d: only %d samples needed a ring cell", jitter, mode, ring)
+			}
+			for _, kernel := range Kernels() {
+				useKernel(t, kernel)
+				rows := NewGrid(b, xs).Rows()
+				v := make([]float64, len(xs))
+				for r, y := range ys {
+					rows.Value(y, v)
+					for k, x := range xs {
+						if !same(v[k], want[r][k]) {
+							t.Fatalf("kernel %s jitter %v mode %d: Grid Value at (%v, %v) = %v, brute force %v", kernel, jitter, mode, x, y, v[k], want[r][k])
+						}
+					}
+				}
+			}
+			t.Logf("jitter %v mode %d: %d of %d samples needed a ring cell", jitter, mode, ring, len(xs)*len(ys))
+		}
+	}
+}
+
+// TestWorleyGridEveryRingCell finds, for each of the 12 ring cells beside
+// the inner 3×3 (and any of the 4 corner cells it meets), a sample near a
+// cell's corner for which that ring cell holds one of the
+// two nearest points (F2 − F1) or the nearest (F1), and checks Grid rows
+// through it against the brute force under every kernel: packed 64 to the
+// cell (blocks in one cell) and spread 3.7 to a cell (gathers).
+func TestWorleyGridEveryRingCell(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a search over 10⁶ samples")
+	}
+	for _, mode := range []WorleyMode{F1, F2MinusF1} {
+		n := NewWorley(31, mode).(worleyNoise)
+		type witness struct{ x, y float64 }
+		found := map[[2]int]witness{}
+		for j := -250; j < 250 && len(found) < 16; j++ {
+			for i := -250; i < 250; i++ {
+				for _, c := range [][2]float64{{0.001, 0.001}, {0.999, 0.001}, {0.001, 0.999}, {0.999, 0.999}} {
+					x, y := float64(i)+c[0], float64(j)+c[1]
+					_, u := floorFrac(x)
+					_, v := floorFrac(y)
+					var ds [25]float64
+					for oj := -2; oj <= 2; oj++ {
+						r := rowKey(n.key, j+oj)
+						for oi := -2; oi <= 2; oi++ {
+							_, ds[(oj+2)*5+oi+2] = n.cellOffset(r, i, oi, oj, u, v)
+						}
+					}
+					d1, d2 := smallestTwo(ds[:])
+					for oj := -2; oj <= 2; oj++ {
+						for oi := -2; oi <= 2; oi++ {
+							key := [2]int{oi, oj}
+							if oi > -2 && oi < 2 && oj > -2 && oj < 2 {
+								continue
+							}
+							if _, ok := found[key]; ok {
+								continue
+							}
+							d := ds[(oj+2)*5+oi+2]
+							if d == d1 || mode == F2MinusF1 && d == d2 {
+								found[key] = witness{x, y}
+							}
+						}
+					}
+				}
+			}
+		}
+		// F1 < √2 never reaches the ring's four corner cells, at least √2
+		// away; F2 < √(5/2) can, but not one of 4·10⁶ cells' corner
+		// samples needed one.
+		if len(found) < 12 {
+			t.Fatalf("mode %d: witnesses for only %d of the 12 ring cells beside the inner block", mode, len(found))
+		}
+		for _, kernel := range Kernels() {
+			useKernel(t, kernel)
+			for key, w := range found {
+				_, u := floorFrac(w.x)
+				step := 1.0 / 64
+				if u > 0.5 {
+					step = -step
+				}
+				for _, spacing := range []float64{step, step * 64 / 3.7} {
+					xs := make([]float64, 64)
+					for k := range xs {
+						xs[k] = w.x + float64(k)*spacing
+					}
+					v := make([]float64, len(xs))
+					NewGrid(n, xs).Rows().Value(w.y, v)
+					for k, x := range xs {
+						if want, _, _ := bruteWorley(n, x, w.y); !same(v[k], want) {
+							t.Fatalf("kernel %s mode %d, ring cell %v: Grid Value at (%v, %v) = %v, brute force %v", kernel, mode, key, x, w.y, v[k], want)
+						}
+					}
+				}
+			}
 		}
 	}
 }
