@@ -150,7 +150,7 @@ type generateOptions struct {
 var (
 	routeOnly   = []string{"levels", "interpolation", "route-margin", "route-median", "route-relief", "route-keep-all", "road-width"}
 	notForRoute = []string{"basis", "feature-size", "octaves", "lacunarity", "hurst", "offset", "amplitude",
-		"corners", "corner-value", "distortion", "effect", "intensity", "tileable"}
+		"corners", "corner-value", "distortion", "effect", "intensity", "tileable", "worley-jitter"}
 	// notForHeightmap are the parameters that make a map, which a loaded
 	// heightmap already is.
 	notForHeightmap = slices.Concat([]string{"algorithm", "size"}, notForRoute, routeOnly)

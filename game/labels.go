@@ -19,6 +19,7 @@ var specLabels = map[string]string{
 	"algorithm":       "Algorithm",
 	"basis":           "Basis noise",
 	"basis-transform": "Basis shape",
+	"worley-jitter":   "Worley jitter",
 	"size":            "Samples per side",
 	"seed":            "Seed",
 	"feature-size":    "Feature size, m",

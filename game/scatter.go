@@ -273,14 +273,22 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 	s.sprites.reset()
 	s.shadows.reset()
 	s.items = s.items[:0]
-	set := s.set
-	if len(set.Plants) == 0 {
+	if len(s.set.Plants) == 0 {
 		return
 	}
 	vp := viewProjection(cam, w, h)
 	planes := mesh.FrustumPlanes([16]float32(vp))
-	eye := cam.Pos
-	// The tiles within reach.
+	s.gather(&planes, cam.Pos, m)
+	limit := s.trim()
+	p := newProjector(vp, w, h, cam.Near)
+	p.curveAround(cam.Pos)
+	s.emit(&p, cam.Pos, m, sun, limit)
+}
+
+// gather collects the plants within reach and in view, each with its
+// distance, score and fade, into s.items.
+func (s *scatterView) gather(planes *[6][4]float64, eye mgl32.Vec3, m *terrain.Heightmap) {
+	set := s.set
 	reach := float64(treeFarDistance)
 	c0 := max(int((float64(eye[0])-reach)/set.Tile), 0)
 	c1 := min(int((float64(eye[0])+reach)/set.Tile), set.Cols-1)
@@ -289,46 +297,56 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 	top := float64(m.VerticalScale) + 40
 	for row := r0; row <= r1; row++ {
 		for col := c0; col <= c1; col++ {
-			if boxOutside(&planes, float64(col)*set.Tile, float64(row)*set.Tile, set.Tile, top) {
+			if boxOutside(planes, float64(col)*set.Tile, float64(row)*set.Tile, set.Tile, top) {
 				continue
 			}
 			ps := set.TilePlants(col, row)
 			for i := range ps {
-				p := &ps[i]
-				if s.onlyTrees && p.Kind == scatter.Rock {
-					continue
+				if it, ok := s.consider(planes, eye, &ps[i]); ok {
+					s.items = append(s.items, it)
 				}
-				dx, dz := p.X-eye[0], p.Z-eye[2]
-				d := float32(math.Sqrt(float64(dx*dx + dz*dz)))
-				k, fade := keepShare(p.Kind, d)
-				// Drawn below the share stretched so that at a share of 1
-				// every plant is wholly opaque.
-				k /= 1 - fadeShare
-				if p.Rank >= k {
-					continue
-				}
-				// A billboard near the eye fills the view with a few
-				// texels blown up to slabs, and one whose crown reaches
-				// the eye cuts through the camera: a plant fades out as
-				// the eye comes within eyeClearance+eyeFade of its crown
-				// (the eye's distance from the plant's axis, less the
-				// crown's half-width) and is gone within eyeClearance.
-				// A rock is a mesh: near, it is drawn whole down to the
-				// near plane.
-				if gap := eyeGap(eye, p, d); p.Kind != scatter.Rock {
-					if gap <= eyeClearance {
-						continue
-					}
-					fade *= smoothstep32(eyeClearance, eyeClearance+eyeFade, gap)
-				}
-				r := 0.5 * max(p.Height, p.Width)
-				if sphereOutside(&planes, p.X, p.Y+0.5*p.Height, p.Z, r) {
-					continue
-				}
-				s.items = append(s.items, scatterItem{p: p, dist: d, score: p.Rank / k, fade: fade})
 			}
 		}
 	}
+}
+
+// consider says whether plant p is drawn this frame, and how.
+func (s *scatterView) consider(planes *[6][4]float64, eye mgl32.Vec3, p *scatter.Plant) (scatterItem, bool) {
+	if s.onlyTrees && p.Kind == scatter.Rock {
+		return scatterItem{}, false
+	}
+	dx, dz := p.X-eye[0], p.Z-eye[2]
+	d := float32(math.Sqrt(float64(dx*dx + dz*dz)))
+	k, fade := keepShare(p.Kind, d)
+	// Drawn below the share stretched so that at a share of 1 every
+	// plant is wholly opaque.
+	k /= 1 - fadeShare
+	if p.Rank >= k {
+		return scatterItem{}, false
+	}
+	// A billboard near the eye fills the view with a few texels blown up
+	// to slabs, and one whose crown reaches the eye cuts through the
+	// camera: a plant fades out as the eye comes within
+	// eyeClearance+eyeFade of its crown (the eye's distance from the
+	// plant's axis, less the crown's half-width) and is gone within
+	// eyeClearance. A rock is a mesh: near, it is drawn whole down to the
+	// near plane.
+	if gap := eyeGap(eye, p, d); p.Kind != scatter.Rock {
+		if gap <= eyeClearance {
+			return scatterItem{}, false
+		}
+		fade *= smoothstep32(eyeClearance, eyeClearance+eyeFade, gap)
+	}
+	r := 0.5 * max(p.Height, p.Width)
+	if sphereOutside(planes, p.X, p.Y+0.5*p.Height, p.Z, r) {
+		return scatterItem{}, false
+	}
+	return scatterItem{p: p, dist: d, score: p.Rank / k, fade: fade}, true
+}
+
+// trim keeps s.items within the budgets, sorted far to near, and returns
+// the score limit the kept plants fade towards.
+func (s *scatterView) trim() float32 {
 	// Over the budget, the shares shrink together: the lowest scores stay.
 	limit := float32(1)
 	if len(s.items) > scatterMaxSprites {
@@ -354,8 +372,12 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 			return false
 		})
 	}
-	p := newProjector(vp, w, h, cam.Near)
-	p.curveAround(eye)
+	return limit
+}
+
+// emit makes the quads and meshes of s.items, far to near, with the
+// shadows of the nearest trees.
+func (s *scatterView) emit(p *projector, eye mgl32.Vec3, m *terrain.Heightmap, sun [3]float32, limit float32) {
 	sunXZ := mgl32.Vec2{sun[0], sun[2]}
 	sunLen := sunXZ.Len()
 	shadows := 0
@@ -378,15 +400,15 @@ func (s *scatterView) build(cam *Camera, w, h int, m *terrain.Heightmap, sun [3]
 			continue
 		}
 		if pl.Kind != scatter.Rock && i >= firstShadow && it.dist < shadowDistance && sun[1] > 0.02 && cut < pl.Y {
-			s.addShadow(&p, m, pl, a, sun[1], sunXZ, sunLen)
+			s.addShadow(p, m, pl, a, sun[1], sunXZ, sunLen)
 		}
 		if pl.Kind == scatter.Rock {
 			// A rock, a few pixels wide out there, fades by sinking into
 			// the ground: a stone seen through would read as a ghost.
-			s.addRock(&p, m, eye, pl, it.dist, cut, a)
+			s.addRock(p, m, eye, pl, it.dist, cut, a)
 			continue
 		}
-		s.addSprite(&p, eye, pl, a, cut, 1)
+		s.addSprite(p, eye, pl, a, cut, 1)
 	}
 }
 

@@ -39,11 +39,13 @@ func simplexLanes(k Kernel, key uint64, xs []float64, y float64, out []float64, 
 // worleyLanes runs kernel k's Worley noise of the given mode over the
 // blocks, writing N to out from its first sample, with the feature points
 // in feat and the row's terms t, and returns how many samples it did.
+// inner picks the kernels that search the inner 3×3 cells only
+// (worleyNoise.innerOnly).
 // Every sample's cell lies at least two prepared columns inside each of
 // feat's rows (newWorleyGrid), so the gathers stay inside feat; the
 // AVX-512 permutes read worleyPickSpan columns from a block's base, inside
 // its row's slot (worleyGrid.stride).
-func worleyLanes(k Kernel, mode WorleyMode, blocks []worleyBlock, out []float64, feat []vec2, t *worleyRowTerms) int {
+func worleyLanes(k Kernel, mode WorleyMode, inner bool, blocks []worleyBlock, out []float64, feat []vec2, t *worleyRowTerms) int {
 	n := len(blocks)
 	if n == 0 || k == KernelGo {
 		return 0
@@ -51,6 +53,14 @@ func worleyLanes(k Kernel, mode WorleyMode, blocks []worleyBlock, out []float64,
 	_ = out[n*laneWidth-1]
 	p := &feat[0].x
 	switch {
+	case inner && k == KernelAVX512 && mode == F1:
+		worleyF1RowInnerAVX512(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF1Scale, n)
+	case inner && k == KernelAVX512:
+		worleyF2F1RowInnerAVX512(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF2F1Scale, n)
+	case inner && mode == F1:
+		worleyF1RowInnerAVX2(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF1Scale, n)
+	case inner:
+		worleyF2F1RowInnerAVX2(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF2F1Scale, n)
 	case k == KernelAVX512 && mode == F1:
 		worleyF1RowAVX512(&out[0], &blocks[0].u[0], p, &t.offs[0], &t.gy2[0], t.v, worleyF1Scale, n)
 	case k == KernelAVX512:

@@ -6,7 +6,9 @@ package noise
 const simplexVector = false
 
 // Grids made here have no Worley blocks: the Go loop does every sample.
-func worleyLanes(Kernel, WorleyMode, []worleyBlock, []float64, []vec2, *worleyRowTerms) int { return 0 }
+func worleyLanes(Kernel, WorleyMode, bool, []worleyBlock, []float64, []vec2, *worleyRowTerms) int {
+	return 0
+}
 
 func simplexLanes(Kernel, uint64, []float64, float64, []float64, bool) int { return 0 }
 

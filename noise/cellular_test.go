@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // cellularBases are the bases of issue 15 part B for a seed: simplex and
@@ -22,7 +23,7 @@ func cellularBases(seed int64) []Basis {
 func TestCellularGridPaths(t *testing.T) {
 	widths := []int{1, 7, 8, 9, 31, 100, 257, 1025}
 	perCells := []float64{0.45, 1, 3.7, 8, 64}
-	ys := []float64{0.3, 0.9, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125}
+	ys := []float64{0.3, 0.9, 1.05, 2.5, 2.4, -3.75, 17, 1e5 + 0.125, 0.97, -0.2}
 	for _, kernel := range Kernels() {
 		t.Run(string(kernel), func(t *testing.T) {
 			useKernel(t, kernel)
@@ -299,6 +300,46 @@ func TestWorleyBlocksPick(t *testing.T) {
 				xs[k] = -3.01 + float64(k)/perCell
 			}
 			checkCellularGrid(t, fmt.Sprintf("Worley mode %d at %g per cell", mode, perCell), NewWorley(4, mode), xs, []float64{0.2, 0.7, -1.5, 3})
+		}
+	}
+}
+
+// TestWorleyBlocksSame checks the blocks the AVX2 kernel reads by
+// broadcast: those, and only those, whose samples all lie in one cell,
+// with that column's byte offset; and the block's layout, which the
+// kernels' generator (internal/asmgen/cellular.go) fixes.
+func TestWorleyBlocksSame(t *testing.T) {
+	if off, size := unsafe.Offsetof(worleyBlock{}.same), unsafe.Sizeof(worleyBlock{}); off != 456 || size != 512 {
+		t.Fatalf("worleyBlock.same at byte %d of %d, the kernels read it at 456 of 512", off, size)
+	}
+	useKernel(t, Kernels()[len(Kernels())-1])
+	if currentKernel() == KernelGo {
+		t.Skip("no vector kernel here")
+	}
+	for _, perCell := range []float64{0.45, 3.7, 8, 64} {
+		xs := make([]float64, 256)
+		for k := range xs {
+			xs[k] = -5.31 + float64(k)/perCell
+		}
+		g := NewGrid(NewWorley(1, F1), xs).worley
+		sames := 0
+		for b, blk := range g.blocks {
+			one := true
+			for _, c2 := range blk.c2 {
+				one = one && c2 == blk.c2[0]
+			}
+			switch {
+			case one && blk.same != blk.c2[0]*8:
+				t.Fatalf("%g samples per cell, block %d in column %d: same %d, want %d", perCell, b, blk.c2[0]/2, blk.same, blk.c2[0]*8)
+			case !one && blk.same != -1:
+				t.Fatalf("%g samples per cell, block %d over several columns: same %d, want -1", perCell, b, blk.same)
+			}
+			if one {
+				sames++
+			}
+		}
+		if want := perCell >= 64; (sames > 0) != want {
+			t.Errorf("%g samples per cell: %d of %d blocks in one cell", perCell, sames, len(g.blocks))
 		}
 	}
 }

@@ -57,3 +57,22 @@ func BenchmarkFBmWorley1025(b *testing.B) {
 func BenchmarkFBmWorleyEdge1025(b *testing.B) {
 	benchFBm1025(b, func(seed int64) Basis { return NewWorley(seed, F2MinusF1) })
 }
+
+// The Worley bases with the jitter bounded to the square that encloses
+// FastNoise2's feature points (each 0.437 from its cell's centre).
+const fn2Jitter = 0.874
+
+func BenchmarkFBmWorleyJitter1025(b *testing.B) {
+	benchFBm1025(b, func(seed int64) Basis { n, _ := NewWorleyJitter(seed, F1, fn2Jitter); return n })
+}
+func BenchmarkFBmWorleyEdgeJitter1025(b *testing.B) {
+	benchFBm1025(b, func(seed int64) Basis { n, _ := NewWorleyJitter(seed, F2MinusF1, fn2Jitter); return n })
+}
+
+// The Worley bases at the largest jitters whose search needs no ring cell.
+func BenchmarkFBmWorleyInner1025(b *testing.B) {
+	benchFBm1025(b, func(seed int64) Basis { n, _ := NewWorleyJitter(seed, F1, worleyInnerF1); return n })
+}
+func BenchmarkFBmWorleyEdgeInner1025(b *testing.B) {
+	benchFBm1025(b, func(seed int64) Basis { n, _ := NewWorleyJitter(seed, F2MinusF1, worleyInnerF2F1); return n })
+}

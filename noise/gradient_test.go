@@ -74,7 +74,7 @@ func bruteDistances(w worleyNoise, x, y float64) []float64 {
 	for oj := -3; oj <= 3; oj++ {
 		r := rowKey(w.key, j+oj)
 		for oi := -3; oi <= 3; oi++ {
-			f := featurePoint(r, i+oi)
+			f := w.featurePoint(r, i+oi)
 			ox, oy := float64(oi)+f.x-u, float64(oj)+f.y-v
 			d = append(d, math.Sqrt(ox*ox+oy*oy))
 		}

@@ -6077,6 +6077,698 @@ worleyF2F1RowAVX512Done:
 	VZEROUPPER
 	RET
 
+// func worleyF1RowInnerAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·worleyF1RowInnerAVX512(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	MOVQ         feat+16(FP), DX
+	MOVQ         rowOff+24(FP), BX
+	MOVQ         gy2+32(FP), SI
+	MOVQ         n+56(FP), SI
+	MOVQ         (BX), DI
+	ADDQ         DX, DI
+	MOVQ         8(BX), DI
+	ADDQ         DX, DI
+	MOVQ         16(BX), R8
+	ADDQ         DX, R8
+	MOVQ         24(BX), R9
+	ADDQ         DX, R9
+	MOVQ         32(BX), BX
+	ADDQ         DX, BX
+	MOVSD        v+40(FP), X0
+	VBROADCASTSD X0, Z0
+	VPXORQ       Z1, Z1, Z1
+
+worleyF1RowInnerAVX512Block:
+	TESTQ        SI, SI
+	JZ           worleyF1RowInnerAVX512Done
+	VMOVUPD      (CX), Z2
+	VMOVUPD      64(CX), Z3
+	VBROADCASTSD worleyconsts<>+40(SB), Z4
+	VMOVAPD      Z4, Z5
+	MOVQ         448(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowInnerAVX512Gather0
+	VMOVDQU64    384(CX), Z3
+	VPADDQ.BCST  worleyidx<>+0(SB), Z3, Z5
+	VPADDQ.BCST  worleyidx<>+8(SB), Z3, Z6
+	VPADDQ.BCST  worleyidx<>+16(SB), Z3, Z7
+	VPADDQ.BCST  worleyidx<>+24(SB), Z3, Z8
+	VPADDQ.BCST  worleyidx<>+32(SB), Z3, Z9
+	VMOVUPD      (DI)(DX*1), Z10
+	VMOVAPD      Z10, Z11
+	VPERMT2PD    64(DI)(DX*1), Z3, Z11
+	VMOVAPD      Z10, Z12
+	VPERMT2PD    64(DI)(DX*1), Z5, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z13
+	VADDPD       Z13, Z11, Z11
+	VSUBPD       Z2, Z11, Z11
+	VBROADCASTSD worleyconsts<>+8(SB), Z13
+	VADDPD       Z13, Z12, Z12
+	VSUBPD       Z0, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VADDPD       Z12, Z11, Z11
+	VMINPD       Z11, Z4, Z4
+	VMOVAPD      Z10, Z11
+	VPERMT2PD    64(DI)(DX*1), Z6, Z11
+	VMOVAPD      Z10, Z12
+	VPERMT2PD    64(DI)(DX*1), Z7, Z12
+	VSUBPD       Z2, Z11, Z11
+	VBROADCASTSD worleyconsts<>+8(SB), Z13
+	VADDPD       Z13, Z12, Z12
+	VSUBPD       Z0, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VADDPD       Z12, Z11, Z11
+	VMINPD       Z11, Z4, Z4
+	VMOVAPD      Z10, Z11
+	VPERMT2PD    64(DI)(DX*1), Z8, Z11
+	VMOVAPD      Z10, Z10
+	VPERMT2PD    64(DI)(DX*1), Z9, Z10
+	VBROADCASTSD worleyconsts<>+24(SB), Z12
+	VADDPD       Z12, Z11, Z11
+	VSUBPD       Z2, Z11, Z11
+	VBROADCASTSD worleyconsts<>+8(SB), Z12
+	VADDPD       Z12, Z10, Z10
+	VSUBPD       Z0, Z10, Z10
+	VMULPD       Z11, Z11, Z11
+	VMULPD       Z10, Z10, Z10
+	VADDPD       Z10, Z11, Z11
+	VMINPD       Z11, Z4, Z4
+	VMOVUPD      (R8)(DX*1), Z10
+	VMOVAPD      Z10, Z11
+	VPERMT2PD    64(R8)(DX*1), Z3, Z11
+	VMOVAPD      Z10, Z12
+	VPERMT2PD    64(R8)(DX*1), Z5, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z13
+	VADDPD       Z13, Z11, Z11
+	VSUBPD       Z2, Z11, Z11
+	VSUBPD       Z0, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VADDPD       Z12, Z11, Z11
+	VMINPD       Z11, Z4, Z4
+	VMOVAPD      Z10, Z11
+	VPERMT2PD    64(R8)(DX*1), Z6, Z11
+	VMOVAPD      Z10, Z12
+	VPERMT2PD    64(R8)(DX*1), Z7, Z12
+	VSUBPD       Z2, Z11, Z11
+	VSUBPD       Z0, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VADDPD       Z12, Z11, Z11
+	VMINPD       Z11, Z4, Z4
+	VMOVAPD      Z10, Z11
+	VPERMT2PD    64(R8)(DX*1), Z8, Z11
+	VMOVAPD      Z10, Z10
+	VPERMT2PD    64(R8)(DX*1), Z9, Z10
+	VBROADCASTSD worleyconsts<>+24(SB), Z12
+	VADDPD       Z12, Z11, Z11
+	VSUBPD       Z2, Z11, Z11
+	VSUBPD       Z0, Z10, Z10
+	VMULPD       Z11, Z11, Z11
+	VMULPD       Z10, Z10, Z10
+	VADDPD       Z10, Z11, Z11
+	VMINPD       Z11, Z4, Z4
+	VMOVUPD      (R9)(DX*1), Z10
+	VMOVAPD      Z10, Z11
+	VPERMT2PD    64(R9)(DX*1), Z3, Z11
+	VMOVAPD      Z10, Z3
+	VPERMT2PD    64(R9)(DX*1), Z5, Z3
+	VBROADCASTSD worleyconsts<>+8(SB), Z5
+	VADDPD       Z5, Z11, Z11
+	VSUBPD       Z2, Z11, Z11
+	VBROADCASTSD worleyconsts<>+24(SB), Z5
+	VADDPD       Z5, Z3, Z3
+	VSUBPD       Z0, Z3, Z3
+	VMULPD       Z11, Z11, Z11
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z3, Z11, Z11
+	VMINPD       Z11, Z4, Z4
+	VMOVAPD      Z10, Z3
+	VPERMT2PD    64(R9)(DX*1), Z6, Z3
+	VMOVAPD      Z10, Z5
+	VPERMT2PD    64(R9)(DX*1), Z7, Z5
+	VSUBPD       Z2, Z3, Z3
+	VBROADCASTSD worleyconsts<>+24(SB), Z6
+	VADDPD       Z6, Z5, Z5
+	VSUBPD       Z0, Z5, Z5
+	VMULPD       Z3, Z3, Z3
+	VMULPD       Z5, Z5, Z5
+	VADDPD       Z5, Z3, Z3
+	VMINPD       Z3, Z4, Z4
+	VMOVAPD      Z10, Z3
+	VPERMT2PD    64(R9)(DX*1), Z8, Z3
+	VMOVAPD      Z10, Z5
+	VPERMT2PD    64(R9)(DX*1), Z9, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z6
+	VADDPD       Z6, Z3, Z3
+	VSUBPD       Z2, Z3, Z3
+	VBROADCASTSD worleyconsts<>+24(SB), Z2
+	VADDPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z5, Z5
+	VMULPD       Z3, Z3, Z3
+	VMULPD       Z5, Z5, Z5
+	VADDPD       Z5, Z3, Z3
+	VMINPD       Z3, Z4, Z4
+	JMP          worleyF1RowInnerAVX512Ring0
+
+worleyF1RowInnerAVX512Gather0:
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -16(DI)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -8(DI)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   (DI)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   8(DI)(Z3*8), K1, Z6
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   16(DI)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   24(DI)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -16(R8)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -8(R8)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   (R8)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   8(R8)(Z3*8), K1, Z6
+	VSUBPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   16(R8)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   24(R8)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   -16(R9)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -8(R9)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z7
+	VADDPD       Z7, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   (R9)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   8(R9)(Z3*8), K1, Z6
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z5
+	VGATHERQPD   16(R9)(Z3*8), K1, Z5
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   24(R9)(Z3*8), K1, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z3
+	VADDPD       Z3, Z5, Z5
+	VSUBPD       Z2, Z5, Z5
+	VBROADCASTSD worleyconsts<>+24(SB), Z2
+	VADDPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z5, Z5, Z5
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z5, Z5
+	VMINPD       Z5, Z4, Z4
+
+worleyF1RowInnerAVX512Ring0:
+	MOVSD        scale+48(FP), X2
+	VBROADCASTSD X2, Z2
+	VBROADCASTSD worleyconsts<>+48(SB), Z3
+	VSQRTPD      Z4, Z4
+	VMULPD       Z2, Z4, Z4
+	VSUBPD       Z3, Z4, Z4
+	VMOVUPD      Z4, (AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000200, CX
+	DECQ         SI
+	JMP          worleyF1RowInnerAVX512Block
+
+worleyF1RowInnerAVX512Done:
+	VZEROUPPER
+	RET
+
+// func worleyF2F1RowInnerAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·worleyF2F1RowInnerAVX512(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	MOVQ         feat+16(FP), DX
+	MOVQ         rowOff+24(FP), BX
+	MOVQ         gy2+32(FP), SI
+	MOVQ         n+56(FP), SI
+	MOVQ         (BX), DI
+	ADDQ         DX, DI
+	MOVQ         8(BX), DI
+	ADDQ         DX, DI
+	MOVQ         16(BX), R8
+	ADDQ         DX, R8
+	MOVQ         24(BX), R9
+	ADDQ         DX, R9
+	MOVQ         32(BX), BX
+	ADDQ         DX, BX
+	MOVSD        v+40(FP), X0
+	VBROADCASTSD X0, Z0
+	VPXORQ       Z1, Z1, Z1
+
+worleyF2F1RowInnerAVX512Block:
+	TESTQ        SI, SI
+	JZ           worleyF2F1RowInnerAVX512Done
+	VMOVUPD      (CX), Z2
+	VMOVUPD      64(CX), Z3
+	VBROADCASTSD worleyconsts<>+40(SB), Z4
+	VMOVAPD      Z4, Z5
+	MOVQ         448(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowInnerAVX512Gather0
+	VMOVDQU64    384(CX), Z3
+	VPADDQ.BCST  worleyidx<>+0(SB), Z3, Z6
+	VPADDQ.BCST  worleyidx<>+8(SB), Z3, Z7
+	VPADDQ.BCST  worleyidx<>+16(SB), Z3, Z8
+	VPADDQ.BCST  worleyidx<>+24(SB), Z3, Z9
+	VPADDQ.BCST  worleyidx<>+32(SB), Z3, Z10
+	VMOVUPD      (DI)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(DI)(DX*1), Z3, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(DI)(DX*1), Z6, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMAXPD       Z12, Z4, Z13
+	VMINPD       Z13, Z5, Z5
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(DI)(DX*1), Z7, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(DI)(DX*1), Z8, Z13
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z13, Z13
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMAXPD       Z12, Z4, Z13
+	VMINPD       Z13, Z5, Z5
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(DI)(DX*1), Z9, Z12
+	VMOVAPD      Z11, Z11
+	VPERMT2PD    64(DI)(DX*1), Z10, Z11
+	VBROADCASTSD worleyconsts<>+24(SB), Z13
+	VADDPD       Z13, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+8(SB), Z13
+	VADDPD       Z13, Z11, Z11
+	VSUBPD       Z0, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VMAXPD       Z12, Z4, Z11
+	VMINPD       Z11, Z5, Z5
+	VMINPD       Z12, Z4, Z4
+	VMOVUPD      (R8)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R8)(DX*1), Z3, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R8)(DX*1), Z6, Z13
+	VBROADCASTSD worleyconsts<>+8(SB), Z14
+	VADDPD       Z14, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMAXPD       Z12, Z4, Z13
+	VMINPD       Z13, Z5, Z5
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R8)(DX*1), Z7, Z12
+	VMOVAPD      Z11, Z13
+	VPERMT2PD    64(R8)(DX*1), Z8, Z13
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z13, Z13
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z13, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+	VMAXPD       Z12, Z4, Z13
+	VMINPD       Z13, Z5, Z5
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R8)(DX*1), Z9, Z12
+	VMOVAPD      Z11, Z11
+	VPERMT2PD    64(R8)(DX*1), Z10, Z11
+	VBROADCASTSD worleyconsts<>+24(SB), Z13
+	VADDPD       Z13, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VSUBPD       Z0, Z11, Z11
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z11, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VMAXPD       Z12, Z4, Z11
+	VMINPD       Z11, Z5, Z5
+	VMINPD       Z12, Z4, Z4
+	VMOVUPD      (R9)(DX*1), Z11
+	VMOVAPD      Z11, Z12
+	VPERMT2PD    64(R9)(DX*1), Z3, Z12
+	VMOVAPD      Z11, Z3
+	VPERMT2PD    64(R9)(DX*1), Z6, Z3
+	VBROADCASTSD worleyconsts<>+8(SB), Z6
+	VADDPD       Z6, Z12, Z12
+	VSUBPD       Z2, Z12, Z12
+	VBROADCASTSD worleyconsts<>+24(SB), Z6
+	VADDPD       Z6, Z3, Z3
+	VSUBPD       Z0, Z3, Z3
+	VMULPD       Z12, Z12, Z12
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z3, Z12, Z12
+	VMAXPD       Z12, Z4, Z3
+	VMINPD       Z3, Z5, Z5
+	VMINPD       Z12, Z4, Z4
+	VMOVAPD      Z11, Z3
+	VPERMT2PD    64(R9)(DX*1), Z7, Z3
+	VMOVAPD      Z11, Z6
+	VPERMT2PD    64(R9)(DX*1), Z8, Z6
+	VSUBPD       Z2, Z3, Z3
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z3, Z3, Z3
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMAXPD       Z3, Z4, Z6
+	VMINPD       Z6, Z5, Z5
+	VMINPD       Z3, Z4, Z4
+	VMOVAPD      Z11, Z3
+	VPERMT2PD    64(R9)(DX*1), Z9, Z3
+	VMOVAPD      Z11, Z6
+	VPERMT2PD    64(R9)(DX*1), Z10, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z7
+	VADDPD       Z7, Z3, Z3
+	VSUBPD       Z2, Z3, Z3
+	VBROADCASTSD worleyconsts<>+24(SB), Z2
+	VADDPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z6, Z6
+	VMULPD       Z3, Z3, Z3
+	VMULPD       Z6, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMAXPD       Z3, Z4, Z2
+	VMINPD       Z2, Z5, Z5
+	VMINPD       Z3, Z4, Z4
+	JMP          worleyF2F1RowInnerAVX512Ring0
+
+worleyF2F1RowInnerAVX512Gather0:
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -16(DI)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -8(DI)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   (DI)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   8(DI)(Z3*8), K1, Z7
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   16(DI)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   24(DI)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -16(R8)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -8(R8)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   (R8)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   8(R8)(Z3*8), K1, Z7
+	VSUBPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   16(R8)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   24(R8)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   -16(R9)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   -8(R9)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+8(SB), Z8
+	VADDPD       Z8, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   (R9)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   8(R9)(Z3*8), K1, Z7
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z8
+	VADDPD       Z8, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z7
+	VMINPD       Z7, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z6
+	VGATHERQPD   16(R9)(Z3*8), K1, Z6
+	MOVL         $0x000000ff, DX
+	KMOVW        DX, K1
+	VMOVAPD      Z1, Z7
+	VGATHERQPD   24(R9)(Z3*8), K1, Z7
+	VBROADCASTSD worleyconsts<>+24(SB), Z3
+	VADDPD       Z3, Z6, Z6
+	VSUBPD       Z2, Z6, Z6
+	VBROADCASTSD worleyconsts<>+24(SB), Z2
+	VADDPD       Z2, Z7, Z7
+	VSUBPD       Z0, Z7, Z7
+	VMULPD       Z6, Z6, Z6
+	VMULPD       Z7, Z7, Z7
+	VADDPD       Z7, Z6, Z6
+	VMAXPD       Z6, Z4, Z2
+	VMINPD       Z2, Z5, Z5
+	VMINPD       Z6, Z4, Z4
+
+worleyF2F1RowInnerAVX512Ring0:
+	MOVSD        scale+48(FP), X2
+	VBROADCASTSD X2, Z2
+	VBROADCASTSD worleyconsts<>+48(SB), Z3
+	VSQRTPD      Z4, Z4
+	VSQRTPD      Z5, Z5
+	VSUBPD       Z4, Z5, Z4
+	VMULPD       Z2, Z4, Z4
+	VSUBPD       Z3, Z4, Z4
+	VMOVUPD      Z4, (AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000200, CX
+	DECQ         SI
+	JMP          worleyF2F1RowInnerAVX512Block
+
+worleyF2F1RowInnerAVX512Done:
+	VZEROUPPER
+	RET
+
 // func worleyF1RowAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·worleyF1RowAVX2(SB), NOSPLIT, $0-64
@@ -6107,6 +6799,418 @@ worleyF1RowAVX2Block:
 	VMOVUPD      64(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowAVX2GatherSame0
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R10)(DX*1), Y2
+	VBROADCASTSD -8(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R10)(DX*1), Y2
+	VBROADCASTSD 8(R10)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R10)(DX*1), Y2
+	VBROADCASTSD 24(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R11)(DX*1), Y2
+	VBROADCASTSD -8(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R11)(DX*1), Y2
+	VBROADCASTSD 8(R11)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R11)(DX*1), Y2
+	VBROADCASTSD 24(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_0
+	VBROADCASTSD -32(R8)(DX*1), Y2
+	VBROADCASTSD -24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       192(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_1_0
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_1_0:
+	VBROADCASTSD (SI), Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_2_0
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_2_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       256(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_3_0
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_3_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_0
+	VBROADCASTSD 32(R8)(DX*1), Y2
+	VBROADCASTSD 40(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_0:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_1
+	VBROADCASTSD -32(R9)(DX*1), Y2
+	VBROADCASTSD -24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_1:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_1
+	VBROADCASTSD 32(R9)(DX*1), Y2
+	VBROADCASTSD 40(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_1:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_2
+	VBROADCASTSD -32(R10)(DX*1), Y2
+	VBROADCASTSD -24(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_2:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_2
+	VBROADCASTSD 32(R10)(DX*1), Y2
+	VBROADCASTSD 40(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_2:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_3
+	VBROADCASTSD -32(R11)(DX*1), Y2
+	VBROADCASTSD -24(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_3:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_3
+	VBROADCASTSD 32(R11)(DX*1), Y2
+	VBROADCASTSD 40(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_3:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_0_4
+	VBROADCASTSD -32(BX)(DX*1), Y2
+	VBROADCASTSD -24(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_0_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       192(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_1_4
+	VBROADCASTSD -16(BX)(DX*1), Y2
+	VBROADCASTSD -8(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_1_4:
+	VBROADCASTSD 32(SI), Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_2_4
+	VBROADCASTSD (BX)(DX*1), Y2
+	VBROADCASTSD 8(BX)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_2_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       256(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_3_4
+	VBROADCASTSD 16(BX)(DX*1), Y2
+	VBROADCASTSD 24(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_3_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip0_4_4
+	VBROADCASTSD 32(BX)(DX*1), Y2
+	VBROADCASTSD 40(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip0_4_4:
+	JMP worleyF1RowAVX2Finish0
+
+worleyF1RowAVX2GatherSame0:
 	VPCMPEQQ     Y4, Y4, Y4
 	VXORPD       Y5, Y5, Y5
 	VGATHERQPD   Y4, -16(R9)(Y2*8), Y5
@@ -6613,6 +7717,7 @@ worleyF1RowAVX2Skip0_3_4:
 	VMINPD       Y5, Y3, Y3
 
 worleyF1RowAVX2Skip0_4_4:
+worleyF1RowAVX2Finish0:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -6624,6 +7729,418 @@ worleyF1RowAVX2Skip0_4_4:
 	VMOVUPD      96(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowAVX2GatherSame1
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R10)(DX*1), Y2
+	VBROADCASTSD -8(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R10)(DX*1), Y2
+	VBROADCASTSD 8(R10)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R10)(DX*1), Y2
+	VBROADCASTSD 24(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R11)(DX*1), Y2
+	VBROADCASTSD -8(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R11)(DX*1), Y2
+	VBROADCASTSD 8(R11)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R11)(DX*1), Y2
+	VBROADCASTSD 24(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_0
+	VBROADCASTSD -32(R8)(DX*1), Y2
+	VBROADCASTSD -24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       224(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_1_0
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_1_0:
+	VBROADCASTSD (SI), Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_2_0
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_2_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       288(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_3_0
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_3_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_0
+	VBROADCASTSD 32(R8)(DX*1), Y2
+	VBROADCASTSD 40(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_0:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_1
+	VBROADCASTSD -32(R9)(DX*1), Y2
+	VBROADCASTSD -24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_1:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_1
+	VBROADCASTSD 32(R9)(DX*1), Y2
+	VBROADCASTSD 40(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_1:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_2
+	VBROADCASTSD -32(R10)(DX*1), Y2
+	VBROADCASTSD -24(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_2:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_2
+	VBROADCASTSD 32(R10)(DX*1), Y2
+	VBROADCASTSD 40(R10)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_2:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_3
+	VBROADCASTSD -32(R11)(DX*1), Y2
+	VBROADCASTSD -24(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_3:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_3
+	VBROADCASTSD 32(R11)(DX*1), Y2
+	VBROADCASTSD 40(R11)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_3:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_0_4
+	VBROADCASTSD -32(BX)(DX*1), Y2
+	VBROADCASTSD -24(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+0(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_0_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       224(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_1_4
+	VBROADCASTSD -16(BX)(DX*1), Y2
+	VBROADCASTSD -8(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_1_4:
+	VBROADCASTSD 32(SI), Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_2_4
+	VBROADCASTSD (BX)(DX*1), Y2
+	VBROADCASTSD 8(BX)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_2_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       288(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_3_4
+	VBROADCASTSD 16(BX)(DX*1), Y2
+	VBROADCASTSD 24(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_3_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y3, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF1RowAVX2SameSkip1_4_4
+	VBROADCASTSD 32(BX)(DX*1), Y2
+	VBROADCASTSD 40(BX)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+32(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+
+worleyF1RowAVX2SameSkip1_4_4:
+	JMP worleyF1RowAVX2Finish1
+
+worleyF1RowAVX2GatherSame1:
 	VPCMPEQQ     Y4, Y4, Y4
 	VXORPD       Y5, Y5, Y5
 	VGATHERQPD   Y4, -16(R9)(Y2*8), Y5
@@ -7130,6 +8647,7 @@ worleyF1RowAVX2Skip1_3_4:
 	VMINPD       Y5, Y3, Y3
 
 worleyF1RowAVX2Skip1_4_4:
+worleyF1RowAVX2Finish1:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -7176,6 +8694,468 @@ worleyF2F1RowAVX2Block:
 	VMOVUPD      64(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowAVX2GatherSame0
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R10)(DX*1), Y2
+	VBROADCASTSD -8(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R10)(DX*1), Y2
+	VBROADCASTSD 8(R10)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R10)(DX*1), Y2
+	VBROADCASTSD 24(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R11)(DX*1), Y2
+	VBROADCASTSD -8(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R11)(DX*1), Y2
+	VBROADCASTSD 8(R11)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R11)(DX*1), Y2
+	VBROADCASTSD 24(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_0
+	VBROADCASTSD -32(R8)(DX*1), Y2
+	VBROADCASTSD -24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       192(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_1_0
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_1_0:
+	VBROADCASTSD (SI), Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_2_0
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_2_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       256(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_3_0
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_3_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_0
+	VBROADCASTSD 32(R8)(DX*1), Y2
+	VBROADCASTSD 40(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_0:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_1
+	VBROADCASTSD -32(R9)(DX*1), Y2
+	VBROADCASTSD -24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_1:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_1
+	VBROADCASTSD 32(R9)(DX*1), Y2
+	VBROADCASTSD 40(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_1:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_2
+	VBROADCASTSD -32(R10)(DX*1), Y2
+	VBROADCASTSD -24(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_2:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_2
+	VBROADCASTSD 32(R10)(DX*1), Y2
+	VBROADCASTSD 40(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_2:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_3
+	VBROADCASTSD -32(R11)(DX*1), Y2
+	VBROADCASTSD -24(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_3:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_3
+	VBROADCASTSD 32(R11)(DX*1), Y2
+	VBROADCASTSD 40(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_3:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       128(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_0_4
+	VBROADCASTSD -32(BX)(DX*1), Y2
+	VBROADCASTSD -24(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_0_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       192(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_1_4
+	VBROADCASTSD -16(BX)(DX*1), Y2
+	VBROADCASTSD -8(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_1_4:
+	VBROADCASTSD 32(SI), Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_2_4
+	VBROADCASTSD (BX)(DX*1), Y2
+	VBROADCASTSD 8(BX)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_2_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       256(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_3_4
+	VBROADCASTSD 16(BX)(DX*1), Y2
+	VBROADCASTSD 24(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_3_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       320(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip0_4_4
+	VBROADCASTSD 32(BX)(DX*1), Y2
+	VBROADCASTSD 40(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip0_4_4:
+	JMP worleyF2F1RowAVX2Finish0
+
+worleyF2F1RowAVX2GatherSame0:
 	VPCMPEQQ     Y5, Y5, Y5
 	VXORPD       Y6, Y6, Y6
 	VGATHERQPD   Y5, -16(R9)(Y2*8), Y6
@@ -7732,6 +9712,7 @@ worleyF2F1RowAVX2Skip0_3_4:
 	VMINPD       Y6, Y3, Y3
 
 worleyF2F1RowAVX2Skip0_4_4:
+worleyF2F1RowAVX2Finish0:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -7745,6 +9726,468 @@ worleyF2F1RowAVX2Skip0_4_4:
 	VMOVUPD      96(CX), Y2
 	VBROADCASTSD worleyconsts<>+40(SB), Y3
 	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowAVX2GatherSame1
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R10)(DX*1), Y2
+	VBROADCASTSD -8(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R10)(DX*1), Y2
+	VBROADCASTSD 8(R10)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R10)(DX*1), Y2
+	VBROADCASTSD 24(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R11)(DX*1), Y2
+	VBROADCASTSD -8(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R11)(DX*1), Y2
+	VBROADCASTSD 8(R11)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R11)(DX*1), Y2
+	VBROADCASTSD 24(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_0
+	VBROADCASTSD -32(R8)(DX*1), Y2
+	VBROADCASTSD -24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       224(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_1_0
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_1_0:
+	VBROADCASTSD (SI), Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_2_0
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_2_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       288(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_3_0
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_3_0:
+	VBROADCASTSD (SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_0
+	VBROADCASTSD 32(R8)(DX*1), Y2
+	VBROADCASTSD 40(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_0:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_1
+	VBROADCASTSD -32(R9)(DX*1), Y2
+	VBROADCASTSD -24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_1:
+	VBROADCASTSD 8(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_1
+	VBROADCASTSD 32(R9)(DX*1), Y2
+	VBROADCASTSD 40(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_1:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_2
+	VBROADCASTSD -32(R10)(DX*1), Y2
+	VBROADCASTSD -24(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_2:
+	VBROADCASTSD 16(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_2
+	VBROADCASTSD 32(R10)(DX*1), Y2
+	VBROADCASTSD 40(R10)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_2:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_3
+	VBROADCASTSD -32(R11)(DX*1), Y2
+	VBROADCASTSD -24(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_3:
+	VBROADCASTSD 24(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_3
+	VBROADCASTSD 32(R11)(DX*1), Y2
+	VBROADCASTSD 40(R11)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_3:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       160(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_0_4
+	VBROADCASTSD -32(BX)(DX*1), Y2
+	VBROADCASTSD -24(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+0(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_0_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       224(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_1_4
+	VBROADCASTSD -16(BX)(DX*1), Y2
+	VBROADCASTSD -8(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_1_4:
+	VBROADCASTSD 32(SI), Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_2_4
+	VBROADCASTSD (BX)(DX*1), Y2
+	VBROADCASTSD 8(BX)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_2_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       288(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_3_4
+	VBROADCASTSD 16(BX)(DX*1), Y2
+	VBROADCASTSD 24(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_3_4:
+	VBROADCASTSD 32(SI), Y2
+	VADDPD       352(CX), Y2, Y2
+	VCMPPD       $0x01, Y4, Y2, Y2
+	VMOVMSKPD    Y2, R12
+	TESTL        R12, R12
+	JZ           worleyF2F1RowAVX2SameSkip1_4_4
+	VBROADCASTSD 32(BX)(DX*1), Y2
+	VBROADCASTSD 40(BX)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+32(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+32(SB), Y1
+	VADDPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+
+worleyF2F1RowAVX2SameSkip1_4_4:
+	JMP worleyF2F1RowAVX2Finish1
+
+worleyF2F1RowAVX2GatherSame1:
 	VPCMPEQQ     Y5, Y5, Y5
 	VXORPD       Y6, Y6, Y6
 	VGATHERQPD   Y5, -16(R9)(Y2*8), Y6
@@ -8301,6 +10744,7 @@ worleyF2F1RowAVX2Skip1_3_4:
 	VMINPD       Y6, Y3, Y3
 
 worleyF2F1RowAVX2Skip1_4_4:
+worleyF2F1RowAVX2Finish1:
 	MOVSD        scale+48(FP), X1
 	VBROADCASTSD X1, Y1
 	VBROADCASTSD worleyconsts<>+48(SB), Y2
@@ -8316,6 +10760,1140 @@ worleyF2F1RowAVX2Skip1_4_4:
 	JMP          worleyF2F1RowAVX2Block
 
 worleyF2F1RowAVX2Done:
+	VZEROUPPER
+	RET
+
+// func worleyF1RowInnerAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·worleyF1RowInnerAVX2(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	MOVQ         feat+16(FP), DX
+	MOVQ         rowOff+24(FP), BX
+	MOVQ         gy2+32(FP), SI
+	MOVQ         n+56(FP), SI
+	MOVQ         (BX), DI
+	ADDQ         DX, DI
+	MOVQ         8(BX), DI
+	ADDQ         DX, DI
+	MOVQ         16(BX), R8
+	ADDQ         DX, R8
+	MOVQ         24(BX), R9
+	ADDQ         DX, R9
+	MOVQ         32(BX), BX
+	ADDQ         DX, BX
+	MOVSD        v+40(FP), X0
+	VBROADCASTSD X0, Y0
+	VXORPD       Y1, Y1, Y1
+
+worleyF1RowInnerAVX2Block:
+	TESTQ        SI, SI
+	JZ           worleyF1RowInnerAVX2Done
+	VMOVUPD      (CX), Y1
+	VMOVUPD      64(CX), Y2
+	VBROADCASTSD worleyconsts<>+40(SB), Y3
+	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowInnerAVX2GatherSame0
+	VBROADCASTSD -16(DI)(DX*1), Y2
+	VBROADCASTSD -8(DI)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (DI)(DX*1), Y2
+	VBROADCASTSD 8(DI)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(DI)(DX*1), Y2
+	VBROADCASTSD 24(DI)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	JMP          worleyF1RowInnerAVX2Finish0
+
+worleyF1RowInnerAVX2GatherSame0:
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(DI)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(DI)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (DI)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(DI)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(DI)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(DI)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R8)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R9)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y2
+	VADDPD       Y2, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowInnerAVX2Finish0:
+	MOVSD        scale+48(FP), X1
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD worleyconsts<>+48(SB), Y2
+	VSQRTPD      Y3, Y3
+	VMULPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VMOVUPD      Y3, (AX)
+	VMOVUPD      32(CX), Y1
+	VMOVUPD      96(CX), Y2
+	VBROADCASTSD worleyconsts<>+40(SB), Y3
+	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF1RowInnerAVX2GatherSame1
+	VBROADCASTSD -16(DI)(DX*1), Y2
+	VBROADCASTSD -8(DI)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (DI)(DX*1), Y2
+	VBROADCASTSD 8(DI)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(DI)(DX*1), Y2
+	VBROADCASTSD 24(DI)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y4
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y4
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMINPD       Y2, Y3, Y3
+	JMP          worleyF1RowInnerAVX2Finish1
+
+worleyF1RowInnerAVX2GatherSame1:
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(DI)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(DI)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (DI)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(DI)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(DI)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(DI)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R8)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R8)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R8)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, -16(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, -8(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y4
+	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, (R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 8(R9)(Y2*8), Y6
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y4
+	VADDPD       Y4, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VGATHERQPD   Y4, 16(R9)(Y2*8), Y5
+	VPCMPEQQ     Y4, Y4, Y4
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y4, 24(R9)(Y2*8), Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y2
+	VADDPD       Y2, Y5, Y5
+	VSUBPD       Y1, Y5, Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y6, Y6
+	VMULPD       Y5, Y5, Y5
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y5
+	VMINPD       Y5, Y3, Y3
+
+worleyF1RowInnerAVX2Finish1:
+	MOVSD        scale+48(FP), X1
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD worleyconsts<>+48(SB), Y2
+	VSQRTPD      Y3, Y3
+	VMULPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VMOVUPD      Y3, 32(AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000200, CX
+	DECQ         SI
+	JMP          worleyF1RowInnerAVX2Block
+
+worleyF1RowInnerAVX2Done:
+	VZEROUPPER
+	RET
+
+// func worleyF2F1RowInnerAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·worleyF2F1RowInnerAVX2(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	MOVQ         feat+16(FP), DX
+	MOVQ         rowOff+24(FP), BX
+	MOVQ         gy2+32(FP), SI
+	MOVQ         n+56(FP), SI
+	MOVQ         (BX), DI
+	ADDQ         DX, DI
+	MOVQ         8(BX), DI
+	ADDQ         DX, DI
+	MOVQ         16(BX), R8
+	ADDQ         DX, R8
+	MOVQ         24(BX), R9
+	ADDQ         DX, R9
+	MOVQ         32(BX), BX
+	ADDQ         DX, BX
+	MOVSD        v+40(FP), X0
+	VBROADCASTSD X0, Y0
+	VXORPD       Y1, Y1, Y1
+
+worleyF2F1RowInnerAVX2Block:
+	TESTQ        SI, SI
+	JZ           worleyF2F1RowInnerAVX2Done
+	VMOVUPD      (CX), Y1
+	VMOVUPD      64(CX), Y2
+	VBROADCASTSD worleyconsts<>+40(SB), Y3
+	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowInnerAVX2GatherSame0
+	VBROADCASTSD -16(DI)(DX*1), Y2
+	VBROADCASTSD -8(DI)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (DI)(DX*1), Y2
+	VBROADCASTSD 8(DI)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(DI)(DX*1), Y2
+	VBROADCASTSD 24(DI)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	JMP          worleyF2F1RowInnerAVX2Finish0
+
+worleyF2F1RowInnerAVX2GatherSame0:
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(DI)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(DI)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (DI)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(DI)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(DI)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(DI)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R8)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R9)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y2
+	VADDPD       Y2, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowInnerAVX2Finish0:
+	MOVSD        scale+48(FP), X1
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD worleyconsts<>+48(SB), Y2
+	VSQRTPD      Y3, Y3
+	VSQRTPD      Y4, Y4
+	VSUBPD       Y3, Y4, Y3
+	VMULPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VMOVUPD      Y3, (AX)
+	VMOVUPD      32(CX), Y1
+	VMOVUPD      96(CX), Y2
+	VBROADCASTSD worleyconsts<>+40(SB), Y3
+	VMOVAPD      Y3, Y4
+	MOVQ         456(CX), DX
+	TESTQ        DX, DX
+	JS           worleyF2F1RowInnerAVX2GatherSame1
+	VBROADCASTSD -16(DI)(DX*1), Y2
+	VBROADCASTSD -8(DI)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (DI)(DX*1), Y2
+	VBROADCASTSD 8(DI)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(DI)(DX*1), Y2
+	VBROADCASTSD 24(DI)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R8)(DX*1), Y2
+	VBROADCASTSD -8(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R8)(DX*1), Y2
+	VBROADCASTSD 8(R8)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R8)(DX*1), Y2
+	VBROADCASTSD 24(R8)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD -16(R9)(DX*1), Y2
+	VBROADCASTSD -8(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+8(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD (R9)(DX*1), Y2
+	VBROADCASTSD 8(R9)(DX*1), Y5
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	VBROADCASTSD 16(R9)(DX*1), Y2
+	VBROADCASTSD 24(R9)(DX*1), Y5
+	VBROADCASTSD worleyconsts<>+24(SB), Y6
+	VADDPD       Y6, Y2, Y2
+	VSUBPD       Y1, Y2, Y2
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y5, Y5
+	VSUBPD       Y0, Y5, Y5
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMAXPD       Y2, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y2, Y3, Y3
+	JMP          worleyF2F1RowInnerAVX2Finish1
+
+worleyF2F1RowInnerAVX2GatherSame1:
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(DI)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(DI)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (DI)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(DI)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(DI)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(DI)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R8)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R8)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R8)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, -16(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, -8(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+8(SB), Y5
+	VADDPD       Y5, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, (R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 8(R9)(Y2*8), Y7
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y5
+	VADDPD       Y5, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y5
+	VMINPD       Y5, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VGATHERQPD   Y5, 16(R9)(Y2*8), Y6
+	VPCMPEQQ     Y5, Y5, Y5
+	VXORPD       Y7, Y7, Y7
+	VGATHERQPD   Y5, 24(R9)(Y2*8), Y7
+	VBROADCASTSD worleyconsts<>+24(SB), Y2
+	VADDPD       Y2, Y6, Y6
+	VSUBPD       Y1, Y6, Y6
+	VBROADCASTSD worleyconsts<>+24(SB), Y1
+	VADDPD       Y1, Y7, Y7
+	VSUBPD       Y0, Y7, Y7
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       Y6, Y3, Y1
+	VMINPD       Y1, Y4, Y4
+	VMINPD       Y6, Y3, Y3
+
+worleyF2F1RowInnerAVX2Finish1:
+	MOVSD        scale+48(FP), X1
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD worleyconsts<>+48(SB), Y2
+	VSQRTPD      Y3, Y3
+	VSQRTPD      Y4, Y4
+	VSUBPD       Y3, Y4, Y3
+	VMULPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VMOVUPD      Y3, 32(AX)
+	ADDQ         $0x40, AX
+	ADDQ         $0x00000200, CX
+	DECQ         SI
+	JMP          worleyF2F1RowInnerAVX2Block
+
+worleyF2F1RowInnerAVX2Done:
 	VZEROUPPER
 	RET
 

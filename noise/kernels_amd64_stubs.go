@@ -230,6 +230,12 @@ func worleyF1RowAVX512(out *float64, blocks *float64, feat *float64, rowOff *int
 // row's offset v and squared gaps gy2 to them (see worleyRows.distances).
 func worleyF2F1RowAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
 
+// It searches the inner 3×3 cells only, for jitters that need no more.
+func worleyF1RowInnerAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+
+// It searches the inner 3×3 cells only, for jitters that need no more.
+func worleyF2F1RowInnerAVX512(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+
 // worleyF1RowAVX2 writes Worley F1 noise N at the 8 samples of each of the n blocks to out,
 // from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the
 // row's offset v and squared gaps gy2 to them (see worleyRows.distances).
@@ -239,6 +245,12 @@ func worleyF1RowAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64
 // from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the
 // row's offset v and squared gaps gy2 to them (see worleyRows.distances).
 func worleyF2F1RowAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+
+// It searches the inner 3×3 cells only, for jitters that need no more.
+func worleyF1RowInnerAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
+
+// It searches the inner 3×3 cells only, for jitters that need no more.
+func worleyF2F1RowInnerAVX2(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v float64, scale float64, n int)
 
 // simplexRowAVX512 writes simplex noise N(xs[k], y) at the 8 samples of each of the n blocks
 // of xs to out, for the basis key, with the gradient table at grads (see simplexNoise.Value).

@@ -25,9 +25,12 @@ type worleyGrid struct {
 	nc int       // prepared columns: every sample's cell ± 2
 	c  []int32   // per sample: its cell's prepared column
 	u  []float64 // per sample: its offset in the cell
-	// gx2 holds per sample the squared gaps cellGap(oi, u)² to the
+	// gx2 holds per sample the squared gaps gap(oi, u)² to the
 	// columns oi = −2, −1, 1, 2 away, which bound the ring's distances.
 	gx2 [][4]float64
+	// inner is whether the inner 3×3 cells suffice (worleyNoise.innerOnly),
+	// so the value rows search no ring cell.
+	inner bool
 	// With a vector kernel, the whole blocks of laneWidth samples from the
 	// first are its; the Go loop does the rest.
 	kernel Kernel
@@ -45,13 +48,19 @@ type worleyGrid struct {
 // the first of those columns' byte offset in a row (−1: gather instead),
 // and idx per sample twice its cell's column − 1 relative to base, the
 // permute index of the x of the column left of its cell.
+//
+// The AVX2 kernel reads each cell's feature point once for all lanes, by
+// broadcast, in a block whose samples all lie in one cell, as they do in
+// the coarser octaves: same is that column's byte offset in a row (−1:
+// gather instead).
 type worleyBlock struct {
 	u    [laneWidth]float64
 	c2   [laneWidth]int64
 	gx2  [4][laneWidth]float64
 	idx  [laneWidth]int64
 	base int64
-	_    [laneWidth - 1]int64 // to 512 bytes
+	same int64
+	_    [laneWidth - 2]int64 // to 512 bytes
 }
 
 // worleyPickSpan is how many prepared columns a block's permutes reach:
@@ -77,7 +86,7 @@ func newWorleyGrid(n worleyNoise, xs []float64) *worleyGrid {
 		cells[k], g.u[k] = i, u
 		lo, hi = min(lo, i), max(hi, i)
 		for s, oi := range [4]int{-2, -1, 1, 2} {
-			gx := cellGap(oi, u)
+			gx := n.gap(oi, u)
 			g.gx2[k][s] = float64(gx * gx)
 		}
 	}
@@ -90,6 +99,7 @@ func newWorleyGrid(n worleyNoise, xs []float64) *worleyGrid {
 		g.c[k] = int32(i - g.i0)
 	}
 	g.kernel = currentKernel()
+	g.inner = n.innerOnly()
 	if g.kernel != KernelGo {
 		g.blocks = make([]worleyBlock, len(xs)/laneWidth)
 		for b := range g.blocks {
@@ -103,6 +113,10 @@ func newWorleyGrid(n worleyNoise, xs []float64) *worleyGrid {
 			}
 			blk.base = -1
 			lo, hi := slices.Min(blk.c2[:])/2, slices.Max(blk.c2[:])/2
+			blk.same = -1
+			if lo == hi {
+				blk.same = lo * int64(unsafe.Sizeof(vec2{}))
+			}
 			if first := lo - 1; hi+1-first < worleyPickSpan {
 				blk.base = first * int64(unsafe.Sizeof(vec2{}))
 				for l, c2 := range blk.c2 {
@@ -145,7 +159,7 @@ func (r *worleyRows) lattice(j int) (rows [5][]vec2, offs [5]int64) {
 		if !r.have[s] || r.held[s] != j+oj {
 			key := rowKey(g.n.key, j+oj)
 			for c := range f {
-				f[c] = featurePoint(key, g.i0+c)
+				f[c] = g.n.featurePoint(key, g.i0+c)
 			}
 			r.held[s], r.have[s] = j+oj, true
 		}
@@ -156,7 +170,7 @@ func (r *worleyRows) lattice(j int) (rows [5][]vec2, offs [5]int64) {
 
 // worleyRowTerms is what a row shares: its lattice rows' feature points
 // (and their byte offsets in feat, for the kernels) and the squared gaps
-// cellGap(oj, v)² of the rows oj = −2 … 2 away.
+// gap(oj, v)² of the rows oj = −2 … 2 away.
 type worleyRowTerms struct {
 	rows [5][]vec2
 	offs [5]int64
@@ -169,7 +183,7 @@ func (r *worleyRows) terms(y float64) worleyRowTerms {
 	t := worleyRowTerms{v: v}
 	t.rows, t.offs = r.lattice(j)
 	for oj := -2; oj <= 2; oj++ {
-		gy := cellGap(oj, v)
+		gy := r.g.n.gap(oj, v)
 		t.gy2[oj+2] = float64(gy * gy)
 	}
 	return t
@@ -240,6 +254,9 @@ func (r *worleyRows) distances(t *worleyRowTerms, k int) (d1, d2 float64) {
 			d1, d2 = min(d1, d), min(d2, max(d1, d))
 		}
 	}
+	if g.inner {
+		return d1, d2
+	}
 	gx2 := &g.gx2[k]
 	f1 := g.n.mode == F1
 	for oj := -2; oj <= 2; oj++ {
@@ -277,7 +294,7 @@ func (r *worleyRows) value(y float64, v []float64) {
 	t := r.terms(y)
 	n := r.g.n
 	v = v[:len(r.g.c)]
-	done := worleyLanes(r.g.kernel, n.mode, r.g.blocks, v, r.feat, &t)
+	done := worleyLanes(r.g.kernel, n.mode, r.g.inner, r.g.blocks, v, r.feat, &t)
 	for k := done; k < len(v); k++ {
 		d1, d2 := r.distances(&t, k)
 		v[k] = n.distanceValue(worleyNearest{d1: d1, d2: d2})

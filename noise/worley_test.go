@@ -44,7 +44,7 @@ func nearest3x3(w worleyNoise, x, y float64) [2]float64 {
 	d := [2]float64{math.Inf(1), math.Inf(1)}
 	for oj := -1; oj <= 1; oj++ {
 		for oi := -1; oi <= 1; oi++ {
-			f := featurePoint(rowKey(w.key, j+oj), i+oi)
+			f := w.featurePoint(rowKey(w.key, j+oj), i+oi)
 			ox, oy := float64(oi)+f.x-u, float64(oj)+f.y-v
 			e := math.Sqrt(ox*ox + oy*oy)
 			if e < d[0] {
@@ -61,7 +61,7 @@ func nearest3x3(w worleyNoise, x, y float64) [2]float64 {
 // gradient exactly on a feature point.
 func TestWorleyGradientAtFeaturePoint(t *testing.T) {
 	w := NewWorley(4, F1).(worleyNoise)
-	f := featurePoint(rowKey(w.key, 3), -2)
+	f := w.featurePoint(rowKey(w.key, 3), -2)
 	v, dx, dy := w.Eval(-2+f.x, 3+f.y)
 	if v != -1 || dx != 0 || dy != 0 {
 		t.Errorf("on a feature point: Eval = (%v, %v, %v), want (-1, 0, 0)", v, dx, dy)

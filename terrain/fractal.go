@@ -109,9 +109,21 @@ func newSynthesis(p Params) (*synthesis, error) {
 // cells; without, the plain one, so maps that do not tile keep every bit.
 func newBasis(p Params, i, period int) (noise.Basis, error) {
 	if period == 0 {
-		return noise.New(p.Basis, octaveSeed(p.Seed, i))
+		return plainBasis(p, octaveSeed(p.Seed, i))
 	}
 	return noise.NewPeriodic(p.Basis, octaveSeed(p.Seed, i), period, period)
+}
+
+// plainBasis returns p's basis for a seed, with p's Worley jitter for the
+// Worley bases (jitter 1 is noise.New's Worley, bit for bit).
+func plainBasis(p Params, seed int64) (noise.Basis, error) {
+	switch p.Basis {
+	case noise.Worley:
+		return noise.NewWorleyJitter(seed, noise.F1, p.WorleyJitter)
+	case noise.WorleyEdge:
+		return noise.NewWorleyJitter(seed, noise.F2MinusF1, p.WorleyJitter)
+	}
+	return noise.New(p.Basis, seed)
 }
 
 // maxTilePeriod bounds the finest octave's period in lattice cells, so that

@@ -13,7 +13,7 @@ func TestDefaultsAreThesisSection73(t *testing.T) {
 	p := DefaultParams()
 	want := Params{Algorithm: FBm, Basis: "perlin", Size: 1025, Seed: 17, FeatureSize: 90, Octaves: 8,
 		Lacunarity: 2, Hurst: 1, Offset: 0.5, Amplitude: 200, Corners: CornersRandom, CornerValue: 0,
-		Distortion: 0, Effect: NoEffect, Intensity: 50, CellSize: 1, Tileable: false, BasisTransform: PlainBasis,
+		Distortion: 0, Effect: NoEffect, Intensity: 50, CellSize: 1, Tileable: false, BasisTransform: PlainBasis, WorleyJitter: 1,
 		Levels: 0, Interpolation: Quintic, RouteMargin: 10, RouteMedian: 5, RouteRelief: 1, RouteKeepAll: false, RoadWidth: 0}
 	want.ErosionParams = p.ErosionParams // erosion defaults are tested in erosionparams_test.go
 	if p != want {

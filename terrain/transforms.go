@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"cordillera/internal/parallel"
-	"cordillera/noise"
 )
 
 // Bias is Schlick's bias function, thesis eq. 6.3:
@@ -77,11 +76,11 @@ func applyEffect(ctx context.Context, m *Heightmap, e Effect, intensity float64,
 // it bilinearly at (x + α·N₁, y + α·N₂), with N₁ and N₂ two basis noises of
 // distinct seeds at the feature scale and the displacement in feature units.
 func distortMap(ctx context.Context, src *Heightmap, p Params, progress Progress, base, span float64) (*Heightmap, error) {
-	n1, err := noise.New(p.Basis, octaveSeed(p.Seed, -1))
+	n1, err := plainBasis(p, octaveSeed(p.Seed, -1))
 	if err != nil {
 		return nil, err
 	}
-	n2, err := noise.New(p.Basis, octaveSeed(p.Seed, -2))
+	n2, err := plainBasis(p, octaveSeed(p.Seed, -2))
 	if err != nil {
 		return nil, err
 	}

@@ -273,4 +273,3 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
-

@@ -28,6 +28,7 @@ import (
 const (
 	worleyOffU, worleyOffC2, worleyOffGx2 = 0, 64, 128
 	worleyOffIdx, worleyOffBase           = 384, 448
+	worleyOffSame                         = 456
 	worleyBlockSize                       = 512
 )
 
@@ -53,8 +54,10 @@ func cellularRows() {
 		DATA(8*k, U64(k+1))
 	}
 	for _, s := range []cellISA{cell512{}, cell2{}} {
-		worleyRow(s, false)
-		worleyRow(s, true)
+		for _, ring := range []bool{true, false} {
+			worleyRow(s, false, ring)
+			worleyRow(s, true, ring)
+		}
 	}
 }
 
@@ -126,17 +129,26 @@ func (cell2) anyLess(a, b Register, skip string) {
 	JZ(LabelRef(skip))
 }
 
-// worleyRow writes N of every block's samples to out.
-func worleyRow(s cellISA, edge bool) {
+// worleyRow writes N of every block's samples to out. Without the ring it
+// searches the inner 3×3 cells only, for feature points whose jitter is
+// bounded so that no ring cell can hold one of the nearest (worleyInner).
+func worleyRow(s cellISA, edge, ring bool) {
 	mode := "F1"
 	if edge {
 		mode = "F2F1"
 	}
-	name := "worley" + mode + "Row" + s.name()
+	inner := ""
+	if !ring {
+		inner = "Inner"
+	}
+	name := "worley" + mode + "Row" + inner + s.name()
 	TEXT(name, NOSPLIT, "func(out *float64, blocks *float64, feat *float64, rowOff *int64, gy2 *float64, v, scale float64, n int)")
 	Doc(name+" writes Worley "+mode+" noise N at the 8 samples of each of the n blocks to out,",
 		"from the feature points of lattice rows j−2 … j+2 at feat + rowOff[0 … 4] and the",
 		"row's offset v and squared gaps gy2 to them (see worleyRows.distances).")
+	if !ring {
+		Doc("It searches the inner 3×3 cells only, for jitters that need no more.")
+	}
 	out, blk := Load(Param("out"), GP64()), Load(Param("blocks"), GP64())
 	feat, offs := Load(Param("feat"), GP64()), Load(Param("rowOff"), GP64())
 	gy2 := Load(Param("gy2"), GP64())
@@ -194,7 +206,36 @@ func worleyRow(s cellISA, edge bool) {
 		cell := func(oi, oj int) {
 			cellAt(oi, oj, s.gather(rows[oj+2], c2, zero, 16*oi), s.gather(rows[oj+2], c2, zero, 16*oi+8))
 		}
-		ring := fmt.Sprintf("%sRing%d", name, h)
+		ringLabel := fmt.Sprintf("%sRing%d", name, h)
+		finish := fmt.Sprintf("%sFinish%d", name, h)
+		if !s.permutes() {
+			// A block whose samples all lie in one cell (worleyBlock.same
+			// ≥ 0, that column's byte offset in a row) reads each cell's
+			// feature point once for all lanes, broadcast, instead of
+			// gathering it: the same values, without the gathers that
+			// bound these rows.
+			gather := fmt.Sprintf("%sGatherSame%d", name, h)
+			same := GP64()
+			MOVQ(Mem{Base: blk, Disp: worleyOffSame}, same)
+			TESTQ(same, same)
+			JS(LabelRef(gather))
+			bcell := func(oi, oj int) {
+				ox, oy := s.vec(), s.vec()
+				VBROADCASTSD(Mem{Base: rows[oj+2], Index: same, Scale: 1, Disp: 16 * oi}, ox)
+				VBROADCASTSD(Mem{Base: rows[oj+2], Index: same, Scale: 1, Disp: 16*oi + 8}, oy)
+				cellAt(oi, oj, ox, oy)
+			}
+			for oj := -1; oj <= 1; oj++ {
+				for oi := -1; oi <= 1; oi++ {
+					bcell(oi, oj)
+				}
+			}
+			if ring {
+				worleyRing(s, name+"Same", h, edge, gy2, blk, d1, d2, bcell)
+			}
+			JMP(LabelRef(finish))
+			Label(gather)
+		}
 		if s.permutes() {
 			// A block whose inner cells lie within 8 columns from its base
 			// (worleyBlock.base ≥ 0, a byte offset) picks their feature
@@ -225,7 +266,7 @@ func worleyRow(s cellISA, edge bool) {
 					cellAt(oi, oj, ox, oy)
 				}
 			}
-			JMP(LabelRef(ring))
+			JMP(LabelRef(ringLabel))
 			Label(gather)
 		}
 		for oj := -1; oj <= 1; oj++ {
@@ -233,28 +274,11 @@ func worleyRow(s cellISA, edge bool) {
 				cell(oi, oj)
 			}
 		}
-		Label(ring)
-		bound := d2
-		if !edge {
-			bound = d1
+		Label(ringLabel)
+		if ring {
+			worleyRing(s, name, h, edge, gy2, blk, d1, d2, cell)
 		}
-		for oj := -2; oj <= 2; oj++ {
-			for oi := -2; oi <= 2; oi++ {
-				if oi > -2 && oi < 2 && oj > -2 && oj < 2 {
-					continue // inner 3×3, done
-				}
-				skip := fmt.Sprintf("%sSkip%d_%d_%d", name, h, oi+2, oj+2)
-				gap := s.vec()
-				VBROADCASTSD(Mem{Base: gy2, Disp: 8 * (oj + 2)}, gap)
-				if oi != 0 { // gx² + gy², with gx = 0 for oi = 0
-					slot := map[int]int{-2: 0, -1: 1, 1: 2, 2: 3}[oi]
-					VADDPD(Mem{Base: blk, Disp: worleyOffGx2 + 64*slot + w*h}, gap, gap)
-				}
-				s.anyLess(gap, bound, skip)
-				cell(oi, oj)
-				Label(skip)
-			}
-		}
+		Label(finish)
 		scale, one := s.vec(), s.vec()
 		VBROADCASTSD(Load(Param("scale"), XMM()), scale)
 		VBROADCASTSD(worleyConsts.Offset(worleyOne), one)
@@ -276,6 +300,32 @@ func worleyRow(s cellISA, edge bool) {
 	Label(name + "Done")
 	VZEROUPPER()
 	RET()
+}
+
+// worleyRing searches the cells of the 5×5 ring that some lane's gap² puts
+// nearer than its bound, d1 (F1) or d2 (edge), with cell.
+func worleyRing(s cellISA, name string, h int, edge bool, gy2, blk, d1, d2 Register, cell func(oi, oj int)) {
+	bound := d2
+	if !edge {
+		bound = d1
+	}
+	for oj := -2; oj <= 2; oj++ {
+		for oi := -2; oi <= 2; oi++ {
+			if oi > -2 && oi < 2 && oj > -2 && oj < 2 {
+				continue // inner 3×3, done
+			}
+			skip := fmt.Sprintf("%sSkip%d_%d_%d", name, h, oi+2, oj+2)
+			gap := s.vec()
+			VBROADCASTSD(Mem{Base: gy2, Disp: 8 * (oj + 2)}, gap)
+			if oi != 0 { // gx² + gy², with gx = 0 for oi = 0
+				slot := map[int]int{-2: 0, -1: 1, 1: 2, 2: 3}[oi]
+				VADDPD(Mem{Base: blk, Disp: worleyOffGx2 + 64*slot + s.width()*h}, gap, gap)
+			}
+			s.anyLess(gap, bound, skip)
+			cell(oi, oj)
+			Label(skip)
+		}
+	}
 }
 
 // The simplex kernel: Perlin's simplex noise values (noise/simplex.go)
