@@ -1,0 +1,63 @@
+package trackfile
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// What a user's CSV export gets from the column finder, each a header a
+// spreadsheet or an app writes: the points' first latitude, longitude and
+// count.
+func TestCSVColumnsFound(t *testing.T) {
+	cases := []struct {
+		name     string
+		data     string
+		lat, lon float64
+		points   int
+	}{
+		// Two columns: the header's one semicolon is its delimiter.
+		{"two columns by semicolons", "lat;lon\n46,5;14,25\n46,6;14,3\n", 46.5, 14.25, 2},
+		// As many semicolons in a column's name as commas between
+		// columns: the comma, first in the order tried, wins the tie.
+		{"commas, semicolons in a name", "lat,lon,note (a;b;c)\n46,14,x\n46.1,14,y\n", 46, 14, 2},
+		// A second column of the same meaning (a converted copy) is not
+		// the one read: the first is.
+		{"latitude named twice", "latitude,longitude,lat\n46,14,0\n46.1,14,0\n", 46, 14, 2},
+		// A row cut short before the longitude is left out, the rest read.
+		{"a row short of the longitude", "time,lat,lon\n1,46,14\n2,47\n3,46.1,14\n", 46, 14, 2},
+	}
+	for _, c := range cases {
+		tr, err := ParseCSV([]byte(c.data))
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if len(tr.Segments) != 1 || len(tr.Segments[0]) != c.points {
+			t.Errorf("%s: segments %v; want one of %d points", c.name, tr.Segments, c.points)
+			continue
+		}
+		if p := tr.Segments[0][0]; p.Lat != c.lat || p.Lon != c.lon {
+			t.Errorf("%s: the first point is at %g, %g; want %g, %g", c.name, p.Lat, p.Lon, c.lat, c.lon)
+		}
+	}
+}
+
+// A header that names no position is quoted in the error whole up to 80
+// characters, and cut with "…" beyond.
+func TestCSVHeaderQuotedInTheError(t *testing.T) {
+	for _, n := range []int{80, 81} {
+		header := strings.Repeat("x", n)
+		_, err := ParseCSV([]byte(header + "\n1\n"))
+		if err == nil {
+			t.Fatalf("a %d-character header naming no position was read", n)
+		}
+		want := strconv.Quote(header)
+		if n > 80 {
+			want = strconv.Quote(header[:80] + "…")
+		}
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("a %d-character header: %q; want it to quote %s", n, err, want)
+		}
+	}
+}
