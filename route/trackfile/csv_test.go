@@ -24,6 +24,7 @@ func TestCSVColumnsFound(t *testing.T) {
 		// A second column of the same meaning (a converted copy) is not
 		// the one read: the first is.
 		{"latitude named twice", "latitude,longitude,lat\n46,14,0\n46.1,14,0\n", 46, 14, 2},
+		{"longitude first", "lon,lat\n14,46\n14,46.1\n", 46, 14, 2},
 		// A row cut short before the longitude is left out, the rest read.
 		{"a row short of the longitude", "time,lat,lon\n1,46,14\n2,47\n3,46.1,14\n", 46, 14, 2},
 	}
@@ -58,6 +59,22 @@ func TestCSVHeaderQuotedInTheError(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("a %d-character header: %q; want it to quote %s", n, err, want)
+		}
+	}
+}
+
+// A broken part of a GeoJSON file is named by its place, counted from 1
+// as a person counts, inside the collection that holds it.
+func TestGeoJSONErrorNamesThePart(t *testing.T) {
+	line := `{"type":"LineString","coordinates":[[14,46],[14,46.1]]}`
+	bad := `{"type":"LineString","coordinates":[[14]]}`
+	for _, c := range []struct{ data, want string }{
+		{`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":` + line + `},{"type":"Feature","geometry":` + bad + `}]}`, "feature 2: "},
+		{`{"type":"GeometryCollection","geometries":[` + line + `,` + line + `,` + bad + `]}`, "geometry 3: "},
+	} {
+		_, err := ParseGeoJSON([]byte(c.data))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v; want it to name %q", c.data, err, c.want)
 		}
 	}
 }
