@@ -78,3 +78,35 @@ func TestGeoJSONErrorNamesThePart(t *testing.T) {
 		}
 	}
 }
+
+// An empty route in a GPX file of routes adds no empty part: the file's
+// parts are its routes that hold points.
+func TestGPXEmptyRouteIsNoPart(t *testing.T) {
+	data := `<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><rte><name>empty</name></rte>` +
+		`<rte><rtept lat="46" lon="14"/><rtept lat="46.001" lon="14"/></rte></gpx>`
+	tr, err := ParseGPX([]byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Segments) != 1 || len(tr.Segments[0]) != 2 {
+		t.Errorf("segments %v; want the one route of 2 points", tr.Segments)
+	}
+}
+
+// GeoJSON nesting is refused past maxGeoDepth levels and read up to it: a
+// line inside geometry collections 8 levels down is read, 9 refused.
+func TestGeoJSONNestingLimit(t *testing.T) {
+	nest := func(levels int) string {
+		s := `{"type":"LineString","coordinates":[[14,46],[14,46.1]]}`
+		for range levels {
+			s = `{"type":"GeometryCollection","geometries":[` + s + `]}`
+		}
+		return s
+	}
+	if _, err := ParseGeoJSON([]byte(nest(maxGeoDepth))); err != nil {
+		t.Errorf("a line %d levels down: %v; want it read", maxGeoDepth, err)
+	}
+	if _, err := ParseGeoJSON([]byte(nest(maxGeoDepth + 1))); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+		t.Errorf("a line %d levels down: %v; want it refused as nested too deeply", maxGeoDepth+1, err)
+	}
+}
