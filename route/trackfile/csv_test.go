@@ -109,4 +109,14 @@ func TestGeoJSONNestingLimit(t *testing.T) {
 	if _, err := ParseGeoJSON([]byte(nest(maxGeoDepth + 1))); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
 		t.Errorf("a line %d levels down: %v; want it refused as nested too deeply", maxGeoDepth+1, err)
 	}
+	// A feature collection and its feature are two of the levels.
+	feature := func(levels int) string {
+		return `{"type":"FeatureCollection","features":[{"type":"Feature","geometry":` + nest(levels) + `}]}`
+	}
+	if _, err := ParseGeoJSON([]byte(feature(maxGeoDepth - 2))); err != nil {
+		t.Errorf("a line %d levels down in a feature: %v; want it read", maxGeoDepth, err)
+	}
+	if _, err := ParseGeoJSON([]byte(feature(maxGeoDepth - 1))); err == nil {
+		t.Errorf("a line %d levels down in a feature was read; want it refused as nested too deeply", maxGeoDepth+1)
+	}
 }
