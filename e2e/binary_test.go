@@ -24,9 +24,19 @@ var (
 )
 
 // plainBinary builds the cordillera command once for every test that runs
-// it as a user would (sweep, web), instead of once per test.
+// it as a user would (sweep, web, the desktop window), instead of once per
+// test.
 func plainBinary(t *testing.T) string {
 	t.Helper()
+	bin, err := buildPlain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// buildPlain builds the command into the run's shared build folder, once.
+func buildPlain() (string, error) {
 	plainOnce.Do(func() {
 		dir, err := scratchDir()
 		if err != nil {
@@ -40,10 +50,7 @@ func plainBinary(t *testing.T) string {
 			plainErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
-	if plainErr != nil {
-		t.Fatal(plainErr)
-	}
-	return plainBin
+	return plainBin, plainErr
 }
 
 var scratchOnce sync.Once

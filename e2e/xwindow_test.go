@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,35 +26,10 @@ import (
 // import): what a person at the desktop does, with the X server's own
 // event delivery and Ebitengine's own polling in between.
 
-var (
-	desktopOnce sync.Once
-	desktopBin  string
-	desktopErr  error
-)
-
-// desktopBinary builds the cordillera command as a desktop program, once.
-func desktopBinary() (string, error) {
-	desktopOnce.Do(func() {
-		// In the run's shared build folder, which TestMain removes: a
-		// folder of its own was left behind by every run (36 MB).
-		dir, err := scratchDir()
-		if err != nil {
-			desktopErr = err
-			return
-		}
-		bin := filepath.Join(dir, "cordillera-desktop")
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
-		cmd.Dir = repoRoot()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			desktopErr = fmt.Errorf("building the explorer: %v\n%s", err, out)
-			return
-		}
-		desktopBin = bin
-	})
-	return desktopBin, desktopErr
-}
+// desktopBinary is the cordillera command the window tests start: the
+// same build as plainBinary's (a desktop program is the plain build), so
+// it is linked once for both.
+func desktopBinary() (string, error) { return buildPlain() }
 
 // xwin is one explorer running in a window of the X display.
 type xwin struct {

@@ -164,13 +164,17 @@ func csvColumnsOf(header string) (csvColumns, error) {
 // columnName normalises a header cell: lower case, no unit in brackets.
 func columnName(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
+	// i > 0, not >= 0: a name that is a bracket alone, cut, would be
+	// empty; kept whole it names nothing either, so the two agree.
 	if i := strings.IndexAny(s, "(["); i > 0 {
 		s = strings.TrimSpace(s[:i])
 	}
 	return strings.Trim(s, `"' `)
 }
 
-// point reads one record.
+// point reads one record. ParseCSV calls it only on positioned records,
+// so its length check is a guard for other callers: no file reaches it,
+// and a mutation testing run cannot tell "<=" from "<" there.
 func (c csvColumns) point(rec []string) (track.Point, error) {
 	if len(rec) <= max(c.lat, c.lon) {
 		return track.Point{}, fmt.Errorf("%d fields; the latitude and longitude are in columns %d and %d", len(rec), c.lat+1, c.lon+1)
