@@ -132,6 +132,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 
 	var eroded, deposited float64 // metres over one cell
 	steps := p.FluvialSteps
+	ran := 0 // the steps run, each uplifting every sample once
 	for step := 0; step < steps; step++ {
 		pits, err := net.receivers(ctx, z)
 		if err != nil {
@@ -156,6 +157,7 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		if err != nil {
 			return Budget{}, err
 		}
+		ran++
 		change, top := sum.change, sum.top
 		eroded += sum.eroded
 		deposited += sum.deposited
@@ -187,27 +189,24 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 	// The network's arrays (9 bytes a sample) are dropped here, where the
 	// masks may be made, rather than whenever the stage's values go.
 	net.release()
-	scale := rescale(z, lo, hi)
 	if opt.Masks != nil {
-		// The masks show where the ground ends up lower or higher than it
-		// began, as for the other stages: under uplift, what a sample lost
-		// to incision over the run is about its uplift, which would only
-		// repeat the height map.
 		opt.Masks.ensure(m)
-		switch {
-		case input != nil:
-			copy(m.Samples, input)
-		case up.input != nil:
-			copy(m.Samples, up.input) // the same slice unless passes overwrote m
-		}
-		input = nil
 		if opt.Masks.Eroded == nil {
 			// The first stage to record: collect the network before the
 			// masks are made, so that they take its place.
 			runtime.GC()
 		}
-		opt.Masks.addNet(g, m)
+		before := m.Samples
+		switch {
+		case input != nil:
+			before = input
+		case up.input != nil:
+			before = up.input // the same slice unless passes overwrote m
+		}
+		s, _, _ := rescaleFactor(z, lo, hi)
+		opt.Masks.addRivers(g, before, m.VerticalScale, &up, ran, s)
 	}
+	scale := rescale(z, lo, hi)
 	g.store(m)
 	if opt.Pass != nil {
 		opt.Pass(terrain.FluvialErosion, steps, steps)
@@ -284,14 +283,24 @@ func minMax(z []float64) (lo, hi float64) {
 	return lo, hi
 }
 
+// rescaleFactor returns the factor rescale multiplies heights by to map z
+// onto [lo, hi], the lowest of z, and false if z or the target is flat
+// (then the factor is 1 and z is left as it is).
+func rescaleFactor(z []float64, lo, hi float64) (s, zlo float64, ok bool) {
+	zlo, zhi := minMax(z)
+	if zhi <= zlo || hi <= lo {
+		return 1, zlo, false
+	}
+	return (hi - lo) / (zhi - zlo), zlo, true
+}
+
 // rescale maps z linearly onto [lo, hi] and returns the factor heights
 // were multiplied by (1 if z or the target is flat).
 func rescale(z []float64, lo, hi float64) float64 {
-	zlo, zhi := minMax(z)
-	if zhi <= zlo || hi <= lo {
+	s, zlo, ok := rescaleFactor(z, lo, hi)
+	if !ok {
 		return 1
 	}
-	s := (hi - lo) / (zhi - zlo)
 	for i, v := range z {
 		z[i] = lo + float64((v-zlo)*s)
 	}

@@ -17,8 +17,10 @@ import (
 //     (D8) after pits are filled (priority flood). Channels have large values.
 //   - Eroded and Deposited are metres of ground removed and laid down,
 //     summed over the stages: each stage's net lowering and raising of
-//     every sample (for the fluvial stage, after its rescaling onto the
-//     input's range).
+//     every sample. For the fluvial stage that is the rivers' own work,
+//     its incision and its deposits: the net change less the uplift the
+//     sample received, scaled by the stage's rescaling onto the input's
+//     range as its budget is.
 type Masks struct {
 	Width, Height int
 	CellSize      float64 // metres between samples
@@ -30,8 +32,8 @@ type Masks struct {
 // MaskNames are the names Normalised accepts, in the order a viewer lists them.
 var MaskNames = []string{"flow", "eroded", "deposited"}
 
-// reset empties the masks, freeing their storage: addNet makes Eroded and
-// Deposited when a stage first records into them, and fillFlow makes
+// reset empties the masks, freeing their storage: record makes Eroded
+// and Deposited when a stage first records into them, and fillFlow makes
 // Flow, so that a run holds no mask before it has something to put in it
 // (a first fluvial stage peaks without them; Flow, filled at the very
 // end, is never held during a stage).
@@ -50,26 +52,47 @@ func (mk *Masks) ensure(m *terrain.Heightmap) {
 	mk.Width, mk.Height, mk.CellSize = m.Width, m.Height, m.CellSize
 }
 
-// addNet adds the net change from m (before) to g (after) to Eroded and
-// Deposited.
-func (mk *Masks) addNet(g *grid, m *terrain.Heightmap) {
-	mk.addNetFrom(g, m.Samples, m.VerticalScale)
+// addNetFrom adds the net change from the samples before (of vertical
+// scale vs) to g (after) to Eroded and Deposited.
+func (mk *Masks) addNetFrom(g *grid, before []float32, vs float64) {
+	mk.record(len(g.z))
+	for i, z := range g.z {
+		mk.add(i, z-float64(before[i])*vs)
+	}
 }
 
-// addNetFrom adds the net change from the samples before (of vertical
-// scale vs) to g (after) to Eroded and Deposited, making them if no stage
-// has recorded into them yet.
-func (mk *Masks) addNetFrom(g *grid, before []float32, vs float64) {
-	if len(mk.Eroded) != len(g.z) || len(mk.Deposited) != len(g.z) {
-		mk.Eroded, mk.Deposited = make([]float32, len(g.z)), make([]float32, len(g.z))
+// record makes Eroded and Deposited for n samples if no stage has
+// recorded into them yet.
+func (mk *Masks) record(n int) {
+	if len(mk.Eroded) != n || len(mk.Deposited) != n {
+		mk.Eroded, mk.Deposited = make([]float32, n), make([]float32, n)
 	}
+}
+
+// add records a change of d metres at sample i: a lowering in Eroded, a
+// rise in Deposited.
+func (mk *Masks) add(i int, d float64) {
+	if d < 0 {
+		mk.Eroded[i] += float32(-d)
+	} else {
+		mk.Deposited[i] += float32(d)
+	}
+}
+
+// addRivers adds the fluvial stage's own work to Eroded and Deposited: each
+// sample's height in g after the stage's steps, less its height before
+// (the samples before, of vertical scale vs) and the uplift of the steps
+// run (Δt·U a step, from up), times the rescale factor s. Uplift raises
+// the ground without moving material: counted, the mountains would show as
+// deposited wherever they outgrew their incision. Less it, what is left is
+// incision (with the breaches' digging) and the deposition term's
+// deposits, netted per sample as the other stages' masks are, so that the
+// masks' net loss is what the budget says left the map.
+func (mk *Masks) addRivers(g *grid, before []float32, vs float64, up *upliftField, steps int, s float64) {
+	mk.record(len(g.z))
+	n := float64(steps)
 	for i, z := range g.z {
-		d := z - float64(before[i])*vs
-		if d < 0 {
-			mk.Eroded[i] += float32(-d)
-		} else {
-			mk.Deposited[i] += float32(d)
-		}
+		mk.add(i, (z-float64(before[i])*vs-n*up.at(i))*s)
 	}
 }
 
