@@ -55,9 +55,10 @@ import (
 // river network in equilibrium with it. At the end the heights are
 // rescaled linearly onto the input's range, so that the map keeps its
 // amplitude (steady-state relief scales with U/K, which is rarely the
-// input's); the budget and masks are scaled the same way. What the
-// breaches dig counts as eroded; all eroded material leaves at the base
-// level (CarriedOff); uplift is not counted.
+// input's); the budget is scaled the same way. What the breaches dig
+// counts as eroded; all eroded material leaves at the base level
+// (CarriedOff); uplift is not counted. The masks record the map's net
+// change where the rivers' own work accounts for it (Masks.addRivers).
 
 // Fluvial erodes m by stream power with uplift, as described above.
 func Fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Options) (Budget, error) {
@@ -203,8 +204,18 @@ func fluvial(ctx context.Context, m *terrain.Heightmap, p terrain.Params, opt Op
 		case up.input != nil:
 			before = up.input // the same slice unless passes overwrote m
 		}
-		s, _, _ := rescaleFactor(z, lo, hi)
-		opt.Masks.addRivers(g, before, m.VerticalScale, &up, ran, s)
+		opt.Masks.record(len(z))
+		s, zlo, ok := rescaleFactor(z, lo, hi)
+		to := lo // the rescale maps zlo to lo
+		if !ok {
+			zlo, to = 0, 0 // and leaves a flat map as it is
+		}
+		vs, n := m.VerticalScale, float64(ran)
+		for i, v := range z {
+			in := float64(before[i]) * vs
+			final := to + float64((v-zlo)*s)
+			opt.Masks.addRivers(i, final-in, float64((v-in-n*up.at(i))*s))
+		}
 	}
 	scale := rescale(z, lo, hi)
 	g.store(m)

@@ -79,20 +79,22 @@ func (mk *Masks) add(i int, d float64) {
 	}
 }
 
-// addRivers adds the fluvial stage's own work to Eroded and Deposited: each
-// sample's height in g after the stage's steps, less its height before
-// (the samples before, of vertical scale vs) and the uplift of the steps
-// run (Δt·U a step, from up), times the rescale factor s. Uplift raises
-// the ground without moving material: counted, the mountains would show as
-// deposited wherever they outgrew their incision. Less it, what is left is
-// incision (with the breaches' digging) and the deposition term's
-// deposits, netted per sample as the other stages' masks are, so that the
-// masks' net loss is what the budget says left the map.
-func (mk *Masks) addRivers(g *grid, before []float32, vs float64, up *upliftField, steps int, s float64) {
-	mk.record(len(g.z))
-	n := float64(steps)
-	for i, z := range g.z {
-		mk.add(i, (z-float64(before[i])*vs-n*up.at(i))*s)
+// addRivers records at sample i the fluvial stage's net change d, in so
+// far as the rivers' own work r, the change less the uplift the sample
+// received, accounts for it: a lowering where they cut at least as deep, a
+// rise where they laid down at least as much. The rest is the uplift and
+// the stage's rescaling onto the input's range, which stretches the
+// relief back where the rivers wore the highest ground down: counted, the
+// mountains would show as deposited wherever they were not cut. The
+// rivers' work itself is not the mask: under uplift they cut, over a run,
+// about what the uplift raised, which would only repeat the height map
+// and add up to many times the relief.
+func (mk *Masks) addRivers(i int, d, r float64) {
+	switch {
+	case d < 0 && r < 0:
+		mk.Eroded[i] += float32(min(-d, -r))
+	case d > 0 && r > 0:
+		mk.Deposited[i] += float32(min(d, r))
 	}
 }
 
