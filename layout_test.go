@@ -29,7 +29,7 @@ var layers = [][]string{
 	{"route"},                   // the terrain through a track (the paper's lattice solve, the follow step), the road levelled by route/road
 	{"pipeline", "terrain/heightfile", "terrain/mesh", "terrain/light", "terrain/analysis"},
 	{"plot", "terrain/meshfile", "web", "terrain/world"},
-	{"game/fileopen"}, // the explorer's rooms, each with a small API of its own
+	{"game/fileopen", "game/scalebar", "game/swatch"}, // the explorer's rooms, each with a small API of its own
 	{"game"},
 	{"commands", "e2e", "web/explorer"},
 	{"."},
@@ -107,7 +107,7 @@ const maxPackageLines = 4000
 // that name its unexported types (the minimap's withBeyond, the frame the
 // renderer draws, the World the regenerator builds).
 var tooLarge = map[string]int{
-	"game": 12623,
+	"game": 12563,
 }
 
 // generated is the line Go's convention puts in a generated file.

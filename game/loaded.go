@@ -5,6 +5,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 
+	"cordillera/game/scalebar"
 	"cordillera/terrain"
 )
 
@@ -25,9 +26,9 @@ func (g *Game) loadedSection(ctx *debugui.Context, src *terrain.Heightmap) bool 
 	for _, row := range [][2]string{
 		{"map", "loaded from a file"},
 		{"size", fmt.Sprintf("%d × %d samples", src.Width, src.Height)},
-		{"cell size", metres(src.CellSize)},
-		{"extent", fmt.Sprintf("%s × %s", metres(w), metres(d))},
-		{"height scale", metres(src.VerticalScale)},
+		{"cell size", scalebar.Metres(src.CellSize)},
+		{"extent", fmt.Sprintf("%s × %s", scalebar.Metres(w), scalebar.Metres(d))},
+		{"height scale", scalebar.Metres(src.VerticalScale)},
 	} {
 		ctx.Text(row[0])
 		ctx.Text(row[1])

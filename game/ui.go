@@ -12,6 +12,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 
+	"cordillera/game/swatch"
 	"cordillera/terrain"
 	"cordillera/terrain/erosion"
 	"cordillera/terrain/heightfile"
@@ -493,7 +494,7 @@ func colourRow(ctx *debugui.Context, label string, c *[3]float32) {
 	ctx.IDScope(label, func() {
 		ctx.Text(label)
 		srgb := func(k int) int { return int(math.Round(255 * math.Pow(float64(c[k]), 1/2.2))) }
-		swatch(ctx, color.RGBA{uint8(srgb(0)), uint8(srgb(1)), uint8(srgb(2)), 255})
+		swatch.Cell(ctx, color.RGBA{uint8(srgb(0)), uint8(srgb(1)), uint8(srgb(2)), 255})
 		for k, ch := range []string{"R", "G", "B"} {
 			ctx.IDScope(ch, func() {
 				v := srgb(k)
