@@ -323,7 +323,15 @@ func (s *scatterView) consider(planes *[6][4]float64, eye mgl32.Vec3, p *scatter
 	}
 	dx, dz := p.X-eye[0], p.Z-eye[2]
 	d := float32(math.Sqrt(float64(dx*dx + dz*dz)))
-	k, fade := keepShare(p.Kind, d)
+	// A boulder is thinned by its true distance: seen from high above,
+	// stones at the eye's feet are a few pixels each, bright specks over
+	// the forest rather than scale.
+	ld := d
+	if p.Kind == scatter.Rock {
+		dy := eye[1] - p.Y
+		ld = float32(math.Sqrt(float64(d*d + dy*dy)))
+	}
+	k, fade := keepShare(p.Kind, ld)
 	// Drawn below the share stretched so that at a share of 1 every
 	// plant is wholly opaque.
 	k /= 1 - fadeShare

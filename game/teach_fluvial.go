@@ -204,16 +204,14 @@ func (g *Game) fluvialText() string {
 		head = fmt.Sprintf(" (under the head's %g:\ncounts as %g)", p.FluvialHead, p.FluvialHead)
 	}
 	text := "dh/dt = U − K·A^m·S^n, one implicit step:\n" +
-		"h_i(t+Δt) = [h_i(t) + Δt·U_i + F·h_r(t+Δt)]/(1 + F)\n" +
+		"h_i(t+Δt) = [h_i(t)+Δt·U_i+F·h_r(t+Δt)]/(1+F)\n" +
 		"F = K·Δt·A_i^m/L^n\n" +
-		"h_i: the sample's height; h_r: its receiver's\n" +
-		"  (steepest way down), solved first;\n" +
-		"U_i: rock uplift at the sample, U times its\n" +
-		"  input height's share of the input's relief;\n" +
-		"A_i: drainage area; L: distance to h_r;\n" +
-		"S = (h_i − h_r)/L, taken at t+Δt.\n" +
+		"h_i, h_r: the sample's and its receiver's height\n" +
+		"  (receiver: the steepest way down, solved first);\n" +
+		"U_i: uplift, U × input height's share of relief;\n" +
+		"A_i: drainage area; L: distance; S = (h_i−h_r)/L.\n" +
 		fmt.Sprintf("K %g, m %g, n %g, U %g m/yr,\n", p.FluvialK, p.FluvialM, p.FluvialN, p.FluvialUplift) +
-		fmt.Sprintf("Δt %g yr: the lesson's, Δt·U = %.3g m a step\n  (the stage's fluvial-dt is %g yr).\n", f.dt, f.dt*p.FluvialUplift, p.FluvialDt)
+		fmt.Sprintf("Δt %g yr (the lesson's; the stage's %g yr),\n  Δt·U = %.3g m a step.\n", f.dt, p.FluvialDt, f.dt*p.FluvialUplift)
 	if f.step == 0 {
 		text += "Before step 1: the receivers and areas it uses.\n"
 	} else {
@@ -235,9 +233,9 @@ func (g *Game) fluvialText() string {
 		text += fmt.Sprintf("δ = h_i(t+Δt) − h_r(t+Δt) solves\nδ − δ0 + F·δ^n = 0 (Newton), δ0 = h_i(t) + Δt·U_i\n− h_r(t+Δt) = %.3f + %.3f − %.3f\n", v.Before, v.Uplift, v.Receiver0)
 	}
 	if f.step > 0 {
-		text += fmt.Sprintf("  = %.3f m; incision h_i(t) + Δt·U_i − h_i(t+Δt)\n  = %.3f m\n", v.After, v.Before+v.Uplift-v.After)
+		text += fmt.Sprintf("  = %.3f m;\nincision h_i(t) + Δt·U_i − h_i(t+Δt) = %.3f m\n", v.After, v.Before+v.Uplift-v.After)
 	}
-	text += "Heights: the model's, before the stage rescales\nthe map onto the input's range.\nClick a map for another sample."
+	text += "Heights: before the rescale. Click picks a sample."
 	return text
 }
 

@@ -180,13 +180,12 @@ func TestFluvialLessonValues(t *testing.T) {
 		fmt.Sprintf("F = %.4g\n", F),
 		fmt.Sprintf("U_i = %.3g m/yr, Δt·U_i = %.3f m", v.Uplift/f.dt, v.Uplift),
 		fmt.Sprintf("h_i(t+Δt) = (%.3f + %.3f + F·%.3f)/(1 + F)\n  = %.3f m", v.Before, v.Uplift, v.Receiver0, h),
-		fmt.Sprintf("incision h_i(t) + Δt·U_i − h_i(t+Δt)\n  = %.3f m", v.Before+v.Uplift-h),
+		fmt.Sprintf("incision h_i(t) + Δt·U_i − h_i(t+Δt) = %.3f m", v.Before+v.Uplift-h),
 		// The implicit step in Braun & Willett's notation, each symbol named.
-		"h_i(t+Δt) = [h_i(t) + Δt·U_i + F·h_r(t+Δt)]/(1 + F)\nF = K·Δt·A_i^m/L^n\n",
-		"h_i: the sample's height; h_r: its receiver's",
-		"U_i: rock uplift at the sample",
-		"A_i: drainage area; L: distance to h_r",
-		"S = (h_i − h_r)/L, taken at t+Δt",
+		"h_i(t+Δt) = [h_i(t)+Δt·U_i+F·h_r(t+Δt)]/(1+F)\nF = K·Δt·A_i^m/L^n\n",
+		"h_i, h_r: the sample's and its receiver's height",
+		"U_i: uplift, U × input height's share of relief",
+		"A_i: drainage area; L: distance; S = (h_i−h_r)/L",
 	} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the fluvial text lacks %q:\n%s", w, text)
@@ -344,7 +343,7 @@ func TestFluvialLessonTeachingDt(t *testing.T) {
 	if !slices.Equal(want.Samples, f.m.Samples) {
 		t.Error("the lesson's step is not the stage's step with the lesson's Δt")
 	}
-	dt := fmt.Sprintf("Δt %g yr: the lesson's, Δt·U = %.3g m a step\n  (the stage's fluvial-dt is %g yr)", f.dt, f.dt*p.FluvialUplift, p.FluvialDt)
+	dt := fmt.Sprintf("Δt %g yr (the lesson's; the stage's %g yr),\n  Δt·U = %.3g m a step", f.dt, p.FluvialDt, f.dt*p.FluvialUplift)
 	if text := g.lessonText(); !strings.Contains(text, dt) {
 		t.Errorf("the fluvial text lacks %q:\n%s", dt, text)
 	}
