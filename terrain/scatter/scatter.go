@@ -9,14 +9,15 @@
 //     2100 m against 2900 m); dense in the forest patches the shader
 //     paints with its value noise, a few in the open meadows between;
 //   - none on slopes steeper than TreeSlopeLimit (the shader's rock starts
-//     at about 35°), none under water or on the shore;
+//     at about 36°), where the slope is the rules' (ruleNy: the ground's
+//     own mixed with the landform's), none under water or on the shore;
 //   - more in moist ground: hollows and valley floors (concave ground,
 //     where water gathers), fewer on convex crests;
 //   - broadleaf trees low in the belt with stands of conifers among them,
 //     conifers in its upper part, smaller
 //     towards the tree line;
-//   - rocks on scree (30–37°, the angle of repose of the debris that falls
-//     off cliffs) and on gentler ground just below cliffs, a few on the
+//   - rocks on the scree, which the shader paints only at the foot of
+//     rock (in hollows below ground that is rock uphill), a few on the
 //     rock itself; none on snow or under water.
 //
 // Every candidate is a cell of a jittered grid whose choices come from a
@@ -304,7 +305,7 @@ func (p *placer) tree(x, z float64, h uint64) (Plant, bool) {
 	if belt <= 0 {
 		return Plant{}, false
 	}
-	ny := float64(n[1])
+	ny := p.ruleNy(x, z, float64(n[1]))
 	if ny < p.cosLimit {
 		return Plant{}, false
 	}
@@ -361,33 +362,33 @@ func (p *placer) rock(x, z float64, h uint64) (Plant, bool) {
 	if p.r.Wet && y < p.r.Water+ShoreMargin {
 		return Plant{}, false
 	}
-	ny := float64(n[1])
-	// Level ground far from any cliff holds none: the cheap test first.
 	draw := unit(h, 2)
-	if ny > 0.93 || draw >= 0.55 {
+	if draw >= 0.6 {
 		return Plant{}, false
 	}
-	noise := p.landNoise(x, z)
-	nyn := ny + 0.1*(noise-0.5)
-	// The shader's rock and scree bands.
-	rock := 1 - smoothstep(0.64, 0.82, nyn)
-	scree := (1 - smoothstep(0.80, 0.87, nyn)) * (1 - rock)
-	// Below a cliff: the ground a few cells uphill is rock.
-	below := 0.0
-	if nyn > 0.8 && draw < 0.35 {
-		step := 3 * DefaultRockSpacing
+	above := smoothstep(p.treeLine-TreeLineBand, p.treeLine, y)
+	score := p.rockScore(x, z, float64(n[1]), above)
+	rock := smoothstep(0.19, 0.31, score)
+	// Scree is an apron at the foot of the rock: in hollows (the shader's
+	// occlusion concavity, here the ground's own) below ground that is
+	// rock a few cells uphill, not on every slope of its steepness.
+	scree := 0.0
+	if rock < 1 && draw < 0.6*0.8 {
 		gx, gz := -float64(n[0]), -float64(n[2]) // uphill
-		if l := math.Hypot(gx, gz); l > 1e-6 {
-			_, nu := p.ground(x+gx/l*step, z+gz/l*step)
-			below = 1 - smoothstep(0.64, 0.8, float64(nu[1]))
+		if l, hollow := math.Hypot(gx, gz), p.concavity(x, z, y, 2*DefaultRockSpacing); l > 1e-6 && hollow > 0.02 {
+			ux, uz := x+gx/l*3*DefaultRockSpacing, z+gz/l*3*DefaultRockSpacing
+			uy, un := p.ground(ux, uz)
+			foot := smoothstep(0.02, 0.06, hollow) *
+				smoothstep(0.19, 0.31, p.rockScore(ux, uz, float64(un[1]), smoothstep(p.treeLine-TreeLineBand, p.treeLine, uy)))
+			scree = smoothstep(0.10, 0.19, score) * (1 - rock) * (0.35 + 0.45*above) * foot
 		}
 	}
-	if draw >= 0.55*scree+0.35*below+0.06*rock {
+	if draw >= 0.6*scree+0.06*rock {
 		return Plant{}, false
 	}
 	// None on the snow: the shader's snow on level ground where it lies
 	// thickest (its line wanders with the same noise).
-	line := p.r.SnowLine + 300*(noise-0.5)
+	line := p.r.SnowLine + 300*(p.landNoise(x, z)-0.5)
 	if smoothstep(line-60, line+120, y) > 0.3 {
 		return Plant{}, false
 	}
@@ -395,6 +396,41 @@ func (p *placer) rock(x, z float64, h uint64) (Plant, bool) {
 	size := 0.8 + 4.2*g*g*g // most small, a few boulders
 	return Plant{X: float32(x), Y: float32(y), Z: float32(z), Height: float32(size * (0.55 + 0.3*unit(h, 5))), Width: float32(size),
 		Kind: Rock, Variant: uint8(h >> 40), Rank: float32(unit(h, 6)), Hash: uint32(h >> 8)}, true
+}
+
+// BroadMetres is the landform's scale, metres: the width of the boxes
+// over which the shader (broadMetres in shaders/terrain.kage) measures
+// the landform's slope that its rock rules mix with the ground's own.
+const BroadMetres = 24.0
+
+// ruleNy is the cosine of the slope the shader's rules read at world
+// (x, z), where the ground's own normal has y component ny: the mean of
+// the tangents of the ground's slope (0.6) and the landform's over
+// BroadMetres (0.4), so that a steep face is rock over its small bumps
+// and a steep bump on gentle ground is not.
+func (p *placer) ruleNy(x, z, ny float64) float64 {
+	m := p.m
+	w, d := m.Extent()
+	r := BroadMetres / 2
+	x0, x1 := max(x-r, 0), min(x+r, float64(w))
+	z0, z1 := max(z-r, 0), min(z+r, float64(d))
+	gx := (m.GroundHeight(x1, z) - m.GroundHeight(x0, z)) / max(x1-x0, 1e-9)
+	gz := (m.GroundHeight(x, z1) - m.GroundHeight(x, z0)) / max(z1-z0, 1e-9)
+	ny = max(ny, 1e-3)
+	t := 0.6*math.Sqrt(max(1-ny*ny, 0))/ny + 0.4*math.Hypot(gx, gz)
+	return 1 / math.Sqrt(1+t*t)
+}
+
+// rockScore is the shader's steepness score at world (x, z) for the
+// ground's normal y ny and its place in the tree line's band above
+// (0 below, 1 above): 1 − the rule slope's cosine, raised above the tree
+// line and moved by the shader's low-frequency noise. The shader's crest
+// and hollow term (its occlusion's convexity) the map alone does not give
+// and is left out.
+func (p *placer) rockScore(x, z, ny, above float64) float64 {
+	qx, qz := float32(x)/p.ext, float32(z)/p.ext
+	noise := 0.65*valueNoise21(qx*6, qz*6) + 0.35*valueNoise21(qx*15+17.3, qz*15+17.3)
+	return (1 - p.ruleNy(x, z, ny)) + 0.05*above + 0.04*(noise-0.5)
 }
 
 // cellHash is a 64-bit hash of the seed and the cell (i, j) (SplitMix64's

@@ -54,7 +54,7 @@ func TestScatterFollowsLandCover(t *testing.T) {
 		if y > treeLine {
 			above++
 		}
-		if float64(n[1]) < cosLimit {
+		if p.ruleNy(float64(pl.X), float64(pl.Z), float64(n[1])) < cosLimit {
 			steep++
 		}
 		if y < alpineRules.Water+ShoreMargin {
@@ -115,7 +115,7 @@ func TestScatterLowlandHasForest(t *testing.T) {
 
 // landCoverCounts is the number of s's trees and how many of them break
 // the reference rule: above the tree line, on a slope over
-// TreeSlopeLimit, under water or on the shore.
+// TreeSlopeLimit (the rules' slope, mixed with the landform's), under water or on the shore.
 func landCoverCounts(m *terrain.Heightmap, normals []float32, r Rules, s *Set) (trees, bad int) {
 	p := placer{m: m, normals: normals}
 	cosLimit := math.Cos(TreeSlopeLimit * math.Pi / 180)
@@ -125,7 +125,7 @@ func landCoverCounts(m *terrain.Heightmap, normals []float32, r Rules, s *Set) (
 		}
 		trees++
 		y, n := p.ground(float64(pl.X), float64(pl.Z))
-		if y > TreeLine(r.SnowLine) || float64(n[1]) < cosLimit || (r.Wet && y < r.Water+ShoreMargin) {
+		if y > TreeLine(r.SnowLine) || p.ruleNy(float64(pl.X), float64(pl.Z), float64(n[1])) < cosLimit || (r.Wet && y < r.Water+ShoreMargin) {
 			bad++
 		}
 	}
