@@ -350,6 +350,14 @@ func (s *scatterView) consider(planes *[6][4]float64, eye mgl32.Vec3, p *scatter
 			return scatterItem{}, false
 		}
 		fade *= smoothstep32(eyeClearance, eyeClearance+eyeFade, gap)
+		// A billboard stands upright: looked down on steeply it is seen
+		// edge-on, a bright sliver of its drawing instead of a crown. Seen
+		// from more than about 55° above, the trees fade into the ground's
+		// own forest colour, gone by 70°.
+		if dy := eye[1] - p.Y - 0.5*p.Height; dy > 0 {
+			sinDown := dy / float32(math.Hypot(float64(d), float64(dy)))
+			fade *= 1 - smoothstep32(0.82, 0.94, sinDown)
+		}
 	}
 	r := 0.5 * max(p.Height, p.Width)
 	if sphereOutside(planes, p.X, p.Y+0.5*p.Height, p.Z, r) {
@@ -641,11 +649,18 @@ func (p *projector) billboardVertex(v mgl32.Vec3) (ebiten.Vertex, bool) {
 }
 
 // mipLevel is the drawings' mip level for texels a pixel across and
-// down: the finer of the two levels around the larger, so that a tree
-// is drawn from at least a texel a pixel (the nearest level blurred a
-// near tree up to one and a half times).
+// down. Near (up to four texels a pixel) the finer of the two levels
+// around the larger, so that a tree is drawn from at least a texel a
+// pixel (the nearest level blurred a near tree up to one and a half
+// times); farther the nearest level: a tree a few pixels tall drawn from
+// a level twice too fine sparkles, its light texels white specks over
+// the forest from high up.
 func mipLevel(across, down float64) float32 {
-	l := math.Floor(math.Log2(max(across, down, 1)) + 0.1)
+	raw := math.Log2(max(across, down, 1))
+	l := math.Floor(raw + 0.1)
+	if raw > 2 {
+		l = math.Round(raw)
+	}
 	return float32(min(l, scatterLevels-1))
 }
 

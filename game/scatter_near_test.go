@@ -40,7 +40,9 @@ func TestScatterTreeClearsTheEye(t *testing.T) {
 		{"crown 5 m ahead", 9, EyeHeight, false, false},
 		{"crown 6.5 m ahead", 10.5, EyeHeight, true, false},
 		{"20 m ahead", 20, EyeHeight, true, true},
-		{"4 m ahead, the eye 40 m up", 4, 40, true, true},
+		{"25 m ahead, the eye 40 m up", 25, 40, true, true},
+		// Straight below, an upright billboard would be seen edge-on.
+		{"4 m ahead, the eye 40 m up", 4, 40, false, false},
 	} {
 		cam.Pos[1], cam.Pitch = c.up, 0
 		if c.up > 20 {

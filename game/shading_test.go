@@ -227,14 +227,20 @@ func (r ref) finish(col rgbf, seen mgl32.Vec3) rgbf {
 }
 
 // shoulder is the shaders' highlight roll-off: above a linear 0.7 the
-// brightest channel rolls off towards 1, the others scaled with it.
+// brightest channel rolls off towards 1, the others scaled with it, and
+// far past 1.5 the colour bleaches towards white.
 func shoulder(c rgbf) rgbf {
 	const k = 0.7
 	m := max(c[0], c[1], c[2])
 	if m <= k {
 		return c
 	}
-	return c.scale((k + (1-k)*(1-math.Exp(-(m-k)/(1-k)))) / m)
+	r := c.scale((k + (1-k)*(1-math.Exp(-(m-k)/(1-k)))) / m)
+	w := 1 - math.Exp(-math.Max(m-1.5, 0))
+	for i := range r {
+		r[i] += (1 - r[i]) * w
+	}
+	return r
 }
 
 // shaded is the lit colour (linear) of materials mixed by weights w in
