@@ -333,14 +333,19 @@ func (f *fluvialLesson) diagrams() (tree, cut *ebiten.Image) {
 		x1, y1 := centre(i)
 		vector.StrokeLine(tree, x0, y0, x1, y1, 2.5, pickColour, true)
 	}
-	// What the step did to the ground: Δt·U − incision, which is where
-	// the rivers cut below the rising land and where it rose.
-	net := make([]float64, n*f.m.Height)
-	top := 0.0
+	// What the step did to the ground (Δt·U − incision), on the scale of
+	// its 90th percentile: on the largest change's (a breached pit, the
+	// edge) the channels were all but black.
+	net, abs := make([]float64, n*f.m.Height), make([]float64, n*f.m.Height)
 	for i := range net {
 		v := f.st.Sample(i)
 		net[i] = v.After - v.Before
-		top = max(top, math.Abs(net[i]))
+		abs[i] = math.Abs(net[i])
+	}
+	slices.Sort(abs)
+	top := abs[len(abs)*9/10]
+	if top == 0 {
+		top = abs[len(abs)-1]
 	}
 	f.top = top
 	cimg := fieldImage(n, f.m.Height, 0, 0, n, func(i int) color.RGBA { return diverging(net[i], top) })
