@@ -171,7 +171,9 @@ func TestBuildKilledAndResumed(t *testing.T) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	deadline := time.Now().Add(2 * time.Minute)
+	// No deadline of its own: a build that never finishes a tile is caught
+	// by go test's -timeout, and a clock limit would fail on a loaded
+	// machine.
 	for {
 		records, _ := filepath.Glob(filepath.Join(killed, "tiles", "*.json"))
 		if len(records) >= 3 {
@@ -181,10 +183,6 @@ func TestBuildKilledAndResumed(t *testing.T) {
 		case err := <-exited:
 			t.Fatalf("the build ended before it was killed: %v", err)
 		default:
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no tile finished in 2 minutes")
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
